@@ -1,0 +1,155 @@
+package dev.fulcrum.engine;
+
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One backend server, long-lived across snapshots so its counters, breaker and EWMA survive reweights.
+ *
+ * <p>Who owns what: the fields under "control" are read and written only by the engine's control thread
+ * and reach request threads only through an immutable {@link PoolSnapshot}; the counters, the breaker and
+ * the EWMA are written by request threads through atomics and read by anyone.
+ */
+public final class Backend implements Comparable<Backend> {
+    private final String id;
+    private final String pool;
+    private final URI url;
+    private final String host;
+    private final int port;
+    private final int maxInFlight; // 0 = no cap
+    private final boolean backup;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger consecutiveFailures = new AtomicInteger();
+    private final BackendStats stats = new BackendStats();
+    private final CircuitBreaker breaker;
+    private volatile PeakEwma ewma;
+    private volatile BackendMetrics metrics;
+
+    // control: owned by the control thread
+    int weight;
+    HealthStatus health = HealthStatus.UNKNOWN;
+    volatile boolean draining; // volatile: request threads read it as a hint to report drain completion
+    int probeStreak; // > 0 successes in a row, < 0 failures in a row
+    boolean removeWhenDrained;
+    long ejectedUntilNanos = Long.MIN_VALUE; // MIN = not ejected
+    int timesEjected;
+    long upSinceNanos;
+    BackendState lastReportedState = BackendState.UP;
+
+    Backend(String pool, BackendSpec spec, CircuitBreaker.Listener breakerListener, BreakerSpec breakerSpec,
+            Ticker ticker, long decayMs) {
+        this.id = spec.id();
+        this.pool = pool;
+        this.url = URI.create(spec.url());
+        this.host = url.getHost();
+        this.port = url.getPort() > 0 ? url.getPort() : 80;
+        this.maxInFlight = spec.maxInFlight() == null ? 0 : spec.maxInFlight();
+        this.backup = spec.backup();
+        this.weight = spec.weight();
+        this.breaker = new CircuitBreaker(breakerSpec, ticker, breakerListener);
+        this.ewma = new PeakEwma(ticker, decayMs);
+        this.upSinceNanos = Long.MIN_VALUE; // configured at start: no slow start
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String pool() {
+        return pool;
+    }
+
+    public URI url() {
+        return url;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public boolean isBackup() {
+        return backup;
+    }
+
+    /** 0 when uncapped. */
+    public int maxInFlight() {
+        return maxInFlight;
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    public CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    public BackendStats stats() {
+        return stats;
+    }
+
+    public PeakEwma ewma() {
+        return ewma;
+    }
+
+    void resetEwma(Ticker ticker, long decayMs) {
+        ewma = new PeakEwma(ticker, decayMs);
+    }
+
+    public BackendMetrics metrics() {
+        return metrics;
+    }
+
+    /** Written by the metrics poller. */
+    public void reportMetrics(BackendMetrics m) {
+        this.metrics = m;
+    }
+
+    /** Under its in-flight cap and admitted by its breaker: may take one more request now. */
+    public boolean admitsAnother() {
+        return (maxInFlight == 0 || inFlight.get() < maxInFlight) && breaker.permitsAnother();
+    }
+
+    /** Takes one in-flight slot and, if the breaker is HALF_OPEN, one probe permit. */
+    boolean tryAcquire() {
+        if (maxInFlight > 0) {
+            int n;
+            do {
+                n = inFlight.get();
+                if (n >= maxInFlight) {
+                    return false;
+                }
+            } while (!inFlight.compareAndSet(n, n + 1));
+        } else {
+            inFlight.incrementAndGet();
+        }
+        if (!breaker.tryAcquirePermission()) {
+            inFlight.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** @return the in-flight count after the release */
+    int releaseSlot() {
+        return inFlight.decrementAndGet();
+    }
+
+    AtomicInteger consecutiveFailures() {
+        return consecutiveFailures;
+    }
+
+    @Override
+    public int compareTo(Backend o) {
+        return id.compareTo(o.id);
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}

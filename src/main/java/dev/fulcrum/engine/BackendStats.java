@@ -1,0 +1,94 @@
+package dev.fulcrum.engine;
+
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Per-backend counters written by request threads without locks (LongAdder, HdrHistogram's wait-free
+ * {@link Recorder}) and rolled up once a second by the control thread into requests/s and latency
+ * percentiles over the last {@value #LATENCY_SECONDS} seconds. The UI reads only the rolled-up values.
+ */
+public final class BackendStats {
+    static final int LATENCY_SECONDS = 10;
+    private static final long MAX_TRACKED_NANOS = 3_600_000_000_000L;
+
+    private final LongAdder requests = new LongAdder();
+    private final LongAdder failures = new LongAdder();
+    private final Recorder recorder = new Recorder(MAX_TRACKED_NANOS, 2);
+
+    // owned by the control thread
+    private final Histogram[] seconds = new Histogram[LATENCY_SECONDS];
+    private int slot;
+    private long lastTotal;
+    private long lastFailures;
+    private long lastRollNanos = Long.MIN_VALUE;
+    private Histogram recycle;
+
+    // published to readers
+    private volatile double rps;
+    private volatile double errorRate;
+    private volatile double p50Ms;
+    private volatile double p99Ms;
+
+    void record(Outcome outcome, long latencyNanos) {
+        requests.increment();
+        if (outcome.isBackendFailure()) {
+            failures.increment();
+        }
+        if (outcome != Outcome.CLIENT_ABORT && outcome != Outcome.CONNECT_FAILURE) {
+            recorder.recordValue(Math.min(Math.max(latencyNanos, 1), MAX_TRACKED_NANOS));
+        }
+    }
+
+    /** Control thread, about once a second. */
+    void roll(long nowNanos) {
+        long total = requests.sum();
+        long failed = failures.sum();
+        if (lastRollNanos != Long.MIN_VALUE) {
+            double secs = Math.max(1e-3, (nowNanos - lastRollNanos) / 1e9);
+            rps = (total - lastTotal) / secs;
+            long n = total - lastTotal;
+            errorRate = n == 0 ? 0 : (double) (failed - lastFailures) / n;
+        }
+        lastTotal = total;
+        lastFailures = failed;
+        lastRollNanos = nowNanos;
+        Histogram h = recorder.getIntervalHistogram(recycle);
+        recycle = seconds[slot];
+        seconds[slot] = h;
+        slot = (slot + 1) % seconds.length;
+        Histogram merged = new Histogram(MAX_TRACKED_NANOS, 2);
+        for (Histogram s : seconds) {
+            if (s != null) {
+                merged.add(s);
+            }
+        }
+        p50Ms = merged.getTotalCount() == 0 ? 0 : merged.getValueAtPercentile(50) / 1e6;
+        p99Ms = merged.getTotalCount() == 0 ? 0 : merged.getValueAtPercentile(99) / 1e6;
+    }
+
+    public long totalRequests() {
+        return requests.sum();
+    }
+
+    public long failures() {
+        return failures.sum();
+    }
+
+    public double rps() {
+        return rps;
+    }
+
+    public double errorRate() {
+        return errorRate;
+    }
+
+    public double p50Ms() {
+        return p50Ms;
+    }
+
+    public double p99Ms() {
+        return p99Ms;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.fulcrum.engine;
+
+/**
+ * An immutable picture of one backend for the admin API and the window (CONTRACT 4 {@code GET /api/state}).
+ */
+public record BackendView(String id, String pool, String url, int weight, double effectiveWeight, BackendState state,
+                          HealthStatus health, CircuitBreaker.State breaker, int activeRequests, long totalRequests,
+                          long failures, double rps, double errorRate, double latencyP50Ms, double latencyP99Ms,
+                          boolean backup, Integer maxInFlight, int timesEjected, long ejectedForMs) {
+}

@@ -1,0 +1,245 @@
+package dev.fulcrum.engine;
+
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A per-backend circuit breaker with a count-based window, after Resilience4j.
+ *
+ * <pre>
+ *   CLOSED --(>= minimumCalls in window and failure or slow rate >= threshold)--> OPEN
+ *   OPEN   --(openMs elapsed; the control thread's tick)-----------------------> HALF_OPEN
+ *   HALF_OPEN --(halfOpenCalls probes all succeed)--> CLOSED, --(any probe fails)--> OPEN
+ * </pre>
+ * The state is an {@link AtomicReference} to immutable state objects, moved by CAS, so request threads
+ * never lock on the admission check. Recording into the CLOSED window takes a short lock on the window
+ * (a ring of the last {@code window} outcomes). Every transition is reported to the listener once.
+ */
+public final class CircuitBreaker {
+
+    public enum State { CLOSED, OPEN, HALF_OPEN }
+
+    /** Result of one call as the window sees it. */
+    public enum Call { SUCCESS, FAILURE, SLOW }
+
+    /** Told about each transition, on the thread that made it. */
+    public interface Listener {
+        void onTransition(CircuitBreaker breaker, State from, State to);
+    }
+
+    private sealed interface S permits Closed, Open, HalfOpen {
+        State state();
+    }
+
+    private record Closed(Window window) implements S {
+        public State state() {
+            return State.CLOSED;
+        }
+    }
+
+    private record Open(long untilNanos) implements S {
+        public State state() {
+            return State.OPEN;
+        }
+    }
+
+    /** permitsLeft: probes not yet admitted; successes: probes that came back fine. */
+    private record HalfOpen(int permitsLeft, int successes) implements S {
+        public State state() {
+            return State.HALF_OPEN;
+        }
+    }
+
+    private final BreakerSpec spec;
+    private final Ticker ticker;
+    private final Listener listener;
+    private final AtomicReference<S> state;
+    /** Transitions so far, with their wall time; read by the window's timeline. */
+    private volatile long lastTransitionMillis;
+
+    public CircuitBreaker(BreakerSpec spec, Ticker ticker, Listener listener) {
+        this.spec = spec;
+        this.ticker = ticker;
+        this.listener = listener;
+        this.state = new AtomicReference<>(new Closed(new Window(spec.window())));
+        this.lastTransitionMillis = ticker.wallMillis();
+    }
+
+    public BreakerSpec spec() {
+        return spec;
+    }
+
+    public State state() {
+        return state.get().state();
+    }
+
+    /** Whether a call could be admitted now (no side effect; see {@link #tryAcquirePermission()}). */
+    public boolean permitsAnother() {
+        S s = state.get();
+        if (s instanceof Closed || !spec.enabled()) {
+            return true;
+        }
+        return s instanceof HalfOpen h && h.permitsLeft() > 0;
+    }
+
+    /** Admits one call: always while CLOSED, one of the probes while HALF_OPEN, never while OPEN. */
+    public boolean tryAcquirePermission() {
+        if (!spec.enabled()) {
+            return true;
+        }
+        while (true) {
+            S s = state.get();
+            if (s instanceof Closed) {
+                return true;
+            }
+            if (!(s instanceof HalfOpen h) || h.permitsLeft() <= 0) {
+                return false;
+            }
+            if (state.compareAndSet(s, new HalfOpen(h.permitsLeft() - 1, h.successes()))) {
+                return true;
+            }
+        }
+    }
+
+    /** Records the result of an admitted call. */
+    public void record(Call call) {
+        if (!spec.enabled()) {
+            return;
+        }
+        while (true) {
+            S s = state.get();
+            if (s instanceof Closed c) {
+                if (c.window().add(call, spec) && state.compareAndSet(s, open())) {
+                    fire(State.CLOSED, State.OPEN);
+                }
+                return;
+            }
+            if (s instanceof HalfOpen h) {
+                S next = call == Call.SUCCESS
+                        ? (h.successes() + 1 >= spec.halfOpenCalls() ? new Closed(new Window(spec.window()))
+                        : new HalfOpen(h.permitsLeft(), h.successes() + 1))
+                        : open();
+                if (state.compareAndSet(s, next)) {
+                    if (next.state() != State.HALF_OPEN) {
+                        fire(State.HALF_OPEN, next.state());
+                    }
+                    return;
+                }
+                continue;
+            }
+            return; // OPEN: a late result from before the breaker opened changes nothing
+        }
+    }
+
+    /**
+     * A probe admitted in HALF_OPEN never reached the backend (client went away): give its permit back so
+     * the breaker cannot wedge in HALF_OPEN with no permits and no outstanding probes.
+     */
+    public void releaseUnusedPermission() {
+        while (true) {
+            S s = state.get();
+            if (!(s instanceof HalfOpen h) || state.compareAndSet(s, new HalfOpen(h.permitsLeft() + 1, h.successes()))) {
+                return;
+            }
+        }
+    }
+
+    /** Called by the control thread's tick: OPEN past its deadline becomes HALF_OPEN. */
+    public boolean advance() {
+        S s = state.get();
+        if (s instanceof Open o && ticker.nanos() - o.untilNanos() >= 0
+                && state.compareAndSet(s, new HalfOpen(spec.halfOpenCalls(), 0))) {
+            fire(State.OPEN, State.HALF_OPEN);
+            return true;
+        }
+        return false;
+    }
+
+    /** The OPEN deadline in ticker nanos, or {@link Long#MAX_VALUE} when not OPEN. */
+    public long openUntilNanos() {
+        return state.get() instanceof Open o ? o.untilNanos() : Long.MAX_VALUE;
+    }
+
+    /** Forces CLOSED with an empty window (the operator's "enable", a config change). */
+    public void reset() {
+        S s = state.get();
+        if (!(s instanceof Closed) && state.compareAndSet(s, new Closed(new Window(spec.window())))) {
+            fire(s.state(), State.CLOSED);
+        }
+    }
+
+    /** What the window holds right now, oldest first, for the breaker view. */
+    public Snapshot snapshot() {
+        S s = state.get();
+        long now = ticker.nanos();
+        if (s instanceof Closed c) {
+            return c.window().snapshot(State.CLOSED, 0, lastTransitionMillis);
+        }
+        long remaining = s instanceof Open o ? Math.max(0, (o.untilNanos() - now) / 1_000_000) : 0;
+        return new Snapshot(s.state(), new Call[0], 0, 0, remaining, lastTransitionMillis);
+    }
+
+    /** A copy of the breaker for display. Rates are percent of the calls in the window. */
+    public record Snapshot(State state, Call[] recent, double failureRate, double slowCallRate, long msUntilHalfOpen,
+                           long lastTransitionMillis) {
+    }
+
+    private Open open() {
+        return new Open(ticker.nanos() + spec.openMs() * 1_000_000L);
+    }
+
+    private void fire(State from, State to) {
+        lastTransitionMillis = ticker.wallMillis();
+        if (listener != null) {
+            listener.onTransition(this, from, to);
+        }
+    }
+
+    /** Ring of the last N calls. Guarded by its own monitor; only ever owned by one Closed state. */
+    private static final class Window {
+        private final Call[] calls;
+        private int next;
+        private int size;
+        private int failures;
+        private int slow;
+
+        Window(int capacity) {
+            calls = new Call[Math.max(1, capacity)];
+        }
+
+        /** Adds a call and says whether the thresholds are now reached. */
+        synchronized boolean add(Call call, BreakerSpec spec) {
+            if (size == calls.length) {
+                count(calls[next], -1);
+            } else {
+                size++;
+            }
+            calls[next] = call;
+            count(call, +1);
+            next = (next + 1) % calls.length;
+            if (size < spec.minimumCalls()) {
+                return false;
+            }
+            return failures * 100.0 / size >= spec.failureRateThreshold()
+                    || slow * 100.0 / size >= spec.slowCallRateThreshold();
+        }
+
+        private void count(Call c, int d) {
+            if (c == Call.FAILURE) {
+                failures += d;
+            } else if (c == Call.SLOW) {
+                slow += d;
+            }
+        }
+
+        synchronized Snapshot snapshot(State state, long remaining, long lastTransition) {
+            Call[] out = new Call[size];
+            int start = size == calls.length ? next : 0;
+            for (int i = 0; i < size; i++) {
+                out[i] = calls[(start + i) % calls.length];
+            }
+            double fr = size == 0 ? 0 : failures * 100.0 / size;
+            double sr = size == 0 ? 0 : slow * 100.0 / size;
+            return new Snapshot(state, out, fr, sr, remaining, lastTransition);
+        }
+    }
+}

@@ -1,0 +1,14 @@
+package dev.fulcrum.engine;
+
+/**
+ * One change worth telling the window and {@code /api/events} about.
+ *
+ * @param type    breaker, health, membership, weight, strategy, drain (plus demo and config)
+ * @param pool    the pool the backend belongs to
+ * @param backend the backend id, or null for pool-wide events such as a strategy change
+ * @param from    the previous value as text (a state name, a weight), or null
+ * @param to      the new value as text, or null
+ * @param at      wall-clock milliseconds since the epoch
+ */
+public record EngineEvent(String type, String pool, String backend, String from, String to, long at) {
+}

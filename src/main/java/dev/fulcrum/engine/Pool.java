@@ -1,0 +1,409 @@
+package dev.fulcrum.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One named pool of backends with its own strategy.
+ *
+ * <p>Threading: every method that changes membership or state runs on the engine's control thread (the
+ * public ones hop there through {@link Engine#call}); it rebuilds an immutable {@link PoolSnapshot} and
+ * publishes it through one volatile field. {@link #pick} runs on request threads, reads that field once and
+ * takes no lock.
+ */
+public final class Pool {
+    private static final long MAX_EJECTION_NANOS = 300_000_000_000L;
+    private static final int PICK_ATTEMPTS = 4;
+
+    private final Engine engine;
+    private final String name;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final StrategyEnv env;
+
+    // control-thread state
+    private final TreeMap<String, Backend> members = new TreeMap<>();
+    private StrategySpec spec;
+    private Strategy lastPrimary;
+    private Strategy lastBackup;
+    private boolean ramping;
+
+    private volatile PoolSnapshot snapshot;
+
+    Pool(Engine engine, String name, StrategySpec spec) {
+        this.engine = engine;
+        this.name = name;
+        this.spec = spec.withDefaults();
+        this.env = new StrategyEnv(engine.ticker(), engine.random(), inFlight);
+        rebuild();
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public PoolSnapshot snapshot() {
+        return snapshot;
+    }
+
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    // ---------------------------------------------------------------- request path
+
+    /** Picks a backend and takes its in-flight slot, or returns null when none can take the request. */
+    public Lease pick(RequestContext request) {
+        return pick(request, null);
+    }
+
+    /**
+     * @param tried backends this request already failed on (retries go elsewhere); null or empty for none
+     */
+    public Lease pick(RequestContext request, Set<Backend> tried) {
+        PoolSnapshot s = snapshot;
+        Eligibility eligible = tried == null || tried.isEmpty() ? Eligibility.ADMITTING
+                : b -> !tried.contains(b) && b.admitsAnother();
+        for (int i = 0; i < PICK_ATTEMPTS; i++) {
+            Backend b = s.primary().pick(request, eligible);
+            if (b == null && s.backup() != null) {
+                b = s.backup().pick(request, eligible);
+            }
+            if (b == null) {
+                return null;
+            }
+            if (b.tryAcquire()) {
+                inFlight.incrementAndGet();
+                return new Lease(this, b, engine.ticker().nanos());
+            }
+            // lost a race for its last slot or probe permit: it is no longer eligible, pick again
+        }
+        return null;
+    }
+
+    void release(Lease lease, Outcome outcome) {
+        Backend b = lease.backend();
+        int left = b.releaseSlot();
+        inFlight.decrementAndGet();
+        long latency = engine.ticker().nanos() - lease.startNanos();
+        b.stats().record(outcome, latency);
+        if (outcome == Outcome.CLIENT_ABORT) {
+            // says nothing about the backend; a HALF_OPEN probe permit goes back
+            b.breaker().releaseUnusedPermission();
+        } else {
+            boolean failed = outcome.isBackendFailure();
+            b.breaker().record(failed ? CircuitBreaker.Call.FAILURE
+                    : latency >= b.breaker().spec().slowCallMs() * 1_000_000L ? CircuitBreaker.Call.SLOW
+                    : CircuitBreaker.Call.SUCCESS);
+            if (outcome != Outcome.CONNECT_FAILURE) {
+                b.ewma().observe(latency);
+            }
+            EngineSettings.OutlierSpec o = engine.settings().outlier();
+            if (!failed) {
+                b.consecutiveFailures().set(0);
+            } else if (o.enabled() && b.consecutiveFailures().incrementAndGet() == o.consecutiveFailures()) {
+                engine.control().execute(() -> eject(b));
+            }
+        }
+        if (left == 0 && b.draining) {
+            engine.control().execute(this::refresh);
+        }
+    }
+
+    // ---------------------------------------------------------------- control thread
+
+    /** The members by id (control thread only). */
+    Collection<Backend> members() {
+        return members.values();
+    }
+
+    Backend member(String id) {
+        return members.get(id);
+    }
+
+    StrategySpec spec() {
+        return spec;
+    }
+
+    Backend add(BackendSpec b, boolean slowStart) {
+        Backend backend = new Backend(name, b, engine::onBreakerTransition, engine.settings().breaker(),
+                engine.ticker(), decayMs());
+        if (slowStart && engine.settings().slowStartMs() > 0) {
+            backend.upSinceNanos = engine.ticker().nanos();
+        }
+        members.put(b.id(), backend);
+        engine.publish("membership", name, b.id(), null, "added");
+        rebuild();
+        return backend;
+    }
+
+    void setWeight(Backend b, int weight) {
+        int old = b.weight;
+        b.weight = weight;
+        if (old == 0 && weight > 0 && engine.settings().slowStartMs() > 0) {
+            b.upSinceNanos = engine.ticker().nanos();
+        }
+        engine.publish("weight", name, b.id(), Integer.toString(old), Integer.toString(weight));
+        rebuild();
+    }
+
+    void drain(Backend b, boolean thenRemove) {
+        b.removeWhenDrained |= thenRemove;
+        if (!b.draining) {
+            b.draining = true;
+            engine.publish("drain", name, b.id(), stateOf(b, engine.ticker().nanos()) == BackendState.UP
+                    ? BackendState.UP.name() : b.lastReportedState.name(), BackendState.DRAINING.name());
+        }
+        refresh();
+    }
+
+    void enable(Backend b) {
+        boolean changed = b.draining || b.removeWhenDrained || b.ejectedUntilNanos != Long.MIN_VALUE;
+        b.draining = false;
+        b.removeWhenDrained = false;
+        b.ejectedUntilNanos = Long.MIN_VALUE;
+        b.consecutiveFailures().set(0);
+        b.breaker().reset();
+        if (changed && engine.settings().slowStartMs() > 0) {
+            b.upSinceNanos = engine.ticker().nanos();
+        }
+        refresh();
+    }
+
+    void setStrategy(StrategySpec next) {
+        String old = spec.type();
+        spec = next.withDefaults();
+        lastPrimary = null;
+        lastBackup = null;
+        if (FASTEST.equals(spec.type())) {
+            for (Backend b : members.values()) {
+                b.resetEwma(engine.ticker(), decayMs());
+            }
+        }
+        engine.publish("strategy", name, null, old, spec.type());
+        rebuild();
+    }
+
+    private static final String FASTEST = StrategySpec.FASTEST_RESPONSE;
+
+    private long decayMs() {
+        return spec.decayMs() != null ? spec.decayMs() : 10_000L;
+    }
+
+    /** Applies one active-probe result with rise/fall hysteresis. */
+    void probe(Backend b, boolean ok) {
+        EngineSettings s = engine.settings();
+        b.probeStreak = ok ? Math.max(0, b.probeStreak) + 1 : Math.min(0, b.probeStreak) - 1;
+        int streak = Math.abs(b.probeStreak);
+        HealthStatus before = b.health;
+        if (ok && before != HealthStatus.UP && (before == HealthStatus.UNKNOWN || streak >= s.rise())) {
+            b.health = HealthStatus.UP;
+            if (before == HealthStatus.DOWN && s.slowStartMs() > 0) {
+                b.upSinceNanos = engine.ticker().nanos();
+            }
+        } else if (!ok && before != HealthStatus.DOWN && streak >= s.fall()) {
+            b.health = HealthStatus.DOWN;
+        }
+        if (b.health != before) {
+            refresh();
+        }
+    }
+
+    void eject(Backend b) {
+        long now = engine.ticker().nanos();
+        EngineSettings.OutlierSpec o = engine.settings().outlier();
+        if (!members.containsKey(b.id()) || isEjected(b, now) || !o.enabled()) {
+            return;
+        }
+        int total = 0;
+        int ejected = 0;
+        for (Backend m : members.values()) {
+            if (m.isBackup() == b.isBackup()) {
+                total++;
+                if (isEjected(m, now)) {
+                    ejected++;
+                }
+            }
+        }
+        // never more than maxEjectionPercent ejected at once, but always at least one may be
+        if (ejected > 0 && (ejected + 1) * 100 > (long) o.maxEjectionPercent() * total) {
+            b.consecutiveFailures().set(0);
+            return;
+        }
+        b.timesEjected++;
+        long length = Math.min(MAX_EJECTION_NANOS, o.baseEjectionMs() * 1_000_000L * b.timesEjected);
+        b.ejectedUntilNanos = now + length;
+        b.consecutiveFailures().set(0);
+        refresh();
+    }
+
+    private static boolean isEjected(Backend b, long now) {
+        return b.ejectedUntilNanos != Long.MIN_VALUE && now - b.ejectedUntilNanos < 0;
+    }
+
+    /** Removes a backend at once (after its drain, or when the pool is dropped). */
+    void remove(Backend b) {
+        if (members.remove(b.id()) != null) {
+            engine.publish("membership", name, b.id(), "present", "removed");
+            rebuild();
+        }
+    }
+
+    /**
+     * The control tick: ends ejections, completes drains, moves breakers OPEN to HALF_OPEN, steps slow
+     * start, and republishes the snapshot when anything it shows changed.
+     */
+    void tick() {
+        for (Backend b : members.values()) {
+            b.breaker().advance();
+        }
+        refresh();
+    }
+
+    /** Fresh views with live counters (control thread). */
+    List<BackendView> views() {
+        long now = engine.ticker().nanos();
+        List<BackendView> out = new ArrayList<>(members.size());
+        for (Backend b : members.values()) {
+            out.add(view(b, stateOf(b, now), effectiveWeight(b, now), now));
+        }
+        return out;
+    }
+
+    void rollStats(long now) {
+        for (Backend b : members.values()) {
+            b.stats().roll(now);
+        }
+    }
+
+    /** Recomputes states; rebuilds the snapshot only if a state changed or slow start is ramping. */
+    void refresh() {
+        long now = engine.ticker().nanos();
+        boolean changed = ramping;
+        List<Backend> finished = new ArrayList<>();
+        for (Backend b : members.values()) {
+            if (b.ejectedUntilNanos != Long.MIN_VALUE && !isEjected(b, now)) {
+                b.ejectedUntilNanos = Long.MIN_VALUE;
+                if (engine.settings().slowStartMs() > 0) {
+                    b.upSinceNanos = now;
+                }
+            }
+            BackendState st = stateOf(b, now);
+            if (st != b.lastReportedState) {
+                changed = true;
+                publishState(b, b.lastReportedState, st);
+                b.lastReportedState = st;
+            }
+            if (st == BackendState.DRAINED && b.removeWhenDrained) {
+                finished.add(b);
+            }
+        }
+        for (Backend b : finished) {
+            members.remove(b.id());
+            engine.publish("membership", name, b.id(), "present", "removed");
+            changed = true;
+        }
+        if (changed || snapshotStale()) {
+            rebuild();
+        }
+    }
+
+    private boolean snapshotStale() {
+        PoolSnapshot s = snapshot;
+        if (s == null) {
+            return true;
+        }
+        // breaker states are read live by the snapshot's filter: republish when any changed
+        for (BackendView v : s.all()) {
+            Backend b = members.get(v.id());
+            if (b == null || b.breaker().state() != v.breaker()) {
+                return true;
+            }
+        }
+        return s.all().size() != members.size();
+    }
+
+    private void publishState(Backend b, BackendState from, BackendState to) {
+        String type = from == BackendState.DRAINING && to == BackendState.DRAINED
+                || to == BackendState.DRAINING ? "drain" : "health";
+        engine.publish(type, name, b.id(), from.name(), to.name());
+    }
+
+    BackendState stateOf(Backend b, long now) {
+        if (b.draining) {
+            return b.inFlight() == 0 ? BackendState.DRAINED : BackendState.DRAINING;
+        }
+        if (b.health == HealthStatus.DOWN) {
+            return BackendState.DOWN;
+        }
+        if (isEjected(b, now)) {
+            return BackendState.EJECTED;
+        }
+        return BackendState.UP;
+    }
+
+    /** Effective weight with slow start applied: 10% to 100% of the weight, linearly over slowStartMs. */
+    double effectiveWeight(Backend b, long now) {
+        long ramp = engine.settings().slowStartMs() * 1_000_000L;
+        if (ramp <= 0 || b.upSinceNanos == Long.MIN_VALUE || now - b.upSinceNanos >= ramp) {
+            return b.weight;
+        }
+        double t = Math.max(0, (double) (now - b.upSinceNanos) / ramp);
+        return b.weight * (0.1 + 0.9 * t);
+    }
+
+    /** Builds and publishes a new snapshot (control thread). */
+    void rebuild() {
+        long now = engine.ticker().nanos();
+        List<Backend> primary = new ArrayList<>();
+        List<Backend> backups = new ArrayList<>();
+        List<Backend> ejectedOnly = new ArrayList<>();
+        List<BackendView> views = new ArrayList<>(members.size());
+        boolean anyRamping = false;
+        for (Backend b : members.values()) {
+            BackendState st = stateOf(b, now);
+            double eff = effectiveWeight(b, now);
+            anyRamping |= eff < b.weight;
+            boolean open = b.breaker().state() == CircuitBreaker.State.OPEN;
+            if (b.weight > 0 && !open) {
+                if (st == BackendState.UP) {
+                    (b.isBackup() ? backups : primary).add(b);
+                } else if (st == BackendState.EJECTED && !b.isBackup()) {
+                    ejectedOnly.add(b);
+                }
+            }
+            views.add(view(b, st, eff, now));
+        }
+        boolean panic = primary.isEmpty() && backups.isEmpty() && !ejectedOnly.isEmpty();
+        if (panic) {
+            primary = ejectedOnly; // panic mode: ejections alone would leave nothing, so ignore them
+        }
+        ramping = anyRamping;
+        Candidates pc = candidates(primary, now);
+        Candidates bc = candidates(backups, now);
+        Strategy p = Strategies.create(spec, pc, lastPrimary, env);
+        Strategy bs = bc.isEmpty() ? null : Strategies.create(spec, bc, lastBackup, env);
+        lastPrimary = p;
+        lastBackup = bs;
+        snapshot = new PoolSnapshot(name, spec, p, bs, pc, bc, List.copyOf(views), panic, now);
+    }
+
+    private Candidates candidates(List<Backend> list, long now) {
+        int[] w = new int[list.size()];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = Math.max(1, (int) Math.round(effectiveWeight(list.get(i), now) * Strategies.WEIGHT_SCALE));
+        }
+        return new Candidates(list, w);
+    }
+
+    private BackendView view(Backend b, BackendState st, double eff, long now) {
+        BackendStats s = b.stats();
+        return new BackendView(b.id(), name, b.url().toString(), b.weight, eff, st, b.health, b.breaker().state(),
+                b.inFlight(), s.totalRequests(), s.failures(), s.rps(), s.errorRate(), s.p50Ms(), s.p99Ms(),
+                b.isBackup(), b.maxInFlight() == 0 ? null : b.maxInFlight(), b.timesEjected,
+                isEjected(b, now) ? (b.ejectedUntilNanos - now) / 1_000_000 : 0);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.fulcrum.engine;
+
+/**
+ * What a strategy may look at in a request. The proxy implements it lazily over the live exchange so a
+ * pick that needs no key reads nothing; tests use {@link SimpleRequest}.
+ */
+public interface RequestContext {
+    String clientIp();
+
+    String method();
+
+    String path();
+
+    /** First value of the named header (case-insensitive), or null. */
+    String header(String name);
+
+    /** Value of the named cookie, or null. */
+    String cookie(String name);
+
+    /** First value of the named query parameter, or null. */
+    String queryParam(String name);
+}

@@ -1,0 +1,44 @@
+package dev.fulcrum.engine;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Routes a request path to a pool by the longest matching prefix (CONTRACT 2.1 {@code routes}). */
+public final class Router {
+    public static final Router EMPTY = new Router(List.of());
+
+    /** @param stripPrefix remove {@code pathPrefix} from the path before forwarding */
+    public record Route(String pathPrefix, String pool, boolean stripPrefix) {
+        /** True when {@code path} is this prefix or continues it at a segment boundary. */
+        boolean matches(String path) {
+            if (!path.startsWith(pathPrefix)) {
+                return false;
+            }
+            return path.length() == pathPrefix.length() || pathPrefix.endsWith("/")
+                    || path.charAt(pathPrefix.length()) == '/' || path.charAt(pathPrefix.length()) == '?';
+        }
+    }
+
+    private final List<Route> longestFirst;
+
+    public Router(List<Route> routes) {
+        List<Route> sorted = new ArrayList<>(routes);
+        sorted.sort(Comparator.comparingInt((Route r) -> r.pathPrefix().length()).reversed());
+        this.longestFirst = List.copyOf(sorted);
+    }
+
+    public List<Route> routes() {
+        return longestFirst;
+    }
+
+    /** The longest route matching the path, or null for the default pool. */
+    public Route match(String path) {
+        for (Route r : longestFirst) {
+            if (r.matches(path)) {
+                return r;
+            }
+        }
+        return null;
+    }
+}
