@@ -38,6 +38,7 @@ public final class Engine implements AutoCloseable {
     private volatile Map<String, Pool> pools = Map.of();
     private volatile Router router = Router.EMPTY;
     private long lastRollNanos = Long.MIN_VALUE;
+    private volatile Thread controlThread;
 
     private Engine(EngineSettings settings, Ticker ticker, RandomSource random, ScheduledExecutorService scheduler) {
         this.settings = settings;
@@ -49,13 +50,17 @@ public final class Engine implements AutoCloseable {
 
     /** The production engine: its own control thread, system time, thread-local randomness. */
     public static Engine start(EngineSettings settings) {
+        java.util.concurrent.atomic.AtomicReference<Thread> thread = new java.util.concurrent.atomic.AtomicReference<>();
         ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "fulcrum-control");
             t.setDaemon(true);
+            thread.set(t);
             return t;
         });
         s.setRemoveOnCancelPolicy(true);
+        s.prestartCoreThread();
         Engine e = new Engine(settings, Ticker.system(), RandomSource.threadLocal(), s);
+        e.controlThread = thread.get();
         s.scheduleWithFixedDelay(e::tickSafely, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         return e;
     }
@@ -85,7 +90,7 @@ public final class Engine implements AutoCloseable {
 
     /** Runs {@code work} on the control thread and waits for its result (rethrowing its exception). */
     public <T> T call(Supplier<T> work) {
-        if (scheduler == null) {
+        if (scheduler == null || Thread.currentThread() == controlThread) {
             return work.get();
         }
         CompletableFuture<T> f = CompletableFuture.supplyAsync(work, control);

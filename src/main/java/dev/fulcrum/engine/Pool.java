@@ -84,6 +84,32 @@ public final class Pool {
         return null;
     }
 
+    /**
+     * Leases a named backend if it is a current candidate and can take a request now (sticky sessions);
+     * null otherwise, and the caller picks normally.
+     */
+    public Lease tryLease(String backendId) {
+        PoolSnapshot s = snapshot;
+        Backend b = find(s.primaryCandidates(), backendId);
+        if (b == null) {
+            b = find(s.backupCandidates(), backendId);
+        }
+        if (b == null || !b.admitsAnother() || !b.tryAcquire()) {
+            return null;
+        }
+        inFlight.incrementAndGet();
+        return new Lease(this, b, engine.ticker().nanos());
+    }
+
+    private static Backend find(Candidates c, String id) {
+        for (int i = 0; i < c.size(); i++) {
+            if (c.get(i).id().equals(id)) {
+                return c.get(i);
+            }
+        }
+        return null;
+    }
+
     void release(Lease lease, Outcome outcome) {
         Backend b = lease.backend();
         int left = b.releaseSlot();

@@ -1,0 +1,126 @@
+package dev.fulcrum.proxy;
+
+import dev.fulcrum.engine.Engine;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.connector.ByteBufferPool;
+import io.undertow.server.DefaultByteBufferPool;
+import io.undertow.server.handlers.GracefulShutdownHandler;
+import io.undertow.server.handlers.HttpContinueReadHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import org.xnio.Options;
+
+/**
+ * The proxy listener: an Undertow server whose root handler is the {@link BalancingHandler}. Everything
+ * runs on the I/O threads (one per core); there is no worker pool on the request path.
+ */
+public final class ProxyServer implements AutoCloseable {
+    /** Requests whose headers exceed even this are cut off by Undertow with a bare 400. */
+    private static final int HARD_HEADER_LIMIT = 256 * 1024;
+
+    private final Engine engine;
+    private final ProxySettings settings;
+    private final AccessLog accessLog;
+    private final BalancingHandler balancer;
+    private final GracefulShutdownHandler graceful;
+    private Undertow server;
+    private int port;
+
+    public ProxyServer(Engine engine, ProxySettings settings) {
+        this.engine = engine;
+        this.settings = settings;
+        try {
+            this.accessLog = new AccessLog(settings.accessLog());
+        } catch (IOException e) {
+            throw new UncheckedIOException("proxy.accessLog: cannot open (got: " + settings.accessLog() + ")", e);
+        }
+        this.balancer = new BalancingHandler(engine, settings, accessLog);
+        this.graceful = new GracefulShutdownHandler(new HttpContinueReadHandler(balancer));
+    }
+
+    public ProxyServer start() {
+        int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        ByteBufferPool buffers = new DefaultByteBufferPool(true, 16 * 1024, -1, 4);
+        server = Undertow.builder()
+                .setByteBufferPool(buffers)
+                .addHttpListener(settings.port(), settings.host())
+                .setIoThreads(ioThreads)
+                .setWorkerThreads(4)
+                .setServerOption(UndertowOptions.MAX_HEADER_SIZE, Math.max(HARD_HEADER_LIMIT, settings.maxHeaderBytes() * 4))
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) settings.requestHeaderMs())
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) settings.idleMs())
+                .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, true)
+                .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
+                .setSocketOption(Options.TCP_NODELAY, true)
+                .setSocketOption(Options.BACKLOG, 4096)
+                .setHandler(graceful)
+                .build();
+        server.start();
+        Undertow.ListenerInfo info = server.getListenerInfo().get(0);
+        port = ((InetSocketAddress) info.getAddress()).getPort();
+        balancer.bind(buffers, ioThreads);
+        engine.subscribe(e -> {
+            if ("membership".equals(e.type()) && "removed".equals(e.to())) {
+                balancer.forget(e.backend());
+                balancer.tunnels().close(e.backend());
+            }
+        });
+        return this;
+    }
+
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "http://" + hostForUrl(settings.host()) + ":" + port;
+    }
+
+    static String hostForUrl(String host) {
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    /** New backend connections opened so far (reuse check: per request this should be near 0). */
+    public long backendConnectionsOpened() {
+        return balancer.connectionsOpened();
+    }
+
+    public int openTunnels() {
+        return balancer.tunnels().count();
+    }
+
+    /** Closes the WebSocket tunnels to a backend (its drain deadline passed). */
+    public void closeTunnels(String backendId) {
+        balancer.tunnels().close(backendId);
+    }
+
+    /**
+     * Graceful stop: refuse new requests (503), wait for in-flight ones up to the drain timeout, then stop.
+     * @return true when every in-flight request finished in time
+     */
+    public boolean shutdownGracefully() {
+        graceful.shutdown();
+        boolean clean;
+        try {
+            clean = graceful.awaitShutdown(settings.drainTimeoutMs());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            clean = false;
+        }
+        balancer.tunnels().close(null);
+        close();
+        return clean;
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.stop();
+            server = null;
+        }
+        accessLog.close();
+    }
+}

@@ -1,0 +1,25 @@
+package dev.fulcrum.proxy;
+
+import java.time.Duration;
+
+/**
+ * What the proxy listener needs from the config (CONTRACT 2.1 {@code proxy}, {@code retries},
+ * {@code timeouts}, {@code stickySession}).
+ *
+ * @param accessLog   a file for the JSON-lines access log, or null for standard error
+ * @param stickySecret key that signs sticky cookies; every instance with the same config derives the same
+ */
+public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                            boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
+                            long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
+                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret) {
+
+    public static ProxySettings defaults(int port) {
+        return new ProxySettings("127.0.0.1", port, 8192, 30_000, null, true, 2, false, 3000, 30_000, 60_000, 10_000,
+                false, "FULCRUM_STICKY", 3600, new byte[32]);
+    }
+
+    public Duration drainTimeout() {
+        return Duration.ofMillis(drainTimeoutMs);
+    }
+}
