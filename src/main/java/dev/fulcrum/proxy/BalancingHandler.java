@@ -28,6 +28,7 @@ final class BalancingHandler implements HttpHandler {
     private final Tunnels tunnels = new Tunnels();
     private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
     private volatile ByteBufferPool buffers;
+    private volatile RequestListener listener = RequestListener.NONE;
     private volatile int ioThreads = 1;
 
     BalancingHandler(Engine engine, ProxySettings settings, AccessLog log) {
@@ -44,6 +45,14 @@ final class BalancingHandler implements HttpHandler {
 
     ProxySettings settings() {
         return settings;
+    }
+
+    RequestListener listener() {
+        return listener;
+    }
+
+    void listener(RequestListener l) {
+        this.listener = l == null ? RequestListener.NONE : l;
     }
 
     AccessLog log() {

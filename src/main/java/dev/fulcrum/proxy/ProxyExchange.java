@@ -437,7 +437,10 @@ final class ProxyExchange implements BackendConnections.Callback {
             }
             connection = null;
         }
-        handler.log().log(exchange, lease == null ? null : lease.backend().id(), attempts);
+        String id = lease == null || !responseReceived ? null : lease.backend().id();
+        long start = exchange.getRequestStartTime();
+        handler.listener().completed(id, exchange.getStatusCode(), start > 0 ? System.nanoTime() - start : 0);
+        handler.log().log(exchange, id, attempts);
     }
 
     /** For the tunnel registry: close a WebSocket tunnel when its backend drains past its deadline. */

@@ -88,6 +88,11 @@ public final class ProxyServer implements AutoCloseable {
         return balancer.connectionsOpened();
     }
 
+    /** Observes every finished request (metrics). */
+    public void setRequestListener(RequestListener listener) {
+        balancer.listener(listener);
+    }
+
     public int openTunnels() {
         return balancer.tunnels().count();
     }
