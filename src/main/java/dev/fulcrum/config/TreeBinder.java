@@ -217,6 +217,15 @@ final class TreeBinder {
 
     /** {@code unknown field}, with the nearest known name when one is close (a typo), else the list of known names. */
     static String unknownField(String name, Set<String> known) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        if (lower.length() >= 3) {
+            for (String k : known) {
+                // a shortened name ("strip" for stripPrefix, "latency" for latencyMs) is a typo of the longer one
+                if (k.toLowerCase(java.util.Locale.ROOT).startsWith(lower)) {
+                    return "unknown field, did you mean " + k + "?";
+                }
+            }
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String k : known) {
