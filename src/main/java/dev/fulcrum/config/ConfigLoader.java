@@ -182,7 +182,9 @@ public final class ConfigLoader {
 
     private static String read(Path file) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            // editors on Windows start UTF-8 files with a byte order mark; it is not JSON but not the user's error
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
         } catch (NoSuchFileException e) {
             throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "file does not exist",
                     file.toString())));

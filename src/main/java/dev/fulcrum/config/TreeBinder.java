@@ -10,7 +10,6 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,8 +140,7 @@ final class TreeBinder {
             return wrongType(path, "must be an object", node, fallback);
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             Object v = entry(e.getValue(), valueType, ConfigPaths.child(path, e.getKey()));
             if (v != null) {
                 out.put(e.getKey(), v);
@@ -179,8 +177,7 @@ final class TreeBinder {
         Object defaults = ENTRY_DEFAULTS.getOrDefault(type, fallback);
         Set<String> known = Arrays.stream(components).map(RecordComponent::getName)
                 .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             if (!known.contains(e.getKey())) {
                 problems.add(new ConfigProblem(ConfigPaths.child(path, e.getKey()), unknownField(e.getKey(), known),
                         ConfigPaths.json(e.getValue())));

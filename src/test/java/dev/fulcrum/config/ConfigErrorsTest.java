@@ -148,6 +148,13 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void aFileStartingWithAByteOrderMarkIsReadAsJson(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("bom.json"), "\uFEFF{ " + DEMO + " }");
+
+        assertThat(ConfigLoader.load(file).demoBackends()).hasSize(1);
+    }
+
+    @Test
     void aDocumentThatIsNotAnObjectIsRefused() {
         assertThat(errors("[1, 2]")).containsExactly("config error: $: must be a JSON object (got: [1,2])");
         assertThat(errors("   ")).containsExactly("config error: $: must be a JSON object (got: empty document)");
