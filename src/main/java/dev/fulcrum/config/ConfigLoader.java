@@ -30,8 +30,8 @@ import java.util.List;
  *       column; nothing else can be checked without a tree, so this one ends the load.</li>
  *   <li>Shape ({@link TreeBinder}): unknown fields (with the nearest known name, for typos), JSON types, required
  *       fields. Wrong values are replaced by defaults so that pass 3 still sees the rest.</li>
- *   <li>Meaning ({@link ConfigValidator}): ranges, formats, references, unique ids, files. Findings at or under a path
- *       pass 2 already reported are dropped (they would only repeat it).</li>
+ *   <li>Meaning ({@link ConfigValidator}): ranges, formats, references, unique ids, files. Findings at, under or
+ *       around a path pass 2 already reported are dropped (they would only repeat it).</li>
  * </ol>
  *
  * <pre>{@code
@@ -153,6 +153,9 @@ public final class ConfigLoader {
             int line = at == null ? -1 : at.getLineNr();
             int column = at == null ? -1 : at.getColumnNr();
             String what = e.getOriginalMessage().lines().findFirst().orElse("syntax error");
+            if (what.startsWith("Trailing token")) {
+                what = "more content after the end of the document"; // Jackson's text here speaks of Java types
+            }
             String where = line > 0 ? " at line " + line + ", column " + column : "";
             String got = line > 0 ? lineText(json, line) : "";
             throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT,
@@ -160,8 +163,15 @@ public final class ConfigLoader {
         }
     }
 
-    /** Whether a finding at {@code inner} only repeats one already reported at {@code outer}. */
-    private static boolean covers(String outer, String inner) {
+    /**
+     * Whether a meaning finding at {@code found} only repeats a shape problem at {@code reported}: the same place,
+     * inside it (the placeholder that replaced a wrong entry), or around it (a map that lost a wrong value).
+     */
+    private static boolean covers(String reported, String found) {
+        return within(found, reported) || within(reported, found);
+    }
+
+    private static boolean within(String inner, String outer) {
         return inner.equals(outer) || inner.startsWith(outer + ".") || inner.startsWith(outer + "[");
     }
 
@@ -172,7 +182,9 @@ public final class ConfigLoader {
 
     private static String read(Path file) {
         try {
-            return Files.readString(file, StandardCharsets.UTF_8);
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            // editors on Windows start UTF-8 files with a byte order mark; it is not JSON but not the user's error
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
         } catch (NoSuchFileException e) {
             throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "file does not exist",
                     file.toString())));

@@ -2,6 +2,8 @@ package dev.fulcrum.config;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -36,6 +38,9 @@ public final class ConfigWriter {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .addMixIn(StrategySpec.class, StrategyMixin.class)
             .enable(SerializationFeature.INDENT_OUTPUT)
+            // "port": 8080 as people write it, not Jackson's default "port" : 8080
+            .defaultPrettyPrinter(new DefaultPrettyPrinter().withSeparators(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)))
             .build();
 
     private ConfigWriter() {

@@ -10,7 +10,6 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -141,8 +140,7 @@ final class TreeBinder {
             return wrongType(path, "must be an object", node, fallback);
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             Object v = entry(e.getValue(), valueType, ConfigPaths.child(path, e.getKey()));
             if (v != null) {
                 out.put(e.getKey(), v);
@@ -179,8 +177,7 @@ final class TreeBinder {
         Object defaults = ENTRY_DEFAULTS.getOrDefault(type, fallback);
         Set<String> known = Arrays.stream(components).map(RecordComponent::getName)
                 .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             if (!known.contains(e.getKey())) {
                 problems.add(new ConfigProblem(ConfigPaths.child(path, e.getKey()), unknownField(e.getKey(), known),
                         ConfigPaths.json(e.getValue())));
@@ -217,6 +214,15 @@ final class TreeBinder {
 
     /** {@code unknown field}, with the nearest known name when one is close (a typo), else the list of known names. */
     static String unknownField(String name, Set<String> known) {
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        if (lower.length() >= 3) {
+            for (String k : known) {
+                // a shortened name ("strip" for stripPrefix, "latency" for latencyMs) is a typo of the longer one
+                if (k.toLowerCase(java.util.Locale.ROOT).startsWith(lower)) {
+                    return "unknown field, did you mean " + k + "?";
+                }
+            }
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String k : known) {
