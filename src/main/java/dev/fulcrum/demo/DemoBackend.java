@@ -309,7 +309,6 @@ public final class DemoBackend implements AutoCloseable {
         long start = System.nanoTime();
         exchange.addExchangeCompleteListener((ex, next) -> {
             run.decrementAndGet();
-            count(ex.getStatusCode());
             recent.record(System.nanoTime() - start);
             next.proceed();
         });
@@ -328,6 +327,7 @@ public final class DemoBackend implements AutoCloseable {
     }
 
     private void answerHello(HttpServerExchange exchange, boolean fail) {
+        count(fail ? 500 : 200);
         if (fail) {
             respond(exchange, 500, TEXT, failure);
         } else {
@@ -340,16 +340,17 @@ public final class DemoBackend implements AutoCloseable {
         run.incrementAndGet();
         exchange.addExchangeCompleteListener((ex, next) -> {
             run.decrementAndGet();
-            count(ex.getStatusCode());
             next.proceed();
         });
         exchange.setMaxEntitySize(MAX_ECHO_BYTES);
         // the receiver reads without blocking and calls back (on the IO thread) once the whole body is in
         exchange.getRequestReceiver().receiveFullBytes(this::answerEcho, (ex, e) -> {
             if (e instanceof RequestTooBigException) {
+                count(413);
                 respond(ex, 413, TEXT, ("echo: body must be at most " + MAX_ECHO_BYTES + " bytes")
                         .getBytes(StandardCharsets.UTF_8));
             } else {
+                count(400);
                 ex.setStatusCode(400);
                 ex.endExchange();
             }
@@ -375,7 +376,9 @@ public final class DemoBackend implements AutoCloseable {
         out.put("body", new String(body, StandardCharsets.UTF_8));
         out.put("bodyBytes", body.length);
         try {
-            respond(exchange, 200, APPLICATION_JSON, JSON.writeValueAsBytes(out));
+            byte[] json = JSON.writeValueAsBytes(out);
+            count(200);
+            respond(exchange, 200, APPLICATION_JSON, json);
         } catch (JsonProcessingException e) {
             // maps of strings always serialize; this is a programming error
             throw new IllegalStateException(e);
@@ -388,6 +391,7 @@ public final class DemoBackend implements AutoCloseable {
         exchange.getResponseSender().send(ByteBuffer.wrap(body));
     }
 
+    /** Counted as the answer is written (the in-flight count drops once it is sent), so a client that has read it sees it counted. */
     private void count(int status) {
         requests.increment();
         byStatus.computeIfAbsent(status, s -> new LongAdder()).increment();

@@ -174,7 +174,7 @@ class DemoBackendTest {
         assertThat(c.count(500)).isEqualTo(20);
         assertThat(c.count(200)).isEqualTo(20);
         assertThat(c.requests()).isEqualTo(40);
-        assertThat(c.inFlight()).isZero();
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.counters().inFlight() == 0);
     }
 
     @Test
@@ -234,6 +234,23 @@ class DemoBackendTest {
         }
         await().atMost(Duration.ofSeconds(20)).until(() -> b.inFlight() == 200);
         parked.forEach(f -> f.cancel(true));
+    }
+
+    @Test
+    void clientsThatHangUpWhileParkedDoNotLeakTheInFlightCount() throws Exception {
+        DemoBackend b = start(new DemoSpec("aborted", 0, 1, 300, 0));
+        List<Socket> sockets = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            Socket s = new Socket("127.0.0.1", b.port());
+            s.getOutputStream().write("GET /p HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            sockets.add(s);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.inFlight() == 5);
+        for (Socket s : sockets) {
+            s.close();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> b.inFlight() == 0);
     }
 
     @Test
