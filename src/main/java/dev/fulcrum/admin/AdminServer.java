@@ -74,7 +74,7 @@ public final class AdminServer implements AutoCloseable {
 
     public AdminServer start() {
         RoutingHandler r = new RoutingHandler()
-                .get("/api/state", blocking(ex -> json(ex, 200, state())))
+                .get("/api/state", blocking(ex -> json(ex, 200, AdminModel.state(engine, runtime.proxyUrl()))))
                 .post("/api/backends", blocking(this::addBackend))
                 .put("/api/backends/{id}/weight", blocking(this::setWeight))
                 .post("/api/backends/{id}/drain", blocking(ex -> {
@@ -207,101 +207,14 @@ public final class AdminServer implements AutoCloseable {
         return p;
     }
 
-    // ---------------------------------------------------------------- state
-
-    Map<String, Object> state() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        Pool def = engine.pool(Engine.DEFAULT_POOL);
-        out.put("proxy", runtime.proxyUrl());
-        out.put("strategy", def == null ? null : strategyJson(def.snapshot().spec()));
-        Map<String, Object> pools = new LinkedHashMap<>();
-        for (Pool p : engine.pools()) {
-            PoolSnapshot s = p.snapshot();
-            Map<String, Object> pj = new LinkedHashMap<>();
-            pj.put("strategy", strategyJson(s.spec()));
-            pj.put("panic", s.panic());
-            pj.put("inFlight", p.inFlight());
-            pools.put(p.name(), pj);
-        }
-        out.put("pools", pools);
-        List<Map<String, Object>> routes = new ArrayList<>();
-        for (Router.Route r : engine.router().routes()) {
-            routes.add(Map.of("pathPrefix", r.pathPrefix(), "pool", r.pool(), "stripPrefix", r.stripPrefix()));
-        }
-        out.put("routes", routes);
-        Map<String, Backend> live = new LinkedHashMap<>();
-        for (Backend b : engine.allBackends()) {
-            live.put(b.id(), b);
-        }
-        List<Map<String, Object>> backends = new ArrayList<>();
-        for (BackendView v : engine.backends()) {
-            backends.add(backendJson(v, live.get(v.id())));
-        }
-        out.put("backends", backends);
-        return out;
-    }
-
-    static Map<String, Object> strategyJson(StrategySpec s) {
-        JsonNode tree = ConfigWriter.toTree(s);
-        return Json.MAPPER.convertValue(tree, Map.class);
-    }
-
-    private static Map<String, Object> backendJson(BackendView v, Backend live) {
-        Map<String, Object> b = new LinkedHashMap<>();
-        b.put("id", v.id());
-        b.put("pool", v.pool());
-        b.put("url", v.url());
-        b.put("weight", v.weight());
-        b.put("effectiveWeight", Math.round(v.effectiveWeight() * 100) / 100.0);
-        b.put("state", v.state().name());
-        b.put("health", v.health().name());
-        Map<String, Object> br = new LinkedHashMap<>();
-        br.put("state", v.breaker().name());
-        if (live != null) {
-            CircuitBreaker.Snapshot s = live.breaker().snapshot();
-            br.put("failureRate", round(s.failureRate()));
-            br.put("slowCallRate", round(s.slowCallRate()));
-            br.put("msUntilHalfOpen", s.msUntilHalfOpen());
-            List<String> recent = new ArrayList<>(s.recent().length);
-            for (CircuitBreaker.Call c : s.recent()) {
-                recent.add(c.name());
-            }
-            br.put("recent", recent);
-            br.put("lastTransitionAt", s.lastTransitionMillis());
-        }
-        b.put("breaker", br);
-        b.put("activeRequests", v.activeRequests());
-        b.put("totalRequests", v.totalRequests());
-        b.put("failures", v.failures());
-        b.put("rps", round(v.rps()));
-        b.put("errorRate", round(v.errorRate()));
-        b.put("latencyP50Ms", round(v.latencyP50Ms()));
-        b.put("latencyP99Ms", round(v.latencyP99Ms()));
-        b.put("backup", v.backup());
-        b.put("maxInFlight", v.maxInFlight());
-        b.put("timesEjected", v.timesEjected());
-        b.put("ejectedForMs", v.ejectedForMs());
-        return b;
-    }
-
-    private static double round(double d) {
-        return Math.round(d * 1000) / 1000.0;
-    }
-
     // ---------------------------------------------------------------- commands
 
     private void addBackend(HttpServerExchange ex) throws IOException {
         JsonNode n = Json.object(body(ex), Set.of("id", "url", "weight", "pool", "maxInFlight", "backup"));
         String id = Json.requiredText(n, "id");
-        if (!ConfigValidator.ID.matcher(id).matches()) {
-            throw new EngineException(400, "id: must be 1-64 characters of A-Z a-z 0-9 . _ - (got: " + id + ")");
-        }
         String url = Json.requiredText(n, "url");
-        String urlProblem = ConfigValidator.urlProblem(url);
-        if (urlProblem != null) {
-            throw new EngineException(400, "url: " + urlProblem + " (got: " + url + ")");
-        }
         Integer weight = Json.optionalInt(n, "weight", 0, 1000);
+        Validation.backend(id, url, weight == null ? 1 : weight);
         Integer max = Json.optionalInt(n, "maxInFlight", 1, Integer.MAX_VALUE);
         Boolean backup = Json.optionalBoolean(n, "backup");
         String pool = Json.optionalText(n, "pool", Engine.DEFAULT_POOL);
@@ -332,34 +245,13 @@ public final class AdminServer implements AutoCloseable {
                 "decayMs", "weights", "staleAfterMs"));
         StrategySpec spec = ConfigLoader.parseStrategy(n, "");
         engine.setStrategy(p.name(), spec);
-        json(ex, 200, strategyJson(p.snapshot().spec()));
+        json(ex, 200, AdminModel.strategyJson(p.snapshot().spec()));
     }
 
     // ---------------------------------------------------------------- ring
 
-    private KeySpace keySpace(Pool p) {
-        KeySpace ks = p.snapshot().primary().keySpace();
-        if (ks == null) {
-            throw new EngineException(409, "strategy: pool " + p.name() + " uses no ring or table (got: "
-                    + p.snapshot().spec().type() + ")");
-        }
-        return ks;
-    }
-
     private void ring(HttpServerExchange ex) {
-        KeySpace ks = keySpace(pool(ex));
-        List<Map<String, Object>> points = new ArrayList<>();
-        for (KeySpace.Point pt : ks.points()) {
-            Map<String, Object> m = new LinkedHashMap<>(2);
-            m.put("hash", unsigned(pt.hash()));
-            m.put("backend", pt.backend());
-            points.add(m);
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("type", ks.type());
-        out.put("points", points);
-        out.put("share", ks.share());
-        json(ex, 200, out);
+        json(ex, 200, AdminModel.ring(pool(ex)));
     }
 
     private void lookup(HttpServerExchange ex) {
@@ -367,17 +259,12 @@ public final class AdminServer implements AutoCloseable {
         if (key == null) {
             throw new EngineException(400, "key: required query parameter (got: null)");
         }
-        KeySpace ks = keySpace(pool(ex));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("key", key);
-        out.put("hash", unsigned(ks.hash(key)));
-        out.put("backend", ks.owner(key));
-        json(ex, 200, out);
+        json(ex, 200, AdminModel.lookup(pool(ex), key));
     }
 
     private void preview(HttpServerExchange ex) throws IOException {
         Pool p = pool(ex);
-        keySpace(p);
+        AdminModel.keySpace(p);
         JsonNode n = Json.object(body(ex), Set.of("remove", "add", "weights"));
         List<String> remove = new ArrayList<>();
         Map<String, Integer> add = new LinkedHashMap<>();
@@ -422,15 +309,7 @@ public final class AdminServer implements AutoCloseable {
                 weights.put(id, v);
             }
         }
-        KeySpace.Preview pv = KeySpacePreview.preview(p, remove, add, weights);
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("movedFraction", pv.movedFraction());
-        out.put("share", pv.share());
-        json(ex, 200, out);
-    }
-
-    private static BigInteger unsigned(long h) {
-        return new BigInteger(Long.toUnsignedString(h));
+        json(ex, 200, AdminModel.preview(p, remove, add, weights));
     }
 
     // ---------------------------------------------------------------- config, export, demo
