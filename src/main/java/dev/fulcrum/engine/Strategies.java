@@ -43,6 +43,7 @@ public final class Strategies {
         if (!problems.isEmpty()) {
             throw new EngineException(400, "strategy." + problems.get(0));
         }
+        requireDistinctIds(candidates);
         Strategy prev = previous != null && s.type().equals(previous.type()) ? previous : null;
         return switch (s.type()) {
             case StrategySpec.ROUND_ROBIN -> new RoundRobin(candidates);
@@ -114,6 +115,16 @@ public final class Strategies {
             }
         }
         return errors;
+    }
+
+    /** Strategies that key state by id (ring, table, smooth WRR) would silently merge two backends. */
+    private static void requireDistinctIds(Candidates candidates) {
+        Set<String> seen = new java.util.HashSet<>();
+        for (Backend b : candidates.backends()) {
+            if (!seen.add(b.id())) {
+                throw new IllegalArgumentException("candidates: duplicate backend id (got: " + b.id() + ")");
+            }
+        }
     }
 
     static boolean isPrime(int n) {
