@@ -17,8 +17,10 @@ import java.util.Map;
  * turns in id order; on its turn a backend claims the next slot of its permutation not yet taken. Weighted
  * as in Envoy: on round r a backend of weight w takes a turn only when {@code r x w >= turns so far x max
  * weight}, so a backend of half the maximum weight takes every other round. Equal weights therefore give
- * the NSDI guarantee (slot counts differ by at most one), and in general, if the table fills on round T,
- * backend i holds between {@code floor((T-1) w_i / w_max) + 1} and {@code floor(T w_i / w_max) + 1} slots.
+ * the NSDI guarantee (slot counts differ by at most one). In general, after R complete rounds a backend of
+ * the maximum weight holds R slots and one of weight w below it {@code floor(R w / w_max) + 1} (its turn on
+ * round 1 comes early); the table fills during some round T, so every backend holds between its count
+ * after T - 1 rounds and after T: its fair share to within one slot.
  *
  * <p>Example, M = 7, equal weights, say (offset, skip) a = (3, 4) and b = (0, 2): permutations a: 3 0 4 1 5 2 6,
  * b: 0 2 4 6 1 3 5. Round 1: a takes 3, b takes 0. Round 2: a's next is 0 (taken), so 4; b takes 2.
