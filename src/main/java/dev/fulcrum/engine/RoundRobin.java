@@ -2,7 +2,11 @@ package dev.fulcrum.engine;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Plain round robin: each candidate in id order, ignoring weights; skips ineligible candidates. */
+/**
+ * {@code round-robin}: each candidate in id order, ignoring weights: a, b, c, a, b, c. An ineligible
+ * candidate is skipped and the next one in order takes the request. The position is one shared counter
+ * (lock-free); a new snapshot starts a new strategy, which starts again from the first candidate.
+ */
 final class RoundRobin implements Strategy {
     private final Candidates c;
     private final AtomicLong next = new AtomicLong();
@@ -22,13 +26,8 @@ final class RoundRobin implements Strategy {
         if (n == 0) {
             return null;
         }
-        long start = next.getAndIncrement();
-        for (int i = 0; i < n; i++) {
-            Backend b = c.get((int) Math.floorMod(start + i, (long) n));
-            if (eligible.test(b)) {
-                return b;
-            }
-        }
-        return null;
+        int start = (int) Long.remainderUnsigned(next.getAndIncrement(), n);
+        Backend b = c.get(start);
+        return eligible.test(b) ? b : Picking.scanFrom(c, start + 1 == n ? 0 : start + 1, eligible);
     }
 }

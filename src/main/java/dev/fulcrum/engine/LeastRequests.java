@@ -1,0 +1,67 @@
+package dev.fulcrum.engine;
+
+/**
+ * {@code least-requests}: the eligible candidate with the fewest in-flight requests per unit of weight.
+ * Loads are compared by cross-multiplying ({@code inFlight[a] * w[b] < inFlight[b] * w[a]}) so no division
+ * or rounding is involved. Example: a (weight 2, 3 in flight, 1.5 per unit) beats b (weight 1, 2 in flight).
+ *
+ * <p>Ties are common (an idle pool is all zeros), and always taking the first in id order would send every
+ * quiet moment's requests to one backend. Tied candidates are chosen by reservoir sampling instead: the
+ * k-th tie found replaces the current choice with probability 1/k, which makes each tied candidate equally
+ * likely. A full pass over the candidates per pick: O(n).
+ */
+final class LeastRequests implements Strategy {
+    private final Candidates c;
+    private final RandomSource random;
+
+    LeastRequests(Candidates candidates, StrategyEnv env) {
+        this.c = candidates;
+        this.random = env.random();
+    }
+
+    @Override
+    public String type() {
+        return StrategySpec.LEAST_REQUESTS;
+    }
+
+    @Override
+    public Backend pick(RequestContext request, Eligibility eligible) {
+        return leastLoaded(c, eligible, random);
+    }
+
+    /** The least loaded eligible candidate per unit of weight, ties broken uniformly at random. */
+    static Backend leastLoaded(Candidates c, Eligibility eligible, RandomSource random) {
+        int n = c.size();
+        Backend best = null;
+        long bestLoad = 0;
+        long bestWeight = 1;
+        int ties = 0;
+        for (int i = 0; i < n; i++) {
+            Backend b = c.get(i);
+            if (!eligible.test(b)) {
+                continue;
+            }
+            long load = b.inFlight();
+            long w = c.weight(i);
+            if (best == null) {
+                best = b;
+                bestLoad = load;
+                bestWeight = w;
+                ties = 1;
+                continue;
+            }
+            long cmp = load * bestWeight - bestLoad * w;
+            if (cmp < 0) {
+                best = b;
+                bestLoad = load;
+                bestWeight = w;
+                ties = 1;
+            } else if (cmp == 0 && random.nextInt(++ties) == 0) {
+                best = b;
+                bestLoad = load;
+                bestWeight = w;
+            }
+        }
+        return best;
+    }
+}

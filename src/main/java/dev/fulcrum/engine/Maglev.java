@@ -1,0 +1,67 @@
+package dev.fulcrum.engine;
+
+/**
+ * {@code maglev}: the request's key (see {@link HashKey}) is hashed and looked up in a {@link MaglevTable}:
+ * {@code table[hash mod tableSize]}, O(1) per pick. When that owner is ineligible the request walks forward
+ * slot by slot to the first slot whose backend is eligible, testing each distinct backend once; the walk
+ * ends when all have been tested. Because the table interleaves backends finely, a busy backend's keys
+ * spread over many others, as on the ring.
+ */
+final class Maglev implements Strategy {
+    private final Candidates c;
+    private final MaglevTable table;
+    private final HashKey key;
+
+    Maglev(Candidates candidates, StrategySpec spec, Strategy previous) {
+        this.c = candidates;
+        this.key = HashKey.parse(spec.key());
+        MaglevTable reuse = previous instanceof Maglev p ? p.table : null;
+        this.table = MaglevTable.build(candidates, spec.tableSize(), reuse);
+    }
+
+    @Override
+    public String type() {
+        return StrategySpec.MAGLEV;
+    }
+
+    @Override
+    public KeySpace keySpace() {
+        return table;
+    }
+
+    @Override
+    public Backend pick(RequestContext request, Eligibility eligible) {
+        int n = c.size();
+        if (n == 0) {
+            return null;
+        }
+        int slot = table.slotOf(XxHash64.hash(key.read(request)));
+        int first = table.ownerOf(slot);
+        Backend b = c.get(first);
+        if (eligible.test(b)) {
+            return b;
+        }
+        if (n == 1) {
+            return null;
+        }
+        Picking.Seen seen = Picking.Seen.clear(n);
+        seen.add(first);
+        int tested = 1;
+        int size = table.tableSize();
+        for (int step = 1; step < size && tested < n; step++) {
+            int s = slot + step;
+            if (s >= size) {
+                s -= size;
+            }
+            int o = table.ownerOf(s);
+            if (seen.add(o)) {
+                tested++;
+                Backend x = c.get(o);
+                if (eligible.test(x)) {
+                    return x;
+                }
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.fulcrum.engine;
+
+import static dev.fulcrum.engine.StrategyFixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class RoundRobinTest {
+
+    @Test
+    void visitsEveryCandidateInIdOrderIgnoringWeights() {
+        Strategy s = create(StrategySpec.ROUND_ROBIN, of("a", 5, "b", 1, "c", 1));
+        assertThat(sequence(s, 7)).containsExactly("a", "b", "c", "a", "b", "c", "a");
+    }
+
+    @Test
+    void anIneligibleCandidateIsSkippedAndTheNextInOrderTakesItsTurn() {
+        Candidates c = of("a", 1, "b", 1, "c", 1);
+        Strategy s = create(StrategySpec.ROUND_ROBIN, c);
+        Eligibility notB = except(c.get(1));
+        assertThat(s.pick(ANY, notB).id()).isEqualTo("a");
+        assertThat(s.pick(ANY, notB).id()).isEqualTo("c"); // b's turn, passed on
+        assertThat(s.pick(ANY, notB).id()).isEqualTo("c");
+        assertThat(s.pick(ANY, notB).id()).isEqualTo("a");
+    }
+
+    @Test
+    void noEligibleCandidateReturnsNone() {
+        Candidates c = of("a", 1, "b", 1);
+        assertThat(create(StrategySpec.ROUND_ROBIN, c).pick(ANY, b -> false)).isNull();
+    }
+
+    @Test
+    void oneBackendTakesEveryRequest() {
+        assertThat(sequence(create(StrategySpec.ROUND_ROBIN, of("solo", 3)), 4)).containsOnly("solo");
+    }
+}

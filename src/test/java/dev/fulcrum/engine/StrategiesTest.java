@@ -1,0 +1,119 @@
+package dev.fulcrum.engine;
+
+import static dev.fulcrum.engine.StrategyFixtures.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StrategiesTest {
+
+    @Test
+    void everyContractNameBuildsAStrategyOfThatType() {
+        for (String type : StrategySpec.TYPES) {
+            assertThat(create(type, equal(3)).type()).isEqualTo(type);
+        }
+    }
+
+    @Test
+    void anEmptyPoolReturnsNoneForEveryStrategy() {
+        for (String type : StrategySpec.TYPES) {
+            assertThat(create(type, Candidates.EMPTY).pick(ip("1.2.3.4"), Eligibility.ADMITTING)).as(type).isNull();
+        }
+    }
+
+    /** Backends at weight 0 never become candidates (Pool filters them), so the strategy sees none. */
+    @Test
+    void allWeightsZeroMeansNoCandidatesAndNone() {
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, CLOCK, RandomSource.seeded(1));
+        for (String type : StrategySpec.TYPES) {
+            Pool pool = engine.addPool("zero-" + type, StrategySpec.of(type));
+            engine.addBackend(pool.name(), new BackendSpec("z-" + type, "http://127.0.0.1:1", 0, null, false), false);
+            assertThat(pool.snapshot().primaryCandidates().isEmpty()).isTrue();
+            assertThat(pool.pick(ip("1.2.3.4"))).as(type).isNull();
+        }
+    }
+
+    @Test
+    void oneBackendTakesEveryRequestForEveryStrategy() {
+        for (String type : StrategySpec.TYPES) {
+            Strategy s = create(type, of("solo", 2));
+            for (int i = 0; i < 20; i++) {
+                assertThat(s.pick(ip("10.0.0." + i), Eligibility.ADMITTING).id()).as(type).isEqualTo("solo");
+            }
+        }
+    }
+
+    @Test
+    void everyStrategyHonoursEligibility() {
+        Candidates c = of("a", 3, "b", 1, "c", 2);
+        for (String type : StrategySpec.TYPES) {
+            Strategy s = create(type, c);
+            for (int i = 0; i < 200; i++) {
+                RequestContext r = ip("10.0.1." + i);
+                assertThat(s.pick(r, except(c.get(0), c.get(2))).id()).as(type).isEqualTo("b");
+                assertThat(s.pick(r, b -> false)).as(type).isNull();
+            }
+        }
+    }
+
+    @Test
+    void aDuplicateIdAmongTheCandidatesIsRejected() {
+        List<Backend> twice = new ArrayList<>(List.of(backend("a"), backend("a")));
+        Candidates dup = new Candidates(twice, new int[] {100, 100});
+        for (String type : StrategySpec.TYPES) {
+            assertThatThrownBy(() -> create(type, dup)).as(type).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("candidates: duplicate backend id (got: a)");
+        }
+    }
+
+    @Test
+    void anUnknownTypeIsA400NamingTheField() {
+        assertThatThrownBy(() -> create("fastest", equal(2))).isInstanceOf(EngineException.class)
+                .hasMessageStartingWith("strategy.type: must be one of round-robin, random")
+                .hasMessageEndingWith("(got: fastest)")
+                .extracting(e -> ((EngineException) e).status()).isEqualTo(400);
+    }
+
+    @Test
+    void validationNamesEachBadFieldAndValue() {
+        StrategySpec bad = new StrategySpec(StrategySpec.CONSISTENT_HASH, "body", 0, 0.5, 1, 100, 0L,
+                Map.of("cpu", -1.0, "disk", 1.0), 0L);
+        assertThat(Strategies.validate(bad)).containsExactlyInAnyOrder(
+                "key: must be ip, path, header:NAME, cookie:NAME or query:NAME (got: body)",
+                "virtualNodes: must be between 1 and 10000 (got: 0)",
+                "balanceFactor: must be between 1.0 and 100 (got: 0.5)",
+                "choices: must be between 2 and 100 (got: 1)",
+                "tableSize: must be a prime between 3 and 10000000 (got: 100)",
+                "decayMs: must be at least 1 (got: 0)",
+                "staleAfterMs: must be at least 1 (got: 0)",
+                "weights.cpu: must be a number >= 0 (got: -1.0)",
+                "weights: keys must be cpu, latency, inflight (got: disk)");
+        for (String type : StrategySpec.TYPES) {
+            assertThat(Strategies.validate(StrategySpec.of(type))).as(type).isEmpty();
+        }
+        assertThat(Strategies.validate(new StrategySpec(StrategySpec.ADAPTIVE, null, null, null, null, null, null,
+                Map.of("cpu", 0.0), null))).containsExactly(
+                "weights: at least one of cpu, latency, inflight must be above 0 (got: {cpu=0.0})");
+    }
+
+    @Test
+    void primesAreRecognised() {
+        assertThat(Strategies.isPrime(65537)).isTrue();
+        assertThat(Strategies.isPrime(2)).isTrue();
+        assertThat(Strategies.isPrime(65535)).isFalse();
+        assertThat(Strategies.isPrime(1)).isFalse();
+        assertThat(Strategies.isPrime(9_999_991)).isTrue();
+    }
+
+    @Test
+    void onlyHashingStrategiesExposeAKeySpace() {
+        for (String type : StrategySpec.TYPES) {
+            boolean hashing = type.equals(StrategySpec.CONSISTENT_HASH) || type.equals(StrategySpec.MAGLEV);
+            assertThat(create(type, equal(3)).keySpace() != null).as(type).isEqualTo(hashing);
+        }
+    }
+}
