@@ -26,6 +26,7 @@ import dev.fulcrum.health.MetricsPoller;
 import dev.fulcrum.health.ProbeResult;
 import dev.fulcrum.proxy.ProxyServer;
 import dev.fulcrum.proxy.ProxySettings;
+import dev.fulcrum.proxy.TlsContexts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -346,7 +347,9 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 c.proxy().drainTimeoutMs(), c.proxy().accessLog(), c.proxy().preserveHost(), c.retries().maxRetries(),
                 c.retries().retryNonIdempotent(), c.timeouts().connectMs(), c.timeouts().readMs(),
                 c.timeouts().idleMs(), c.timeouts().requestHeaderMs(), c.stickySession().enabled(),
-                c.stickySession().cookie(), c.stickySession().ttlSeconds(), stickySecret(c));
+                c.stickySession().cookie(), c.stickySession().ttlSeconds(), stickySecret(c),
+                c.proxy().tls().enabled() ? new ProxySettings.Tls(c.proxy().tls().port(), c.proxy().tls().certificate(),
+                        c.proxy().tls().privateKey(), c.proxy().tls().http2(), TlsContexts.defaultDir()) : null);
     }
 
     /**

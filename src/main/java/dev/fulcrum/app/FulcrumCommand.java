@@ -82,12 +82,31 @@ public final class FulcrumCommand implements Callable<Integer> {
     static int check(Path file) {
         List<ConfigProblem> problems = ConfigLoader.check(file);
         if (problems.isEmpty()) {
+            String tlsProblem = tlsProblem(ConfigLoader.load(file));
+            if (tlsProblem != null) {
+                System.err.println("config error: " + tlsProblem);
+                return CONFIG_ERROR;
+            }
             stdout().println("ok");
             stdout().flush();
             return 0;
         }
         printProblems(problems);
         return CONFIG_ERROR;
+    }
+
+    /** PEM files are parsed, not just found, so --check-config catches a broken key before a start does. */
+    static String tlsProblem(FulcrumConfig cfg) {
+        var tls = cfg.proxy().tls();
+        if (!tls.enabled() || tls.certificate() == null) {
+            return null;
+        }
+        try {
+            dev.fulcrum.proxy.TlsContexts.fromPem(Path.of(tls.certificate()), Path.of(tls.privateKey()));
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     static void printProblems(List<ConfigProblem> problems) {
@@ -101,6 +120,13 @@ public final class FulcrumCommand implements Callable<Integer> {
         FulcrumApp app;
         try {
             app = FulcrumApp.start(cfg, config);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("proxy.tls.")) {
+                System.err.println("config error: " + e.getMessage());
+                return CONFIG_ERROR;
+            }
+            System.err.println("fulcrum: cannot start: " + e.getMessage());
+            return 1;
         } catch (RuntimeException e) {
             System.err.println("fulcrum: cannot start: " + e.getMessage());
             LOG.debug("start failed", e);
@@ -110,6 +136,9 @@ public final class FulcrumCommand implements Callable<Integer> {
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
         Signal.handle(new Signal("INT"), s -> stop.countDown());
+        if (app.proxy().tlsUrl() != null) {
+            LOG.info("HTTPS{} on {}", cfg.proxy().tls().http2() ? " and HTTP/2" : "", app.proxy().tlsUrl());
+        }
         stdout().println(app.readyLine());
         stdout().flush();
         try {

@@ -10,6 +10,8 @@ import io.undertow.server.handlers.HttpContinueReadHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import javax.net.ssl.SSLContext;
 import org.xnio.Options;
 
 /**
@@ -27,6 +29,7 @@ public final class ProxyServer implements AutoCloseable {
     private final GracefulShutdownHandler graceful;
     private Undertow server;
     private int port;
+    private int tlsPort = -1;
 
     public ProxyServer(Engine engine, ProxySettings settings) {
         this.engine = engine;
@@ -43,9 +46,18 @@ public final class ProxyServer implements AutoCloseable {
     public ProxyServer start() {
         int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
         ByteBufferPool buffers = new DefaultByteBufferPool(true, 16 * 1024, -1, 4);
-        server = Undertow.builder()
+        Undertow.Builder builder = Undertow.builder()
                 .setByteBufferPool(buffers)
-                .addHttpListener(settings.port(), settings.host())
+                .addHttpListener(settings.port(), settings.host());
+        ProxySettings.Tls tls = settings.tls();
+        if (tls != null) {
+            SSLContext ssl = tls.certificate() == null
+                    ? TlsContexts.selfSigned(tls.certificateDir())
+                    : TlsContexts.fromPem(Path.of(tls.certificate()), Path.of(tls.privateKey()));
+            builder.addHttpsListener(tls.port(), settings.host(), ssl)
+                    .setServerOption(UndertowOptions.ENABLE_HTTP2, tls.http2());
+        }
+        server = builder
                 .setIoThreads(ioThreads)
                 .setWorkerThreads(4)
                 .setServerOption(UndertowOptions.MAX_HEADER_SIZE, Math.max(HARD_HEADER_LIMIT, settings.maxHeaderBytes() * 4))
@@ -58,8 +70,14 @@ public final class ProxyServer implements AutoCloseable {
                 .setHandler(graceful)
                 .build();
         server.start();
-        Undertow.ListenerInfo info = server.getListenerInfo().get(0);
-        port = ((InetSocketAddress) info.getAddress()).getPort();
+        for (Undertow.ListenerInfo info : server.getListenerInfo()) {
+            int p = ((InetSocketAddress) info.getAddress()).getPort();
+            if ("https".equals(info.getProtcol())) {
+                tlsPort = p;
+            } else {
+                port = p;
+            }
+        }
         balancer.bind(buffers, ioThreads);
         engine.subscribe(e -> {
             if ("membership".equals(e.type()) && "removed".equals(e.to())) {
@@ -73,6 +91,16 @@ public final class ProxyServer implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The HTTPS port, or -1 without TLS. */
+    public int tlsPort() {
+        return tlsPort;
+    }
+
+    /** {@code https://host:port}, or null without TLS. */
+    public String tlsUrl() {
+        return tlsPort < 0 ? null : "https://" + hostForUrl(settings.host()) + ":" + tlsPort;
     }
 
     public String url() {

@@ -12,11 +12,24 @@ import java.time.Duration;
 public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                             boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
                             long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
-                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret) {
+                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls) {
+
+    /**
+     * The HTTPS listener (HTTP/2 through ALPN when {@code http2}); certificate and privateKey are PEM paths,
+     * both null for a self-signed localhost certificate generated once in {@code certificateDir}.
+     */
+    public record Tls(int port, String certificate, String privateKey, boolean http2, java.nio.file.Path certificateDir) {
+    }
 
     public static ProxySettings defaults(int port) {
         return new ProxySettings("127.0.0.1", port, 8192, 30_000, null, true, 2, false, 3000, 30_000, 60_000, 10_000,
-                false, "FULCRUM_STICKY", 3600, new byte[32]);
+                false, "FULCRUM_STICKY", 3600, new byte[32], null);
+    }
+
+    public ProxySettings withTls(Tls t) {
+        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
+                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
+                stickyTtlSeconds, stickySecret, t);
     }
 
     public Duration drainTimeout() {

@@ -145,7 +145,7 @@ class ProxyServerTest {
         a.delayMs = 3000;
         ProxySettings d = ProxySettings.defaults(0);
         start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 0, false,
-                d.connectMs(), 300, d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32]), a);
+                d.connectMs(), 300, d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a);
         HttpResponse<String> r = get("/slow");
         assertThat(r.statusCode()).isEqualTo(504);
         assertThat(r.body()).contains("\"status\":504");
@@ -259,7 +259,7 @@ class ProxyServerTest {
         TestBackend a = backend("a");
         ProxySettings d = ProxySettings.defaults(0);
         start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2, false,
-                d.connectMs(), d.readMs(), d.idleMs(), 500, false, "S", 60, new byte[32]), a);
+                d.connectMs(), d.readMs(), d.idleMs(), 500, false, "S", 60, new byte[32], null), a);
         try (Socket s = new Socket("127.0.0.1", proxy.port())) {
             s.setSoTimeout(10_000);
             s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
@@ -311,7 +311,7 @@ class ProxyServerTest {
         ProxySettings d = ProxySettings.defaults(0);
         byte[] secret = "same-config".getBytes(StandardCharsets.UTF_8);
         ProxySettings sticky = new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2,
-                false, d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), true, "FULCRUM_STICKY", 3600, secret);
+                false, d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), true, "FULCRUM_STICKY", 3600, secret, null);
         start(sticky, a, b);
         HttpResponse<String> first = get("/s");
         String cookie = first.headers().firstValue("Set-Cookie").orElseThrow();
