@@ -242,12 +242,12 @@ final class ProxyExchange implements BackendConnections.Callback {
                 attemptFailed(Outcome.CONNECT_FAILURE, e);
             }
         });
-        long readMs = handler.settings().readMs();
-        if (readMs > 0) {
-            readTimer = exchange.getIoThread().executeAfter(this::readTimedOut, readMs, TimeUnit.MILLISECONDS);
-        }
         ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> attemptFailed(Outcome.CONNECT_FAILURE, e);
-        ChannelListener<StreamSinkChannel> done = ProxyExchange::finishWrites;
+        // the read timeout counts from the end of the request: a long upload is not a slow backend
+        ChannelListener<StreamSinkChannel> done = sink -> {
+            finishWrites(sink);
+            startReadTimer();
+        };
         if (!exchange.isRequestComplete()) {
             bodyStarted = true;
             Transfer.initiateTransfer(exchange.getRequestChannel(), result.getRequestChannel(),
@@ -255,6 +255,13 @@ final class ProxyExchange implements BackendConnections.Callback {
                     exchange.getConnection().getByteBufferPool());
         } else {
             done.handleEvent(result.getRequestChannel());
+        }
+    }
+
+    private void startReadTimer() {
+        long readMs = handler.settings().readMs();
+        if (readMs > 0 && !responseReceived && !finished && readTimer == null) {
+            readTimer = exchange.getIoThread().executeAfter(this::readTimedOut, readMs, TimeUnit.MILLISECONDS);
         }
     }
 

@@ -64,6 +64,7 @@ public final class ProxyServer implements AutoCloseable {
                 .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) settings.requestHeaderMs())
                 .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) settings.idleMs())
                 .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, true)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, -1L) // bodies stream through; the backend decides
                 .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
                 .setSocketOption(Options.TCP_NODELAY, true)
                 .setSocketOption(Options.BACKLOG, 4096)

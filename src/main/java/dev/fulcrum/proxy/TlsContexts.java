@@ -34,6 +34,7 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 
@@ -116,7 +117,7 @@ public final class TlsContexts {
             Object o;
             while ((o = p.readObject()) != null) {
                 if (o instanceof PEMKeyPair kp) {
-                    return conv.getKeyPair(kp).getPrivate();
+                    return conv.getPrivateKey(kp.getPrivateKeyInfo());
                 }
                 if (o instanceof PrivateKeyInfo info) {
                     return conv.getPrivateKey(info);
@@ -151,7 +152,7 @@ public final class TlsContexts {
             X509Certificate c = new JcaX509CertificateConverter().getCertificate(
                     b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(kp.getPrivate())));
             writePem(cert, c, false);
-            writePem(key, kp.getPrivate(), true);
+            writePem(key, new JcaPKCS8Generator(kp.getPrivate(), null), true);
         } catch (Exception e) {
             throw new IllegalArgumentException("proxy.tls.certificate: cannot create a self-signed certificate in "
                     + dir + " (" + e.getMessage() + ") (got: null)", e);
