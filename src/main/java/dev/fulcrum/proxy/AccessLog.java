@@ -28,7 +28,26 @@ final class AccessLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AccessLog.class);
     private static final int QUEUE = 65_536;
 
-    private final BlockingQueue<String> queue = new ArrayBlockingQueue<>(QUEUE);
+    /** One finished request; formatted into JSON on the writer thread, not on the I/O thread. */
+    private record Entry(long atMillis, String method, String path, int status, String backend, int attempts,
+                         long latencyNanos, long bytes) {
+        void appendTo(StringBuilder b) {
+            b.append("{\"time\":\"").append(Instant.ofEpochMilli(atMillis)).append("\",\"method\":\"").append(method)
+                    .append("\",\"path\":\"").append(ErrorResponses.escape(path))
+                    .append("\",\"status\":").append(status)
+                    .append(",\"backend\":");
+            if (backend == null) {
+                b.append("null");
+            } else {
+                b.append('"').append(backend).append('"');
+            }
+            b.append(",\"attempts\":").append(attempts)
+                    .append(",\"latencyMs\":").append(Math.round(latencyNanos / 1000.0) / 1000.0)
+                    .append(",\"bytes\":").append(bytes).append("}\n");
+        }
+    }
+
+    private final BlockingQueue<Entry> queue = new ArrayBlockingQueue<>(QUEUE);
     private final LongAdder dropped = new LongAdder();
     private final Writer out;
     private final Thread writer;
@@ -48,18 +67,10 @@ final class AccessLog implements AutoCloseable {
         return dropped.sum();
     }
 
-    void log(HttpServerExchange ex, String backend, int attempts) {
-        long start = ex.getRequestStartTime();
-        double ms = start > 0 ? (System.nanoTime() - start) / 1e6 : 0;
-        StringBuilder b = new StringBuilder(200);
-        b.append("{\"time\":\"").append(Instant.now()).append("\",\"method\":\"").append(ex.getRequestMethod())
-                .append("\",\"path\":\"").append(ErrorResponses.escape(ex.getRequestPath()))
-                .append("\",\"status\":").append(ex.getStatusCode())
-                .append(",\"backend\":").append(backend == null ? "null" : "\"" + backend + "\"")
-                .append(",\"attempts\":").append(attempts)
-                .append(",\"latencyMs\":").append(Math.round(ms * 1000) / 1000.0)
-                .append(",\"bytes\":").append(ex.getResponseBytesSent()).append('}');
-        if (!queue.offer(b.toString())) {
+    void log(HttpServerExchange ex, String backend, int attempts, long latencyNanos) {
+        Entry e = new Entry(System.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(),
+                ex.getStatusCode(), backend, attempts, latencyNanos, ex.getResponseBytesSent());
+        if (!queue.offer(e)) {
             dropped.increment();
         }
     }
@@ -72,15 +83,21 @@ final class AccessLog implements AutoCloseable {
 
     private void drain() {
         try {
+            StringBuilder b = new StringBuilder(1 << 16);
             while (running || !queue.isEmpty()) {
-                String line = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (line == null) {
+                Entry e = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (e == null) {
                     continue;
                 }
                 do {
-                    out.write(line);
-                    out.write('\n');
-                } while ((line = queue.poll()) != null);
+                    e.appendTo(b);
+                    if (b.length() > 60_000) {
+                        out.append(b);
+                        b.setLength(0);
+                    }
+                } while ((e = queue.poll()) != null);
+                out.append(b);
+                b.setLength(0);
                 out.flush();
             }
         } catch (InterruptedException e) {

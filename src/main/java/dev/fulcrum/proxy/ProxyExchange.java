@@ -446,8 +446,9 @@ final class ProxyExchange implements BackendConnections.Callback {
         }
         String id = lease == null || !responseReceived ? null : lease.backend().id();
         long start = exchange.getRequestStartTime();
-        handler.listener().completed(id, exchange.getStatusCode(), start > 0 ? System.nanoTime() - start : 0);
-        handler.log().log(exchange, id, attempts);
+        long latency = start > 0 ? System.nanoTime() - start : 0;
+        handler.listener().completed(id, exchange.getStatusCode(), latency);
+        handler.log().log(exchange, id, attempts, latency);
     }
 
     /** For the tunnel registry: close a WebSocket tunnel when its backend drains past its deadline. */

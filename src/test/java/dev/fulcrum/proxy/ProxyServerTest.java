@@ -339,6 +339,29 @@ class ProxyServerTest {
     }
 
     @Test
+    void theAccessLogWritesOneJsonLinePerRequest(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        TestBackend a = backend("a");
+        java.nio.file.Path log = dir.resolve("access.log");
+        ProxySettings d = ProxySettings.defaults(0);
+        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), log.toString(), true, 2, false,
+                d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a);
+        get("/logged?x=1");
+        get("/again");
+        await().atMost(Duration.ofSeconds(5)).until(() -> java.nio.file.Files.exists(log)
+                && java.nio.file.Files.readAllLines(log).size() == 2);
+        List<String> lines = java.nio.file.Files.readAllLines(log);
+        com.fasterxml.jackson.databind.JsonNode first = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
+        assertThat(first.get("method").asText()).isEqualTo("GET");
+        assertThat(first.get("path").asText()).isEqualTo("/logged");
+        assertThat(first.get("status").asInt()).isEqualTo(200);
+        assertThat(first.get("backend").asText()).isEqualTo("a");
+        assertThat(first.get("attempts").asInt()).isEqualTo(1);
+        assertThat(first.get("bytes").asLong()).isEqualTo(1);
+        assertThat(first.has("time")).isTrue();
+        assertThat(first.get("latencyMs").asDouble()).isPositive();
+    }
+
+    @Test
     void backendConnectionsAreReused() throws Exception {
         TestBackend a = backend("a");
         start(a);
