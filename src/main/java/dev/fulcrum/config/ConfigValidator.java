@@ -211,6 +211,46 @@ public final class ConfigValidator {
         for (int i = 0; i < pool.demoBackends().size(); i++) {
             demoBackend(pool.demoBackends().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "demoBackends"), i));
         }
+        for (int i = 0; i < pool.discovery().size(); i++) {
+            discovery(pool.discovery().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "discovery"), i));
+        }
+    }
+
+    private void discovery(DiscoveryConfig d, String path) {
+        if (DiscoveryConfig.DNS.equals(d.type())) {
+            if (d.name() == null || d.name().isBlank() || !d.name().matches("[A-Za-z0-9._-]{1,253}")) {
+                add(ConfigPaths.child(path, "name"), "must be a DNS name", d.name());
+            }
+            if (d.port() < 1 || d.port() > 65535) {
+                add(ConfigPaths.child(path, "port"), "must be between 1 and 65535", Integer.toString(d.port()));
+            }
+            if (d.server() != null && !d.server().matches("[A-Za-z0-9.:\\[\\]-]+:\\d{1,5}")) {
+                add(ConfigPaths.child(path, "server"), "must be host:port", d.server());
+            }
+            if (d.path() != null) {
+                add(ConfigPaths.child(path, "path"), "not used by discovery type dns", d.path());
+            }
+        } else if (DiscoveryConfig.FILE.equals(d.type())) {
+            if (d.path() == null || d.path().isBlank()) {
+                add(ConfigPaths.child(path, "path"), "required for discovery type file", d.path());
+            } else {
+                java.nio.file.Path parent = java.nio.file.Path.of(d.path()).toAbsolutePath().getParent();
+                if (parent == null || !java.nio.file.Files.isDirectory(parent)) {
+                    add(ConfigPaths.child(path, "path"), "its folder does not exist", d.path());
+                }
+            }
+            if (d.name() != null) {
+                add(ConfigPaths.child(path, "name"), "not used by discovery type file", d.name());
+            }
+        } else {
+            add(ConfigPaths.child(path, "type"), "unknown discovery type, one of dns, file", d.type());
+        }
+        if (d.refreshMs() < 100 || d.refreshMs() > 3_600_000) {
+            add(ConfigPaths.child(path, "refreshMs"), "must be between 100 and 3600000", Long.toString(d.refreshMs()));
+        }
+        if (d.weight() < 0 || d.weight() > MAX_WEIGHT) {
+            add(ConfigPaths.child(path, "weight"), "must be between 0 and " + MAX_WEIGHT, Integer.toString(d.weight()));
+        }
     }
 
     private void strategy(StrategySpec s, String path) {

@@ -26,7 +26,7 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
                             List<DemoBackendConfig> demoBackends, HealthCheckConfig healthCheck,
                             OutlierConfig outlierDetection, BreakerConfig circuitBreaker, RetryConfig retries,
                             TimeoutConfig timeouts, long slowStartMs, StickyConfig stickySession,
-                            Map<String, PoolConfig> pools, List<RouteConfig> routes) {
+                            Map<String, PoolConfig> pools, List<RouteConfig> routes, List<DiscoveryConfig> discovery) {
 
     /**
      * Every field at its CONTRACT 2.1 default. Not a valid config on its own: it has no backend.
@@ -34,7 +34,7 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
     public static final FulcrumConfig DEFAULT = new FulcrumConfig(ProxyConfig.DEFAULT, AdminConfig.DEFAULT,
             PoolConfig.DEFAULT_STRATEGY, List.of(), List.of(), HealthCheckConfig.DEFAULT, OutlierConfig.DEFAULT,
             BreakerConfig.DEFAULT, RetryConfig.DEFAULT, TimeoutConfig.DEFAULT, 0, StickyConfig.DEFAULT, Map.of(),
-            List.of());
+            List.of(), List.of());
 
     public FulcrumConfig {
         proxy = proxy == null ? ProxyConfig.DEFAULT : proxy;
@@ -51,6 +51,17 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
         // insertion order is kept: the window lists pools in the order the file declares them
         pools = pools == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(pools));
         routes = routes == null ? List.of() : List.copyOf(routes);
+        discovery = discovery == null ? List.of() : List.copyOf(discovery);
+    }
+
+    /** A config without discovery in the default pool. */
+    public FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec strategy, List<BackendConfig> backends,
+                         List<DemoBackendConfig> demoBackends, HealthCheckConfig healthCheck,
+                         OutlierConfig outlierDetection, BreakerConfig circuitBreaker, RetryConfig retries,
+                         TimeoutConfig timeouts, long slowStartMs, StickyConfig stickySession,
+                         Map<String, PoolConfig> pools, List<RouteConfig> routes) {
+        this(proxy, admin, strategy, backends, demoBackends, healthCheck, outlierDetection, circuitBreaker, retries,
+                timeouts, slowStartMs, stickySession, pools, routes, List.of());
     }
 
     /** A config with the given backends and demo backends in the default pool and every other field at its default. */
@@ -61,7 +72,7 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
 
     /** The pool named {@code default}: the top-level strategy, backends and demo backends. */
     public PoolConfig defaultPool() {
-        return new PoolConfig(strategy, backends, demoBackends);
+        return new PoolConfig(strategy, backends, demoBackends, discovery);
     }
 
     /** Every pool by name, {@code default} first, then {@code pools} in file order. */
@@ -88,24 +99,24 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
     /** This config with the proxy's HTTP port replaced (the {@code --proxy-port} override; 0 = any free port). */
     public FulcrumConfig withProxyPort(int port) {
         return new FulcrumConfig(proxy.withPort(port), admin, strategy, backends, demoBackends, healthCheck,
-                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes);
+                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery);
     }
 
     /** This config with the admin API's port replaced (the {@code --admin-port} override; 0 = any free port). */
     public FulcrumConfig withAdminPort(int port) {
         return new FulcrumConfig(proxy, admin.withPort(port), strategy, backends, demoBackends, healthCheck,
-                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes);
+                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery);
     }
 
     /** This config with the default pool's strategy, backends and demo backends replaced. */
     public FulcrumConfig withDefaultPool(PoolConfig pool) {
         return new FulcrumConfig(proxy, admin, pool.strategy(), pool.backends(), pool.demoBackends(), healthCheck,
-                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes);
+                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery);
     }
 
     /** This config with the named pools replaced (not {@code default}: use {@link #withDefaultPool}). */
     public FulcrumConfig withPools(Map<String, PoolConfig> newPools) {
         return new FulcrumConfig(proxy, admin, strategy, backends, demoBackends, healthCheck, outlierDetection,
-                circuitBreaker, retries, timeouts, slowStartMs, stickySession, newPools, routes);
+                circuitBreaker, retries, timeouts, slowStartMs, stickySession, newPools, routes, discovery);
     }
 }

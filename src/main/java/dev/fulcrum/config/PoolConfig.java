@@ -12,15 +12,23 @@ import java.util.List;
  * @param strategy     its strategy, with the CONTRACT 2.2 defaults of its type filled in; never null
  * @param backends     real backends; never null
  * @param demoBackends demo backends Fulcrum starts itself; never null
+ * @param discovery    sources of further backends (DNS, a watched file); never null
  */
-public record PoolConfig(StrategySpec strategy, List<BackendConfig> backends, List<DemoBackendConfig> demoBackends) {
+public record PoolConfig(StrategySpec strategy, List<BackendConfig> backends, List<DemoBackendConfig> demoBackends,
+                         List<DiscoveryConfig> discovery) {
     public static final StrategySpec DEFAULT_STRATEGY = StrategySpec.of(StrategySpec.SMOOTH_WRR);
-    public static final PoolConfig DEFAULTS = new PoolConfig(DEFAULT_STRATEGY, List.of(), List.of());
+    public static final PoolConfig DEFAULTS = new PoolConfig(DEFAULT_STRATEGY, List.of(), List.of(), List.of());
 
     public PoolConfig {
         strategy = strategy == null ? DEFAULT_STRATEGY : strategy.withDefaults();
         backends = backends == null ? List.of() : List.copyOf(backends);
         demoBackends = demoBackends == null ? List.of() : List.copyOf(demoBackends);
+        discovery = discovery == null ? List.of() : List.copyOf(discovery);
+    }
+
+    /** A pool with static members only. */
+    public PoolConfig(StrategySpec strategy, List<BackendConfig> backends, List<DemoBackendConfig> demoBackends) {
+        this(strategy, backends, demoBackends, List.of());
     }
 
     /**
@@ -35,8 +43,8 @@ public record PoolConfig(StrategySpec strategy, List<BackendConfig> backends, Li
         return List.copyOf(specs);
     }
 
-    /** How many backends and demo backends this pool declares. */
+    /** How many backends, demo backends and discovery sources this pool declares. */
     public int size() {
-        return backends.size() + demoBackends.size();
+        return backends.size() + demoBackends.size() + discovery.size();
     }
 }

@@ -36,6 +36,7 @@ final class TreeBinder {
             DemoBackendConfig.class, DemoBackendConfig.DEFAULTS,
             RouteConfig.class, RouteConfig.DEFAULTS,
             PoolConfig.class, PoolConfig.DEFAULTS,
+            DiscoveryConfig.class, DiscoveryConfig.DEFAULTS,
             // a strategy object starts empty; withDefaults() later fills what its type uses
             StrategySpec.class, new StrategySpec(null, null, null, null, null, null, null, null, null));
 
@@ -44,6 +45,7 @@ final class TreeBinder {
             BackendConfig.class, Set.of("id", "url"),
             DemoBackendConfig.class, Set.of("id", "port"),
             RouteConfig.class, Set.of("pathPrefix", "pool"),
+            DiscoveryConfig.class, Set.of("type"),
             StrategySpec.class, Set.of("type"));
 
     private final List<ConfigProblem> problems;

@@ -1,0 +1,100 @@
+package dev.fulcrum.discovery;
+
+import dev.fulcrum.config.DiscoveryConfig;
+import dev.fulcrum.engine.BackendSpec;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.xbill.DNS.AAAARecord;
+import org.xbill.DNS.ARecord;
+import org.xbill.DNS.ExtendedResolver;
+import org.xbill.DNS.Lookup;
+import org.xbill.DNS.Name;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Resolver;
+import org.xbill.DNS.SimpleResolver;
+import org.xbill.DNS.TextParseException;
+import org.xbill.DNS.Type;
+
+/**
+ * Every A and AAAA record of a name, asked of the system's resolvers or of one given server, each address
+ * becoming a backend {@code <name>-<address>-<port>} on the configured port. Caching is off: the point of
+ * re-resolving is to see changes.
+ */
+final class DnsSource implements DiscoverySource {
+    private final DiscoveryConfig config;
+    private final Name name;
+    private final Resolver resolver;
+
+    DnsSource(DiscoveryConfig config) {
+        this.config = config;
+        try {
+            this.name = Name.fromString(config.name().endsWith(".") ? config.name() : config.name() + ".");
+            if (config.server() == null) {
+                this.resolver = new ExtendedResolver();
+            } else {
+                int colon = config.server().lastIndexOf(':');
+                String host = config.server().substring(0, colon).replace("[", "").replace("]", "");
+                SimpleResolver r = new SimpleResolver(new InetSocketAddress(InetAddress.getByName(host),
+                        Integer.parseInt(config.server().substring(colon + 1))));
+                this.resolver = r;
+            }
+        } catch (TextParseException | UnknownHostException e) {
+            throw new IllegalArgumentException("discovery.name: cannot resolve with this setting (got: "
+                    + config.label() + ")", e);
+        }
+        resolver.setTimeout(Duration.ofMillis(Math.min(5000, Math.max(500, config.refreshMs()))));
+    }
+
+    @Override
+    public String label() {
+        return config.label();
+    }
+
+    @Override
+    public List<BackendSpec> resolve() throws IOException {
+        TreeSet<String> addresses = new TreeSet<>();
+        boolean answered = false;
+        for (int type : new int[] {Type.A, Type.AAAA}) {
+            Lookup lookup = new Lookup(name, type);
+            lookup.setResolver(resolver);
+            lookup.setCache(null);
+            Record[] records = lookup.run();
+            int result = lookup.getResult();
+            if (result == Lookup.SUCCESSFUL || result == Lookup.TYPE_NOT_FOUND || result == Lookup.HOST_NOT_FOUND) {
+                answered = true;
+            }
+            if (records == null) {
+                continue;
+            }
+            for (Record r : records) {
+                if (r instanceof ARecord a) {
+                    addresses.add(a.getAddress().getHostAddress());
+                } else if (r instanceof AAAARecord a) {
+                    addresses.add(a.getAddress().getHostAddress());
+                }
+            }
+        }
+        if (!answered) {
+            throw new IOException("no answer for " + config.name() + " from " + (config.server() == null ? "the system resolvers" : config.server()));
+        }
+        List<BackendSpec> out = new ArrayList<>(addresses.size());
+        for (String a : addresses) {
+            String host = a.contains(":") ? "[" + a + "]" : a;
+            out.add(new BackendSpec(id(a), "http://" + host + ":" + config.port(), config.weight(), null, false));
+        }
+        return out;
+    }
+
+    /** A backend id from name, address and port, within the id alphabet and 64 characters. */
+    private String id(String address) {
+        String raw = config.name() + "-" + address.replace(':', '.') + "-" + config.port();
+        String clean = raw.replaceAll("[^A-Za-z0-9._-]", "_");
+        return clean.length() <= 64 ? clean : clean.substring(clean.length() - 64);
+    }
+}
