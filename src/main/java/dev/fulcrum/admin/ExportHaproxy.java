@@ -83,12 +83,16 @@ final class ExportHaproxy {
         out.comment("a request waiting for a server under maxconn gives up after this (Fulcrum answers 503 at once)");
         out.line("timeout queue " + ExportText.time(c.timeouts().connectMs()));
         int retries = c.retries().maxRetries();
-        out.comment("retries: at most " + retries + " more tries; \"redispatch 1\" sends every retry to another server."
-                + " HAProxy retries only failed connections by default (retry-on conn-failure), which is safe for"
-                + " any method" + (c.retries().retryNonIdempotent() ? "" : " (Fulcrum retries only GET, HEAD, OPTIONS)"));
-        out.line("retries " + retries);
         if (retries > 0) {
+            out.comment("retries: at most " + retries + " more tries; \"redispatch 1\" sends every retry to another "
+                    + "server. HAProxy retries only failed connections by default (retry-on conn-failure), which is "
+                    + "safe for any method" + (c.retries().retryNonIdempotent() ? "" : " (Fulcrum retries only GET, "
+                    + "HEAD, OPTIONS)"));
+            out.line("retries " + retries);
             out.line("option redispatch 1");
+        } else {
+            out.comment("retries are off");
+            out.line("retries 0");
         }
         if (c.circuitBreaker().enabled()) {
             out.comment("no equivalent: circuit breaker (" + ExportText.number(c.circuitBreaker().failureRateThreshold())

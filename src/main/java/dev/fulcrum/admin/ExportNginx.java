@@ -114,13 +114,13 @@ final class ExportNginx {
         String hashVar = null;
         switch (type) {
             case StrategySpec.ROUND_ROBIN -> notes.add("round-robin: nginx's default; Fulcrum's round-robin ignores "
-                    + "weights, so no server has weight=");
+                    + "weights, so every server keeps nginx's default weight 1");
             case StrategySpec.SMOOTH_WRR -> notes.add("smooth-weighted-round-robin: nginx's default method IS smooth "
                     + "weighted round robin");
             case StrategySpec.RANDOM -> {
                 method = "random;";
                 backupAllowed = false;
-                notes.add("random: uniform like Fulcrum's, so no server has weight=");
+                notes.add("random: uniform like Fulcrum's, so every server keeps nginx's default weight 1");
             }
             case StrategySpec.WEIGHTED_RANDOM -> {
                 method = "random;";

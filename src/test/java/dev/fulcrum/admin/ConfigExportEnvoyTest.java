@@ -89,6 +89,25 @@ class ConfigExportEnvoyTest {
     }
 
     @Test
+    void aConfigAtTheEdgesStillParsesWithDnsForHostNamesAndEmptyPools() throws IOException {
+        JsonNode root = export(ExportFixturesForTest.edgeConfig(), null);
+
+        assertThat(cluster(root, "x").path("type").asText()).isEqualTo("STRICT_DNS");
+        assertThat(cluster(root, "default").path("type").asText()).isEqualTo("STATIC");
+        assertThat(cluster(root, "odd_pool.v2").at("/load_assignment/endpoints").size()).isZero();
+        assertThat(cluster(root, "default").path("health_checks").isMissingNode()).isTrue();
+        assertThat(cluster(root, "default").path("outlier_detection").isMissingNode()).isTrue();
+        JsonNode b = cluster(root, "default").at("/load_assignment/endpoints/0/lb_endpoints/1");
+        assertThat(b.path("health_status").asText()).as("weight 0 sends nothing").isEqualTo("DRAINING");
+        List<String> matches = new ArrayList<>();
+        for (JsonNode r : routes(root)) {
+            matches.add(r.at("/match/path").asText(r.at("/match/prefix").asText()));
+            assertThat(r.at("/route/retry_policy").isMissingNode()).isTrue();
+        }
+        assertThat(matches).containsExactly("/deep/er", "/deep/er/", "/a b/", "/");
+    }
+
+    @Test
     void eachStrategyBecomesTheNearestLbPolicy() throws IOException {
         assertThat(policy(StrategySpec.of(StrategySpec.ROUND_ROBIN))).isEqualTo("ROUND_ROBIN");
         assertThat(policy(StrategySpec.of(StrategySpec.SMOOTH_WRR))).isEqualTo("ROUND_ROBIN");

@@ -65,6 +65,23 @@ class ConfigExportHaproxyTest {
     }
 
     @Test
+    void haproxyAcceptsTheExportOfAConfigAtTheEdges(@TempDir Path dir) throws IOException {
+        Path haproxy = binary("haproxy");
+        assumeTrue(haproxy != null, "haproxy is not installed here (CI installs it)");
+        String text = export(ExportFixturesForTest.edgeConfig(), null);
+        Path cfg = Files.writeString(dir.resolve("haproxy.cfg"), text);
+
+        Result r = run(List.of(haproxy.toString(), "-c", "-f", cfg.toString()), Duration.ofSeconds(20));
+
+        assertThat(r.exitCode()).as("haproxy -c said:\n%s\non:\n%s", r.output(), text).isZero();
+        assertThat(r.output()).as("haproxy -c on:\n%s", text).doesNotContain("[ALERT]");
+        assertThat(text).contains("backend odd_pool.v2\n", "acl route_1 path_beg '/a b/'",
+                "    server h localhost:9100 weight 2\n", "    server a 127.0.0.1:9001 weight 256\n",
+                "    server b 127.0.0.1:9002 weight 0 disabled\n", "    retries 0\n", "bind 127.0.0.1:8080")
+                .doesNotContain("option redispatch");
+    }
+
+    @Test
     void eachStrategyBecomesTheNearestBalanceAlgorithm() {
         assertThat(backendOf(StrategySpec.of(StrategySpec.ROUND_ROBIN))).contains("    balance roundrobin\n");
         assertThat(backendOf(StrategySpec.of(StrategySpec.SMOOTH_WRR))).contains("    balance roundrobin\n");

@@ -105,10 +105,10 @@ class ConfigExportLiveTest {
         int port = freePort();
         Path conf = nginxConf(dir, exportLiveSetup("nginx", port));
         // one process in the foreground: killing it leaves no worker behind
-        proxy = new ProcessBuilder(nginx.toString(), "-p", dir.toAbsolutePath() + "/", "-e",
-                dir.resolve("error.log").toAbsolutePath().toString(), "-c", conf.toAbsolutePath().toString(), "-g",
-                "daemon off; master_process off;")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("proxy.out").toFile()).start();
+        List<String> command = ExportFixturesForTest.nginxCommand(nginx, conf);
+        command.addAll(List.of("-g", "daemon off; master_process off;"));
+        proxy = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("proxy.out").toFile()).start();
 
         Map<String, Integer> counts = sendThrough(port, dir.resolve("error.log"));
 

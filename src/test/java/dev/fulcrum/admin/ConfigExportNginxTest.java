@@ -62,6 +62,24 @@ class ConfigExportNginxTest {
     }
 
     @Test
+    void nginxAcceptsTheExportOfAConfigAtTheEdges(@TempDir Path dir) {
+        Path nginx = binary("nginx");
+        assumeTrue(nginx != null, "nginx is not installed here (CI installs it)");
+        String text = export(ExportFixturesForTest.edgeConfig(), null);
+
+        Result r = run(nginxTest(nginx, nginxConf(dir, text)), Duration.ofSeconds(20));
+
+        assertThat(r.exitCode()).as("nginx -t said:\n%s\non:\n%s", r.output(), text).isZero();
+        assertThat(text).contains("upstream odd_pool.v2 {", "server 127.0.0.1:1 down;", "server localhost:9100",
+                "location \"/a b/\" {\n        proxy_pass http://odd_pool.v2/;",
+                "location / {\n        proxy_pass http://x;", "listen 127.0.0.1:8080;", "OS-chosen port",
+                "server 127.0.0.1:9002 max_fails=0 down;  # backend b", "proxy_set_header Host $proxy_host;",
+                "listen 8443 ssl", "proxy_next_upstream off;");
+        // "/" is routed, so there is exactly one location / block
+        assertThat(text.split("location / \\{", -1)).hasSize(2);
+    }
+
+    @Test
     void eachStrategyBecomesTheNearestNginxMethod() {
         assertThat(upstreamOf(StrategySpec.of(StrategySpec.LEAST_REQUESTS))).contains("    least_conn;\n");
         assertThat(upstreamOf(StrategySpec.of(StrategySpec.IP_HASH))).contains("    ip_hash;\n");

@@ -67,6 +67,32 @@ final class ExportFixturesForTest {
     }
 
     /**
+     * A config at the edges: an empty pool with an odd name, a route on "/" and one with a space, a backend by host
+     * name, weight 0 and weight 1000, every policy switched off, TLS on, port 0, the client's Host not kept.
+     */
+    static FulcrumConfig edgeConfig() {
+        FulcrumConfig base = FulcrumConfig.of(new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-Id", null, null,
+                        null, null, null, null, null),
+                List.of(BackendConfig.of("a", "http://127.0.0.1:9001", 1000),
+                        BackendConfig.of("b", "http://127.0.0.1:9002", 0),
+                        new BackendConfig("c", "http://127.0.0.1:9003", 1, 5, true)), List.of());
+        Map<String, PoolConfig> pools = new java.util.LinkedHashMap<>();
+        pools.put("odd pool.v2", new PoolConfig(StrategySpec.of(StrategySpec.POWER_OF_TWO), List.of(), List.of()));
+        pools.put("x", new PoolConfig(StrategySpec.of(StrategySpec.IP_HASH),
+                List.of(BackendConfig.of("h", "http://localhost:9100", 2)), List.of()));
+        return new FulcrumConfig(
+                new dev.fulcrum.config.ProxyConfig("127.0.0.1", 0, 16_000, 5_000, null, false,
+                        new dev.fulcrum.config.TlsConfig(true, 8443, null, null, true)),
+                base.admin(), base.strategy(), base.backends(), base.demoBackends(),
+                new dev.fulcrum.config.HealthCheckConfig(false, "/health", 2000, 1000, 200, 2, 3),
+                new dev.fulcrum.config.OutlierConfig(false, 5, 30_000, 50),
+                new dev.fulcrum.config.BreakerConfig(false, 20, 10, 50, 2000, 100, 10_000, 3),
+                new dev.fulcrum.config.RetryConfig(0, true), base.timeouts(), 0, null, pools,
+                List.of(new RouteConfig("/", "x", false), new RouteConfig("/a b/", "odd pool.v2", true),
+                        new RouteConfig("/deep/er", "default", true)));
+    }
+
+    /**
      * A real engine running the config's pools and members. Pools run round-robin: only the export reads the
      * configured strategy, which the engine on this branch may not have.
      */
@@ -145,10 +171,34 @@ final class ExportFixturesForTest {
         }
     }
 
-    /** {@code nginx -t} on the config file; {@code -e} keeps nginx away from the system's error log. */
+    /** {@code nginx -t} on the config file. */
     static List<String> nginxTest(Path nginx, Path conf) {
+        List<String> cmd = nginxCommand(nginx, conf);
+        cmd.add(1, "-t");
+        return cmd;
+    }
+
+    /**
+     * nginx with its prefix in the config's directory and that config. Where nginx has {@code -e} (1.19.5 and later)
+     * its error log goes there too, instead of the system's error log a non-root user cannot open.
+     */
+    static List<String> nginxCommand(Path nginx, Path conf) {
         Path dir = conf.getParent().toAbsolutePath();
-        return List.of(nginx.toString(), "-t", "-q", "-p", dir + "/", "-e", dir.resolve("error.log").toString(),
-                "-c", conf.toAbsolutePath().toString());
+        List<String> cmd = new ArrayList<>(List.of(nginx.toString(), "-p", dir + "/"));
+        if (nginxHasErrorLogFlag(nginx)) {
+            cmd.addAll(List.of("-e", dir.resolve("error.log").toString()));
+        }
+        cmd.addAll(List.of("-c", conf.toAbsolutePath().toString()));
+        return cmd;
+    }
+
+    private static boolean nginxHasErrorLogFlag(Path nginx) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("nginx/(\\d+)\\.(\\d+)\\.(\\d+)")
+                .matcher(run(List.of(nginx.toString(), "-v"), Duration.ofSeconds(10)).output());
+        if (!m.find()) {
+            return false;
+        }
+        int[] v = {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))};
+        return v[0] > 1 || v[1] > 19 || v[1] == 19 && v[2] >= 5;
     }
 }
