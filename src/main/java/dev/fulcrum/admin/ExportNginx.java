@@ -30,6 +30,9 @@ import java.util.Locale;
  *   <li>nginx refuses {@code backup} with {@code hash}, {@code ip_hash} and {@code random}; for those strategies the
  *       backups are written as commented-out servers.</li>
  *   <li>Active health checks, slow start and cookie insertion are nginx Plus features: they are comments.</li>
+ *   <li>The upstream {@code Connection} header is {@code ""} (keep-alive to the backends, with {@code keepalive 64})
+ *       except on an upgrade request, where a {@code map} makes it {@code upgrade} so WebSocket passes through as it
+ *       does in Fulcrum.</li>
  * </ul>
  */
 final class ExportNginx {
@@ -255,7 +258,16 @@ final class ExportNginx {
             notes.add("no equivalent: key " + key + " is not a valid nginx variable name; hashing the client address");
             return "$remote_addr";
         }
-        String var = "$fulcrum_hash_" + p.ident().replaceAll("[^A-Za-z0-9_]", "_");
+        // the ident may hold '-' and '.', which a variable name cannot; its hex code keeps names apart (a-b, a_b)
+        StringBuilder name = new StringBuilder("$fulcrum_hash_");
+        for (char ch : p.ident().toCharArray()) {
+            if (ch < 128 && (Character.isLetterOrDigit(ch) || ch == '_')) {
+                name.append(ch);
+            } else {
+                name.append("_").append(Integer.toHexString(ch)).append('_');
+            }
+        }
+        String var = name.toString();
         out.comment("pool " + p.name() + ": hash on " + key + ", or the client address when the request has none");
         out.line("map " + source + " " + var + " {");
         out.in().line("\"\"      $remote_addr;").line("default " + source + ";").out();

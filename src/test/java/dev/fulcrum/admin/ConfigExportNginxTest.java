@@ -80,6 +80,30 @@ class ConfigExportNginxTest {
     }
 
     @Test
+    void poolsWhoseNamesDifferOnlyInPunctuationGetDistinctUpstreamsAndHashVariables(@TempDir Path dir) {
+        Path nginx = binary("nginx");
+        assumeTrue(nginx != null, "nginx is not installed here (CI installs it)");
+        StrategySpec hash = new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-Id", null, null, null, null, null,
+                null, null);
+        FulcrumConfig rich = richConfig(hash);
+        java.util.Map<String, dev.fulcrum.config.PoolConfig> pools = new java.util.LinkedHashMap<>();
+        int port = 9100;
+        for (String name : List.of("a-b", "a_b", "a b")) {
+            pools.put(name, new dev.fulcrum.config.PoolConfig(hash, List.of(dev.fulcrum.config.BackendConfig.of(
+                    "m" + port, "http://127.0.0.1:" + port, 1)), List.of()));
+            port++;
+        }
+        String text = export(rich.withPools(pools), null);
+
+        Result r = run(nginxTest(nginx, nginxConf(dir, text)), Duration.ofSeconds(20));
+
+        assertThat(r.exitCode()).as("nginx -t said:\n%s\non:\n%s", r.output(), text).isZero();
+        assertThat(text).contains("upstream a-b {", "upstream a_b {", "upstream a_b_2 {",
+                "hash $fulcrum_hash_a_2d_b consistent;", "hash $fulcrum_hash_a_b consistent;",
+                "hash $fulcrum_hash_a_b_2 consistent;");
+    }
+
+    @Test
     void eachStrategyBecomesTheNearestNginxMethod() {
         assertThat(upstreamOf(StrategySpec.of(StrategySpec.LEAST_REQUESTS))).contains("    least_conn;\n");
         assertThat(upstreamOf(StrategySpec.of(StrategySpec.IP_HASH))).contains("    ip_hash;\n");
