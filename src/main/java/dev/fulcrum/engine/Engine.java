@@ -392,8 +392,16 @@ public final class Engine implements AutoCloseable {
 
     // ---------------------------------------------------------------- the tick
 
-    /** The one periodic wake-up (control thread). */
+    /**
+     * The one periodic wake-up. Runs on the control thread whoever calls it: a manual engine's test calls it
+     * by hand after moving the fake ticker; on a started engine an extra call is harmless (it only brings
+     * the next deadline check forward).
+     */
     public void tick() {
+        run(this::tickNow);
+    }
+
+    private void tickNow() {
         long now = ticker.nanos();
         boolean roll = lastRollNanos == Long.MIN_VALUE || now - lastRollNanos >= 1_000_000_000L;
         for (Pool p : pools.values()) {
@@ -409,7 +417,7 @@ public final class Engine implements AutoCloseable {
 
     private void tickSafely() {
         try {
-            tick();
+            tickNow();
         } catch (RuntimeException e) {
             LOG.error("control tick failed", e);
         }
