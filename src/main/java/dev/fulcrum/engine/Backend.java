@@ -35,6 +35,8 @@ public final class Backend implements Comparable<Backend> {
     int timesEjected;
     long upSinceNanos;
     BackendState lastReportedState = BackendState.UP;
+    long breakerTransitionsTold; // sequence number of the last breaker transition published
+    java.util.TreeMap<Long, CircuitBreaker.State[]> breakerTransitionsWaiting; // arrived early; lazily created
 
     Backend(String pool, BackendSpec spec, CircuitBreaker.Listener breakerListener, BreakerSpec breakerSpec,
             Ticker ticker, long decayMs) {

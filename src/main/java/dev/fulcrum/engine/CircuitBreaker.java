@@ -33,6 +33,15 @@ public final class CircuitBreaker {
     /** Told about each transition, on the thread that made it. */
     public interface Listener {
         void onTransition(CircuitBreaker breaker, State from, State to);
+
+        /**
+         * The same, with the transition's sequence number: 1 for the breaker's first transition, then 2, 3...
+         * Transitions made on different threads can reach a listener out of order (each is told after its
+         * CAS); the number lets a listener put them back in order.
+         */
+        default void onTransition(CircuitBreaker breaker, State from, State to, long sequence) {
+            onTransition(breaker, from, to);
+        }
     }
 
     /** What {@link #acquire()} returns when the call is refused. */
@@ -140,7 +149,7 @@ public final class CircuitBreaker {
             }
             if (s instanceof Closed c) {
                 if (c.window().add(call, spec) && state.compareAndSet(s, open(s))) {
-                    fire(State.CLOSED, State.OPEN);
+                    fire(State.CLOSED, State.OPEN, s.epoch() + 1);
                 }
                 return;
             }
@@ -153,7 +162,7 @@ public final class CircuitBreaker {
                         : open(s);
                 if (state.compareAndSet(s, next)) {
                     if (next.state() != State.HALF_OPEN) {
-                        fire(State.HALF_OPEN, next.state());
+                        fire(State.HALF_OPEN, next.state(), next.epoch());
                     }
                     return;
                 }
@@ -191,7 +200,7 @@ public final class CircuitBreaker {
         S s = state.get();
         if (s instanceof Open o && ticker.nanos() - o.untilNanos() >= 0
                 && state.compareAndSet(s, new HalfOpen(spec.halfOpenCalls(), 0, o.epoch() + 1))) {
-            fire(State.OPEN, State.HALF_OPEN);
+            fire(State.OPEN, State.HALF_OPEN, o.epoch() + 1);
             return true;
         }
         return false;
@@ -206,7 +215,7 @@ public final class CircuitBreaker {
     public void reset() {
         S s = state.get();
         if (!(s instanceof Closed) && state.compareAndSet(s, new Closed(new Window(spec.window()), s.epoch() + 1))) {
-            fire(s.state(), State.CLOSED);
+            fire(s.state(), State.CLOSED, s.epoch() + 1);
         }
     }
 
@@ -230,10 +239,10 @@ public final class CircuitBreaker {
         return new Open(ticker.nanos() + spec.openMs() * 1_000_000L, from.epoch() + 1);
     }
 
-    private void fire(State from, State to) {
+    private void fire(State from, State to, long sequence) {
         lastTransitionMillis = ticker.wallMillis();
         if (listener != null) {
-            listener.onTransition(this, from, to);
+            listener.onTransition(this, from, to, sequence);
         }
     }
 

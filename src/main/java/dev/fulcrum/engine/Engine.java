@@ -376,18 +376,72 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    void onBreakerTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to) {
+    /** Hands every breaker transition to {@link #onBreakerTransition} with its sequence number. */
+    private final CircuitBreaker.Listener breakerListener = new CircuitBreaker.Listener() {
+        @Override
+        public void onTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to) {
+            onTransition(breaker, from, to, 0);
+        }
+
+        @Override
+        public void onTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to,
+                                 long sequence) {
+            onBreakerTransition(breaker, from, to, sequence);
+        }
+    };
+
+    CircuitBreaker.Listener breakerListener() {
+        return breakerListener;
+    }
+
+    /** A transition waiting for an earlier one before it can be told. */
+    private static final int MAX_WAITING_TRANSITIONS = 16;
+
+    /**
+     * Republishes the pool's snapshot and tells one {@code breaker} event per transition, in the order the
+     * breaker made them. Transitions made on request threads reach the control thread in whatever order
+     * their threads got there; one that arrives before its predecessor waits for it (a sequence of 0 means
+     * unknown and is told at once). Should a predecessor never come, the waiting ones are told anyway once
+     * {@value #MAX_WAITING_TRANSITIONS} pile up.
+     */
+    void onBreakerTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to,
+                             long sequence) {
         execute(() -> {
             for (Pool p : pools.values()) {
                 for (Backend b : p.members()) {
                     if (b.breaker() == breaker) {
-                        publish("breaker", p.name(), b.id(), from.name(), to.name());
                         p.refresh();
+                        tellBreaker(p, b, from, to, sequence);
                         return;
                     }
                 }
             }
         });
+    }
+
+    private void tellBreaker(Pool p, Backend b, CircuitBreaker.State from, CircuitBreaker.State to, long sequence) {
+        if (sequence > 0 && sequence <= b.breakerTransitionsTold) {
+            return; // told already
+        }
+        if (sequence > b.breakerTransitionsTold + 1) {
+            if (b.breakerTransitionsWaiting == null) {
+                b.breakerTransitionsWaiting = new java.util.TreeMap<>();
+            }
+            b.breakerTransitionsWaiting.put(sequence, new CircuitBreaker.State[] {from, to});
+            if (b.breakerTransitionsWaiting.size() < MAX_WAITING_TRANSITIONS) {
+                return;
+            }
+            b.breakerTransitionsTold = b.breakerTransitionsWaiting.firstKey() - 1; // give up on the gap
+        } else {
+            publish("breaker", p.name(), b.id(), from.name(), to.name());
+            b.breakerTransitionsTold = Math.max(b.breakerTransitionsTold, sequence);
+        }
+        java.util.TreeMap<Long, CircuitBreaker.State[]> waiting = b.breakerTransitionsWaiting;
+        while (waiting != null && !waiting.isEmpty() && waiting.firstKey() == b.breakerTransitionsTold + 1) {
+            CircuitBreaker.State[] t = waiting.pollFirstEntry().getValue();
+            publish("breaker", p.name(), b.id(), t[0].name(), t[1].name());
+            b.breakerTransitionsTold++;
+        }
     }
 
     // ---------------------------------------------------------------- the tick

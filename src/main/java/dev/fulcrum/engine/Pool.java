@@ -136,14 +136,14 @@ public final class Pool {
     }
 
     Backend add(BackendSpec b, boolean slowStart) {
-        Backend backend = new Backend(name, b, engine::onBreakerTransition, engine.settings().breaker(),
+        Backend backend = new Backend(name, b, engine.breakerListener(), engine.settings().breaker(),
                 engine.ticker(), decayMs());
         if (slowStart && engine.settings().slowStartMs() > 0) {
             backend.upSinceNanos = engine.ticker().nanos();
         }
         members.put(b.id(), backend);
-        engine.publish("membership", name, b.id(), null, "added");
         rebuild();
+        engine.publish("membership", name, b.id(), null, "added");
         return backend;
     }
 
@@ -153,8 +153,8 @@ public final class Pool {
         if (old == 0 && weight > 0 && engine.settings().slowStartMs() > 0) {
             b.upSinceNanos = engine.ticker().nanos();
         }
-        engine.publish("weight", name, b.id(), Integer.toString(old), Integer.toString(weight));
         rebuild();
+        engine.publish("weight", name, b.id(), Integer.toString(old), Integer.toString(weight));
     }
 
     /** Stops new requests to {@code b}; refresh() reports DRAINING, then DRAINED once its in-flight reach 0. */
@@ -261,8 +261,8 @@ public final class Pool {
     /** Removes a backend at once (after its drain, or when the pool is dropped). */
     void remove(Backend b) {
         if (members.remove(b.id()) != null) {
-            engine.publish("membership", name, b.id(), "present", "removed");
             rebuild();
+            engine.publish("membership", name, b.id(), "present", "removed");
         }
     }
 
@@ -294,11 +294,20 @@ public final class Pool {
         }
     }
 
-    /** Recomputes states; rebuilds the snapshot only if a state changed or slow start is ramping. */
+    /** An event held back until the snapshot it describes is published. */
+    private record Pending(String type, String backend, String from, String to) {
+    }
+
+    /**
+     * Recomputes states; rebuilds the snapshot only if a state changed or slow start is ramping. Events go
+     * out after the new snapshot: a listener that looks at the pool when told sees the change, and one that
+     * issues a command from inside the event finds the members in a consistent state.
+     */
     void refresh() {
         long now = engine.ticker().nanos();
         boolean changed = ramping;
         List<Backend> finished = new ArrayList<>();
+        List<Pending> events = new ArrayList<>();
         for (Backend b : members.values()) {
             if (b.ejectedUntilNanos != Long.MIN_VALUE && !isEjected(b, now)) {
                 b.ejectedUntilNanos = Long.MIN_VALUE;
@@ -309,7 +318,7 @@ public final class Pool {
             BackendState st = stateOf(b, now);
             if (st != b.lastReportedState) {
                 changed = true;
-                publishState(b, b.lastReportedState, st);
+                stateEvents(b, b.lastReportedState, st, events);
                 b.lastReportedState = st;
             }
             if (st == BackendState.DRAINED && b.removeWhenDrained) {
@@ -318,11 +327,14 @@ public final class Pool {
         }
         for (Backend b : finished) {
             members.remove(b.id());
-            engine.publish("membership", name, b.id(), "present", "removed");
+            events.add(new Pending("membership", b.id(), "present", "removed"));
             changed = true;
         }
         if (changed || snapshotStale()) {
             rebuild();
+        }
+        for (Pending e : events) {
+            engine.publish(e.type(), name, e.backend(), e.from(), e.to());
         }
     }
 
@@ -346,14 +358,14 @@ public final class Pool {
      * otherwise (DOWN, EJECTED, back UP). A drain that completes at once (nothing in flight) still tells
      * both steps, X to DRAINING then DRAINING to DRAINED, so listeners always see the same sequence.
      */
-    private void publishState(Backend b, BackendState from, BackendState to) {
+    private static void stateEvents(Backend b, BackendState from, BackendState to, List<Pending> out) {
         if (to == BackendState.DRAINED && from != BackendState.DRAINING) {
-            engine.publish("drain", name, b.id(), from.name(), BackendState.DRAINING.name());
+            out.add(new Pending("drain", b.id(), from.name(), BackendState.DRAINING.name()));
             from = BackendState.DRAINING;
         }
         boolean drain = from == BackendState.DRAINING || from == BackendState.DRAINED
                 || to == BackendState.DRAINING || to == BackendState.DRAINED;
-        engine.publish(drain ? "drain" : "health", name, b.id(), from.name(), to.name());
+        out.add(new Pending(drain ? "drain" : "health", b.id(), from.name(), to.name()));
     }
 
     BackendState stateOf(Backend b, long now) {

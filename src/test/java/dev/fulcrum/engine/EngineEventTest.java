@@ -133,4 +133,94 @@ class EngineEventTest {
         assertThat(first.backend().inFlight()).isZero();
         assertThat(pool.inFlight()).isZero();
     }
+
+    @Test
+    void aListenerToldOfAChangeSeesItInThePoolsSnapshot() {
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, clock, RandomSource.seeded(1));
+        Pool pool = engine.addPool("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        List<String> seen = new ArrayList<>();
+        engine.subscribe(e -> seen.add(e.type() + " " + e.to() + " " + candidates(pool)));
+
+        engine.addBackend("default", new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);
+        engine.setWeight("a", 2);
+        engine.drain("a");
+
+        assertThat(seen).containsExactly("membership added [a=100]", "weight 2 [a=200]", "drain DRAINING []",
+                "drain DRAINED []");
+    }
+
+    @Test
+    void aListenerMayIssueACommandFromInsideAnEvent() {
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, clock, RandomSource.seeded(1));
+        engine.addPool("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend("default", new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);
+        engine.addBackend("default", new BackendSpec("b", "http://127.0.0.1:9002", 1, null, false), false);
+        engine.subscribe(events::add);
+        engine.subscribe(e -> {
+            if ("DRAINED".equals(e.to()) && "a".equals(e.backend())) {
+                engine.remove("b"); // an operator script reacting to a drain
+            }
+        });
+
+        engine.drain("a");
+
+        assertThat(engine.backends()).extracting(BackendView::id).containsExactly("a");
+        assertThat(events).extracting(EngineEventTest::describe).containsExactly(
+                "drain default/a UP->DRAINING", "drain default/a DRAINING->DRAINED",
+                "drain default/b UP->DRAINING", "drain default/b DRAINING->DRAINED",
+                "membership default/b present->removed");
+    }
+
+    @Test
+    void breakerTransitionsThatArriveOutOfOrderAreToldInTheOrderTheyHappened() {
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, clock, RandomSource.seeded(1));
+        engine.addPool("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend("default", new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);
+        CircuitBreaker breaker = engine.backend("a").breaker();
+        engine.subscribe(events::add);
+        CircuitBreaker.State closed = CircuitBreaker.State.CLOSED;
+        CircuitBreaker.State open = CircuitBreaker.State.OPEN;
+        CircuitBreaker.State half = CircuitBreaker.State.HALF_OPEN;
+
+        engine.onBreakerTransition(breaker, half, closed, 3);
+        engine.onBreakerTransition(breaker, open, half, 2);
+        assertThat(events).as("waiting for the first").isEmpty();
+        engine.onBreakerTransition(breaker, closed, open, 1);
+        engine.onBreakerTransition(breaker, closed, open, 1); // told twice: once only
+
+        assertThat(events).extracting(EngineEventTest::describe).containsExactly(
+                "breaker default/a CLOSED->OPEN", "breaker default/a OPEN->HALF_OPEN",
+                "breaker default/a HALF_OPEN->CLOSED");
+    }
+
+    @Test
+    void breakerTransitionsWaitingForOneThatNeverComesAreToldInOrderAfterSixteen() {
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, clock, RandomSource.seeded(1));
+        engine.addPool("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend("default", new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);
+        CircuitBreaker breaker = engine.backend("a").breaker();
+        engine.subscribe(events::add);
+        CircuitBreaker.State[] cycle = {CircuitBreaker.State.CLOSED, CircuitBreaker.State.OPEN,
+                CircuitBreaker.State.HALF_OPEN};
+
+        for (int seq = 17; seq >= 2; seq--) { // 16 transitions, newest first, the first one lost
+            engine.onBreakerTransition(breaker, cycle[(seq - 1) % 3], cycle[seq % 3], seq);
+        }
+
+        assertThat(events).hasSize(16);
+        assertThat(events.get(0).from()).isEqualTo(cycle[1].name());
+        for (int i = 1; i < events.size(); i++) {
+            assertThat(events.get(i).from()).as("a chain").isEqualTo(events.get(i - 1).to());
+        }
+    }
+
+    /** The snapshot's candidates as id=scaled weight. */
+    static List<String> candidates(Pool pool) {
+        Candidates c = pool.snapshot().primaryCandidates();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < c.size(); i++) {
+            out.add(c.get(i).id() + "=" + c.weight(i));
+        }
+        return out;
+    }
 }
