@@ -111,9 +111,12 @@ public final class Backend implements Comparable<Backend> {
         this.metrics = m;
     }
 
-    /** Under its in-flight cap and admitted by its breaker: may take one more request now. */
+    /**
+     * Under its in-flight cap, not draining, and admitted by its breaker: may take one more request now.
+     * (Draining is checked here too because a request may hold a snapshot from before the drain.)
+     */
     public boolean admitsAnother() {
-        return (maxInFlight == 0 || inFlight.get() < maxInFlight) && breaker.permitsAnother();
+        return (maxInFlight == 0 || inFlight.get() < maxInFlight) && !draining && breaker.permitsAnother();
     }
 
     /**

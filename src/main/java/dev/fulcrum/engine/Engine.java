@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -173,6 +174,9 @@ public final class Engine implements AutoCloseable {
     }
 
     public Pool addPool(String name, StrategySpec spec) {
+        if (name == null || name.isBlank()) {
+            throw new EngineException(400, "pool: must not be empty (got: " + name + ")");
+        }
         requireStrategy(spec);
         return call(() -> {
             if (pools.containsKey(name)) {
@@ -181,7 +185,7 @@ public final class Engine implements AutoCloseable {
             Pool p = new Pool(this, name, spec);
             Map<String, Pool> next = new LinkedHashMap<>(pools);
             next.put(name, p);
-            pools = Map.copyOf(next);
+            pools = Collections.unmodifiableMap(next); // in the order added (Map.copyOf would scramble it)
             return p;
         });
     }
@@ -190,7 +194,7 @@ public final class Engine implements AutoCloseable {
         run(() -> {
             Map<String, Pool> next = new LinkedHashMap<>(pools);
             next.remove(name);
-            pools = Map.copyOf(next);
+            pools = Collections.unmodifiableMap(next);
         });
     }
 

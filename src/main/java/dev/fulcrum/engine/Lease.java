@@ -56,6 +56,7 @@ public final class Lease {
 
     /** Ends the attempt. Only the first call counts. */
     public void release(Outcome outcome) {
+        java.util.Objects.requireNonNull(outcome, "outcome"); // before the CAS: a bad call must not eat the release
         if (RELEASED.compareAndSet(this, false, true)) {
             pool.release(this, outcome);
         }

@@ -188,4 +188,16 @@ class DrainControlTest {
         assertThat(stateOf("a")).isEqualTo(BackendState.UP);
         assertThat(events).isEmpty();
     }
+
+    @Test
+    void aDrainingBackendAdmitsNoOneEvenBeforeTheStrategyIsRebuilt() {
+        Backend a = engine.backend("a");
+        assertThat(a.admitsAnother()).isTrue();
+
+        engine.drain("a");
+
+        assertThat(a.admitsAnother()).isFalse();
+        engine.enable("a");
+        assertThat(a.admitsAnother()).isTrue();
+    }
 }

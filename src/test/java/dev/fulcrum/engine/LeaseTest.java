@@ -197,4 +197,17 @@ class LeaseTest {
             workers.shutdownNow();
         }
     }
+
+    @Test
+    void releasingWithoutAnOutcomeIsRefusedAndTheLeaseCanStillBeReleased() {
+        Pool pool = manualPool("a");
+        Lease lease = pool.pick(REQ);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> lease.release(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("outcome");
+
+        assertThat(lease.isReleased()).isFalse();
+        lease.release(Outcome.SUCCESS);
+        assertThat(lease.backend().inFlight()).isZero();
+    }
 }
