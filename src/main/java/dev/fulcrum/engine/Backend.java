@@ -21,7 +21,9 @@ public final class Backend implements Comparable<Backend> {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger consecutiveFailures = new AtomicInteger();
     private final BackendStats stats = new BackendStats();
-    private final CircuitBreaker breaker;
+    private final CircuitBreaker.Listener breakerListener;
+    private final Ticker ticker;
+    private volatile CircuitBreaker breaker; // replaced (control thread) when the breaker settings change
     private volatile PeakEwma ewma;
     private volatile BackendMetrics metrics;
 
@@ -48,6 +50,8 @@ public final class Backend implements Comparable<Backend> {
         this.maxInFlight = spec.maxInFlight() == null ? 0 : spec.maxInFlight();
         this.backup = spec.backup();
         this.weight = spec.weight();
+        this.breakerListener = breakerListener;
+        this.ticker = ticker;
         this.breaker = new CircuitBreaker(breakerSpec, ticker, breakerListener);
         this.ewma = new PeakEwma(ticker, decayMs);
         this.upSinceNanos = Long.MIN_VALUE; // configured at start: no slow start
@@ -90,6 +94,20 @@ public final class Backend implements Comparable<Backend> {
         return breaker;
     }
 
+    /**
+     * A fresh CLOSED breaker with new settings (control thread). Requests admitted by the old one report to
+     * it (their {@link Lease} keeps it), so they cannot disturb the new window.
+     *
+     * @return the breaker it replaces
+     */
+    CircuitBreaker replaceBreaker(BreakerSpec spec) {
+        CircuitBreaker old = breaker;
+        breaker = new CircuitBreaker(spec, ticker, breakerListener);
+        breakerTransitionsTold = 0;
+        breakerTransitionsWaiting = null;
+        return old;
+    }
+
     public BackendStats stats() {
         return stats;
     }
@@ -127,9 +145,10 @@ public final class Backend implements Comparable<Backend> {
      * {@code draining} first and reads the in-flight count after it. One of the two always sees the other
      * (both are volatile), so a backend reported DRAINED never receives a request afterwards.
      *
+     * @param breaker this backend's breaker as read once by the caller (the lease reports back to it)
      * @return the breaker ticket for {@link Lease}, or {@link CircuitBreaker#REFUSED}
      */
-    long tryAcquire() {
+    long tryAcquire(CircuitBreaker breaker) {
         if (maxInFlight > 0) {
             int n;
             do {
@@ -150,6 +169,11 @@ public final class Backend implements Comparable<Backend> {
             inFlight.decrementAndGet();
         }
         return ticket;
+    }
+
+    /** {@link #tryAcquire(CircuitBreaker)} with the current breaker. */
+    long tryAcquire() {
+        return tryAcquire(breaker);
     }
 
     /** @return the in-flight count after the release */

@@ -202,8 +202,23 @@ public final class Engine implements AutoCloseable {
         this.router = r == null ? Router.EMPTY : r;
     }
 
+    /**
+     * New engine-wide settings. Slow start, outlier detection and rise/fall apply from the next event; new
+     * breaker settings give every backend a fresh CLOSED breaker (its window was counted under the old rules).
+     */
     public void setSettings(EngineSettings s) {
-        this.settings = s;
+        if (s == null) {
+            throw new EngineException(400, "settings: required (got: null)");
+        }
+        run(() -> {
+            EngineSettings old = settings;
+            settings = s;
+            if (!s.breaker().equals(old.breaker())) {
+                for (Pool p : pools.values()) {
+                    p.replaceBreakers(s.breaker());
+                }
+            }
+        });
     }
 
     // ---------------------------------------------------------------- backend commands (admin API, window)

@@ -22,14 +22,16 @@ public final class Lease {
     private final Pool pool;
     private final Backend backend;
     private final long startNanos;
+    private final CircuitBreaker breaker;
     private final long breakerTicket;
     @SuppressWarnings("unused")
     private volatile boolean released;
 
-    Lease(Pool pool, Backend backend, long startNanos, long breakerTicket) {
+    Lease(Pool pool, Backend backend, long startNanos, CircuitBreaker breaker, long breakerTicket) {
         this.pool = pool;
         this.backend = backend;
         this.startNanos = startNanos;
+        this.breaker = breaker;
         this.breakerTicket = breakerTicket;
     }
 
@@ -43,6 +45,11 @@ public final class Lease {
 
     public long startNanos() {
         return startNanos;
+    }
+
+    /** The breaker that admitted this attempt (the backend's may have been replaced since). */
+    CircuitBreaker breaker() {
+        return breaker;
     }
 
     /** The breaker state this attempt was admitted in (see {@link CircuitBreaker#acquire()}). */

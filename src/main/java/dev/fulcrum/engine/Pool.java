@@ -75,10 +75,11 @@ public final class Pool {
             if (b == null) {
                 return null;
             }
-            long ticket = b.tryAcquire();
+            CircuitBreaker breaker = b.breaker();
+            long ticket = b.tryAcquire(breaker);
             if (ticket != CircuitBreaker.REFUSED) {
                 inFlight.incrementAndGet();
-                return new Lease(this, b, engine.ticker().nanos(), ticket);
+                return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
             }
             if (b.draining) {
                 // picked from a snapshot older than the drain: make sure the drain's completion is seen now
@@ -95,13 +96,14 @@ public final class Pool {
         inFlight.decrementAndGet();
         long latency = engine.ticker().nanos() - lease.startNanos();
         b.stats().record(outcome, latency);
+        CircuitBreaker breaker = lease.breaker();
         if (outcome == Outcome.CLIENT_ABORT) {
             // says nothing about the backend; a HALF_OPEN probe permit goes back
-            b.breaker().releaseUnusedPermission(lease.breakerTicket());
+            breaker.releaseUnusedPermission(lease.breakerTicket());
         } else {
             boolean failed = outcome.isBackendFailure();
-            b.breaker().record(failed ? CircuitBreaker.Call.FAILURE
-                    : latency >= b.breaker().spec().slowCallMs() * 1_000_000L ? CircuitBreaker.Call.SLOW
+            breaker.record(failed ? CircuitBreaker.Call.FAILURE
+                    : latency >= breaker.spec().slowCallMs() * 1_000_000L ? CircuitBreaker.Call.SLOW
                     : CircuitBreaker.Call.SUCCESS, lease.breakerTicket());
             if (outcome != Outcome.CONNECT_FAILURE) {
                 b.ewma().observe(latency);
@@ -109,9 +111,9 @@ public final class Pool {
             EngineSettings.OutlierSpec o = engine.settings().outlier();
             if (!failed) {
                 b.consecutiveFailures().set(0);
-            } else if (o.enabled() && b.consecutiveFailures().incrementAndGet() == o.consecutiveFailures()) {
-                // exactly one request thread sees the count reach the threshold; eject() resets it whatever it
-                // decides, so the next run of failures can reach it again
+            } else if (o.enabled() && b.consecutiveFailures().incrementAndGet() >= o.consecutiveFailures()) {
+                // eject() resets the count whatever it decides, so the next run of failures can reach the
+                // threshold again; >= rather than == so a threshold lowered at run time still applies
                 engine.execute(() -> eject(b));
             }
         }
@@ -256,6 +258,24 @@ public final class Pool {
 
     private static boolean isEjected(Backend b, long now) {
         return b.ejectedUntilNanos != Long.MIN_VALUE && now - b.ejectedUntilNanos < 0;
+    }
+
+    /**
+     * New breaker settings: every member gets a fresh CLOSED breaker; one that was not CLOSED tells its
+     * move to CLOSED.
+     */
+    void replaceBreakers(BreakerSpec spec) {
+        List<Pending> events = new ArrayList<>();
+        for (Backend b : members.values()) {
+            CircuitBreaker old = b.replaceBreaker(spec);
+            if (old.state() != CircuitBreaker.State.CLOSED) {
+                events.add(new Pending("breaker", b.id(), old.state().name(), CircuitBreaker.State.CLOSED.name()));
+            }
+        }
+        rebuild();
+        for (Pending e : events) {
+            engine.publish(e.type(), name, e.backend(), e.from(), e.to());
+        }
     }
 
     /** Removes a backend at once (after its drain, or when the pool is dropped). */
