@@ -92,8 +92,6 @@ public final class Pool {
 
     void release(Lease lease, Outcome outcome) {
         Backend b = lease.backend();
-        int left = b.releaseSlot();
-        inFlight.decrementAndGet();
         long latency = engine.ticker().nanos() - lease.startNanos();
         b.stats().record(outcome, latency);
         CircuitBreaker breaker = lease.breaker();
@@ -117,6 +115,10 @@ public final class Pool {
                 engine.execute(() -> eject(b));
             }
         }
+        // the slot goes back last, so whoever sees the in-flight count drop (a drain completing) also sees the
+        // request in the statistics, the breaker and outlier detection
+        int left = b.releaseSlot();
+        inFlight.decrementAndGet();
         if (left == 0 && b.draining) {
             engine.execute(this::refresh);
         }

@@ -200,4 +200,20 @@ class DrainControlTest {
         engine.enable("a");
         assertThat(a.admitsAnother()).isTrue();
     }
+
+    @Test
+    void whenADrainCompletesTheLastRequestIsAlreadyInTheStatistics() {
+        Lease held = pickOf("a");
+        engine.drain("a");
+        List<Long> totalsWhenDrained = new ArrayList<>();
+        engine.subscribe(e -> {
+            if ("DRAINED".equals(e.to())) {
+                totalsWhenDrained.add(held.backend().stats().totalRequests());
+            }
+        });
+
+        held.release(Outcome.SUCCESS);
+
+        assertThat(totalsWhenDrained).containsExactly(1L);
+    }
 }
