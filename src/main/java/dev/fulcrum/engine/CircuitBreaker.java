@@ -74,6 +74,8 @@ public final class CircuitBreaker {
     }
 
     private final BreakerSpec spec;
+    /** halfOpenCalls, at least 1: with 0 no probe would ever be admitted and HALF_OPEN would never end. */
+    private final int probes;
     private final Ticker ticker;
     private final Listener listener;
     private final AtomicReference<S> state;
@@ -81,7 +83,8 @@ public final class CircuitBreaker {
     private volatile long lastTransitionMillis;
 
     public CircuitBreaker(BreakerSpec spec, Ticker ticker, Listener listener) {
-        this.spec = spec;
+        this.spec = java.util.Objects.requireNonNull(spec, "spec");
+        this.probes = Math.max(1, spec.halfOpenCalls());
         this.ticker = ticker;
         this.listener = listener;
         this.state = new AtomicReference<>(new Closed(new Window(spec.window()), 0));
@@ -156,7 +159,7 @@ public final class CircuitBreaker {
             if (s instanceof HalfOpen h) {
                 // a slow probe is not a healthy one: only plain successes close the breaker
                 S next = call == Call.SUCCESS
-                        ? (h.successes() + 1 >= spec.halfOpenCalls()
+                        ? (h.successes() + 1 >= probes
                         ? new Closed(new Window(spec.window()), h.epoch() + 1)
                         : new HalfOpen(h.permitsLeft(), h.successes() + 1, h.epoch()))
                         : open(s);
@@ -181,7 +184,7 @@ public final class CircuitBreaker {
         while (true) {
             S s = state.get();
             if (!(s instanceof HalfOpen h) || h.epoch() != ticket
-                    || h.permitsLeft() + h.successes() >= spec.halfOpenCalls()) {
+                    || h.permitsLeft() + h.successes() >= probes) {
                 return;
             }
             if (state.compareAndSet(s, new HalfOpen(h.permitsLeft() + 1, h.successes(), h.epoch()))) {
@@ -199,7 +202,7 @@ public final class CircuitBreaker {
     public boolean advance() {
         S s = state.get();
         if (s instanceof Open o && ticker.nanos() - o.untilNanos() >= 0
-                && state.compareAndSet(s, new HalfOpen(spec.halfOpenCalls(), 0, o.epoch() + 1))) {
+                && state.compareAndSet(s, new HalfOpen(probes, 0, o.epoch() + 1))) {
             fire(State.OPEN, State.HALF_OPEN, o.epoch() + 1);
             return true;
         }

@@ -50,9 +50,9 @@ public final class Engine implements AutoCloseable {
     private long lastRollNanos = Long.MIN_VALUE;
 
     private Engine(EngineSettings settings, Ticker ticker, RandomSource random, ScheduledExecutorService scheduler) {
-        this.settings = settings;
-        this.ticker = ticker;
-        this.random = random;
+        this.settings = java.util.Objects.requireNonNull(settings, "settings");
+        this.ticker = java.util.Objects.requireNonNull(ticker, "ticker");
+        this.random = java.util.Objects.requireNonNull(random, "random");
         this.scheduler = scheduler;
     }
 
