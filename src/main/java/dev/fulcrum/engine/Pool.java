@@ -81,11 +81,9 @@ public final class Pool {
                 inFlight.incrementAndGet();
                 return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
             }
-            if (b.draining) {
-                // picked from a snapshot older than the drain: make sure the drain's completion is seen now
-                engine.execute(this::refresh);
-            }
-            // lost a race for its last slot or probe permit, or it is draining: pick again
+            // lost a race for its last slot or probe permit, or it is draining (a snapshot older than the
+            // drain): pick again. A drain this leaves at 0 in flight is completed by the next tick; handing it to
+            // the control thread from here would take the executor's queue lock on the pick path.
         }
         return null;
     }
