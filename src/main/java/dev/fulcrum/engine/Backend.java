@@ -1,6 +1,7 @@
 package dev.fulcrum.engine;
 
 import java.net.URI;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -38,7 +39,7 @@ public final class Backend implements Comparable<Backend> {
     long upSinceNanos;
     BackendState lastReportedState = BackendState.UP;
     long breakerTransitionsTold; // sequence number of the last breaker transition published
-    java.util.TreeMap<Long, CircuitBreaker.State[]> breakerTransitionsWaiting; // arrived early; lazily created
+    TreeMap<Long, CircuitBreaker.State[]> breakerTransitionsWaiting; // arrived early; lazily created
 
     Backend(String pool, BackendSpec spec, CircuitBreaker.Listener breakerListener, BreakerSpec breakerSpec,
             Ticker ticker, long decayMs) {

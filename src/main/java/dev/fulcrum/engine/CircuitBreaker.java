@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -83,7 +84,7 @@ public final class CircuitBreaker {
     private volatile long lastTransitionMillis;
 
     public CircuitBreaker(BreakerSpec spec, Ticker ticker, Listener listener) {
-        this.spec = java.util.Objects.requireNonNull(spec, "spec");
+        this.spec = Objects.requireNonNull(spec, "spec");
         this.probes = Math.max(1, spec.halfOpenCalls());
         this.ticker = ticker;
         this.listener = listener;

@@ -1,11 +1,15 @@
 package dev.fulcrum.engine;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -50,9 +54,9 @@ public final class Engine implements AutoCloseable {
     private long lastRollNanos = Long.MIN_VALUE;
 
     private Engine(EngineSettings settings, Ticker ticker, RandomSource random, ScheduledExecutorService scheduler) {
-        this.settings = java.util.Objects.requireNonNull(settings, "settings");
-        this.ticker = java.util.Objects.requireNonNull(ticker, "ticker");
-        this.random = java.util.Objects.requireNonNull(random, "random");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.random = Objects.requireNonNull(random, "random");
         this.scheduler = scheduler;
     }
 
@@ -323,10 +327,10 @@ public final class Engine implements AutoCloseable {
             throw new EngineException(400, "maxInFlight: must be at least 1 or null (got: " + spec.maxInFlight() + ")");
         }
         String url = spec.url();
-        java.net.URI uri;
+        URI uri;
         try {
-            uri = url == null ? null : new java.net.URI(url);
-        } catch (java.net.URISyntaxException e) {
+            uri = url == null ? null : new URI(url);
+        } catch (URISyntaxException e) {
             uri = null;
         }
         if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())
@@ -444,7 +448,7 @@ public final class Engine implements AutoCloseable {
         }
         if (sequence > b.breakerTransitionsTold + 1) {
             if (b.breakerTransitionsWaiting == null) {
-                b.breakerTransitionsWaiting = new java.util.TreeMap<>();
+                b.breakerTransitionsWaiting = new TreeMap<>();
             }
             b.breakerTransitionsWaiting.put(sequence, new CircuitBreaker.State[] {from, to});
             if (b.breakerTransitionsWaiting.size() < MAX_WAITING_TRANSITIONS) {
@@ -455,7 +459,7 @@ public final class Engine implements AutoCloseable {
             publish("breaker", p.name(), b.id(), from.name(), to.name());
             b.breakerTransitionsTold = Math.max(b.breakerTransitionsTold, sequence);
         }
-        java.util.TreeMap<Long, CircuitBreaker.State[]> waiting = b.breakerTransitionsWaiting;
+        TreeMap<Long, CircuitBreaker.State[]> waiting = b.breakerTransitionsWaiting;
         while (waiting != null && !waiting.isEmpty() && waiting.firstKey() == b.breakerTransitionsTold + 1) {
             CircuitBreaker.State[] t = waiting.pollFirstEntry().getValue();
             publish("breaker", p.name(), b.id(), t[0].name(), t[1].name());

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 
 /**
  * One picked backend with its in-flight slot held. Released exactly once, whatever happens (success,
@@ -63,7 +64,7 @@ public final class Lease {
 
     /** Ends the attempt. Only the first call counts. */
     public void release(Outcome outcome) {
-        java.util.Objects.requireNonNull(outcome, "outcome"); // before the CAS: a bad call must not eat the release
+        Objects.requireNonNull(outcome, "outcome"); // before the CAS: a bad call must not eat the release
         if (RELEASED.compareAndSet(this, false, true)) {
             pool.release(this, outcome);
         }
