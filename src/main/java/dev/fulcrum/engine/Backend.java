@@ -1,6 +1,7 @@
 package dev.fulcrum.engine;
 
 import java.net.URI;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,7 +22,9 @@ public final class Backend implements Comparable<Backend> {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger consecutiveFailures = new AtomicInteger();
     private final BackendStats stats = new BackendStats();
-    private final CircuitBreaker breaker;
+    private final CircuitBreaker.Listener breakerListener;
+    private final Ticker ticker;
+    private volatile CircuitBreaker breaker; // replaced (control thread) when the breaker settings change
     private volatile PeakEwma ewma;
     private volatile BackendMetrics metrics;
 
@@ -35,6 +38,8 @@ public final class Backend implements Comparable<Backend> {
     int timesEjected;
     long upSinceNanos;
     BackendState lastReportedState = BackendState.UP;
+    long breakerTransitionsTold; // sequence number of the last breaker transition published
+    TreeMap<Long, CircuitBreaker.State[]> breakerTransitionsWaiting; // arrived early; lazily created
 
     Backend(String pool, BackendSpec spec, CircuitBreaker.Listener breakerListener, BreakerSpec breakerSpec,
             Ticker ticker, long decayMs) {
@@ -46,6 +51,8 @@ public final class Backend implements Comparable<Backend> {
         this.maxInFlight = spec.maxInFlight() == null ? 0 : spec.maxInFlight();
         this.backup = spec.backup();
         this.weight = spec.weight();
+        this.breakerListener = breakerListener;
+        this.ticker = ticker;
         this.breaker = new CircuitBreaker(breakerSpec, ticker, breakerListener);
         this.ewma = new PeakEwma(ticker, decayMs);
         this.upSinceNanos = Long.MIN_VALUE; // configured at start: no slow start
@@ -88,6 +95,20 @@ public final class Backend implements Comparable<Backend> {
         return breaker;
     }
 
+    /**
+     * A fresh CLOSED breaker with new settings (control thread). Requests admitted by the old one report to
+     * it (their {@link Lease} keeps it), so they cannot disturb the new window.
+     *
+     * @return the breaker it replaces
+     */
+    CircuitBreaker replaceBreaker(BreakerSpec spec) {
+        CircuitBreaker old = breaker;
+        breaker = new CircuitBreaker(spec, ticker, breakerListener);
+        breakerTransitionsTold = 0;
+        breakerTransitionsWaiting = null;
+        return old;
+    }
+
     public BackendStats stats() {
         return stats;
     }
@@ -109,9 +130,12 @@ public final class Backend implements Comparable<Backend> {
         this.metrics = m;
     }
 
-    /** Under its in-flight cap and admitted by its breaker: may take one more request now. */
+    /**
+     * Under its in-flight cap, not draining, and admitted by its breaker: may take one more request now.
+     * (Draining is checked here too because a request may hold a snapshot from before the drain.)
+     */
     public boolean admitsAnother() {
-        return (maxInFlight == 0 || inFlight.get() < maxInFlight) && breaker.permitsAnother();
+        return (maxInFlight == 0 || inFlight.get() < maxInFlight) && !draining && breaker.permitsAnother();
     }
 
     /**
@@ -122,9 +146,10 @@ public final class Backend implements Comparable<Backend> {
      * {@code draining} first and reads the in-flight count after it. One of the two always sees the other
      * (both are volatile), so a backend reported DRAINED never receives a request afterwards.
      *
+     * @param breaker this backend's breaker as read once by the caller (the lease reports back to it)
      * @return the breaker ticket for {@link Lease}, or {@link CircuitBreaker#REFUSED}
      */
-    long tryAcquire() {
+    long tryAcquire(CircuitBreaker breaker) {
         if (maxInFlight > 0) {
             int n;
             do {
@@ -145,6 +170,11 @@ public final class Backend implements Comparable<Backend> {
             inFlight.decrementAndGet();
         }
         return ticket;
+    }
+
+    /** {@link #tryAcquire(CircuitBreaker)} with the current breaker. */
+    long tryAcquire() {
+        return tryAcquire(breaker);
     }
 
     /** @return the in-flight count after the release */

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -33,6 +34,15 @@ public final class CircuitBreaker {
     /** Told about each transition, on the thread that made it. */
     public interface Listener {
         void onTransition(CircuitBreaker breaker, State from, State to);
+
+        /**
+         * The same, with the transition's sequence number: 1 for the breaker's first transition, then 2, 3...
+         * Transitions made on different threads can reach a listener out of order (each is told after its
+         * CAS); the number lets a listener put them back in order.
+         */
+        default void onTransition(CircuitBreaker breaker, State from, State to, long sequence) {
+            onTransition(breaker, from, to);
+        }
     }
 
     /** What {@link #acquire()} returns when the call is refused. */
@@ -65,6 +75,8 @@ public final class CircuitBreaker {
     }
 
     private final BreakerSpec spec;
+    /** halfOpenCalls, at least 1: with 0 no probe would ever be admitted and HALF_OPEN would never end. */
+    private final int probes;
     private final Ticker ticker;
     private final Listener listener;
     private final AtomicReference<S> state;
@@ -72,7 +84,8 @@ public final class CircuitBreaker {
     private volatile long lastTransitionMillis;
 
     public CircuitBreaker(BreakerSpec spec, Ticker ticker, Listener listener) {
-        this.spec = spec;
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.probes = Math.max(1, spec.halfOpenCalls());
         this.ticker = ticker;
         this.listener = listener;
         this.state = new AtomicReference<>(new Closed(new Window(spec.window()), 0));
@@ -140,20 +153,20 @@ public final class CircuitBreaker {
             }
             if (s instanceof Closed c) {
                 if (c.window().add(call, spec) && state.compareAndSet(s, open(s))) {
-                    fire(State.CLOSED, State.OPEN);
+                    fire(State.CLOSED, State.OPEN, s.epoch() + 1);
                 }
                 return;
             }
             if (s instanceof HalfOpen h) {
                 // a slow probe is not a healthy one: only plain successes close the breaker
                 S next = call == Call.SUCCESS
-                        ? (h.successes() + 1 >= spec.halfOpenCalls()
+                        ? (h.successes() + 1 >= probes
                         ? new Closed(new Window(spec.window()), h.epoch() + 1)
                         : new HalfOpen(h.permitsLeft(), h.successes() + 1, h.epoch()))
                         : open(s);
                 if (state.compareAndSet(s, next)) {
                     if (next.state() != State.HALF_OPEN) {
-                        fire(State.HALF_OPEN, next.state());
+                        fire(State.HALF_OPEN, next.state(), next.epoch());
                     }
                     return;
                 }
@@ -172,7 +185,7 @@ public final class CircuitBreaker {
         while (true) {
             S s = state.get();
             if (!(s instanceof HalfOpen h) || h.epoch() != ticket
-                    || h.permitsLeft() + h.successes() >= spec.halfOpenCalls()) {
+                    || h.permitsLeft() + h.successes() >= probes) {
                 return;
             }
             if (state.compareAndSet(s, new HalfOpen(h.permitsLeft() + 1, h.successes(), h.epoch()))) {
@@ -190,8 +203,8 @@ public final class CircuitBreaker {
     public boolean advance() {
         S s = state.get();
         if (s instanceof Open o && ticker.nanos() - o.untilNanos() >= 0
-                && state.compareAndSet(s, new HalfOpen(spec.halfOpenCalls(), 0, o.epoch() + 1))) {
-            fire(State.OPEN, State.HALF_OPEN);
+                && state.compareAndSet(s, new HalfOpen(probes, 0, o.epoch() + 1))) {
+            fire(State.OPEN, State.HALF_OPEN, o.epoch() + 1);
             return true;
         }
         return false;
@@ -206,7 +219,7 @@ public final class CircuitBreaker {
     public void reset() {
         S s = state.get();
         if (!(s instanceof Closed) && state.compareAndSet(s, new Closed(new Window(spec.window()), s.epoch() + 1))) {
-            fire(s.state(), State.CLOSED);
+            fire(s.state(), State.CLOSED, s.epoch() + 1);
         }
     }
 
@@ -230,10 +243,10 @@ public final class CircuitBreaker {
         return new Open(ticker.nanos() + spec.openMs() * 1_000_000L, from.epoch() + 1);
     }
 
-    private void fire(State from, State to) {
+    private void fire(State from, State to, long sequence) {
         lastTransitionMillis = ticker.wallMillis();
         if (listener != null) {
-            listener.onTransition(this, from, to);
+            listener.onTransition(this, from, to, sequence);
         }
     }
 

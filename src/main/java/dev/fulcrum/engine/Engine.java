@@ -1,10 +1,15 @@
 package dev.fulcrum.engine;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -49,9 +54,9 @@ public final class Engine implements AutoCloseable {
     private long lastRollNanos = Long.MIN_VALUE;
 
     private Engine(EngineSettings settings, Ticker ticker, RandomSource random, ScheduledExecutorService scheduler) {
-        this.settings = settings;
-        this.ticker = ticker;
-        this.random = random;
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.random = Objects.requireNonNull(random, "random");
         this.scheduler = scheduler;
     }
 
@@ -173,6 +178,9 @@ public final class Engine implements AutoCloseable {
     }
 
     public Pool addPool(String name, StrategySpec spec) {
+        if (name == null || name.isBlank()) {
+            throw new EngineException(400, "pool: must not be empty (got: " + name + ")");
+        }
         requireStrategy(spec);
         return call(() -> {
             if (pools.containsKey(name)) {
@@ -181,7 +189,7 @@ public final class Engine implements AutoCloseable {
             Pool p = new Pool(this, name, spec);
             Map<String, Pool> next = new LinkedHashMap<>(pools);
             next.put(name, p);
-            pools = Map.copyOf(next);
+            pools = Collections.unmodifiableMap(next); // in the order added (Map.copyOf would scramble it)
             return p;
         });
     }
@@ -190,7 +198,7 @@ public final class Engine implements AutoCloseable {
         run(() -> {
             Map<String, Pool> next = new LinkedHashMap<>(pools);
             next.remove(name);
-            pools = Map.copyOf(next);
+            pools = Collections.unmodifiableMap(next);
         });
     }
 
@@ -198,8 +206,23 @@ public final class Engine implements AutoCloseable {
         this.router = r == null ? Router.EMPTY : r;
     }
 
+    /**
+     * New engine-wide settings. Slow start, outlier detection and rise/fall apply from the next event; new
+     * breaker settings give every backend a fresh CLOSED breaker (its window was counted under the old rules).
+     */
     public void setSettings(EngineSettings s) {
-        this.settings = s;
+        if (s == null) {
+            throw new EngineException(400, "settings: required (got: null)");
+        }
+        run(() -> {
+            EngineSettings old = settings;
+            settings = s;
+            if (!s.breaker().equals(old.breaker())) {
+                for (Pool p : pools.values()) {
+                    p.replaceBreakers(s.breaker());
+                }
+            }
+        });
     }
 
     // ---------------------------------------------------------------- backend commands (admin API, window)
@@ -304,10 +327,10 @@ public final class Engine implements AutoCloseable {
             throw new EngineException(400, "maxInFlight: must be at least 1 or null (got: " + spec.maxInFlight() + ")");
         }
         String url = spec.url();
-        java.net.URI uri;
+        URI uri;
         try {
-            uri = url == null ? null : new java.net.URI(url);
-        } catch (java.net.URISyntaxException e) {
+            uri = url == null ? null : new URI(url);
+        } catch (URISyntaxException e) {
             uri = null;
         }
         if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())
@@ -376,13 +399,42 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    void onBreakerTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to) {
+    /** Hands every breaker transition to {@link #onBreakerTransition} with its sequence number. */
+    private final CircuitBreaker.Listener breakerListener = new CircuitBreaker.Listener() {
+        @Override
+        public void onTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to) {
+            onTransition(breaker, from, to, 0);
+        }
+
+        @Override
+        public void onTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to,
+                                 long sequence) {
+            onBreakerTransition(breaker, from, to, sequence);
+        }
+    };
+
+    CircuitBreaker.Listener breakerListener() {
+        return breakerListener;
+    }
+
+    /** A transition waiting for an earlier one before it can be told. */
+    private static final int MAX_WAITING_TRANSITIONS = 16;
+
+    /**
+     * Republishes the pool's snapshot and tells one {@code breaker} event per transition, in the order the
+     * breaker made them. Transitions made on request threads reach the control thread in whatever order
+     * their threads got there; one that arrives before its predecessor waits for it (a sequence of 0 means
+     * unknown and is told at once). Should a predecessor never come, the waiting ones are told anyway once
+     * {@value #MAX_WAITING_TRANSITIONS} pile up.
+     */
+    void onBreakerTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to,
+                             long sequence) {
         execute(() -> {
             for (Pool p : pools.values()) {
                 for (Backend b : p.members()) {
                     if (b.breaker() == breaker) {
-                        publish("breaker", p.name(), b.id(), from.name(), to.name());
                         p.refresh();
+                        tellBreaker(p, b, from, to, sequence);
                         return;
                     }
                 }
@@ -390,10 +442,43 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    private void tellBreaker(Pool p, Backend b, CircuitBreaker.State from, CircuitBreaker.State to, long sequence) {
+        if (sequence > 0 && sequence <= b.breakerTransitionsTold) {
+            return; // told already
+        }
+        if (sequence > b.breakerTransitionsTold + 1) {
+            if (b.breakerTransitionsWaiting == null) {
+                b.breakerTransitionsWaiting = new TreeMap<>();
+            }
+            b.breakerTransitionsWaiting.put(sequence, new CircuitBreaker.State[] {from, to});
+            if (b.breakerTransitionsWaiting.size() < MAX_WAITING_TRANSITIONS) {
+                return;
+            }
+            b.breakerTransitionsTold = b.breakerTransitionsWaiting.firstKey() - 1; // give up on the gap
+        } else {
+            publish("breaker", p.name(), b.id(), from.name(), to.name());
+            b.breakerTransitionsTold = Math.max(b.breakerTransitionsTold, sequence);
+        }
+        TreeMap<Long, CircuitBreaker.State[]> waiting = b.breakerTransitionsWaiting;
+        while (waiting != null && !waiting.isEmpty() && waiting.firstKey() == b.breakerTransitionsTold + 1) {
+            CircuitBreaker.State[] t = waiting.pollFirstEntry().getValue();
+            publish("breaker", p.name(), b.id(), t[0].name(), t[1].name());
+            b.breakerTransitionsTold++;
+        }
+    }
+
     // ---------------------------------------------------------------- the tick
 
-    /** The one periodic wake-up (control thread). */
+    /**
+     * The one periodic wake-up. Runs on the control thread whoever calls it: a manual engine's test calls it
+     * by hand after moving the fake ticker; on a started engine an extra call is harmless (it only brings
+     * the next deadline check forward).
+     */
     public void tick() {
+        run(this::tickNow);
+    }
+
+    private void tickNow() {
         long now = ticker.nanos();
         boolean roll = lastRollNanos == Long.MIN_VALUE || now - lastRollNanos >= 1_000_000_000L;
         for (Pool p : pools.values()) {
@@ -409,7 +494,7 @@ public final class Engine implements AutoCloseable {
 
     private void tickSafely() {
         try {
-            tick();
+            tickNow();
         } catch (RuntimeException e) {
             LOG.error("control tick failed", e);
         }

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Objects;
 
 /**
  * One picked backend with its in-flight slot held. Released exactly once, whatever happens (success,
@@ -22,14 +23,16 @@ public final class Lease {
     private final Pool pool;
     private final Backend backend;
     private final long startNanos;
+    private final CircuitBreaker breaker;
     private final long breakerTicket;
     @SuppressWarnings("unused")
     private volatile boolean released;
 
-    Lease(Pool pool, Backend backend, long startNanos, long breakerTicket) {
+    Lease(Pool pool, Backend backend, long startNanos, CircuitBreaker breaker, long breakerTicket) {
         this.pool = pool;
         this.backend = backend;
         this.startNanos = startNanos;
+        this.breaker = breaker;
         this.breakerTicket = breakerTicket;
     }
 
@@ -45,6 +48,11 @@ public final class Lease {
         return startNanos;
     }
 
+    /** The breaker that admitted this attempt (the backend's may have been replaced since). */
+    CircuitBreaker breaker() {
+        return breaker;
+    }
+
     /** The breaker state this attempt was admitted in (see {@link CircuitBreaker#acquire()}). */
     long breakerTicket() {
         return breakerTicket;
@@ -56,6 +64,7 @@ public final class Lease {
 
     /** Ends the attempt. Only the first call counts. */
     public void release(Outcome outcome) {
+        Objects.requireNonNull(outcome, "outcome"); // before the CAS: a bad call must not eat the release
         if (RELEASED.compareAndSet(this, false, true)) {
             pool.release(this, outcome);
         }

@@ -75,16 +75,15 @@ public final class Pool {
             if (b == null) {
                 return null;
             }
-            long ticket = b.tryAcquire();
+            CircuitBreaker breaker = b.breaker();
+            long ticket = b.tryAcquire(breaker);
             if (ticket != CircuitBreaker.REFUSED) {
                 inFlight.incrementAndGet();
-                return new Lease(this, b, engine.ticker().nanos(), ticket);
+                return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
             }
-            if (b.draining) {
-                // picked from a snapshot older than the drain: make sure the drain's completion is seen now
-                engine.execute(this::refresh);
-            }
-            // lost a race for its last slot or probe permit, or it is draining: pick again
+            // lost a race for its last slot or probe permit, or it is draining (a snapshot older than the
+            // drain): pick again. A drain this leaves at 0 in flight is completed by the next tick; handing it to
+            // the control thread from here would take the executor's queue lock on the pick path.
         }
         return null;
     }
@@ -121,17 +120,16 @@ public final class Pool {
 
     void release(Lease lease, Outcome outcome) {
         Backend b = lease.backend();
-        int left = b.releaseSlot();
-        inFlight.decrementAndGet();
         long latency = engine.ticker().nanos() - lease.startNanos();
         b.stats().record(outcome, latency);
+        CircuitBreaker breaker = lease.breaker();
         if (outcome == Outcome.CLIENT_ABORT) {
             // says nothing about the backend; a HALF_OPEN probe permit goes back
-            b.breaker().releaseUnusedPermission(lease.breakerTicket());
+            breaker.releaseUnusedPermission(lease.breakerTicket());
         } else {
             boolean failed = outcome.isBackendFailure();
-            b.breaker().record(failed ? CircuitBreaker.Call.FAILURE
-                    : latency >= b.breaker().spec().slowCallMs() * 1_000_000L ? CircuitBreaker.Call.SLOW
+            breaker.record(failed ? CircuitBreaker.Call.FAILURE
+                    : latency >= breaker.spec().slowCallMs() * 1_000_000L ? CircuitBreaker.Call.SLOW
                     : CircuitBreaker.Call.SUCCESS, lease.breakerTicket());
             if (outcome != Outcome.CONNECT_FAILURE) {
                 b.ewma().observe(latency);
@@ -139,12 +137,16 @@ public final class Pool {
             EngineSettings.OutlierSpec o = engine.settings().outlier();
             if (!failed) {
                 b.consecutiveFailures().set(0);
-            } else if (o.enabled() && b.consecutiveFailures().incrementAndGet() == o.consecutiveFailures()) {
-                // exactly one request thread sees the count reach the threshold; eject() resets it whatever it
-                // decides, so the next run of failures can reach it again
+            } else if (o.enabled() && b.consecutiveFailures().incrementAndGet() >= o.consecutiveFailures()) {
+                // eject() resets the count whatever it decides, so the next run of failures can reach the
+                // threshold again; >= rather than == so a threshold lowered at run time still applies
                 engine.execute(() -> eject(b));
             }
         }
+        // the slot goes back last, so whoever sees the in-flight count drop (a drain completing) also sees the
+        // request in the statistics, the breaker and outlier detection
+        int left = b.releaseSlot();
+        inFlight.decrementAndGet();
         if (left == 0 && b.draining) {
             engine.execute(this::refresh);
         }
@@ -166,14 +168,14 @@ public final class Pool {
     }
 
     Backend add(BackendSpec b, boolean slowStart) {
-        Backend backend = new Backend(name, b, engine::onBreakerTransition, engine.settings().breaker(),
+        Backend backend = new Backend(name, b, engine.breakerListener(), engine.settings().breaker(),
                 engine.ticker(), decayMs());
         if (slowStart && engine.settings().slowStartMs() > 0) {
             backend.upSinceNanos = engine.ticker().nanos();
         }
         members.put(b.id(), backend);
-        engine.publish("membership", name, b.id(), null, "added");
         rebuild();
+        engine.publish("membership", name, b.id(), null, "added");
         return backend;
     }
 
@@ -183,8 +185,8 @@ public final class Pool {
         if (old == 0 && weight > 0 && engine.settings().slowStartMs() > 0) {
             b.upSinceNanos = engine.ticker().nanos();
         }
-        engine.publish("weight", name, b.id(), Integer.toString(old), Integer.toString(weight));
         rebuild();
+        engine.publish("weight", name, b.id(), Integer.toString(old), Integer.toString(weight));
     }
 
     /** Stops new requests to {@code b}; refresh() reports DRAINING, then DRAINED once its in-flight reach 0. */
@@ -288,11 +290,29 @@ public final class Pool {
         return b.ejectedUntilNanos != Long.MIN_VALUE && now - b.ejectedUntilNanos < 0;
     }
 
+    /**
+     * New breaker settings: every member gets a fresh CLOSED breaker; one that was not CLOSED tells its
+     * move to CLOSED.
+     */
+    void replaceBreakers(BreakerSpec spec) {
+        List<Pending> events = new ArrayList<>();
+        for (Backend b : members.values()) {
+            CircuitBreaker old = b.replaceBreaker(spec);
+            if (old.state() != CircuitBreaker.State.CLOSED) {
+                events.add(new Pending("breaker", b.id(), old.state().name(), CircuitBreaker.State.CLOSED.name()));
+            }
+        }
+        rebuild();
+        for (Pending e : events) {
+            engine.publish(e.type(), name, e.backend(), e.from(), e.to());
+        }
+    }
+
     /** Removes a backend at once (after its drain, or when the pool is dropped). */
     void remove(Backend b) {
         if (members.remove(b.id()) != null) {
-            engine.publish("membership", name, b.id(), "present", "removed");
             rebuild();
+            engine.publish("membership", name, b.id(), "present", "removed");
         }
     }
 
@@ -324,11 +344,20 @@ public final class Pool {
         }
     }
 
-    /** Recomputes states; rebuilds the snapshot only if a state changed or slow start is ramping. */
+    /** An event held back until the snapshot it describes is published. */
+    private record Pending(String type, String backend, String from, String to) {
+    }
+
+    /**
+     * Recomputes states; rebuilds the snapshot only if a state changed or slow start is ramping. Events go
+     * out after the new snapshot: a listener that looks at the pool when told sees the change, and one that
+     * issues a command from inside the event finds the members in a consistent state.
+     */
     void refresh() {
         long now = engine.ticker().nanos();
         boolean changed = ramping;
         List<Backend> finished = new ArrayList<>();
+        List<Pending> events = new ArrayList<>();
         for (Backend b : members.values()) {
             if (b.ejectedUntilNanos != Long.MIN_VALUE && !isEjected(b, now)) {
                 b.ejectedUntilNanos = Long.MIN_VALUE;
@@ -339,7 +368,7 @@ public final class Pool {
             BackendState st = stateOf(b, now);
             if (st != b.lastReportedState) {
                 changed = true;
-                publishState(b, b.lastReportedState, st);
+                stateEvents(b, b.lastReportedState, st, events);
                 b.lastReportedState = st;
             }
             if (st == BackendState.DRAINED && b.removeWhenDrained) {
@@ -348,11 +377,14 @@ public final class Pool {
         }
         for (Backend b : finished) {
             members.remove(b.id());
-            engine.publish("membership", name, b.id(), "present", "removed");
+            events.add(new Pending("membership", b.id(), "present", "removed"));
             changed = true;
         }
         if (changed || snapshotStale()) {
             rebuild();
+        }
+        for (Pending e : events) {
+            engine.publish(e.type(), name, e.backend(), e.from(), e.to());
         }
     }
 
@@ -376,14 +408,14 @@ public final class Pool {
      * otherwise (DOWN, EJECTED, back UP). A drain that completes at once (nothing in flight) still tells
      * both steps, X to DRAINING then DRAINING to DRAINED, so listeners always see the same sequence.
      */
-    private void publishState(Backend b, BackendState from, BackendState to) {
+    private static void stateEvents(Backend b, BackendState from, BackendState to, List<Pending> out) {
         if (to == BackendState.DRAINED && from != BackendState.DRAINING) {
-            engine.publish("drain", name, b.id(), from.name(), BackendState.DRAINING.name());
+            out.add(new Pending("drain", b.id(), from.name(), BackendState.DRAINING.name()));
             from = BackendState.DRAINING;
         }
         boolean drain = from == BackendState.DRAINING || from == BackendState.DRAINED
                 || to == BackendState.DRAINING || to == BackendState.DRAINED;
-        engine.publish(drain ? "drain" : "health", name, b.id(), from.name(), to.name());
+        out.add(new Pending(drain ? "drain" : "health", b.id(), from.name(), to.name()));
     }
 
     BackendState stateOf(Backend b, long now) {

@@ -305,4 +305,18 @@ class CircuitBreakerTest {
             assertThat(total).as("round %d", round).isEqualTo(SPEC.halfOpenCalls());
         }
     }
+
+    @Test
+    void halfOpenCallsOfZeroStillAdmitsOneProbeSoTheBreakerCanClose() {
+        CircuitBreaker b = breaker(new BreakerSpec(true, 10, 4, 50, 1000, 50, 10_000, 0));
+        calls(b, FAILURE, FAILURE, FAILURE, FAILURE);
+        clock.advance(Duration.ofMillis(10_000));
+        b.advance();
+
+        long probe = b.acquire();
+        assertThat(b.acquire()).isEqualTo(CircuitBreaker.REFUSED);
+        b.record(SUCCESS, probe);
+
+        assertThat(b.state()).isEqualTo(CLOSED);
+    }
 }

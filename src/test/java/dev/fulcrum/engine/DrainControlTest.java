@@ -188,4 +188,32 @@ class DrainControlTest {
         assertThat(stateOf("a")).isEqualTo(BackendState.UP);
         assertThat(events).isEmpty();
     }
+
+    @Test
+    void aDrainingBackendAdmitsNoOneEvenBeforeTheStrategyIsRebuilt() {
+        Backend a = engine.backend("a");
+        assertThat(a.admitsAnother()).isTrue();
+
+        engine.drain("a");
+
+        assertThat(a.admitsAnother()).isFalse();
+        engine.enable("a");
+        assertThat(a.admitsAnother()).isTrue();
+    }
+
+    @Test
+    void whenADrainCompletesTheLastRequestIsAlreadyInTheStatistics() {
+        Lease held = pickOf("a");
+        engine.drain("a");
+        List<Long> totalsWhenDrained = new ArrayList<>();
+        engine.subscribe(e -> {
+            if ("DRAINED".equals(e.to())) {
+                totalsWhenDrained.add(held.backend().stats().totalRequests());
+            }
+        });
+
+        held.release(Outcome.SUCCESS);
+
+        assertThat(totalsWhenDrained).containsExactly(1L);
+    }
 }

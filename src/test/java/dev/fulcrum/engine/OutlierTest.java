@@ -277,4 +277,16 @@ class OutlierTest {
         assertThat(view("a").state()).isEqualTo(BackendState.UP);
         assertThat(picks(8)).contains("a");
     }
+
+    @Test
+    void aThresholdLoweredAtRunTimeAppliesToACountAlreadyAboveIt() {
+        given("a", "b", "c", "d");
+        engine.setSettings(engine.settings().withOutlier(new EngineSettings.OutlierSpec(true, 6, 1000, 50)));
+        fail("a", 4);
+
+        engine.setSettings(engine.settings().withOutlier(new EngineSettings.OutlierSpec(true, 3, 1000, 50)));
+        fail("a", 1);
+
+        assertThat(view("a").state()).isEqualTo(BackendState.EJECTED);
+    }
 }

@@ -214,4 +214,44 @@ class PoolBreakerTest {
         assertThat(picks(4)).containsExactlyInAnyOrder("a", "b", "a", "b");
         assertThat(breakerEvents()).containsExactly("a:CLOSED->OPEN", "a:OPEN->CLOSED");
     }
+
+    @Test
+    void disablingBreakersClosesAnOpenOneWithOneEventAndKeepsItClosed() {
+        add("a", "b");
+        failOn("a", 4);
+
+        engine.setSettings(SETTINGS.withBreaker(BreakerSpec.DISABLED));
+        failOn("a", 20);
+
+        assertThat(breakerOf("a")).isEqualTo(CircuitBreaker.State.CLOSED);
+        assertThat(picks(4)).containsExactlyInAnyOrder("a", "b", "a", "b");
+        assertThat(breakerEvents()).containsExactly("a:CLOSED->OPEN", "a:OPEN->CLOSED");
+    }
+
+    @Test
+    void newBreakerSettingsApplyToBackendsAlreadyInThePool() {
+        add("a", "b");
+        Lease before1 = pickOf("a");
+        Lease before2 = pickOf("a");
+
+        engine.setSettings(SETTINGS.withBreaker(new BreakerSpec(true, 10, 2, 50, 1000, 100, 10_000, 2)));
+        before1.release(Outcome.SERVER_ERROR);
+        before2.release(Outcome.SERVER_ERROR);
+        assertThat(breakerOf("a")).as("admitted under the old breaker: reported to it").isEqualTo(
+                CircuitBreaker.State.CLOSED);
+        failOn("a", 2);
+
+        assertThat(breakerOf("a")).as("2 calls are now enough").isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(breakerEvents()).containsExactly("a:CLOSED->OPEN");
+    }
+
+    @Test
+    void theSameSettingsAgainLeaveTheBreakersAlone() {
+        add("a", "b");
+        failOn("a", 4);
+
+        engine.setSettings(SETTINGS);
+
+        assertThat(breakerOf("a")).isEqualTo(CircuitBreaker.State.OPEN);
+    }
 }

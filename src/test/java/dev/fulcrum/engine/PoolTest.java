@@ -334,4 +334,31 @@ class PoolTest {
     List<BackendState> states() {
         return engine.backends().stream().map(BackendView::state).toList();
     }
+
+    @Test
+    void poolsAndTheirBackendsAreListedInTheOrderThePoolsWereAdded() {
+        for (String name : List.of("zeta", "alpha", "mid", "beta", "omega", "kappa", "delta", "gamma", "eta", "iota",
+                "lambda")) {
+            engine.addPool(name, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+            engine.addBackend(name, new BackendSpec(name + "-1", "http://127.0.0.1:9000", 1, null, false), false);
+        }
+
+        assertThat(engine.pools()).extracting(Pool::name).containsExactly("default", "zeta", "alpha", "mid", "beta",
+                "omega", "kappa", "delta", "gamma", "eta", "iota", "lambda");
+        assertThat(engine.backends()).extracting(BackendView::pool).containsExactly("zeta", "alpha", "mid", "beta",
+                "omega", "kappa", "delta", "gamma", "eta", "iota", "lambda");
+    }
+
+    @Test
+    void aPoolNeedsAFreshNonEmptyName() {
+        assertThatThrownBy(() -> engine.addPool("default", StrategySpec.of(StrategySpec.ROUND_ROBIN)))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(409));
+        assertThatThrownBy(() -> engine.addPool(" ", StrategySpec.of(StrategySpec.ROUND_ROBIN)))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(400));
+        assertThatThrownBy(() -> engine.addPool(null, StrategySpec.of(StrategySpec.ROUND_ROBIN)))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(400));
+        assertThatThrownBy(() -> engine.addPool("x", StrategySpec.of("no-such-strategy")))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(400));
+        assertThat(engine.pools()).extracting(Pool::name).containsExactly("default");
+    }
 }
