@@ -101,12 +101,13 @@ public final class Pool {
         if (b == null || !b.admitsAnother()) {
             return null;
         }
-        long ticket = b.tryAcquire();
+        CircuitBreaker breaker = b.breaker();
+        long ticket = b.tryAcquire(breaker);
         if (ticket == CircuitBreaker.REFUSED) {
             return null;
         }
         inFlight.incrementAndGet();
-        return new Lease(this, b, engine.ticker().nanos(), ticket);
+        return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
     }
 
     private static Backend find(Candidates c, String id) {
