@@ -12,7 +12,9 @@ import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.config.PoolConfig;
+import dev.fulcrum.config.DiscoveryConfig;
 import dev.fulcrum.demo.DemoBackend;
+import dev.fulcrum.discovery.Discovery;
 import dev.fulcrum.demo.DemoFleet;
 import dev.fulcrum.demo.DemoSpec;
 import dev.fulcrum.engine.BackendSpec;
@@ -58,6 +60,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     private final AdminServer admin;
     private final HealthChecker health;
     private final MetricsPoller metricsPoller;
+    private final Discovery discovery;
     private final Path configFile;
     private volatile FulcrumConfig config;
 
@@ -70,6 +73,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         AdminServer a = null;
         HealthChecker h = null;
         MetricsPoller m = null;
+        Discovery disc = null;
         try {
             fleet = DemoFleet.start(demoSpecs(config));
             for (Map.Entry<String, PoolConfig> e : config.allPools().entrySet()) {
@@ -86,10 +90,13 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 h.start();
             }
             m = new MetricsPoller(engine).start();
+            disc = new Discovery(engine);
+            disc.configure(discoveryByPool(config));
         } catch (RuntimeException e) {
-            closeQuietly(m, h, a, p, fleet, engine);
+            closeQuietly(disc, m, h, a, p, fleet, engine);
             throw e;
         }
+        this.discovery = disc;
         this.demos = fleet;
         this.admin = a;
         this.health = h;
@@ -159,7 +166,11 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 demoIds.add(d.id());
             }
             List<BackendConfig> backends = new ArrayList<>();
+            Set<String> discovered = discovery == null ? Set.of() : discovery.ownedIds();
             for (BackendView v : byPool.getOrDefault(e.getKey(), List.of())) {
+                if (discovered.contains(v.id())) {
+                    continue; // discovery brings it back; the file keeps the source, not its answers
+                }
                 if (demoIds.contains(v.id())) {
                     DemoBackend d = demos.get(v.id());
                     demosNow.add(new DemoBackendConfig(v.id(), d == null ? 0 : d.spec().port(), v.weight(),
@@ -213,8 +224,9 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 wanted.add(e.getKey() + "/" + s.id());
             }
         }
+        Set<String> discovered = discovery.ownedIds();
         for (Map.Entry<String, String> live : liveIds.entrySet()) {
-            if (!wanted.contains(live.getValue() + "/" + live.getKey())) {
+            if (!wanted.contains(live.getValue() + "/" + live.getKey()) && !discovered.contains(live.getKey())) {
                 engine.remove(live.getKey());
             }
         }
@@ -248,6 +260,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             }
         }
         engine.setRouter(next.toRouter());
+        discovery.configure(discoveryByPool(next));
         health.setSpec(healthSpec(next.healthCheck()));
         if (next.healthCheck().enabled() && !health.isRunning()) {
             health.start();
@@ -379,6 +392,16 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         return new HealthCheckSpec(h.enabled(), h.path(), h.intervalMs(), h.timeoutMs(), h.expectedStatus());
     }
 
+    private static Map<String, List<DiscoveryConfig>> discoveryByPool(FulcrumConfig c) {
+        Map<String, List<DiscoveryConfig>> out = new LinkedHashMap<>();
+        c.allPools().forEach((name, p) -> out.put(name, p.discovery()));
+        return out;
+    }
+
+    public Discovery discovery() {
+        return discovery;
+    }
+
     private static List<DemoSpec> demoSpecs(FulcrumConfig c) {
         List<DemoSpec> out = new ArrayList<>();
         for (PoolConfig p : c.allPools().values()) {
@@ -417,7 +440,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
 
     @Override
     public void close() {
-        closeQuietly(metricsPoller, health, admin, proxy, demos, engine);
+        closeQuietly(discovery, metricsPoller, health, admin, proxy, demos, engine);
     }
 
     private static void closeQuietly(AutoCloseable... cs) {

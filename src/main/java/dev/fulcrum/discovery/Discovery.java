@@ -41,7 +41,7 @@ public final class Discovery implements AutoCloseable {
     private static final class Running {
         final String pool;
         final DiscoverySource source;
-        final Map<String, BackendSpec> owned = new HashMap<>();
+        final Map<String, BackendSpec> owned = new java.util.concurrent.ConcurrentHashMap<>();
         ScheduledFuture<?> task;
         boolean failing;
 
@@ -156,6 +156,13 @@ public final class Discovery implements AutoCloseable {
             }
         }
         r.owned.clear();
+    }
+
+    /** Every backend id some source currently owns. */
+    public synchronized java.util.Set<String> ownedIds() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        running.values().forEach(r -> out.addAll(r.owned.keySet()));
+        return out;
     }
 
     /** The ids each source currently owns, by source label (for the window and tests). */

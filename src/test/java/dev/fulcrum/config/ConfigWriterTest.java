@@ -83,7 +83,7 @@ class ConfigWriterTest {
 
         assertThat(tree.properties()).extracting(Map.Entry::getKey).containsExactly("proxy", "admin", "strategy",
                 "backends", "demoBackends", "healthCheck", "outlierDetection", "circuitBreaker", "retries",
-                "timeouts", "slowStartMs", "stickySession", "pools", "routes");
+                "timeouts", "slowStartMs", "stickySession", "pools", "routes", "discovery");
         assertThat(tree.get("pools").get("api").properties()).extracting(Map.Entry::getKey)
                 .containsExactly("strategy", "backends", "demoBackends");
     }

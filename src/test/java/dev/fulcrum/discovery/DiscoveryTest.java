@@ -1,0 +1,190 @@
+package dev.fulcrum.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.config.DiscoveryConfig;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.engine.StrategySpec;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xbill.DNS.AAAARecord;
+import org.xbill.DNS.ARecord;
+import org.xbill.DNS.DClass;
+import org.xbill.DNS.Flags;
+import org.xbill.DNS.Message;
+import org.xbill.DNS.Rcode;
+import org.xbill.DNS.Record;
+import org.xbill.DNS.Section;
+import org.xbill.DNS.Type;
+
+/** Discovery against a real DNS server on loopback (answers built with dnsjava) and a real watched file. */
+class DiscoveryTest {
+    private Engine engine;
+    private Discovery discovery;
+    private LoopbackDns dns;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        engine = Engine.start(EngineSettings.DEFAULT.withSlowStartMs(10_000));
+        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        discovery = new Discovery(engine);
+        dns = new LoopbackDns();
+    }
+
+    @AfterEach
+    void tearDown() {
+        discovery.close();
+        engine.close();
+        dns.close();
+    }
+
+    private Map<String, BackendView> backends() {
+        return engine.backends().stream().collect(Collectors.toMap(BackendView::id, v -> v));
+    }
+
+    @Test
+    void everyAddressOfANameBecomesABackendAndChangesAreFollowed() throws Exception {
+        dns.answers = List.of(InetAddress.getByName("127.0.0.11"), InetAddress.getByName("127.0.0.12"),
+                InetAddress.getByName("::1"));
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.dns("api.test", 3000, 60_000, dns.address()))));
+        discovery.refreshNow();
+        Map<String, BackendView> b = backends();
+        assertThat(b.keySet()).containsExactlyInAnyOrder("api.test-127.0.0.11-3000", "api.test-127.0.0.12-3000",
+                "api.test-0.0.0.0.0.0.0.1-3000");
+        assertThat(b.get("api.test-127.0.0.11-3000").url()).isEqualTo("http://127.0.0.11:3000");
+        assertThat(b.get("api.test-0.0.0.0.0.0.0.1-3000").url()).isEqualTo("http://[0:0:0:0:0:0:0:1]:3000");
+        // new addresses join with slow start
+        assertThat(b.get("api.test-127.0.0.11-3000").effectiveWeight()).isLessThan(1.0);
+
+        dns.answers = List.of(InetAddress.getByName("127.0.0.12"), InetAddress.getByName("127.0.0.13"));
+        discovery.refreshNow();
+        b = backends();
+        assertThat(b).containsKey("api.test-127.0.0.13-3000");
+        // vanished ones drain (and, with nothing in flight, are removed)
+        await().atMost(Duration.ofSeconds(5)).until(() -> !backends().containsKey("api.test-127.0.0.11-3000"));
+        assertThat(backends().keySet()).containsExactlyInAnyOrder("api.test-127.0.0.12-3000", "api.test-127.0.0.13-3000");
+        assertThat(dns.queries).isGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void aDnsOutageKeepsTheLastGoodSetAndSaysSo() throws Exception {
+        List<EngineEvent> events = new CopyOnWriteArrayList<>();
+        engine.subscribe(events::add);
+        dns.answers = List.of(InetAddress.getByName("127.0.0.21"));
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.dns("svc.test", 8080, 60_000, dns.address()))));
+        discovery.refreshNow();
+        assertThat(backends()).containsKey("svc.test-127.0.0.21-8080");
+        dns.close(); // the server goes away: queries time out
+        discovery.refreshNow();
+        assertThat(backends()).containsKey("svc.test-127.0.0.21-8080");
+        await().atMost(Duration.ofSeconds(5)).until(() -> events.stream()
+                .anyMatch(e -> e.type().equals("discovery") && e.to().startsWith("failed: dns:svc.test")));
+    }
+
+    @Test
+    void aWatchedFileAddsReweightsAndRemovesBackends(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("backends.json");
+        Files.writeString(file, "[{\"id\":\"f1\",\"url\":\"http://127.0.0.1:7001\",\"weight\":2},"
+                + "{\"id\":\"f2\",\"url\":\"http://127.0.0.1:7002\"}]");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 60_000))));
+        discovery.refreshNow();
+        assertThat(backends().keySet()).containsExactlyInAnyOrder("f1", "f2");
+        assertThat(backends().get("f1").weight()).isEqualTo(2);
+
+        Files.writeString(file, "[{\"id\":\"f1\",\"url\":\"http://127.0.0.1:7001\",\"weight\":5}]");
+        discovery.refreshNow();
+        assertThat(backends().get("f1").weight()).isEqualTo(5);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !backends().containsKey("f2"));
+
+        // a half-written file keeps the last good list
+        Files.writeString(file, "[{\"id\":\"f1\",\"url\":");
+        discovery.refreshNow();
+        assertThat(backends().keySet()).containsExactly("f1");
+        // and a bad entry names the field and value
+        Files.writeString(file, "[{\"id\":\"f1\",\"url\":\"http://127.0.0.1:7001\",\"weight\":-1}]");
+        discovery.refreshNow();
+        assertThat(backends().get("f1").weight()).isEqualTo(5);
+    }
+
+    @Test
+    void removingASourceRetiresWhatItBrought(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("b.json");
+        Files.writeString(file, "[{\"id\":\"g1\",\"url\":\"http://127.0.0.1:7101\"}]");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 60_000))));
+        discovery.refreshNow();
+        assertThat(backends()).containsKey("g1");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of()));
+        await().atMost(Duration.ofSeconds(5)).until(() -> backends().isEmpty());
+        assertThat(discovery.ownedIds()).isEmpty();
+    }
+
+    /** A tiny authoritative DNS server on 127.0.0.1 answering A and AAAA for any name from {@link #answers}. */
+    static final class LoopbackDns implements AutoCloseable {
+        volatile List<InetAddress> answers = List.of();
+        volatile int queries;
+        private final DatagramSocket socket;
+        private final Thread thread;
+
+        LoopbackDns() throws Exception {
+            socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
+            thread = new Thread(this::serve, "loopback-dns");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        String address() {
+            return "127.0.0.1:" + socket.getLocalPort();
+        }
+
+        private void serve() {
+            byte[] buf = new byte[512];
+            while (!socket.isClosed()) {
+                try {
+                    DatagramPacket p = new DatagramPacket(buf, buf.length);
+                    socket.receive(p);
+                    queries++;
+                    Message q = new Message(java.util.Arrays.copyOf(p.getData(), p.getLength()));
+                    Record question = q.getQuestion();
+                    Message r = new Message(q.getHeader().getID());
+                    r.getHeader().setFlag(Flags.QR);
+                    r.getHeader().setFlag(Flags.AA);
+                    r.getHeader().setRcode(Rcode.NOERROR);
+                    r.addRecord(question, Section.QUESTION);
+                    for (InetAddress a : answers) {
+                        if (question.getType() == Type.A && a.getAddress().length == 4) {
+                            r.addRecord(new ARecord(question.getName(), DClass.IN, 0, a), Section.ANSWER);
+                        } else if (question.getType() == Type.AAAA && a.getAddress().length == 16) {
+                            r.addRecord(new AAAARecord(question.getName(), DClass.IN, 0, a), Section.ANSWER);
+                        }
+                    }
+                    byte[] out = r.toWire();
+                    socket.send(new DatagramPacket(out, out.length, p.getSocketAddress()));
+                } catch (Exception e) {
+                    // closed, or a malformed query: ignore
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            socket.close();
+        }
+    }
+}
