@@ -35,6 +35,8 @@ final class HashRing implements KeySpace {
     private final int[] pointCounts; // by candidate index
     private final long[] points; // flipped hashes, ascending
     private final int[] owners; // candidate index of each point
+    private final int shift; // 64 - bucket bits
+    private final int[] buckets; // buckets[b] = first point whose hash's top bits are >= b; one extra at the end
     private volatile List<Point> pointList;
     private volatile Map<String, Double> shares;
 
@@ -45,6 +47,18 @@ final class HashRing implements KeySpace {
         this.pointCounts = pointCounts;
         this.points = points;
         this.owners = owners;
+        // a lookup table on the top bits of the hash, about one bucket per point, so a lookup binary-searches
+        // a bucket of one or two points instead of the whole ring (16 cache misses at 48,000 points)
+        int bits = points.length <= 1 ? 1 : Math.min(20, 64 - Long.numberOfLeadingZeros(points.length - 1));
+        this.shift = 64 - bits;
+        this.buckets = new int[(1 << bits) + 1];
+        int p = 0;
+        for (int b = 0; b <= 1 << bits; b++) {
+            while (p < points.length && ((points[p] ^ Long.MIN_VALUE) >>> shift) < b) {
+                p++;
+            }
+            buckets[b] = p;
+        }
     }
 
     /**
@@ -163,8 +177,9 @@ final class HashRing implements KeySpace {
             return -1;
         }
         long f = hash ^ Long.MIN_VALUE;
-        int lo = 0;
-        int hi = n; // first index with points[i] >= f
+        int b = (int) (hash >>> shift);
+        int lo = buckets[b];
+        int hi = buckets[b + 1]; // first index with points[i] >= f lies in [lo, hi]
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (points[mid] < f) {
