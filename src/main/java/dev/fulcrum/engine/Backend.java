@@ -114,24 +114,37 @@ public final class Backend implements Comparable<Backend> {
         return (maxInFlight == 0 || inFlight.get() < maxInFlight) && breaker.permitsAnother();
     }
 
-    /** Takes one in-flight slot and, if the breaker is HALF_OPEN, one probe permit. */
-    boolean tryAcquire() {
+    /**
+     * Takes one in-flight slot and, if the breaker is HALF_OPEN, one probe permit.
+     *
+     * <p>A draining backend refuses even when a request thread still holds a snapshot from before the drain:
+     * the slot is taken first and {@code draining} read after it, while the control thread writes
+     * {@code draining} first and reads the in-flight count after it. One of the two always sees the other
+     * (both are volatile), so a backend reported DRAINED never receives a request afterwards.
+     *
+     * @return the breaker ticket for {@link Lease}, or {@link CircuitBreaker#REFUSED}
+     */
+    long tryAcquire() {
         if (maxInFlight > 0) {
             int n;
             do {
                 n = inFlight.get();
                 if (n >= maxInFlight) {
-                    return false;
+                    return CircuitBreaker.REFUSED;
                 }
             } while (!inFlight.compareAndSet(n, n + 1));
         } else {
             inFlight.incrementAndGet();
         }
-        if (!breaker.tryAcquirePermission()) {
+        if (draining) {
             inFlight.decrementAndGet();
-            return false;
+            return CircuitBreaker.REFUSED;
         }
-        return true;
+        long ticket = breaker.acquire();
+        if (ticket == CircuitBreaker.REFUSED) {
+            inFlight.decrementAndGet();
+        }
+        return ticket;
     }
 
     /** @return the in-flight count after the release */

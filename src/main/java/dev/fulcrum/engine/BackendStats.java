@@ -24,6 +24,7 @@ public final class BackendStats {
     private long lastFailures;
     private long lastRollNanos = Long.MIN_VALUE;
     private Histogram recycle;
+    private final Histogram merged = new Histogram(MAX_TRACKED_NANOS, 2);
 
     // published to readers
     private volatile double rps;
@@ -58,7 +59,7 @@ public final class BackendStats {
         recycle = seconds[slot];
         seconds[slot] = h;
         slot = (slot + 1) % seconds.length;
-        Histogram merged = new Histogram(MAX_TRACKED_NANOS, 2);
+        merged.reset(); // reused: one allocation per backend, not one per second
         for (Histogram s : seconds) {
             if (s != null) {
                 merged.add(s);

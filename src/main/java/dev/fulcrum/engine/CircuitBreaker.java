@@ -13,6 +13,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * The state is an {@link AtomicReference} to immutable state objects, moved by CAS, so request threads
  * never lock on the admission check. Recording into the CLOSED window takes a short lock on the window
  * (a ring of the last {@code window} outcomes). Every transition is reported to the listener once.
+ *
+ * <p>Tickets. Each state carries an epoch that every transition increments. {@link #acquire()} returns the
+ * epoch the call was admitted in, and {@link #record(Call, long)} ignores a result whose epoch is no longer
+ * current. Without this a request admitted while CLOSED that finishes after the breaker went OPEN and then
+ * HALF_OPEN would be counted as one of the probes (closing the breaker on a call that was never a probe),
+ * and a client abort of such a request would hand out a probe permit that was never taken.
+ * Example with {@code halfOpenCalls = 1}: call A admitted in CLOSED (epoch 0); failures open the breaker
+ * (epoch 1); openMs later it is HALF_OPEN (epoch 2); A now succeeds: ignored, the one probe permit is still
+ * there and only a real probe can close the breaker.
  */
 public final class CircuitBreaker {
 
@@ -26,24 +35,30 @@ public final class CircuitBreaker {
         void onTransition(CircuitBreaker breaker, State from, State to);
     }
 
+    /** What {@link #acquire()} returns when the call is refused. */
+    public static final long REFUSED = -1;
+
     private sealed interface S permits Closed, Open, HalfOpen {
         State state();
+
+        /** Incremented by every transition; admission tickets carry it. */
+        long epoch();
     }
 
-    private record Closed(Window window) implements S {
+    private record Closed(Window window, long epoch) implements S {
         public State state() {
             return State.CLOSED;
         }
     }
 
-    private record Open(long untilNanos) implements S {
+    private record Open(long untilNanos, long epoch) implements S {
         public State state() {
             return State.OPEN;
         }
     }
 
     /** permitsLeft: probes not yet admitted; successes: probes that came back fine. */
-    private record HalfOpen(int permitsLeft, int successes) implements S {
+    private record HalfOpen(int permitsLeft, int successes, long epoch) implements S {
         public State state() {
             return State.HALF_OPEN;
         }
@@ -53,14 +68,14 @@ public final class CircuitBreaker {
     private final Ticker ticker;
     private final Listener listener;
     private final AtomicReference<S> state;
-    /** Transitions so far, with their wall time; read by the window's timeline. */
+    /** Wall time of the last transition; read by the window's timeline. */
     private volatile long lastTransitionMillis;
 
     public CircuitBreaker(BreakerSpec spec, Ticker ticker, Listener listener) {
         this.spec = spec;
         this.ticker = ticker;
         this.listener = listener;
-        this.state = new AtomicReference<>(new Closed(new Window(spec.window())));
+        this.state = new AtomicReference<>(new Closed(new Window(spec.window()), 0));
         this.lastTransitionMillis = ticker.wallMillis();
     }
 
@@ -83,41 +98,59 @@ public final class CircuitBreaker {
 
     /** Admits one call: always while CLOSED, one of the probes while HALF_OPEN, never while OPEN. */
     public boolean tryAcquirePermission() {
-        if (!spec.enabled()) {
-            return true;
-        }
+        return acquire() != REFUSED;
+    }
+
+    /**
+     * Admits one call like {@link #tryAcquirePermission()} and returns its ticket (the epoch it was admitted
+     * in) for {@link #record(Call, long)} and {@link #releaseUnusedPermission(long)}, or {@link #REFUSED}.
+     */
+    public long acquire() {
         while (true) {
             S s = state.get();
-            if (s instanceof Closed) {
-                return true;
+            if (s instanceof Closed || !spec.enabled()) {
+                return s.epoch();
             }
             if (!(s instanceof HalfOpen h) || h.permitsLeft() <= 0) {
-                return false;
+                return REFUSED;
             }
-            if (state.compareAndSet(s, new HalfOpen(h.permitsLeft() - 1, h.successes()))) {
-                return true;
+            if (state.compareAndSet(s, new HalfOpen(h.permitsLeft() - 1, h.successes(), h.epoch()))) {
+                return h.epoch();
             }
         }
     }
 
-    /** Records the result of an admitted call. */
+    /** Records the result of a call as if it had been admitted in the current state. */
     public void record(Call call) {
-        if (!spec.enabled()) {
+        record(call, state.get().epoch());
+    }
+
+    /**
+     * Records the result of the call admitted with {@code ticket}. A result from an earlier state (the
+     * breaker moved since the call was admitted) changes nothing.
+     */
+    public void record(Call call, long ticket) {
+        if (!spec.enabled() || ticket == REFUSED) {
             return;
         }
         while (true) {
             S s = state.get();
+            if (s.epoch() != ticket) {
+                return; // admitted before the last transition: says nothing about the current state
+            }
             if (s instanceof Closed c) {
-                if (c.window().add(call, spec) && state.compareAndSet(s, open())) {
+                if (c.window().add(call, spec) && state.compareAndSet(s, open(s))) {
                     fire(State.CLOSED, State.OPEN);
                 }
                 return;
             }
             if (s instanceof HalfOpen h) {
+                // a slow probe is not a healthy one: only plain successes close the breaker
                 S next = call == Call.SUCCESS
-                        ? (h.successes() + 1 >= spec.halfOpenCalls() ? new Closed(new Window(spec.window()))
-                        : new HalfOpen(h.permitsLeft(), h.successes() + 1))
-                        : open();
+                        ? (h.successes() + 1 >= spec.halfOpenCalls()
+                        ? new Closed(new Window(spec.window()), h.epoch() + 1)
+                        : new HalfOpen(h.permitsLeft(), h.successes() + 1, h.epoch()))
+                        : open(s);
                 if (state.compareAndSet(s, next)) {
                     if (next.state() != State.HALF_OPEN) {
                         fire(State.HALF_OPEN, next.state());
@@ -126,28 +159,38 @@ public final class CircuitBreaker {
                 }
                 continue;
             }
-            return; // OPEN: a late result from before the breaker opened changes nothing
+            return; // OPEN admits nothing, so no current ticket can name it
         }
     }
 
     /**
      * A probe admitted in HALF_OPEN never reached the backend (client went away): give its permit back so
-     * the breaker cannot wedge in HALF_OPEN with no permits and no outstanding probes.
+     * the breaker cannot wedge in HALF_OPEN with no permits and no outstanding probes. Gives back only while
+     * the breaker is still in the HALF_OPEN period that admitted the probe, never more than it handed out.
      */
-    public void releaseUnusedPermission() {
+    public void releaseUnusedPermission(long ticket) {
         while (true) {
             S s = state.get();
-            if (!(s instanceof HalfOpen h) || state.compareAndSet(s, new HalfOpen(h.permitsLeft() + 1, h.successes()))) {
+            if (!(s instanceof HalfOpen h) || h.epoch() != ticket
+                    || h.permitsLeft() + h.successes() >= spec.halfOpenCalls()) {
+                return;
+            }
+            if (state.compareAndSet(s, new HalfOpen(h.permitsLeft() + 1, h.successes(), h.epoch()))) {
                 return;
             }
         }
+    }
+
+    /** {@link #releaseUnusedPermission(long)} for a probe of the current HALF_OPEN period. */
+    public void releaseUnusedPermission() {
+        releaseUnusedPermission(state.get().epoch());
     }
 
     /** Called by the control thread's tick: OPEN past its deadline becomes HALF_OPEN. */
     public boolean advance() {
         S s = state.get();
         if (s instanceof Open o && ticker.nanos() - o.untilNanos() >= 0
-                && state.compareAndSet(s, new HalfOpen(spec.halfOpenCalls(), 0))) {
+                && state.compareAndSet(s, new HalfOpen(spec.halfOpenCalls(), 0, o.epoch() + 1))) {
             fire(State.OPEN, State.HALF_OPEN);
             return true;
         }
@@ -162,7 +205,7 @@ public final class CircuitBreaker {
     /** Forces CLOSED with an empty window (the operator's "enable", a config change). */
     public void reset() {
         S s = state.get();
-        if (!(s instanceof Closed) && state.compareAndSet(s, new Closed(new Window(spec.window())))) {
+        if (!(s instanceof Closed) && state.compareAndSet(s, new Closed(new Window(spec.window()), s.epoch() + 1))) {
             fire(s.state(), State.CLOSED);
         }
     }
@@ -183,8 +226,8 @@ public final class CircuitBreaker {
                            long lastTransitionMillis) {
     }
 
-    private Open open() {
-        return new Open(ticker.nanos() + spec.openMs() * 1_000_000L);
+    private Open open(S from) {
+        return new Open(ticker.nanos() + spec.openMs() * 1_000_000L, from.epoch() + 1);
     }
 
     private void fire(State from, State to) {

@@ -7,14 +7,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The balancing engine: named pools, the routes between them, one control thread, and the event bus.
@@ -24,15 +27,21 @@ import java.util.function.Supplier;
  * pool's {@link PoolSnapshot}. A periodic tick (every {@value #TICK_MS} ms) is the one wake-up for every
  * deadline: OPEN to HALF_OPEN, ejection ends, slow-start steps, drain completion, the once-a-second stats
  * roll-up. Tests build the engine with {@link #manual}, move a fake ticker and call {@link #tick()} by hand.
+ *
+ * <p>Work handed to the control thread from the control thread itself (an event listener asking for
+ * {@link #backends()}, a breaker transition during a tick) runs inline instead of being queued: queuing it
+ * and waiting would deadlock the thread on itself.
  */
 public final class Engine implements AutoCloseable {
     static final long TICK_MS = 100;
     public static final String DEFAULT_POOL = "default";
+    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     private final Ticker ticker;
     private final RandomSource random;
-    private final Executor control;
     private final ScheduledExecutorService scheduler;
+    private volatile Thread controlThread;
     private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
     private volatile EngineSettings settings;
     private volatile Map<String, Pool> pools = Map.of();
@@ -44,18 +53,21 @@ public final class Engine implements AutoCloseable {
         this.ticker = ticker;
         this.random = random;
         this.scheduler = scheduler;
-        this.control = scheduler != null ? scheduler : Runnable::run;
     }
 
     /** The production engine: its own control thread, system time, thread-local randomness. */
     public static Engine start(EngineSettings settings) {
+        Engine[] self = new Engine[1];
         ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "fulcrum-control");
             t.setDaemon(true);
+            self[0].controlThread = t;
             return t;
         });
         s.setRemoveOnCancelPolicy(true);
         Engine e = new Engine(settings, Ticker.system(), RandomSource.threadLocal(), s);
+        self[0] = e;
+        s.prestartCoreThread();
         s.scheduleWithFixedDelay(e::tickSafely, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         return e;
     }
@@ -77,18 +89,47 @@ public final class Engine implements AutoCloseable {
         return settings;
     }
 
-    Executor control() {
-        return control;
+    /** True on the thread that owns control state (in a manual engine: every caller). */
+    boolean onControlThread() {
+        return scheduler == null || Thread.currentThread() == controlThread;
+    }
+
+    /**
+     * Hands work to the control thread without waiting: inline when already there (or in a manual engine),
+     * queued otherwise. Work offered after {@link #close()} is dropped; a request finishing during shutdown
+     * must not fail because the control thread is gone.
+     */
+    void execute(Runnable work) {
+        if (onControlThread()) {
+            work.run();
+            return;
+        }
+        try {
+            scheduler.execute(() -> {
+                try {
+                    work.run();
+                } catch (RuntimeException e) {
+                    LOG.error("control task failed", e);
+                }
+            });
+        } catch (RejectedExecutionException closed) {
+            LOG.debug("engine closed; control task dropped");
+        }
     }
 
     // ---------------------------------------------------------------- control-thread calls
 
     /** Runs {@code work} on the control thread and waits for its result (rethrowing its exception). */
     public <T> T call(Supplier<T> work) {
-        if (scheduler == null) {
+        if (onControlThread()) {
             return work.get();
         }
-        CompletableFuture<T> f = CompletableFuture.supplyAsync(work, control);
+        CompletableFuture<T> f;
+        try {
+            f = CompletableFuture.supplyAsync(work, scheduler);
+        } catch (RejectedExecutionException closed) {
+            throw new IllegalStateException("engine is closed", closed);
+        }
         try {
             return f.get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -132,6 +173,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public Pool addPool(String name, StrategySpec spec) {
+        requireStrategy(spec);
         return call(() -> {
             if (pools.containsKey(name)) {
                 throw new EngineException(409, "pool: already exists (got: " + name + ")");
@@ -153,7 +195,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public void setRouter(Router r) {
-        this.router = r;
+        this.router = r == null ? Router.EMPTY : r;
     }
 
     public void setSettings(EngineSettings s) {
@@ -181,8 +223,9 @@ public final class Engine implements AutoCloseable {
         return b;
     }
 
-    /** Adds a backend; 409 for a duplicate id anywhere, 404 for an unknown pool. */
+    /** Adds a backend; 400 for an invalid spec, 409 for a duplicate id anywhere, 404 for an unknown pool. */
     public void addBackend(String pool, BackendSpec spec, boolean slowStart) {
+        validate(spec);
         run(() -> {
             Pool p = pools.get(pool);
             if (p == null) {
@@ -196,9 +239,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public void setWeight(String id, int weight) {
-        if (weight < 0 || weight > 1000) {
-            throw new EngineException(400, "weight: must be between 0 and 1000 (got: " + weight + ")");
-        }
+        requireWeight(weight);
         run(() -> {
             Backend b = require(id);
             pools.get(b.pool()).setWeight(b, weight);
@@ -228,6 +269,7 @@ public final class Engine implements AutoCloseable {
     }
 
     public void setStrategy(String pool, StrategySpec spec) {
+        requireStrategy(spec);
         run(() -> {
             Pool p = pools.get(pool);
             if (p == null) {
@@ -237,9 +279,48 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    private static void requireWeight(int weight) {
+        if (weight < 0 || weight > 1000) {
+            throw new EngineException(400, "weight: must be between 0 and 1000 (got: " + weight + ")");
+        }
+    }
+
+    private static void requireStrategy(StrategySpec spec) {
+        if (spec == null || spec.type() == null) {
+            throw new EngineException(400, "strategy.type: must be one of " + StrategySpec.TYPES + " (got: null)");
+        }
+    }
+
+    /** The checks CONTRACT 2.1 puts on a backend, as 400s naming the field and the value. */
+    private static void validate(BackendSpec spec) {
+        if (spec == null) {
+            throw new EngineException(400, "backend: required (got: null)");
+        }
+        if (spec.id() == null || !ID.matcher(spec.id()).matches()) {
+            throw new EngineException(400, "id: must be 1-64 characters of [A-Za-z0-9._-] (got: " + spec.id() + ")");
+        }
+        requireWeight(spec.weight());
+        if (spec.maxInFlight() != null && spec.maxInFlight() < 1) {
+            throw new EngineException(400, "maxInFlight: must be at least 1 or null (got: " + spec.maxInFlight() + ")");
+        }
+        String url = spec.url();
+        java.net.URI uri;
+        try {
+            uri = url == null ? null : new java.net.URI(url);
+        } catch (java.net.URISyntaxException e) {
+            uri = null;
+        }
+        if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())
+                || uri.getHost() == null || uri.getPort() > 65535
+                || uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !"/".equals(uri.getRawPath())
+                || uri.getRawQuery() != null) {
+            throw new EngineException(400, "url: must be an absolute http://host:port with no path (got: " + url + ")");
+        }
+    }
+
     /** One active health-check result for a backend (rise/fall applied). Unknown ids are ignored. */
     public void reportProbe(String id, boolean ok) {
-        control.execute(() -> {
+        execute(() -> {
             Backend b = find(id);
             if (b != null) {
                 pools.get(b.pool()).probe(b, ok);
@@ -296,7 +377,7 @@ public final class Engine implements AutoCloseable {
     }
 
     void onBreakerTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to) {
-        control.execute(() -> {
+        execute(() -> {
             for (Pool p : pools.values()) {
                 for (Backend b : p.members()) {
                     if (b.breaker() == breaker) {
@@ -330,7 +411,7 @@ public final class Engine implements AutoCloseable {
         try {
             tick();
         } catch (RuntimeException e) {
-            System.getLogger("fulcrum.engine").log(System.Logger.Level.ERROR, "control tick failed", e);
+            LOG.error("control tick failed", e);
         }
     }
 

@@ -22,13 +22,15 @@ public final class Lease {
     private final Pool pool;
     private final Backend backend;
     private final long startNanos;
+    private final long breakerTicket;
     @SuppressWarnings("unused")
     private volatile boolean released;
 
-    Lease(Pool pool, Backend backend, long startNanos) {
+    Lease(Pool pool, Backend backend, long startNanos, long breakerTicket) {
         this.pool = pool;
         this.backend = backend;
         this.startNanos = startNanos;
+        this.breakerTicket = breakerTicket;
     }
 
     public Backend backend() {
@@ -41,6 +43,11 @@ public final class Lease {
 
     public long startNanos() {
         return startNanos;
+    }
+
+    /** The breaker state this attempt was admitted in (see {@link CircuitBreaker#acquire()}). */
+    long breakerTicket() {
+        return breakerTicket;
     }
 
     public boolean isReleased() {

@@ -9,7 +9,8 @@ package dev.fulcrum.engine;
 public final class PeakEwma {
     private final Ticker ticker;
     private final double decayNanos;
-    private double value; // nanoseconds; 0 = no sample yet
+    private double value; // nanoseconds
+    private boolean sampled; // a 0 ns sample (possible with a fake clock) is still a sample
     private long stamp;
 
     public PeakEwma(Ticker ticker, long decayMs) {
@@ -20,13 +21,14 @@ public final class PeakEwma {
 
     public synchronized void observe(long rttNanos) {
         long now = ticker.nanos();
-        if (value == 0 || rttNanos > value) {
+        if (!sampled || rttNanos > value) {
             value = rttNanos;
         } else {
             double w = Math.exp(-(now - stamp) / decayNanos);
             value = value * w + rttNanos * (1 - w);
         }
         stamp = now;
+        sampled = true;
     }
 
     /** Current estimate in nanoseconds, or 0 when nothing was observed yet. */
@@ -35,6 +37,6 @@ public final class PeakEwma {
     }
 
     public synchronized boolean hasSamples() {
-        return value > 0;
+        return sampled;
     }
 }

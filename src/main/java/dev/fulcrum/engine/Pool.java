@@ -75,11 +75,46 @@ public final class Pool {
             if (b == null) {
                 return null;
             }
-            if (b.tryAcquire()) {
+            long ticket = b.tryAcquire();
+            if (ticket != CircuitBreaker.REFUSED) {
                 inFlight.incrementAndGet();
-                return new Lease(this, b, engine.ticker().nanos());
+                return new Lease(this, b, engine.ticker().nanos(), ticket);
             }
-            // lost a race for its last slot or probe permit: it is no longer eligible, pick again
+            if (b.draining) {
+                // picked from a snapshot older than the drain: make sure the drain's completion is seen now
+                engine.execute(this::refresh);
+            }
+            // lost a race for its last slot or probe permit, or it is draining: pick again
+        }
+        return null;
+    }
+
+    /**
+     * Leases a named backend if it is a current candidate and can take a request now (sticky sessions);
+     * null otherwise, and the caller picks normally.
+     */
+    public Lease tryLease(String backendId) {
+        PoolSnapshot s = snapshot;
+        Backend b = find(s.primaryCandidates(), backendId);
+        if (b == null) {
+            b = find(s.backupCandidates(), backendId);
+        }
+        if (b == null || !b.admitsAnother()) {
+            return null;
+        }
+        long ticket = b.tryAcquire();
+        if (ticket == CircuitBreaker.REFUSED) {
+            return null;
+        }
+        inFlight.incrementAndGet();
+        return new Lease(this, b, engine.ticker().nanos(), ticket);
+    }
+
+    private static Backend find(Candidates c, String id) {
+        for (int i = 0; i < c.size(); i++) {
+            if (c.get(i).id().equals(id)) {
+                return c.get(i);
+            }
         }
         return null;
     }
@@ -92,12 +127,12 @@ public final class Pool {
         b.stats().record(outcome, latency);
         if (outcome == Outcome.CLIENT_ABORT) {
             // says nothing about the backend; a HALF_OPEN probe permit goes back
-            b.breaker().releaseUnusedPermission();
+            b.breaker().releaseUnusedPermission(lease.breakerTicket());
         } else {
             boolean failed = outcome.isBackendFailure();
             b.breaker().record(failed ? CircuitBreaker.Call.FAILURE
                     : latency >= b.breaker().spec().slowCallMs() * 1_000_000L ? CircuitBreaker.Call.SLOW
-                    : CircuitBreaker.Call.SUCCESS);
+                    : CircuitBreaker.Call.SUCCESS, lease.breakerTicket());
             if (outcome != Outcome.CONNECT_FAILURE) {
                 b.ewma().observe(latency);
             }
@@ -105,11 +140,13 @@ public final class Pool {
             if (!failed) {
                 b.consecutiveFailures().set(0);
             } else if (o.enabled() && b.consecutiveFailures().incrementAndGet() == o.consecutiveFailures()) {
-                engine.control().execute(() -> eject(b));
+                // exactly one request thread sees the count reach the threshold; eject() resets it whatever it
+                // decides, so the next run of failures can reach it again
+                engine.execute(() -> eject(b));
             }
         }
         if (left == 0 && b.draining) {
-            engine.control().execute(this::refresh);
+            engine.execute(this::refresh);
         }
     }
 
@@ -150,13 +187,10 @@ public final class Pool {
         rebuild();
     }
 
+    /** Stops new requests to {@code b}; refresh() reports DRAINING, then DRAINED once its in-flight reach 0. */
     void drain(Backend b, boolean thenRemove) {
         b.removeWhenDrained |= thenRemove;
-        if (!b.draining) {
-            b.draining = true;
-            engine.publish("drain", name, b.id(), stateOf(b, engine.ticker().nanos()) == BackendState.UP
-                    ? BackendState.UP.name() : b.lastReportedState.name(), BackendState.DRAINING.name());
-        }
+        b.draining = true; // written before refresh() reads in-flight: see Backend.tryAcquire
         refresh();
     }
 
@@ -173,18 +207,29 @@ public final class Pool {
         refresh();
     }
 
+    /** Switches the strategy; a spec the factory refuses leaves the pool exactly as it was. */
     void setStrategy(StrategySpec next) {
-        String old = spec.type();
+        StrategySpec oldSpec = spec;
+        Strategy oldPrimary = lastPrimary;
+        Strategy oldBackup = lastBackup;
         spec = next.withDefaults();
         lastPrimary = null;
         lastBackup = null;
+        try {
+            rebuild();
+        } catch (RuntimeException refused) {
+            spec = oldSpec;
+            lastPrimary = oldPrimary;
+            lastBackup = oldBackup;
+            throw refused;
+        }
         if (FASTEST.equals(spec.type())) {
+            // latencies measured under another decay (or none): start fresh, the strategy reads them live
             for (Backend b : members.values()) {
                 b.resetEwma(engine.ticker(), decayMs());
             }
         }
-        engine.publish("strategy", name, null, old, spec.type());
-        rebuild();
+        engine.publish("strategy", name, null, oldSpec.type(), spec.type());
     }
 
     private static final String FASTEST = StrategySpec.FASTEST_RESPONSE;
@@ -215,7 +260,8 @@ public final class Pool {
     void eject(Backend b) {
         long now = engine.ticker().nanos();
         EngineSettings.OutlierSpec o = engine.settings().outlier();
-        if (!members.containsKey(b.id()) || isEjected(b, now) || !o.enabled()) {
+        b.consecutiveFailures().set(0); // whatever is decided, the next run of failures counts from zero
+        if (members.get(b.id()) != b || isEjected(b, now) || !o.enabled()) {
             return;
         }
         int total = 0;
@@ -229,14 +275,12 @@ public final class Pool {
             }
         }
         // never more than maxEjectionPercent ejected at once, but always at least one may be
-        if (ejected > 0 && (ejected + 1) * 100 > (long) o.maxEjectionPercent() * total) {
-            b.consecutiveFailures().set(0);
+        if (ejected > 0 && (ejected + 1) * 100L > (long) o.maxEjectionPercent() * total) {
             return;
         }
         b.timesEjected++;
         long length = Math.min(MAX_EJECTION_NANOS, o.baseEjectionMs() * 1_000_000L * b.timesEjected);
         b.ejectedUntilNanos = now + length;
-        b.consecutiveFailures().set(0);
         refresh();
     }
 
@@ -257,7 +301,8 @@ public final class Pool {
      * start, and republishes the snapshot when anything it shows changed.
      */
     void tick() {
-        for (Backend b : members.values()) {
+        // a copy: advance() reports its transition inline on this thread, and that refresh may remove a member
+        for (Backend b : List.copyOf(members.values())) {
             b.breaker().advance();
         }
         refresh();
@@ -326,10 +371,19 @@ public final class Pool {
         return s.all().size() != members.size();
     }
 
+    /**
+     * One event per state change: {@code drain} when DRAINING or DRAINED is involved, {@code health}
+     * otherwise (DOWN, EJECTED, back UP). A drain that completes at once (nothing in flight) still tells
+     * both steps, X to DRAINING then DRAINING to DRAINED, so listeners always see the same sequence.
+     */
     private void publishState(Backend b, BackendState from, BackendState to) {
-        String type = from == BackendState.DRAINING && to == BackendState.DRAINED
-                || to == BackendState.DRAINING ? "drain" : "health";
-        engine.publish(type, name, b.id(), from.name(), to.name());
+        if (to == BackendState.DRAINED && from != BackendState.DRAINING) {
+            engine.publish("drain", name, b.id(), from.name(), BackendState.DRAINING.name());
+            from = BackendState.DRAINING;
+        }
+        boolean drain = from == BackendState.DRAINING || from == BackendState.DRAINED
+                || to == BackendState.DRAINING || to == BackendState.DRAINED;
+        engine.publish(drain ? "drain" : "health", name, b.id(), from.name(), to.name());
     }
 
     BackendState stateOf(Backend b, long now) {
@@ -360,7 +414,8 @@ public final class Pool {
         long now = engine.ticker().nanos();
         List<Backend> primary = new ArrayList<>();
         List<Backend> backups = new ArrayList<>();
-        List<Backend> ejectedOnly = new ArrayList<>();
+        List<Backend> ejectedPrimary = new ArrayList<>();
+        List<Backend> ejectedBackup = new ArrayList<>();
         List<BackendView> views = new ArrayList<>(members.size());
         boolean anyRamping = false;
         for (Backend b : members.values()) {
@@ -371,15 +426,19 @@ public final class Pool {
             if (b.weight > 0 && !open) {
                 if (st == BackendState.UP) {
                     (b.isBackup() ? backups : primary).add(b);
-                } else if (st == BackendState.EJECTED && !b.isBackup()) {
-                    ejectedOnly.add(b);
+                } else if (st == BackendState.EJECTED) {
+                    (b.isBackup() ? ejectedBackup : ejectedPrimary).add(b);
                 }
             }
             views.add(view(b, st, eff, now));
         }
-        boolean panic = primary.isEmpty() && backups.isEmpty() && !ejectedOnly.isEmpty();
+        // panic mode (Envoy's): when ejections alone would leave nothing to pick, passive detection is more
+        // likely wrong than every backend broken, so ejected backends take traffic again (primaries first)
+        boolean panic = primary.isEmpty() && backups.isEmpty()
+                && !(ejectedPrimary.isEmpty() && ejectedBackup.isEmpty());
         if (panic) {
-            primary = ejectedOnly; // panic mode: ejections alone would leave nothing, so ignore them
+            primary = ejectedPrimary;
+            backups = ejectedBackup;
         }
         ramping = anyRamping;
         Candidates pc = candidates(primary, now);

@@ -4,7 +4,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Routes a request path to a pool by the longest matching prefix (CONTRACT 2.1 {@code routes}). */
+/**
+ * Routes a request path to a pool by the longest matching prefix (CONTRACT 2.1 {@code routes}), on segment
+ * boundaries: {@code /api} matches {@code /api}, {@code /api/users} and {@code /api?x=1}, not {@code /apix}.
+ * Example: routes {@code /api} to pool api and {@code /api/admin} to pool admin send {@code /api/admin/x} to
+ * admin, {@code /api/x} to api and {@code /other} to the default pool.
+ */
 public final class Router {
     public static final Router EMPTY = new Router(List.of());
 
@@ -32,8 +37,11 @@ public final class Router {
         return longestFirst;
     }
 
-    /** The longest route matching the path, or null for the default pool. */
+    /** The longest route matching the path, or null for the default pool (also for a null path). */
     public Route match(String path) {
+        if (path == null) {
+            return null;
+        }
         for (Route r : longestFirst) {
             if (r.matches(path)) {
                 return r;

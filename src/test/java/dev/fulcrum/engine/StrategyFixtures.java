@@ -145,7 +145,7 @@ final class StrategyFixtures {
     /** Takes n in-flight slots on b, as a pick's lease would. */
     static void hold(Backend b, int n) {
         for (int i = 0; i < n; i++) {
-            if (!b.tryAcquire()) {
+            if (b.tryAcquire() == CircuitBreaker.REFUSED) {
                 throw new IllegalStateException("no slot on " + b);
             }
         }

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Throughput and tail latency on loopback: direct to a backend, through nginx (upstream keepalive on),
+# and through headless Fulcrum, on the same two backends (an nginx process answering `return 200`).
+# Rounds are interleaved (direct, nginx, fulcrum, direct, ...) and medians reported, because a shared
+# 2-core machine is noisy. Everything stops by itself; only 127.0.0.1 is used.
+#
+#   bench/proxy-vs-nginx.sh [seconds=10] [rounds=3] [connections=50]
+#
+# Needs: nginx and wrk (Debian packages), java 17, and target/fulcrum.jar (mvn -q package -DskipTests).
+set -euo pipefail
+SECS=${1:-10}
+ROUNDS=${2:-3}
+CONNS=${3:-50}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+JAR="$ROOT/target/fulcrum.jar"
+WORK=$(mktemp -d /tmp/fulcrum-bench.XXXXXX)
+B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+[ -f "$JAR" ] || { echo "no $JAR: run mvn -q package -DskipTests" >&2; exit 1; }
+command -v wrk >/dev/null && command -v nginx >/dev/null || { echo "needs wrk and nginx (apt-get install wrk nginx)" >&2; exit 1; }
+
+mkdir -p "$WORK/backends" "$WORK/proxy"
+cat > "$WORK/backends/nginx.conf" <<CONF
+worker_processes 1;
+pid $WORK/backends/nginx.pid;
+error_log $WORK/backends/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
+  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } }
+}
+CONF
+cat > "$WORK/proxy/nginx.conf" <<CONF
+worker_processes auto;
+pid $WORK/proxy/nginx.pid;
+error_log $WORK/proxy/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  upstream pool { server 127.0.0.1:$B1; server 127.0.0.1:$B2; keepalive 64; }
+  server {
+    listen 127.0.0.1:$NGINX;
+    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+CONF
+cat > "$WORK/fulcrum.json" <<CONF
+{ "proxy": { "port": $FULCRUM, "accessLog": "/dev/null" }, "admin": { "port": $ADMIN },
+  "strategy": { "type": "round-robin" },
+  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$B1" }, { "id": "b2", "url": "http://127.0.0.1:$B2" } ] }
+CONF
+
+nginx -p "$WORK/backends" -c "$WORK/backends/nginx.conf" -g 'daemon off;' & pids+=($!)
+nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
+java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$WORK/fulcrum.json" > "$WORK/ready" 2> "$WORK/fulcrum.err" & pids+=($!)
+for _ in $(seq 1 100); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
+grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+
+# warm up the JIT and the connection pools
+wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$FULCRUM/" > /dev/null
+wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
+
+run() { # name url -> "rps p99ms"
+  local out rps p99
+  out=$(wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "$2")
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  p99=$(echo "$out" | awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}')
+  local errs; errs=$(echo "$out" | awk '/Non-2xx|Socket errors/ {print}' | tr '\n' ' ')
+  echo "$1 round $3: $rps req/s, p99 $p99 ms $errs" >&2
+  echo "$1 $rps $p99" >> "$WORK/results"
+}
+for r in $(seq 1 "$ROUNDS"); do
+  run direct "http://127.0.0.1:$B1/" "$r"
+  run nginx "http://127.0.0.1:$NGINX/" "$r"
+  run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
+done
+
+python3 - "$WORK/results" "$SECS" "$ROUNDS" "$CONNS" <<'PY'
+import sys, statistics
+rows = {}
+for line in open(sys.argv[1]):
+    name, rps, p99 = line.split()
+    rows.setdefault(name, []).append((float(rps), float(p99)))
+med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v)) for k, v in rows.items()}
+print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
+print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
+print(f"|---|---|---|---|---|")
+for k in ("direct", "nginx", "fulcrum"):
+    r, p = med[k]
+    print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
+PY

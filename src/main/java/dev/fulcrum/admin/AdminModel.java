@@ -1,0 +1,161 @@
+package dev.fulcrum.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.config.ConfigWriter;
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.CircuitBreaker;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.engine.KeySpace;
+import dev.fulcrum.engine.KeySpacePreview;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.PoolSnapshot;
+import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.StrategySpec;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The admin API's answers as plain maps, shared by the HTTP handlers and the in-process
+ * {@link EngineClient}, so the window sees exactly what {@code GET /api/state} and {@code /api/ring} say.
+ */
+public final class AdminModel {
+    private AdminModel() {
+    }
+
+    /** {@code GET /api/state}. */
+    public static Map<String, Object> state(Engine engine, String proxyUrl) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Pool def = engine.pool(Engine.DEFAULT_POOL);
+        out.put("proxy", proxyUrl);
+        out.put("strategy", def == null ? null : strategyJson(def.snapshot().spec()));
+        Map<String, Object> pools = new LinkedHashMap<>();
+        for (Pool p : engine.pools()) {
+            PoolSnapshot s = p.snapshot();
+            Map<String, Object> pj = new LinkedHashMap<>();
+            pj.put("strategy", strategyJson(s.spec()));
+            pj.put("panic", s.panic());
+            pj.put("inFlight", p.inFlight());
+            pools.put(p.name(), pj);
+        }
+        out.put("pools", pools);
+        List<Map<String, Object>> routes = new ArrayList<>();
+        for (Router.Route r : engine.router().routes()) {
+            routes.add(Map.of("pathPrefix", r.pathPrefix(), "pool", r.pool(), "stripPrefix", r.stripPrefix()));
+        }
+        out.put("routes", routes);
+        Map<String, Backend> live = new LinkedHashMap<>();
+        for (Backend b : engine.allBackends()) {
+            live.put(b.id(), b);
+        }
+        List<Map<String, Object>> backends = new ArrayList<>();
+        for (BackendView v : engine.backends()) {
+            backends.add(backendJson(v, live.get(v.id())));
+        }
+        out.put("backends", backends);
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> strategyJson(StrategySpec s) {
+        JsonNode tree = ConfigWriter.toTree(s);
+        return Json.MAPPER.convertValue(tree, Map.class);
+    }
+
+    private static Map<String, Object> backendJson(BackendView v, Backend live) {
+        Map<String, Object> b = new LinkedHashMap<>();
+        b.put("id", v.id());
+        b.put("pool", v.pool());
+        b.put("url", v.url());
+        b.put("weight", v.weight());
+        b.put("effectiveWeight", Math.round(v.effectiveWeight() * 100) / 100.0);
+        b.put("state", v.state().name());
+        b.put("health", v.health().name());
+        Map<String, Object> br = new LinkedHashMap<>();
+        br.put("state", v.breaker().name());
+        if (live != null) {
+            CircuitBreaker.Snapshot s = live.breaker().snapshot();
+            br.put("failureRate", round(s.failureRate()));
+            br.put("slowCallRate", round(s.slowCallRate()));
+            br.put("msUntilHalfOpen", s.msUntilHalfOpen());
+            List<String> recent = new ArrayList<>(s.recent().length);
+            for (CircuitBreaker.Call c : s.recent()) {
+                recent.add(c.name());
+            }
+            br.put("recent", recent);
+            br.put("lastTransitionAt", s.lastTransitionMillis());
+        }
+        b.put("breaker", br);
+        b.put("activeRequests", v.activeRequests());
+        b.put("totalRequests", v.totalRequests());
+        b.put("failures", v.failures());
+        b.put("rps", round(v.rps()));
+        b.put("errorRate", round(v.errorRate()));
+        b.put("latencyP50Ms", round(v.latencyP50Ms()));
+        b.put("latencyP99Ms", round(v.latencyP99Ms()));
+        b.put("backup", v.backup());
+        b.put("maxInFlight", v.maxInFlight());
+        b.put("timesEjected", v.timesEjected());
+        b.put("ejectedForMs", v.ejectedForMs());
+        return b;
+    }
+
+    private static double round(double d) {
+        return Math.round(d * 1000) / 1000.0;
+    }
+
+    public static KeySpace keySpace(Pool p) {
+        KeySpace ks = p.snapshot().primary().keySpace();
+        if (ks == null) {
+            throw new EngineException(409, "strategy: pool " + p.name() + " uses no ring or table (got: "
+                    + p.snapshot().spec().type() + ")");
+        }
+        return ks;
+    }
+
+    /** {@code GET /api/ring}. */
+    public static Map<String, Object> ring(Pool pool) {
+        KeySpace ks = keySpace(pool);
+        List<Map<String, Object>> points = new ArrayList<>();
+        for (KeySpace.Point pt : ks.points()) {
+            Map<String, Object> m = new LinkedHashMap<>(2);
+            m.put("hash", unsigned(pt.hash()));
+            m.put("backend", pt.backend());
+            points.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("type", ks.type());
+        out.put("points", points);
+        out.put("share", ks.share());
+        return out;
+    }
+
+    /** {@code GET /api/ring/lookup}. */
+    public static Map<String, Object> lookup(Pool pool, String key) {
+        KeySpace ks = keySpace(pool);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("key", key);
+        out.put("hash", unsigned(ks.hash(key)));
+        out.put("backend", ks.owner(key));
+        return out;
+    }
+
+    /** {@code POST /api/ring/preview}. */
+    public static Map<String, Object> preview(Pool pool, List<String> remove, Map<String, Integer> add,
+                                              Map<String, Integer> weights) {
+        keySpace(pool);
+        KeySpace.Preview pv = KeySpacePreview.preview(pool, remove, add, weights);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("movedFraction", pv.movedFraction());
+        out.put("share", pv.share());
+        return out;
+    }
+
+    static BigInteger unsigned(long h) {
+        return new BigInteger(Long.toUnsignedString(h));
+    }
+}

@@ -1,0 +1,362 @@
+package dev.fulcrum.admin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.config.ConfigException;
+import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.config.ConfigProblem;
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.CircuitBreaker;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.engine.KeySpace;
+import dev.fulcrum.engine.KeySpacePreview;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.PoolSnapshot;
+import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.config.ConfigValidator;
+import dev.fulcrum.config.ConfigWriter;
+import io.undertow.Undertow;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RoutingHandler;
+import io.undertow.util.Headers;
+import io.undertow.util.PathTemplateMatch;
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin API (CONTRACT 4) on its own listener: state, backend commands, strategy, ring, events, config,
+ * export, demo faults and Prometheus metrics. Handlers run on worker threads (they wait on the engine's
+ * control thread), never on the proxy's I/O threads.
+ */
+public final class AdminServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+
+    private final AdminRuntime runtime;
+    private final Engine engine;
+    private final String host;
+    private final int requestedPort;
+    private final byte[] token;
+    private final EventStream events;
+    private final Metrics metrics;
+    private Undertow server;
+    private int port;
+
+    public AdminServer(AdminRuntime runtime, String host, int port, String token) {
+        this.runtime = runtime;
+        this.engine = runtime.engine();
+        this.host = host;
+        this.requestedPort = port;
+        this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        this.events = new EventStream(engine);
+        this.metrics = new Metrics(engine);
+    }
+
+    /** Feed this to the proxy so {@code fulcrum_requests_total} and the duration histogram count. */
+    public dev.fulcrum.proxy.RequestListener requestListener() {
+        return metrics;
+    }
+
+    public AdminServer start() {
+        RoutingHandler r = new RoutingHandler()
+                .get("/api/state", blocking(ex -> json(ex, 200, AdminModel.state(engine, runtime.proxyUrl()))))
+                .post("/api/backends", blocking(this::addBackend))
+                .put("/api/backends/{id}/weight", blocking(this::setWeight))
+                .post("/api/backends/{id}/drain", blocking(ex -> {
+                    engine.drain(param(ex, "id"));
+                    json(ex, 202, Map.of("id", param(ex, "id"), "state", "DRAINING"));
+                }))
+                .post("/api/backends/{id}/enable", blocking(ex -> {
+                    engine.enable(param(ex, "id"));
+                    json(ex, 200, Map.of("id", param(ex, "id"), "state", "UP"));
+                }))
+                .delete("/api/backends/{id}", blocking(ex -> {
+                    engine.remove(param(ex, "id"));
+                    json(ex, 202, Map.of("id", param(ex, "id"), "state", "DRAINING"));
+                }))
+                .put("/api/strategy", blocking(this::setStrategy))
+                .get("/api/ring", blocking(this::ring))
+                .get("/api/ring/lookup", blocking(this::lookup))
+                .post("/api/ring/preview", blocking(this::preview))
+                .get("/api/events", blocking(ex -> events.serve(ex)))
+                .get("/api/config", blocking(ex -> json(ex, 200, runtime.config())))
+                .put("/api/config", blocking(this::putConfig))
+                .get("/api/config/export", blocking(this::export))
+                .put("/api/demo/{id}", blocking(this::demo))
+                .get("/api/demo", blocking(ex -> json(ex, 200, runtime.demoState())))
+                .get("/metrics", blocking(ex -> {
+                    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+                    ex.getResponseSender().send(metrics.scrape());
+                }))
+                .setFallbackHandler(ex -> error(ex, 404, "no such endpoint: " + ex.getRequestMethod() + " " + ex.getRequestPath()))
+                .setInvalidMethodHandler(ex -> error(ex, 405, "method not allowed: " + ex.getRequestMethod() + " " + ex.getRequestPath()));
+        server = Undertow.builder().addHttpListener(requestedPort, host).setIoThreads(1).setWorkerThreads(16)
+                .setHandler(auth(r)).build();
+        server.start();
+        port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+        return this;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+    }
+
+    private HttpHandler auth(HttpHandler next) {
+        return ex -> {
+            String path = ex.getRequestPath();
+            boolean guarded = path.startsWith("/api/") || path.equals("/api") || path.equals("/metrics");
+            if (guarded && token != null && !validToken(ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION))) {
+                ex.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
+                error(ex, 401, "Authorization: a valid Bearer token is required");
+                return;
+            }
+            next.handleRequest(ex);
+        };
+    }
+
+    private boolean validToken(String header) {
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        byte[] given = header.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+        return MessageDigest.isEqual(given, token); // constant time for equal lengths
+    }
+
+    @FunctionalInterface
+    private interface Work {
+        void run(HttpServerExchange ex) throws Exception;
+    }
+
+    /** Runs on a worker thread with a blocking body; EngineExceptions become JSON errors. */
+    private HttpHandler blocking(Work work) {
+        return ex -> {
+            if (ex.isInIoThread()) {
+                ex.dispatch(e -> run(work, e));
+                return;
+            }
+            run(work, ex);
+        };
+    }
+
+    private void run(Work work, HttpServerExchange ex) {
+        try {
+            ex.startBlocking();
+            work.run(ex);
+        } catch (EngineException e) {
+            error(ex, e.status(), e.getMessage());
+        } catch (ConfigException e) {
+            error(ex, 400, String.join("; ", e.problems().stream().map(ConfigProblem::describe).toList()));
+        } catch (Exception e) {
+            LOG.warn("admin request {} {} failed", ex.getRequestMethod(), ex.getRequestPath(), e);
+            error(ex, 500, e.toString());
+        }
+    }
+
+    static void json(HttpServerExchange ex, int status, Object body) {
+        ex.setStatusCode(status);
+        ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
+        ex.getResponseSender().send(Json.write(body));
+    }
+
+    static void error(HttpServerExchange ex, int status, String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("error", message);
+        m.put("status", status);
+        json(ex, status, m);
+    }
+
+    private static String param(HttpServerExchange ex, String name) {
+        PathTemplateMatch m = ex.getAttachment(PathTemplateMatch.ATTACHMENT_KEY);
+        return m.getParameters().get(name);
+    }
+
+    private static String query(HttpServerExchange ex, String name, String dflt) {
+        Deque<String> v = ex.getQueryParameters().get(name);
+        return v == null || v.isEmpty() ? dflt : v.getFirst();
+    }
+
+    private static String body(HttpServerExchange ex) throws IOException {
+        return new String(ex.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    private Pool pool(HttpServerExchange ex) {
+        String name = query(ex, "pool", Engine.DEFAULT_POOL);
+        Pool p = engine.pool(name);
+        if (p == null) {
+            throw new EngineException(404, "pool: no such pool (got: " + name + ")");
+        }
+        return p;
+    }
+
+    // ---------------------------------------------------------------- commands
+
+    private void addBackend(HttpServerExchange ex) throws IOException {
+        JsonNode n = Json.object(body(ex), Set.of("id", "url", "weight", "pool", "maxInFlight", "backup"));
+        String id = Json.requiredText(n, "id");
+        String url = Json.requiredText(n, "url");
+        Integer weight = Json.optionalInt(n, "weight", 0, 1000);
+        Validation.backend(id, url, weight == null ? 1 : weight);
+        Integer max = Json.optionalInt(n, "maxInFlight", 1, Integer.MAX_VALUE);
+        Boolean backup = Json.optionalBoolean(n, "backup");
+        String pool = Json.optionalText(n, "pool", Engine.DEFAULT_POOL);
+        engine.addBackend(pool, new BackendSpec(id, url, weight == null ? 1 : weight, max, backup != null && backup), true);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", id);
+        out.put("url", url);
+        out.put("weight", weight == null ? 1 : weight);
+        out.put("pool", pool);
+        json(ex, 201, out);
+    }
+
+    private void setWeight(HttpServerExchange ex) throws IOException {
+        JsonNode n = Json.object(body(ex), Set.of("weight"));
+        Integer w = Json.optionalInt(n, "weight", 0, 1000);
+        if (w == null) {
+            throw new EngineException(400, "weight: required (got: null)");
+        }
+        String id = param(ex, "id");
+        engine.setWeight(id, w);
+        json(ex, 200, Map.of("id", id, "weight", w));
+    }
+
+    private void setStrategy(HttpServerExchange ex) throws IOException {
+        Pool p = pool(ex);
+        String body = body(ex);
+        JsonNode n = Json.object(body, Set.of("type", "key", "virtualNodes", "balanceFactor", "choices", "tableSize",
+                "decayMs", "weights", "staleAfterMs"));
+        StrategySpec spec = ConfigLoader.parseStrategy(n, "");
+        engine.setStrategy(p.name(), spec);
+        json(ex, 200, AdminModel.strategyJson(p.snapshot().spec()));
+    }
+
+    // ---------------------------------------------------------------- ring
+
+    private void ring(HttpServerExchange ex) {
+        json(ex, 200, AdminModel.ring(pool(ex)));
+    }
+
+    private void lookup(HttpServerExchange ex) {
+        String key = query(ex, "key", null);
+        if (key == null) {
+            throw new EngineException(400, "key: required query parameter (got: null)");
+        }
+        json(ex, 200, AdminModel.lookup(pool(ex), key));
+    }
+
+    private void preview(HttpServerExchange ex) throws IOException {
+        Pool p = pool(ex);
+        AdminModel.keySpace(p);
+        JsonNode n = Json.object(body(ex), Set.of("remove", "add", "weights"));
+        List<String> remove = new ArrayList<>();
+        Map<String, Integer> add = new LinkedHashMap<>();
+        Map<String, Integer> weights = new LinkedHashMap<>();
+        JsonNode r = n.get("remove");
+        if (r != null) {
+            if (!r.isArray()) {
+                throw new EngineException(400, "remove: must be an array of ids (got: " + r + ")");
+            }
+            for (JsonNode id : r) {
+                if (!id.isTextual()) {
+                    throw new EngineException(400, "remove: must be an array of ids (got: " + id + ")");
+                }
+                remove.add(id.asText());
+            }
+        }
+        JsonNode a = n.get("add");
+        if (a != null) {
+            if (!a.isArray()) {
+                throw new EngineException(400, "add: must be an array of {id, weight} (got: " + a + ")");
+            }
+            for (JsonNode e : a) {
+                if (!e.isObject()) {
+                    throw new EngineException(400, "add: must be an array of {id, weight} (got: " + e + ")");
+                }
+                JsonNode one = Json.object(e.toString(), Set.of("id", "weight"));
+                Integer w = Json.optionalInt(one, "weight", 0, 1000);
+                add.put(Json.requiredText(one, "id"), w == null ? 1 : w);
+            }
+        }
+        JsonNode w = n.get("weights");
+        if (w != null) {
+            if (!w.isObject()) {
+                throw new EngineException(400, "weights: must be an object of id to weight (got: " + w + ")");
+            }
+            for (Iterator<String> it = w.fieldNames(); it.hasNext(); ) {
+                String id = it.next();
+                Integer v = Json.optionalInt(w, id, 0, 1000);
+                if (v == null) {
+                    throw new EngineException(400, "weights." + id + ": must be an integer (got: null)");
+                }
+                weights.put(id, v);
+            }
+        }
+        json(ex, 200, AdminModel.preview(p, remove, add, weights));
+    }
+
+    // ---------------------------------------------------------------- config, export, demo
+
+    private void putConfig(HttpServerExchange ex) throws IOException {
+        List<String> errors = runtime.applyConfig(body(ex));
+        if (!errors.isEmpty()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("error", "config rejected: " + errors.size() + " problem(s), nothing changed");
+            m.put("status", 400);
+            m.put("errors", errors);
+            json(ex, 400, m);
+            return;
+        }
+        json(ex, 200, runtime.config());
+    }
+
+    private void export(HttpServerExchange ex) {
+        String format = query(ex, "format", null);
+        if (format == null || !List.of("nginx", "haproxy", "envoy").contains(format)) {
+            throw new EngineException(400, "format: one of nginx, haproxy, envoy (got: " + format + ")");
+        }
+        String pool = query(ex, "pool", null);
+        if (pool != null && engine.pool(pool) == null) {
+            throw new EngineException(404, "pool: no such pool (got: " + pool + ")");
+        }
+        ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
+        ex.getResponseSender().send(runtime.export(format, pool));
+    }
+
+    private void demo(HttpServerExchange ex) throws IOException {
+        JsonNode n = Json.object(body(ex), Set.of("latencyMs", "errorRate", "down"));
+        Double latency = Json.optionalDouble(n, "latencyMs", 0, 60_000);
+        Double errorRate = Json.optionalDouble(n, "errorRate", 0, 1);
+        Boolean down = Json.optionalBoolean(n, "down");
+        String id = param(ex, "id");
+        runtime.updateDemo(id, latency, errorRate, down);
+        engine.publish("demo", null, id, null, Json.write(n));
+        json(ex, 200, runtime.demoState().getOrDefault(id, Map.of("id", id)));
+    }
+
+    @Override
+    public void close() {
+        events.close();
+        if (server != null) {
+            server.stop();
+            server = null;
+        }
+    }
+}

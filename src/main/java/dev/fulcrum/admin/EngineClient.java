@@ -1,0 +1,76 @@
+package dev.fulcrum.admin;
+
+import dev.fulcrum.engine.EngineEvent;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Everything the window needs from an engine: a state snapshot, the event stream, and commands. Implemented
+ * in-process (the embedded engine), over HTTP + SSE against a remote Fulcrum's admin API, and over the
+ * HAProxy runtime API, so one window manages any of them.
+ *
+ * <p>Every method may block on I/O: call them off the JavaFX thread. Refused commands throw
+ * {@link dev.fulcrum.engine.EngineException} with the admin API's status and message.
+ */
+public interface EngineClient extends AutoCloseable {
+    /** What is managed, for the title bar, e.g. {@code embedded engine, proxy http://127.0.0.1:8080}. */
+    String describe();
+
+    /** What this kind of engine can show; the window hides what it cannot (never fakes it). */
+    Capabilities capabilities();
+
+    EngineState state();
+
+    /** Engine events (breaker, health, membership, weight, strategy, drain, demo, config) as they happen. */
+    void subscribe(Consumer<EngineEvent> listener);
+
+    void addBackend(String pool, String id, String url, int weight);
+
+    void setWeight(String id, int weight);
+
+    void drain(String id);
+
+    void enable(String id);
+
+    void remove(String id);
+
+    /** A strategy object as in CONTRACT 2.2, e.g. {@code {"type":"consistent-hash","virtualNodes":160}}. */
+    void setStrategy(String pool, Map<String, Object> strategy);
+
+    /** The ring or Maglev table of a pool, or null when its strategy has none. */
+    Ring ring(String pool);
+
+    Lookup lookup(String pool, String key);
+
+    /** What-if: removing, adding or reweighting, computed without changing anything. */
+    Preview preview(String pool, List<String> remove, Map<String, Integer> add, Map<String, Integer> weights);
+
+    /** Fault settings of the demo backends by id (latencyMs, errorRate, down); empty when none. */
+    Map<String, Map<String, Object>> demoState();
+
+    void updateDemo(String id, Double latencyMs, Double errorRate, Boolean down);
+
+    /** Active health-check results by backend id, newest last. */
+    Map<String, List<Map<String, Object>>> probeHistory();
+
+    @Override
+    void close();
+
+    record Capabilities(boolean ring, boolean breakerWindow, boolean demo, boolean strategies, boolean addRemove) {
+        public static final Capabilities FULCRUM = new Capabilities(true, true, true, true, true);
+    }
+
+    /** Points in hash order; hash is the unsigned 64-bit position. */
+    record Ring(String type, List<Point> points, Map<String, Double> share) {
+    }
+
+    record Point(java.math.BigInteger hash, String backend) {
+    }
+
+    record Lookup(String key, java.math.BigInteger hash, String backend) {
+    }
+
+    record Preview(double movedFraction, Map<String, Double> share) {
+    }
+}

@@ -1,0 +1,46 @@
+package dev.fulcrum.admin;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the window shows, exactly the JSON of {@code GET /api/state} (CONTRACT 4) read into records, so the
+ * in-process and the remote {@link EngineClient} produce the same thing. Unknown fields are ignored here
+ * (a newer engine may add some); the admin API itself is strict about what it accepts.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools,
+                          List<RouteInfo> routes, List<BackendInfo> backends) {
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record PoolInfo(Map<String, Object> strategy, boolean panic, int inFlight) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record RouteInfo(String pathPrefix, String pool, boolean stripPrefix) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record BreakerInfo(String state, double failureRate, double slowCallRate, long msUntilHalfOpen,
+                              List<String> recent, long lastTransitionAt) {
+    }
+
+    /** One backend; {@code state} is UP, DOWN, EJECTED, DRAINING or DRAINED. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record BackendInfo(String id, String pool, String url, int weight, double effectiveWeight, String state,
+                              String health, BreakerInfo breaker, int activeRequests, long totalRequests,
+                              long failures, double rps, double errorRate, double latencyP50Ms,
+                              double latencyP99Ms, boolean backup, Integer maxInFlight, int timesEjected,
+                              long ejectedForMs) {
+    }
+
+    public BackendInfo backend(String id) {
+        for (BackendInfo b : backends) {
+            if (b.id().equals(id)) {
+                return b;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,115 @@
+package dev.fulcrum.admin;
+
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineEvent;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * {@code GET /api/events}: server-sent events, one JSON object per engine event.
+ *
+ * <p>Each client has its own bounded buffer filled by the publishing thread without blocking; when a slow
+ * client's buffer is full the oldest event is dropped and counted, and the client is told with a
+ * {@code dropped} event before the next one it does get. Each client is served by its own worker thread
+ * doing blocking writes, so a stalled client stalls only itself. A comment line every
+ * {@value #KEEP_ALIVE_MS} ms keeps idle connections open through intermediaries.
+ */
+final class EventStream {
+    static final int BUFFER = 1024;
+    static final long KEEP_ALIVE_MS = 15_000;
+
+    private final Engine engine;
+    private final Set<Client> clients = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    EventStream(Engine engine) {
+        this.engine = engine;
+    }
+
+    int clients() {
+        return clients.size();
+    }
+
+    /** Serves one client until it goes away; runs on a worker thread. */
+    void serve(HttpServerExchange exchange) {
+        exchange.startBlocking();
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/event-stream");
+        exchange.getResponseHeaders().put(Headers.CACHE_CONTROL, "no-cache");
+        Client c = new Client();
+        clients.add(c);
+        engine.subscribe(c);
+        try (OutputStream out = exchange.getOutputStream()) {
+            out.write(": connected\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            while (!closed) {
+                String next = c.take(KEEP_ALIVE_MS);
+                out.write((next == null ? ": keep-alive\n\n" : next).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        } catch (IOException | InterruptedException e) {
+            // client went away (or we are shutting down)
+        } finally {
+            engine.unsubscribe(c);
+            clients.remove(c);
+        }
+    }
+
+    void close() {
+        closed = true;
+        for (Client c : clients) {
+            c.wake();
+        }
+    }
+
+    static String frame(EngineEvent e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", e.type());
+        m.put("pool", e.pool());
+        m.put("backend", e.backend());
+        m.put("from", e.from());
+        m.put("to", e.to());
+        m.put("at", e.at());
+        return "event: " + e.type() + "\ndata: " + Json.write(m) + "\n\n";
+    }
+
+    /** One subscriber's bounded buffer. */
+    private final class Client implements Consumer<EngineEvent> {
+        private final ArrayDeque<String> queue = new ArrayDeque<>();
+        private long dropped;
+
+        @Override
+        public synchronized void accept(EngineEvent e) {
+            if (queue.size() >= BUFFER) {
+                queue.pollFirst();
+                dropped++;
+            }
+            queue.addLast(frame(e));
+            notifyAll();
+        }
+
+        synchronized String take(long waitMs) throws InterruptedException {
+            if (queue.isEmpty() && !closed) {
+                wait(waitMs);
+            }
+            if (dropped > 0) {
+                long n = dropped;
+                dropped = 0;
+                return "event: dropped\ndata: {\"type\":\"dropped\",\"count\":" + n + "}\n\n";
+            }
+            return queue.pollFirst();
+        }
+
+        synchronized void wake() {
+            notifyAll();
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package dev.fulcrum.admin;
+
+import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.CircuitBreaker;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.proxy.RequestListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code GET /metrics} through Micrometer's Prometheus registry: {@code fulcrum_requests_total{backend,code}},
+ * {@code fulcrum_active_requests{backend}}, {@code fulcrum_backend_up{backend}},
+ * {@code fulcrum_breaker_state{backend,state}} and {@code fulcrum_request_duration_seconds}.
+ *
+ * <p>The request path touches only pre-built counters found through one map lookup; per-backend gauges
+ * are (re)registered when scraped, so backends that come and go are followed without work per request.
+ */
+final class Metrics implements RequestListener {
+    private static final String NONE = "none";
+
+    private final Engine engine;
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Timer duration;
+    private final Map<String, Counter[]> counters = new ConcurrentHashMap<>();
+    private volatile Map<String, BackendView> views = Map.of();
+    private final Set<String> gauged = ConcurrentHashMap.newKeySet();
+
+    Metrics(Engine engine) {
+        this.engine = engine;
+        this.duration = Timer.builder("fulcrum.request.duration").description("Time to answer a proxied request")
+                .register(registry);
+    }
+
+    @Override
+    public void completed(String backend, int status, long latencyNanos) {
+        String b = backend == null ? NONE : backend;
+        Counter[] byCode = counters.computeIfAbsent(b, k -> new Counter[600]);
+        int code = status < 100 || status > 599 ? 599 : status;
+        Counter c = byCode[code];
+        if (c == null) {
+            c = Counter.builder("fulcrum.requests").description("Proxied requests by backend and status")
+                    .tag("backend", b).tag("code", Integer.toString(code)).register(registry);
+            byCode[code] = c;
+        }
+        c.increment();
+        duration.record(latencyNanos, TimeUnit.NANOSECONDS);
+    }
+
+    String scrape() {
+        List<BackendView> now = engine.backends();
+        Map<String, BackendView> byId = new ConcurrentHashMap<>();
+        for (BackendView v : now) {
+            byId.put(v.id(), v);
+        }
+        views = byId;
+        Set<String> stale = new HashSet<>(gauged);
+        for (BackendView v : now) {
+            stale.remove(v.id());
+            if (gauged.add(v.id())) {
+                register(v.id());
+            }
+        }
+        for (String id : stale) {
+            gauged.remove(id);
+            for (Meter m : registry.getMeters()) {
+                if (id.equals(m.getId().getTag("backend")) && !m.getId().getName().equals("fulcrum.requests")) {
+                    registry.remove(m);
+                }
+            }
+        }
+        return registry.scrape();
+    }
+
+    private void register(String id) {
+        Gauge.builder("fulcrum.active.requests", () -> value(id, v -> v.activeRequests()))
+                .description("Requests in flight to the backend").tag("backend", id).register(registry);
+        Gauge.builder("fulcrum.backend.up", () -> value(id, v -> v.state() == BackendState.UP ? 1 : 0))
+                .description("1 when the backend takes traffic").tag("backend", id).register(registry);
+        for (CircuitBreaker.State s : CircuitBreaker.State.values()) {
+            Gauge.builder("fulcrum.breaker.state", () -> value(id, v -> v.breaker() == s ? 1 : 0))
+                    .description("1 for the breaker's current state").tag("backend", id).tag("state", s.name())
+                    .register(registry);
+        }
+    }
+
+    private double value(String id, java.util.function.ToDoubleFunction<BackendView> f) {
+        BackendView v = views.get(id);
+        return v == null ? Double.NaN : f.applyAsDouble(v);
+    }
+}

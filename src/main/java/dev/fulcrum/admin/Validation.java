@@ -1,0 +1,23 @@
+package dev.fulcrum.admin;
+
+import dev.fulcrum.config.ConfigValidator;
+import dev.fulcrum.engine.EngineException;
+
+/** Checks shared by the admin API and the in-process client; messages name the field and the value. */
+final class Validation {
+    private Validation() {
+    }
+
+    static void backend(String id, String url, int weight) {
+        if (id == null || !ConfigValidator.ID.matcher(id).matches()) {
+            throw new EngineException(400, "id: must be 1-64 characters of A-Z a-z 0-9 . _ - (got: " + id + ")");
+        }
+        String urlProblem = url == null ? "required" : ConfigValidator.urlProblem(url);
+        if (urlProblem != null) {
+            throw new EngineException(400, "url: " + urlProblem + " (got: " + url + ")");
+        }
+        if (weight < 0 || weight > 1000) {
+            throw new EngineException(400, "weight: must be between 0 and 1000 (got: " + weight + ")");
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.fulcrum.app;
+
+import dev.fulcrum.config.ConfigException;
+import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.config.ConfigProblem;
+import dev.fulcrum.config.FulcrumConfig;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches {@code --config FILE}: a valid edit is applied live; an invalid one is logged and published as a
+ * {@code config} event with its problems, and the running config stays. Edits are debounced (editors often
+ * write a file in several steps) and compared by modification time and content, so saving from the app,
+ * which writes the same content, does not re-apply anything.
+ */
+public final class ConfigWatcher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigWatcher.class);
+    private static final long DEBOUNCE_MS = 300;
+
+    private final Path file;
+    private final FulcrumApp app;
+    private final WatchService watch;
+    private final Thread thread;
+    private FileTime lastSeen;
+    private String lastContent;
+
+    private ConfigWatcher(Path file, FulcrumApp app) throws IOException {
+        this.file = file.toAbsolutePath();
+        this.app = app;
+        this.watch = FileSystems.getDefault().newWatchService();
+        this.file.getParent().register(watch, StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_CREATE);
+        this.lastSeen = Files.getLastModifiedTime(this.file);
+        this.lastContent = Files.readString(this.file);
+        this.thread = new Thread(this::loop, "fulcrum-config-watch");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Starts watching, or returns null (and logs why) when the folder cannot be watched. */
+    public static ConfigWatcher start(Path file, FulcrumApp app) {
+        try {
+            return new ConfigWatcher(file, app);
+        } catch (IOException e) {
+            LOG.warn("cannot watch {}: {}; edits will not be applied live", file, e.toString());
+            return null;
+        }
+    }
+
+    private void loop() {
+        try {
+            while (true) {
+                WatchKey key = watch.take();
+                boolean ours = key.pollEvents().stream()
+                        .anyMatch(ev -> ev.context() instanceof Path p && p.getFileName().equals(file.getFileName()));
+                key.reset();
+                if (ours) {
+                    TimeUnit.MILLISECONDS.sleep(DEBOUNCE_MS); // let the editor finish writing
+                    while (watch.poll() != null) {
+                        // swallow the burst of events the same save produced
+                    }
+                    reload();
+                }
+            }
+        } catch (InterruptedException | ClosedWatchServiceException e) {
+            // closing
+        }
+    }
+
+    /** Reads the file and applies it if it changed; returns the problems (empty = applied or unchanged). */
+    List<String> reload() {
+        try {
+            FileTime t = Files.getLastModifiedTime(file);
+            String content = Files.readString(file);
+            if (t.equals(lastSeen) && content.equals(lastContent)) {
+                return List.of();
+            }
+            lastSeen = t;
+            lastContent = content;
+            FulcrumConfig next = ConfigLoader.parse(content);
+            List<String> problems = app.apply(next);
+            if (problems.isEmpty()) {
+                LOG.info("applied the edited config from {}", file);
+            } else {
+                reject(problems);
+            }
+            return problems;
+        } catch (ConfigException e) {
+            List<String> problems = e.problems().stream().map(ConfigProblem::describe).toList();
+            reject(problems);
+            return problems;
+        } catch (IOException e) {
+            LOG.warn("cannot read {}: {}", file, e.toString());
+            return List.of("file: cannot read (got: " + file + ")");
+        }
+    }
+
+    private void reject(List<String> problems) {
+        for (String p : problems) {
+            LOG.warn("config error: {} (edit not applied; the running config stays)", p);
+        }
+        app.engine().publish("config", null, null, null, "rejected: " + String.join("; ", problems));
+    }
+
+    @Override
+    public void close() {
+        thread.interrupt();
+        try {
+            watch.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}

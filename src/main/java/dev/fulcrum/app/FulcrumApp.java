@@ -1,0 +1,434 @@
+package dev.fulcrum.app;
+
+import dev.fulcrum.admin.AdminRuntime;
+import dev.fulcrum.admin.AdminServer;
+import dev.fulcrum.admin.ConfigExport;
+import dev.fulcrum.config.BackendConfig;
+import dev.fulcrum.config.ConfigException;
+import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.config.ConfigProblem;
+import dev.fulcrum.config.ConfigWriter;
+import dev.fulcrum.config.DemoBackendConfig;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.config.HealthCheckConfig;
+import dev.fulcrum.config.PoolConfig;
+import dev.fulcrum.demo.DemoBackend;
+import dev.fulcrum.demo.DemoFleet;
+import dev.fulcrum.demo.DemoSpec;
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.health.HealthCheckSpec;
+import dev.fulcrum.health.HealthChecker;
+import dev.fulcrum.health.MetricsPoller;
+import dev.fulcrum.health.ProbeResult;
+import dev.fulcrum.proxy.ProxyServer;
+import dev.fulcrum.proxy.ProxySettings;
+import dev.fulcrum.proxy.TlsContexts;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Fulcrum: engine, demo backends, proxy, admin API, health checks and the metrics poller,
+ * wired from a config. The window and headless mode both run exactly this.
+ *
+ * <p>Threading: {@link #applyConfig} and the admin commands are serialised on this object's monitor; the
+ * engine's own control thread owns pool state. Start-up is all or nothing: a port in use stops everything
+ * already started and reports which listener failed.
+ */
+public final class FulcrumApp implements AdminRuntime, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FulcrumApp.class);
+
+    private final Engine engine;
+    private final DemoFleet demos;
+    private volatile ProxyServer proxy;
+    private final AdminServer admin;
+    private final HealthChecker health;
+    private final MetricsPoller metricsPoller;
+    private final Path configFile;
+    private volatile FulcrumConfig config;
+
+    private FulcrumApp(FulcrumConfig config, Path configFile) {
+        this.config = config;
+        this.configFile = configFile;
+        this.engine = Engine.start(config.toEngineSettings());
+        DemoFleet fleet = null;
+        ProxyServer p = null;
+        AdminServer a = null;
+        HealthChecker h = null;
+        MetricsPoller m = null;
+        try {
+            fleet = DemoFleet.start(demoSpecs(config));
+            for (Map.Entry<String, PoolConfig> e : config.allPools().entrySet()) {
+                engine.addPool(e.getKey(), e.getValue().strategy());
+                addBackends(e.getKey(), e.getValue(), fleet, false);
+            }
+            engine.setRouter(config.toRouter());
+            p = new ProxyServer(engine, proxySettings(config)).start();
+            this.proxy = p;
+            a = new AdminServer(this, config.admin().host(), config.admin().port(), config.admin().token()).start();
+            p.setRequestListener(a.requestListener());
+            h = new HealthChecker(engine, healthSpec(config.healthCheck()));
+            if (config.healthCheck().enabled()) {
+                h.start();
+            }
+            m = new MetricsPoller(engine).start();
+        } catch (RuntimeException e) {
+            closeQuietly(m, h, a, p, fleet, engine);
+            throw e;
+        }
+        this.demos = fleet;
+        this.admin = a;
+        this.health = h;
+        this.metricsPoller = m;
+    }
+
+    /** Starts everything the config describes; throws if a listener cannot bind. */
+    public static FulcrumApp start(FulcrumConfig config, Path configFile) {
+        return new FulcrumApp(config, configFile);
+    }
+
+    public Engine engine() {
+        return engine;
+    }
+
+    public ProxyServer proxy() {
+        return proxy;
+    }
+
+    public AdminServer admin() {
+        return admin;
+    }
+
+    public DemoFleet demos() {
+        return demos;
+    }
+
+    public Path configFile() {
+        return configFile;
+    }
+
+    public FulcrumConfig currentConfig() {
+        return config;
+    }
+
+    /** The CONTRACT 1 ready line. */
+    public String readyLine() {
+        return "fulcrum ready proxy=" + proxy.url() + " admin=" + admin.url();
+    }
+
+    @Override
+    public String proxyUrl() {
+        ProxyServer p = proxy;
+        return p == null ? null : p.url();
+    }
+
+    @Override
+    public Object config() {
+        return ConfigWriter.toTree(liveConfig());
+    }
+
+    /** The running config with the live membership and weights, so a save keeps what the operator changed. */
+    public synchronized FulcrumConfig liveConfig() {
+        FulcrumConfig c = config;
+        Map<String, List<BackendView>> byPool = new HashMap<>();
+        for (BackendView v : engine.backends()) {
+            byPool.computeIfAbsent(v.pool(), k -> new ArrayList<>()).add(v);
+        }
+        Map<String, PoolConfig> pools = new LinkedHashMap<>();
+        PoolConfig def = null;
+        for (Map.Entry<String, PoolConfig> e : c.allPools().entrySet()) {
+            Pool pool = engine.pool(e.getKey());
+            PoolConfig pc = e.getValue();
+            Set<String> demoIds = new TreeSet<>();
+            List<DemoBackendConfig> demosNow = new ArrayList<>();
+            for (DemoBackendConfig d : pc.demoBackends()) {
+                demoIds.add(d.id());
+            }
+            List<BackendConfig> backends = new ArrayList<>();
+            for (BackendView v : byPool.getOrDefault(e.getKey(), List.of())) {
+                if (demoIds.contains(v.id())) {
+                    DemoBackend d = demos.get(v.id());
+                    demosNow.add(new DemoBackendConfig(v.id(), d == null ? 0 : d.spec().port(), v.weight(),
+                            d == null ? 5 : Math.round(d.latencyMs()), d == null ? 0 : d.errorRate()));
+                } else {
+                    backends.add(new BackendConfig(v.id(), v.url(), v.weight(), v.maxInFlight(), v.backup()));
+                }
+            }
+            PoolConfig next = new PoolConfig(pool == null ? pc.strategy() : pool.snapshot().spec(), backends, demosNow);
+            if (e.getKey().equals(Engine.DEFAULT_POOL)) {
+                def = next;
+            } else {
+                pools.put(e.getKey(), next);
+            }
+        }
+        FulcrumConfig out = def == null ? c : c.withDefaultPool(def);
+        return out.withPools(pools);
+    }
+
+    // ---------------------------------------------------------------- applying a new config
+
+    @Override
+    public synchronized List<String> applyConfig(String json) {
+        FulcrumConfig next;
+        try {
+            next = ConfigLoader.parse(json);
+        } catch (ConfigException e) {
+            return e.problems().stream().map(ConfigProblem::describe).toList();
+        }
+        return apply(next);
+    }
+
+    /** Applies a valid config: pools, backends, weights, strategies, routes, demo faults, health checks. */
+    public synchronized List<String> apply(FulcrumConfig next) {
+        List<String> problems = changeProblems(next);
+        if (!problems.isEmpty()) {
+            return problems;
+        }
+        FulcrumConfig prev = config;
+        engine.setSettings(next.toEngineSettings());
+        Map<String, PoolConfig> before = prev.allPools();
+        Map<String, PoolConfig> after = next.allPools();
+        // removed backends (and pools) first, so ids can move between pools
+        Map<String, String> liveIds = new HashMap<>();
+        for (BackendView v : engine.backends()) {
+            liveIds.put(v.id(), v.pool());
+        }
+        Set<String> wanted = new TreeSet<>();
+        for (Map.Entry<String, PoolConfig> e : after.entrySet()) {
+            for (BackendSpec s : specs(e.getValue(), demos)) {
+                wanted.add(e.getKey() + "/" + s.id());
+            }
+        }
+        for (Map.Entry<String, String> live : liveIds.entrySet()) {
+            if (!wanted.contains(live.getValue() + "/" + live.getKey())) {
+                engine.remove(live.getKey());
+            }
+        }
+        for (Map.Entry<String, PoolConfig> e : after.entrySet()) {
+            Pool p = engine.pool(e.getKey());
+            if (p == null) {
+                engine.addPool(e.getKey(), e.getValue().strategy());
+            } else if (!p.snapshot().spec().equals(e.getValue().strategy())) {
+                engine.setStrategy(e.getKey(), e.getValue().strategy());
+            }
+            for (DemoBackendConfig d : e.getValue().demoBackends()) {
+                DemoBackend running = demos.get(d.id());
+                if (running == null) {
+                    demos.add(new DemoSpec(d.id(), d.port(), d.weight(), d.latencyMs(), d.errorRate()));
+                } else {
+                    running.update((double) d.latencyMs(), d.errorRate(), null);
+                }
+            }
+            for (BackendSpec s : specs(e.getValue(), demos)) {
+                String pool = liveIds.get(s.id());
+                if (pool == null || !pool.equals(e.getKey())) {
+                    engine.addBackend(e.getKey(), s, true);
+                } else {
+                    engine.setWeight(s.id(), s.weight());
+                }
+            }
+        }
+        for (String name : before.keySet()) {
+            if (!after.containsKey(name)) {
+                engine.removePool(name);
+            }
+        }
+        engine.setRouter(next.toRouter());
+        health.setSpec(healthSpec(next.healthCheck()));
+        if (next.healthCheck().enabled() && !health.isRunning()) {
+            health.start();
+        }
+        config = next;
+        engine.publish("config", null, null, null, "applied");
+        return List.of();
+    }
+
+    /** What a running process cannot change in place; reported as problems so nothing is half applied. */
+    private List<String> changeProblems(FulcrumConfig next) {
+        List<String> out = new ArrayList<>();
+        Map<String, String> urls = new HashMap<>();
+        for (BackendView v : engine.backends()) {
+            urls.put(v.id(), v.url());
+        }
+        next.allPools().forEach((pool, pc) -> {
+            for (int i = 0; i < pc.backends().size(); i++) {
+                BackendConfig b = pc.backends().get(i);
+                String was = urls.get(b.id());
+                if (was != null && !sameUrl(was, b.url())) {
+                    String path = pool.equals(Engine.DEFAULT_POOL) ? "backends[" + i + "].url" : "pools." + pool + ".backends[" + i + "].url";
+                    out.add(path + ": a running backend keeps its URL; remove it and add it under a new id (got: " + b.url() + ")");
+                }
+            }
+        });
+        return out;
+    }
+
+    private static boolean sameUrl(String a, String b) {
+        return stripSlash(a).equals(stripSlash(b));
+    }
+
+    private static String stripSlash(String s) {
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    // ---------------------------------------------------------------- demo, export, health
+
+    @Override
+    public void updateDemo(String id, Double latencyMs, Double errorRate, Boolean down) {
+        DemoBackend d = demos.get(id);
+        if (d == null) {
+            throw new EngineException(404, "demo backend: no such id (got: " + id + ")");
+        }
+        try {
+            d.update(latencyMs, errorRate, down);
+        } catch (IllegalArgumentException e) {
+            throw new EngineException(400, e.getMessage());
+        }
+    }
+
+    @Override
+    public Map<String, Map<String, Object>> demoState() {
+        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
+        for (DemoBackend d : demos.all()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", d.id());
+            m.put("port", d.port());
+            m.put("latencyMs", d.latencyMs());
+            m.put("errorRate", d.errorRate());
+            m.put("down", d.isDown());
+            m.put("inFlight", d.inFlight());
+            out.put(d.id(), m);
+        }
+        return out;
+    }
+
+    @Override
+    public String export(String format, String pool) {
+        return ConfigExport.export(liveConfig(), engine, format, pool);
+    }
+
+    @Override
+    public Map<String, List<Map<String, Object>>> probeHistory() {
+        Map<String, List<Map<String, Object>>> out = new LinkedHashMap<>();
+        for (BackendView v : engine.backends()) {
+            List<Map<String, Object>> list = new ArrayList<>();
+            for (ProbeResult r : health.history(v.id())) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("at", r.atMillis());
+                m.put("ok", r.ok());
+                m.put("latencyMs", r.latencyMs());
+                m.put("status", r.status());
+                m.put("error", r.error());
+                list.add(m);
+            }
+            out.put(v.id(), list);
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- wiring helpers
+
+    static ProxySettings proxySettings(FulcrumConfig c) {
+        return new ProxySettings(c.proxy().host(), c.proxy().port(), c.proxy().maxHeaderBytes(),
+                c.proxy().drainTimeoutMs(), c.proxy().accessLog(), c.proxy().preserveHost(), c.retries().maxRetries(),
+                c.retries().retryNonIdempotent(), c.timeouts().connectMs(), c.timeouts().readMs(),
+                c.timeouts().idleMs(), c.timeouts().requestHeaderMs(), c.stickySession().enabled(),
+                c.stickySession().cookie(), c.stickySession().ttlSeconds(), stickySecret(c),
+                c.proxy().tls().enabled() ? new ProxySettings.Tls(c.proxy().tls().port(), c.proxy().tls().certificate(),
+                        c.proxy().tls().privateKey(), c.proxy().tls().http2(), TlsContexts.defaultDir()) : null);
+    }
+
+    /**
+     * The sticky-cookie key: a digest of the cookie name and every backend's id and URL, so any instance
+     * started with the same backends honours the same cookies and no secret has to be configured.
+     */
+    static byte[] stickySecret(FulcrumConfig c) {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            d.update(("fulcrum-sticky|" + c.stickySession().cookie()).getBytes(StandardCharsets.UTF_8));
+            for (Map.Entry<String, PoolConfig> e : c.allPools().entrySet()) {
+                d.update(("|" + e.getKey()).getBytes(StandardCharsets.UTF_8));
+                for (BackendConfig b : e.getValue().backends()) {
+                    d.update(("|" + b.id() + "=" + b.url()).getBytes(StandardCharsets.UTF_8));
+                }
+                for (DemoBackendConfig b : e.getValue().demoBackends()) {
+                    d.update(("|" + b.id() + "=demo").getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            return d.digest();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static HealthCheckSpec healthSpec(HealthCheckConfig h) {
+        return new HealthCheckSpec(h.enabled(), h.path(), h.intervalMs(), h.timeoutMs(), h.expectedStatus());
+    }
+
+    private static List<DemoSpec> demoSpecs(FulcrumConfig c) {
+        List<DemoSpec> out = new ArrayList<>();
+        for (PoolConfig p : c.allPools().values()) {
+            for (DemoBackendConfig d : p.demoBackends()) {
+                out.add(new DemoSpec(d.id(), d.port(), d.weight(), d.latencyMs(), d.errorRate()));
+            }
+        }
+        return out;
+    }
+
+    /** The engine specs of a pool: its static backends, and its demo backends at their actual ports. */
+    private static List<BackendSpec> specs(PoolConfig p, DemoFleet fleet) {
+        List<BackendSpec> out = new ArrayList<>();
+        for (BackendConfig b : p.backends()) {
+            out.add(b.toSpec());
+        }
+        for (DemoBackendConfig d : p.demoBackends()) {
+            DemoBackend running = fleet.get(d.id());
+            out.add(running != null ? d.toSpec(running.port()) : d.toSpec());
+        }
+        return out;
+    }
+
+    private void addBackends(String pool, PoolConfig p, DemoFleet fleet, boolean slowStart) {
+        for (BackendSpec s : specs(p, fleet)) {
+            engine.addBackend(pool, s, slowStart);
+        }
+    }
+
+    /** Graceful stop: refuse new requests, let in-flight ones finish (up to drainTimeoutMs), close all. */
+    public boolean shutdownGracefully() {
+        boolean clean = proxy.shutdownGracefully();
+        close();
+        return clean;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(metricsPoller, health, admin, proxy, demos, engine);
+    }
+
+    private static void closeQuietly(AutoCloseable... cs) {
+        for (AutoCloseable c : cs) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    LOG.debug("close failed", e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package dev.fulcrum.app;
+
+import dev.fulcrum.config.ConfigException;
+import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.config.ConfigProblem;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.ui.Gui;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+/** The command line of CONTRACT 1. */
+@Command(name = "fulcrum", mixinStandardHelpOptions = true, version = "Fulcrum 0.1",
+        description = "A load balancer you can see: an embedded proxy with every classic balancing strategy and a window onto it.")
+public final class FulcrumCommand implements Callable<Integer> {
+    /** Returned when the process must keep running (the window is open); Main then does not exit. */
+    static final int KEEP_RUNNING = -1;
+    static final int CONFIG_ERROR = 2;
+    private static final Logger LOG = LoggerFactory.getLogger(FulcrumCommand.class);
+
+    @Option(names = "--config", paramLabel = "FILE", description = "config file (default: the embedded samples/workshop.json)")
+    Path config;
+
+    @Option(names = "--headless", description = "run the engine alone: proxy and admin API, no window")
+    boolean headless;
+
+    @Option(names = "--check-config", paramLabel = "FILE", description = "validate FILE, print ok or every error, exit 0 or 2")
+    Path checkConfig;
+
+    @Option(names = "--proxy-port", paramLabel = "N", description = "override proxy.port (0 = any free port)")
+    Integer proxyPort;
+
+    @Option(names = "--admin-port", paramLabel = "N", description = "override admin.port (0 = any free port)")
+    Integer adminPort;
+
+    @Option(names = "--attach", paramLabel = "URL", description = "manage a remote Fulcrum (http://host:adminport) or HAProxy fleet (haproxy://host:port[,host:port...])")
+    String attach;
+
+    @Option(names = "--token", paramLabel = "T", description = "admin token for --attach")
+    String token;
+
+    @Override
+    public Integer call() {
+        if (checkConfig != null) {
+            return check(checkConfig);
+        }
+        if (attach != null) {
+            return Gui.launch(new Gui.Options(null, attach, token));
+        }
+        FulcrumConfig cfg;
+        try {
+            cfg = loadConfig();
+        } catch (ConfigException e) {
+            printProblems(e.problems());
+            return CONFIG_ERROR;
+        }
+        if (headless) {
+            return runHeadless(cfg);
+        }
+        return Gui.launch(new Gui.Options(new Gui.Embedded(cfg, config), null, null));
+    }
+
+    FulcrumConfig loadConfig() {
+        FulcrumConfig cfg = config == null ? ConfigLoader.workshop() : ConfigLoader.load(config);
+        if (proxyPort != null) {
+            cfg = cfg.withProxyPort(proxyPort);
+        }
+        if (adminPort != null) {
+            cfg = cfg.withAdminPort(adminPort);
+        }
+        return cfg;
+    }
+
+    static int check(Path file) {
+        List<ConfigProblem> problems = ConfigLoader.check(file);
+        if (problems.isEmpty()) {
+            String tlsProblem = tlsProblem(ConfigLoader.load(file));
+            if (tlsProblem != null) {
+                System.err.println("config error: " + tlsProblem);
+                return CONFIG_ERROR;
+            }
+            stdout().println("ok");
+            stdout().flush();
+            return 0;
+        }
+        printProblems(problems);
+        return CONFIG_ERROR;
+    }
+
+    /** PEM files are parsed, not just found, so --check-config catches a broken key before a start does. */
+    static String tlsProblem(FulcrumConfig cfg) {
+        var tls = cfg.proxy().tls();
+        if (!tls.enabled() || tls.certificate() == null) {
+            return null;
+        }
+        try {
+            dev.fulcrum.proxy.TlsContexts.fromPem(Path.of(tls.certificate()), Path.of(tls.privateKey()));
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    static void printProblems(List<ConfigProblem> problems) {
+        for (ConfigProblem p : problems) {
+            System.err.println(p);
+        }
+        System.err.flush();
+    }
+
+    private int runHeadless(FulcrumConfig cfg) {
+        FulcrumApp app;
+        try {
+            app = FulcrumApp.start(cfg, config);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("proxy.tls.")) {
+                System.err.println("config error: " + e.getMessage());
+                return CONFIG_ERROR;
+            }
+            System.err.println("fulcrum: cannot start: " + e.getMessage());
+            return 1;
+        } catch (RuntimeException e) {
+            System.err.println("fulcrum: cannot start: " + e.getMessage());
+            LOG.debug("start failed", e);
+            return 1;
+        }
+        ConfigWatcher watcher = config == null ? null : ConfigWatcher.start(config, app);
+        CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        if (app.proxy().tlsUrl() != null) {
+            LOG.info("HTTPS{} on {}", cfg.proxy().tls().http2() ? " and HTTP/2" : "", app.proxy().tlsUrl());
+        }
+        stdout().println(app.readyLine());
+        stdout().flush();
+        try {
+            stop.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("shutting down: refusing new requests, letting in-flight ones finish");
+        if (watcher != null) {
+            watcher.close();
+        }
+        boolean clean = app.shutdownGracefully();
+        LOG.info(clean ? "stopped cleanly" : "stopped after the drain timeout with requests still in flight");
+        return 0;
+    }
+
+    private static PrintStream stdout;
+
+    /** Standard output carries only the ready line (and `ok`), so it gets its own stream. */
+    static synchronized PrintStream stdout() {
+        if (stdout == null) {
+            stdout = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        }
+        return stdout;
+    }
+}

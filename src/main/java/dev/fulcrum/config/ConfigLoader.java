@@ -1,0 +1,199 @@
+package dev.fulcrum.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.fulcrum.engine.StrategySpec;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a config (a file, a string, a parsed tree or a classpath resource) into a {@link FulcrumConfig} and checks
+ * the whole of it. On any problem it throws one {@link ConfigException} carrying every problem found, each rendered
+ * {@code config error: <json path>: <what is wrong> (got: <value>)}.
+ *
+ * <p>Three passes, each collecting rather than stopping:
+ * <ol>
+ *   <li>JSON syntax (strict: no comments, no duplicate keys, nothing after the document), reported with line and
+ *       column; nothing else can be checked without a tree, so this one ends the load.</li>
+ *   <li>Shape ({@link TreeBinder}): unknown fields (with the nearest known name, for typos), JSON types, required
+ *       fields. Wrong values are replaced by defaults so that pass 3 still sees the rest.</li>
+ *   <li>Meaning ({@link ConfigValidator}): ranges, formats, references, unique ids, files. Findings at, under or
+ *       around a path pass 2 already reported are dropped (they would only repeat it).</li>
+ * </ol>
+ *
+ * <pre>{@code
+ * try {
+ *     FulcrumConfig c = ConfigLoader.load(Path.of("fulcrum.json"));
+ * } catch (ConfigException e) {
+ *     e.lines().forEach(System.err::println);   // config error: backends[0].weight: must be ... (got: -3)
+ * }
+ * }</pre>
+ */
+public final class ConfigLoader {
+    /** The classpath resource of the embedded default config (CONTRACT 2.3). */
+    public static final String WORKSHOP_RESOURCE = "samples/workshop.json";
+
+    private static final ObjectMapper STRICT = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private ConfigLoader() {
+    }
+
+    /** Reads and checks a config file (UTF-8). */
+    public static FulcrumConfig load(Path file) {
+        return parse(read(file));
+    }
+
+    /** Reads and checks a config given as JSON text. */
+    public static FulcrumConfig parse(String json) {
+        return fromTree(tree(json));
+    }
+
+    /** Checks an already parsed JSON tree (e.g. the body of {@code PUT /api/config}). */
+    public static FulcrumConfig fromTree(JsonNode tree) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        if (tree == null || tree.isMissingNode() || !tree.isObject()) {
+            String got = tree == null || tree.isMissingNode() ? "empty document" : ConfigPaths.json(tree);
+            throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "must be a JSON object", got)));
+        }
+        FulcrumConfig config = new TreeBinder(problems).bind(tree, FulcrumConfig.class, FulcrumConfig.DEFAULT,
+                ConfigProblem.ROOT);
+        List<ConfigProblem> shape = List.copyOf(problems);
+        for (ConfigProblem p : ConfigValidator.validate(config)) {
+            if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
+                problems.add(p);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return config;
+    }
+
+    /** Reads and checks a config from the classpath, e.g. {@link #WORKSHOP_RESOURCE}. */
+    public static FulcrumConfig loadResource(String resource) {
+        ClassLoader cl = ConfigLoader.class.getClassLoader();
+        try (InputStream in = cl.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT,
+                        "no such resource on the classpath", resource)));
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT,
+                    "cannot read resource: " + e.getMessage(), resource)));
+        }
+    }
+
+    /** The embedded default config (CONTRACT 2.3): {@code samples/workshop.json} from the jar. */
+    public static FulcrumConfig workshop() {
+        return loadResource(WORKSHOP_RESOURCE);
+    }
+
+    /** Every problem of a config file; empty when it is valid. For {@code --check-config}. */
+    public static List<ConfigProblem> check(Path file) {
+        try {
+            load(file);
+            return List.of();
+        } catch (ConfigException e) {
+            return e.problems();
+        }
+    }
+
+    /**
+     * Reads and checks one strategy object (e.g. the body of {@code PUT /api/strategy}) and fills in the defaults of
+     * its type. {@code path} prefixes the problem paths: {@code "strategy"} gives {@code strategy.type}, {@code ""}
+     * gives {@code type}.
+     */
+    public static StrategySpec parseStrategy(JsonNode node, String path) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        String at = path == null || path.isEmpty() ? ConfigProblem.ROOT : path;
+        StrategySpec spec = new TreeBinder(problems).bind(node, StrategySpec.class, null, at);
+        if (spec == null) {
+            throw new ConfigException(problems);
+        }
+        List<ConfigProblem> shape = List.copyOf(problems);
+        for (ConfigProblem p : ConfigValidator.validateStrategy(spec, path == null ? "" : path)) {
+            if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
+                problems.add(p);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return spec.withDefaults();
+    }
+
+    /** Parses JSON text strictly into a tree; a syntax error becomes a problem with line and column. */
+    public static JsonNode tree(String json) {
+        try {
+            JsonNode tree = STRICT.readTree(json);
+            if (tree == null || tree.isMissingNode()) {
+                throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "must be a JSON object",
+                        "empty document")));
+            }
+            return tree;
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            int line = at == null ? -1 : at.getLineNr();
+            int column = at == null ? -1 : at.getColumnNr();
+            String what = e.getOriginalMessage().lines().findFirst().orElse("syntax error");
+            if (what.startsWith("Trailing token")) {
+                what = "more content after the end of the document"; // Jackson's text here speaks of Java types
+            }
+            String where = line > 0 ? " at line " + line + ", column " + column : "";
+            String got = line > 0 ? lineText(json, line) : "";
+            throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT,
+                    "invalid JSON" + where + ": " + what, got)));
+        }
+    }
+
+    /**
+     * Whether a meaning finding at {@code found} only repeats a shape problem at {@code reported}: the same place,
+     * inside it (the placeholder that replaced a wrong entry), or around it (a map that lost a wrong value).
+     */
+    private static boolean covers(String reported, String found) {
+        return within(found, reported) || within(reported, found);
+    }
+
+    private static boolean within(String inner, String outer) {
+        return inner.equals(outer) || inner.startsWith(outer + ".") || inner.startsWith(outer + "[");
+    }
+
+    private static String lineText(String json, int line) {
+        String text = json.lines().skip(line - 1L).findFirst().orElse("").strip();
+        return text.isEmpty() ? "end of input" : ConfigPaths.cut(text);
+    }
+
+    private static String read(Path file) {
+        try {
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            // editors on Windows start UTF-8 files with a byte order mark; it is not JSON but not the user's error
+            return text.startsWith("\uFEFF") ? text.substring(1) : text;
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "file does not exist",
+                    file.toString())));
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "file is not UTF-8 text",
+                    file.toString())));
+        } catch (IOException e) {
+            throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "cannot read file: " + e,
+                    file.toString())));
+        }
+    }
+}

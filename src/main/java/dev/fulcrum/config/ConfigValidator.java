@@ -1,0 +1,616 @@
+package dev.fulcrum.config;
+
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.StrategySpec;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The meaning checks of a config: ranges, formats, cross references and ids unique across every pool. Every problem
+ * is collected, each with its JSON path and value, in the order of the file.
+ *
+ * <p>Decisions the contract leaves open, taken here:
+ * <ul>
+ *   <li>A config needs at least one backend or demo backend somewhere: in the default pool or in any named pool.
+ *       A default pool with none is allowed when a named pool has some (an API-only gateway whose other paths
+ *       answer 503), since backends can also be added live through the admin API.</li>
+ *   <li>{@code pools} may not define {@code default}: that name is the top-level pool.</li>
+ *   <li>A strategy field that its type does not use (e.g. {@code virtualNodes} on {@code round-robin}) is an error,
+ *       like an unknown field: it would be silently ignored otherwise.</li>
+ *   <li>Two listeners on the same port and overlapping addresses (proxy, TLS, admin, demo backends) are an error,
+ *       and so is a backend that points at the proxy's own address (every request would loop).</li>
+ *   <li>TLS certificate and key paths are resolved against the working directory and must be given together.</li>
+ *   <li>A demo backend may have port 0 (any free port; its real address is known once it listens).</li>
+ * </ul>
+ */
+public final class ConfigValidator {
+    /** Backend, demo backend and pool names. */
+    public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    public static final Set<String> ADAPTIVE_METRICS = Set.of("cpu", "latency", "inflight");
+    public static final int MAX_WEIGHT = 1000;
+    public static final int MAX_VIRTUAL_NODES = 10_000;
+    /** The largest Maglev table accepted: a guess at what stays cheap to rebuild on every membership change. */
+    public static final int MAX_TABLE_SIZE = 1_000_003;
+
+    private static final String ID_RULE = "must be 1-64 characters of A-Z a-z 0-9 . _ -";
+    /** RFC 7230 token characters: header and cookie names. */
+    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:\\-\\[\\]%]+");
+
+    /** Fields each strategy type uses besides {@code type}; any other non-null field is an error. */
+    private static final Map<String, Set<String>> STRATEGY_FIELDS = Map.ofEntries(
+            Map.entry(StrategySpec.ROUND_ROBIN, Set.of()),
+            Map.entry(StrategySpec.RANDOM, Set.of()),
+            Map.entry(StrategySpec.WEIGHTED_RANDOM, Set.of()),
+            Map.entry(StrategySpec.SMOOTH_WRR, Set.of()),
+            Map.entry(StrategySpec.LEAST_REQUESTS, Set.of()),
+            Map.entry(StrategySpec.POWER_OF_TWO, Set.of("choices")),
+            Map.entry(StrategySpec.CONSISTENT_HASH, Set.of("key", "virtualNodes", "balanceFactor")),
+            Map.entry(StrategySpec.MAGLEV, Set.of("key", "tableSize")),
+            Map.entry(StrategySpec.IP_HASH, Set.of()),
+            Map.entry(StrategySpec.FASTEST_RESPONSE, Set.of("decayMs")),
+            Map.entry(StrategySpec.ADAPTIVE, Set.of("weights", "staleAfterMs")));
+
+    private final List<ConfigProblem> problems = new ArrayList<>();
+
+    private ConfigValidator() {
+    }
+
+    /** Every problem of a whole config, file checks (TLS files, access log directory) included; empty = valid. */
+    public static List<ConfigProblem> validate(FulcrumConfig config) {
+        ConfigValidator v = new ConfigValidator();
+        v.config(config);
+        return List.copyOf(v.problems);
+    }
+
+    /** Every problem of one strategy object whose JSON path is {@code path} ({@code ""} for a bare object). */
+    public static List<ConfigProblem> validateStrategy(StrategySpec strategy, String path) {
+        ConfigValidator v = new ConfigValidator();
+        v.strategy(strategy, path);
+        return List.copyOf(v.problems);
+    }
+
+    /** Every problem of one backend on its own (id, url, weight, maxInFlight); uniqueness needs the whole config. */
+    public static List<ConfigProblem> validateBackend(BackendConfig backend, String path) {
+        ConfigValidator v = new ConfigValidator();
+        v.backend(backend, path);
+        return List.copyOf(v.problems);
+    }
+
+    /** Every problem of one demo backend on its own. */
+    public static List<ConfigProblem> validateDemoBackend(DemoBackendConfig demo, String path) {
+        ConfigValidator v = new ConfigValidator();
+        v.demoBackend(demo, path);
+        return List.copyOf(v.problems);
+    }
+
+    /** True for {@code localhost}, {@code 127.0.0.0/8} and {@code ::1} written literally (no name lookup). */
+    public static boolean isLoopback(String host) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
+                || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    }
+
+    /** The reason {@code url} is not an absolute {@code http://host:port} with no path, or null when it is. */
+    public static String urlProblem(String url) {
+        URI u;
+        try {
+            u = new URI(url);
+        } catch (URISyntaxException e) {
+            return "must be an absolute http://host:port URL";
+        }
+        if (!"http".equalsIgnoreCase(u.getScheme())) {
+            return "must be an absolute http://host:port URL (scheme http)";
+        }
+        if (u.getHost() == null || u.getRawUserInfo() != null) {
+            return "must be an absolute http://host:port URL with a host";
+        }
+        if (u.getPort() < 1 || u.getPort() > 65535) {
+            return "must be an absolute http://host:port URL with a port between 1 and 65535";
+        }
+        if (!u.getRawPath().isEmpty() || u.getRawQuery() != null || u.getRawFragment() != null) {
+            return "must be http://host:port with no path, query or fragment (not even a trailing /)";
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------------ sections
+
+    private void config(FulcrumConfig c) {
+        proxy(c.proxy());
+        admin(c.admin(), c.proxy());
+        pool(c.defaultPool(), "");
+        healthCheck(c.healthCheck());
+        outlier(c.outlierDetection());
+        breaker(c.circuitBreaker());
+        atLeast(c.retries().maxRetries(), 0, "retries.maxRetries");
+        positive(c.timeouts().connectMs(), "timeouts.connectMs");
+        positive(c.timeouts().readMs(), "timeouts.readMs");
+        positive(c.timeouts().idleMs(), "timeouts.idleMs");
+        positive(c.timeouts().requestHeaderMs(), "timeouts.requestHeaderMs");
+        atLeast(c.slowStartMs(), 0, "slowStartMs");
+        sticky(c.stickySession());
+        c.pools().forEach((name, pool) -> {
+            String path = ConfigPaths.child("pools", name);
+            if (Engine.DEFAULT_POOL.equals(name)) {
+                add(path, "is reserved: the top-level strategy, backends and demoBackends form the pool named default",
+                        name);
+            } else if (!ID.matcher(name).matches()) {
+                add(path, "pool name " + ID_RULE, name);
+            }
+            pool(pool, path);
+        });
+        routes(c);
+        uniqueIds(c);
+        listeners(c);
+        selfLoops(c);
+        if (c.allPools().values().stream().mapToInt(PoolConfig::size).sum() == 0) {
+            add("backends", "at least one backend or demo backend is required (in backends, demoBackends or a pool)",
+                    "[]");
+        }
+    }
+
+    private void proxy(ProxyConfig p) {
+        host(p.host(), "proxy.host");
+        port(p.port(), "proxy.port");
+        atLeast(p.maxHeaderBytes(), 1, "proxy.maxHeaderBytes");
+        atLeast(p.drainTimeoutMs(), 0, "proxy.drainTimeoutMs");
+        if (p.accessLog() != null) {
+            writableFile(p.accessLog(), "proxy.accessLog");
+        }
+        TlsConfig t = p.tls();
+        port(t.port(), "proxy.tls.port");
+        if (t.certificate() != null && t.privateKey() == null) {
+            add("proxy.tls.privateKey", "required when proxy.tls.certificate is set", null);
+        }
+        if (t.privateKey() != null && t.certificate() == null) {
+            add("proxy.tls.certificate", "required when proxy.tls.privateKey is set", null);
+        }
+        if (t.certificate() != null) {
+            readableFile(t.certificate(), "proxy.tls.certificate");
+        }
+        if (t.privateKey() != null) {
+            readableFile(t.privateKey(), "proxy.tls.privateKey");
+        }
+    }
+
+    private void admin(AdminConfig a, ProxyConfig p) {
+        host(a.host(), "admin.host");
+        port(a.port(), "admin.port");
+        if (a.token() != null && a.token().isBlank()) {
+            add("admin.token", "must not be empty (use null for no token)", '"' + a.token() + '"');
+        }
+        if (a.token() == null && a.host() != null && !isLoopback(a.host())) {
+            add("admin.token", "required when admin.host is not loopback", null);
+        }
+    }
+
+    private void pool(PoolConfig pool, String prefix) {
+        strategy(pool.strategy(), ConfigPaths.child(prefix, "strategy"));
+        for (int i = 0; i < pool.backends().size(); i++) {
+            backend(pool.backends().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "backends"), i));
+        }
+        for (int i = 0; i < pool.demoBackends().size(); i++) {
+            demoBackend(pool.demoBackends().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "demoBackends"), i));
+        }
+    }
+
+    private void strategy(StrategySpec s, String path) {
+        String type = s.type();
+        if (type == null) {
+            add(ConfigPaths.child(path, "type"), "required", null);
+            return;
+        }
+        Set<String> uses = STRATEGY_FIELDS.get(type);
+        if (uses == null) {
+            add(ConfigPaths.child(path, "type"), "unknown strategy, one of " + String.join(", ", StrategySpec.TYPES),
+                    type);
+            return;
+        }
+        Map<String, Object> set = new LinkedHashMap<>();
+        set.put("key", s.key());
+        set.put("virtualNodes", s.virtualNodes());
+        set.put("balanceFactor", s.balanceFactor());
+        set.put("choices", s.choices());
+        set.put("tableSize", s.tableSize());
+        set.put("decayMs", s.decayMs());
+        set.put("weights", s.weights());
+        set.put("staleAfterMs", s.staleAfterMs());
+        set.forEach((field, value) -> {
+            if (value != null && !uses.contains(field)) {
+                add(ConfigPaths.child(path, field), "not used by strategy " + type
+                        + (uses.isEmpty() ? " (it takes no settings)" : ", which takes " + String.join(", ",
+                        ordered(uses))), value);
+            }
+        });
+        if (uses.contains("key") && s.key() != null && !validKey(s.key())) {
+            add(ConfigPaths.child(path, "key"), "must be one of ip, path, header:NAME, cookie:NAME, query:NAME", s.key());
+        }
+        if (uses.contains("virtualNodes") && s.virtualNodes() != null) {
+            between(s.virtualNodes(), 1, MAX_VIRTUAL_NODES, ConfigPaths.child(path, "virtualNodes"));
+        }
+        if (uses.contains("balanceFactor") && s.balanceFactor() != null
+                && !(s.balanceFactor() > 1 && Double.isFinite(s.balanceFactor()))) {
+            add(ConfigPaths.child(path, "balanceFactor"), "must be greater than 1 (e.g. 1.25), or null for off",
+                    s.balanceFactor());
+        }
+        if (uses.contains("choices") && s.choices() != null) {
+            atLeast(s.choices(), 2, ConfigPaths.child(path, "choices"));
+        }
+        if (uses.contains("tableSize") && s.tableSize() != null) {
+            String p = ConfigPaths.child(path, "tableSize");
+            if (s.tableSize() < 3 || s.tableSize() > MAX_TABLE_SIZE) {
+                add(p, "must be a prime between 3 and " + MAX_TABLE_SIZE, s.tableSize());
+            } else if (!isPrime(s.tableSize())) {
+                add(p, "must be prime (e.g. 65537)", s.tableSize());
+            }
+        }
+        if (uses.contains("decayMs") && s.decayMs() != null) {
+            positive(s.decayMs(), ConfigPaths.child(path, "decayMs"));
+        }
+        if (uses.contains("staleAfterMs") && s.staleAfterMs() != null) {
+            positive(s.staleAfterMs(), ConfigPaths.child(path, "staleAfterMs"));
+        }
+        if (uses.contains("weights") && s.weights() != null) {
+            String wp = ConfigPaths.child(path, "weights");
+            boolean anyPositive = false;
+            for (Map.Entry<String, Double> e : new java.util.TreeMap<>(s.weights()).entrySet()) {
+                String p = ConfigPaths.child(wp, e.getKey());
+                if (!ADAPTIVE_METRICS.contains(e.getKey())) {
+                    add(p, "unknown metric, one of cpu, latency, inflight", e.getKey());
+                } else if (e.getValue() == null || !(e.getValue() >= 0) || !Double.isFinite(e.getValue())) {
+                    add(p, "must be a number >= 0", e.getValue());
+                } else if (e.getValue() > 0) {
+                    anyPositive = true;
+                }
+            }
+            if (!anyPositive && !s.weights().isEmpty()
+                    && s.weights().keySet().stream().allMatch(ADAPTIVE_METRICS::contains)) {
+                add(wp, "at least one weight must be greater than 0", ConfigPaths.cut(s.weights().toString()));
+            }
+            if (s.weights().isEmpty()) {
+                add(wp, "must name at least one of cpu, latency, inflight", "{}");
+            }
+        }
+    }
+
+    private void backend(BackendConfig b, String path) {
+        id(b.id(), ConfigPaths.child(path, "id"));
+        String urlPath = ConfigPaths.child(path, "url");
+        if (b.url() == null) {
+            add(urlPath, "required", null);
+        } else {
+            String why = urlProblem(b.url());
+            if (why != null) {
+                add(urlPath, why, b.url());
+            }
+        }
+        between(b.weight(), 0, MAX_WEIGHT, ConfigPaths.child(path, "weight"));
+        if (b.maxInFlight() != null && b.maxInFlight() < 1) {
+            add(ConfigPaths.child(path, "maxInFlight"), "must be at least 1, or null for no cap", b.maxInFlight());
+        }
+    }
+
+    private void demoBackend(DemoBackendConfig d, String path) {
+        id(d.id(), ConfigPaths.child(path, "id"));
+        port(d.port(), ConfigPaths.child(path, "port"));
+        between(d.weight(), 0, MAX_WEIGHT, ConfigPaths.child(path, "weight"));
+        atLeast(d.latencyMs(), 0, ConfigPaths.child(path, "latencyMs"));
+        if (!(d.errorRate() >= 0 && d.errorRate() <= 1)) {
+            add(ConfigPaths.child(path, "errorRate"), "must be between 0 and 1", d.errorRate());
+        }
+    }
+
+    private void healthCheck(HealthCheckConfig h) {
+        if (h.path() == null) {
+            add("healthCheck.path", "required", null);
+        } else if (!h.path().startsWith("/") || h.path().chars().anyMatch(ch -> ch <= ' ')) {
+            add("healthCheck.path", "must start with / and contain no spaces", h.path());
+        }
+        positive(h.intervalMs(), "healthCheck.intervalMs");
+        positive(h.timeoutMs(), "healthCheck.timeoutMs");
+        between(h.expectedStatus(), 100, 599, "healthCheck.expectedStatus");
+        atLeast(h.rise(), 1, "healthCheck.rise");
+        atLeast(h.fall(), 1, "healthCheck.fall");
+    }
+
+    private void outlier(OutlierConfig o) {
+        atLeast(o.consecutiveFailures(), 1, "outlierDetection.consecutiveFailures");
+        positive(o.baseEjectionMs(), "outlierDetection.baseEjectionMs");
+        between(o.maxEjectionPercent(), 0, 100, "outlierDetection.maxEjectionPercent");
+    }
+
+    private void breaker(BreakerConfig b) {
+        atLeast(b.window(), 1, "circuitBreaker.window");
+        atLeast(b.minimumCalls(), 1, "circuitBreaker.minimumCalls");
+        if (b.window() >= 1 && b.minimumCalls() > b.window()) {
+            add("circuitBreaker.minimumCalls", "must not exceed circuitBreaker.window (" + b.window()
+                    + "), or the breaker could never decide", b.minimumCalls());
+        }
+        percentage(b.failureRateThreshold(), "circuitBreaker.failureRateThreshold");
+        positive(b.slowCallMs(), "circuitBreaker.slowCallMs");
+        percentage(b.slowCallRateThreshold(), "circuitBreaker.slowCallRateThreshold");
+        positive(b.openMs(), "circuitBreaker.openMs");
+        atLeast(b.halfOpenCalls(), 1, "circuitBreaker.halfOpenCalls");
+    }
+
+    private void sticky(StickyConfig s) {
+        if (s.cookie() == null) {
+            add("stickySession.cookie", "required", null);
+        } else if (!TOKEN.matcher(s.cookie()).matches()) {
+            add("stickySession.cookie", "must be a cookie name (letters, digits and !#$%&'*+.^_`|~-)", s.cookie());
+        }
+        positive(s.ttlSeconds(), "stickySession.ttlSeconds");
+    }
+
+    private void routes(FulcrumConfig c) {
+        Map<String, String> seen = new HashMap<>();
+        for (int i = 0; i < c.routes().size(); i++) {
+            RouteConfig r = c.routes().get(i);
+            String path = ConfigPaths.index("routes", i);
+            String pp = ConfigPaths.child(path, "pathPrefix");
+            if (r.pathPrefix() == null) {
+                add(pp, "required", null);
+            } else if (!r.pathPrefix().startsWith("/") || r.pathPrefix().chars().anyMatch(ch -> ch <= ' ')) {
+                add(pp, "must start with / and contain no spaces", r.pathPrefix());
+            } else if (seen.containsKey(r.pathPrefix())) {
+                add(pp, "duplicate prefix, already routed by " + seen.get(r.pathPrefix()), r.pathPrefix());
+            } else {
+                seen.put(r.pathPrefix(), pp);
+            }
+            String poolPath = ConfigPaths.child(path, "pool");
+            if (r.pool() == null) {
+                add(poolPath, "required", null);
+            } else if (!Engine.DEFAULT_POOL.equals(r.pool()) && !c.pools().containsKey(r.pool())) {
+                List<String> names = new ArrayList<>(c.allPools().keySet());
+                add(poolPath, "no such pool, one of " + String.join(", ", names), r.pool());
+            }
+        }
+    }
+
+    private void uniqueIds(FulcrumConfig c) {
+        Map<String, String> firstSeen = new HashMap<>();
+        c.allPools().forEach((name, pool) -> {
+            String prefix = Engine.DEFAULT_POOL.equals(name) ? "" : ConfigPaths.child("pools", name);
+            for (int i = 0; i < pool.backends().size(); i++) {
+                unique(firstSeen, pool.backends().get(i).id(), ConfigPaths.index(ConfigPaths.child(prefix, "backends"), i));
+            }
+            for (int i = 0; i < pool.demoBackends().size(); i++) {
+                unique(firstSeen, pool.demoBackends().get(i).id(),
+                        ConfigPaths.index(ConfigPaths.child(prefix, "demoBackends"), i));
+            }
+        });
+    }
+
+    private void unique(Map<String, String> firstSeen, String id, String entryPath) {
+        if (id == null || !ID.matcher(id).matches()) {
+            return; // already reported as malformed
+        }
+        String before = firstSeen.putIfAbsent(id, entryPath);
+        if (before != null) {
+            add(ConfigPaths.child(entryPath, "id"), "duplicate id, already used by " + before, id);
+        }
+    }
+
+    /** Two listeners on one port whose addresses overlap cannot both start. */
+    private void listeners(FulcrumConfig c) {
+        record Listener(String path, String host, int port) {
+        }
+        List<Listener> ls = new ArrayList<>();
+        ls.add(new Listener("proxy.port", c.proxy().host(), c.proxy().port()));
+        if (c.proxy().tls().enabled()) {
+            ls.add(new Listener("proxy.tls.port", c.proxy().host(), c.proxy().tls().port()));
+        }
+        ls.add(new Listener("admin.port", c.admin().host(), c.admin().port()));
+        c.allPools().forEach((name, pool) -> {
+            String prefix = Engine.DEFAULT_POOL.equals(name) ? "" : ConfigPaths.child("pools", name);
+            for (int i = 0; i < pool.demoBackends().size(); i++) {
+                ls.add(new Listener(ConfigPaths.child(ConfigPaths.index(ConfigPaths.child(prefix, "demoBackends"), i),
+                        "port"), "127.0.0.1", pool.demoBackends().get(i).port()));
+            }
+        });
+        for (int i = 0; i < ls.size(); i++) {
+            Listener l = ls.get(i);
+            if (l.port() <= 0 || l.port() > 65535) {
+                continue; // 0 picks a free port; out of range is reported already
+            }
+            for (int j = 0; j < i; j++) {
+                Listener e = ls.get(j);
+                if (e.port() == l.port() && overlap(e.host(), l.host())) {
+                    add(l.path(), "port already used by " + e.path(), l.port());
+                    break;
+                }
+            }
+        }
+    }
+
+    /** A backend at the proxy's own address would send every request back into the proxy. */
+    private void selfLoops(FulcrumConfig c) {
+        int proxyPort = c.proxy().port();
+        if (proxyPort <= 0) {
+            return;
+        }
+        c.allPools().forEach((name, pool) -> {
+            String prefix = Engine.DEFAULT_POOL.equals(name) ? "" : ConfigPaths.child("pools", name);
+            for (int i = 0; i < pool.backends().size(); i++) {
+                BackendConfig b = pool.backends().get(i);
+                if (b.url() == null || urlProblem(b.url()) != null) {
+                    continue;
+                }
+                URI u = URI.create(b.url());
+                String host = u.getHost();
+                String proxyHost = c.proxy().host();
+                boolean loops = proxyHost != null && (sameAddress(host, proxyHost)
+                        || isWildcard(proxyHost) && (isLoopback(host) || isWildcard(host))
+                        || isLoopback(proxyHost) && isWildcard(host));
+                if (u.getPort() == proxyPort && loops) {
+                    add(ConfigPaths.child(ConfigPaths.index(ConfigPaths.child(prefix, "backends"), i), "url"),
+                            "points at the proxy itself (proxy.port " + proxyPort + "), requests would loop", b.url());
+                }
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------------ field rules
+
+    private void id(String id, String path) {
+        if (id == null) {
+            add(path, "required", null);
+        } else if (!ID.matcher(id).matches()) {
+            add(path, ID_RULE, id);
+        }
+    }
+
+    private void host(String host, String path) {
+        if (host == null || host.isEmpty()) {
+            add(path, "required (an address such as 127.0.0.1 or 0.0.0.0)", host == null ? null : "\"\"");
+        } else if (!HOST.matcher(host).matches()) {
+            add(path, "must be a host name or IP address", host);
+        }
+    }
+
+    private void port(int port, String path) {
+        between(port, 0, 65535, path);
+    }
+
+    private void between(long value, long min, long max, String path) {
+        if (value < min || value > max) {
+            add(path, "must be between " + min + " and " + max, value);
+        }
+    }
+
+    private void atLeast(long value, long min, String path) {
+        if (value < min) {
+            add(path, "must be at least " + min, value);
+        }
+    }
+
+    private void positive(long value, String path) {
+        if (value <= 0) {
+            add(path, "must be greater than 0", value);
+        }
+    }
+
+    private void percentage(double value, String path) {
+        if (!(value >= 0 && value <= 100)) {
+            add(path, "must be a percentage between 0 and 100", value);
+        }
+    }
+
+    private void readableFile(String file, String path) {
+        Path p;
+        try {
+            p = Path.of(file);
+        } catch (InvalidPathException e) {
+            add(path, "is not a valid file path", file);
+            return;
+        }
+        if (!Files.exists(p)) {
+            add(path, "file does not exist: " + p.toAbsolutePath(), file);
+        } else if (!Files.isRegularFile(p)) {
+            add(path, "is not a regular file: " + p.toAbsolutePath(), file);
+        } else if (!Files.isReadable(p)) {
+            add(path, "file is not readable: " + p.toAbsolutePath(), file);
+        }
+    }
+
+    private void writableFile(String file, String path) {
+        Path p;
+        try {
+            p = Path.of(file);
+        } catch (InvalidPathException e) {
+            add(path, "is not a valid file path", file);
+            return;
+        }
+        if (file.isBlank()) {
+            add(path, "must be a file path, or null for standard error", "\"" + file + "\"");
+            return;
+        }
+        Path dir = p.toAbsolutePath().getParent();
+        if (Files.isDirectory(p)) {
+            add(path, "is a directory, not a file: " + p.toAbsolutePath(), file);
+        } else if (dir != null && !Files.isDirectory(dir)) {
+            add(path, "directory does not exist: " + dir, file);
+        }
+    }
+
+    private void add(String path, String message, Object value) {
+        problems.add(new ConfigProblem(path, message, ConfigPaths.plain(value)));
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    static boolean validKey(String key) {
+        if (key.equals("ip") || key.equals("path")) {
+            return true;
+        }
+        for (String kind : List.of("header:", "cookie:", "query:")) {
+            if (key.startsWith(kind)) {
+                String name = key.substring(kind.length());
+                return kind.equals("query:") ? !name.isEmpty() && name.chars().noneMatch(ch -> ch <= ' ')
+                        : TOKEN.matcher(name).matches();
+            }
+        }
+        return false;
+    }
+
+    static boolean isPrime(int n) {
+        if (n < 2) {
+            return false;
+        }
+        if (n % 2 == 0) {
+            return n == 2;
+        }
+        for (int d = 3; (long) d * d <= n; d += 2) {
+            if (n % d == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isWildcard(String host) {
+        return host == null || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.isEmpty();
+    }
+
+    /** Whether two listen addresses can collide: the same address (localhost = 127.0.0.1) or a wildcard. */
+    private static boolean overlap(String a, String b) {
+        return isWildcard(a) || isWildcard(b) || sameAddress(a, b);
+    }
+
+    private static boolean sameAddress(String a, String b) {
+        return normal(a).equals(normal(b));
+    }
+
+    private static String normal(String host) {
+        String h = host.toLowerCase(Locale.ROOT);
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        return h.equals("localhost") ? "127.0.0.1" : h.equals("0:0:0:0:0:0:0:1") ? "::1" : h;
+    }
+
+    private static List<String> ordered(Set<String> fields) {
+        List<String> order = List.of("key", "virtualNodes", "balanceFactor", "choices", "tableSize", "decayMs",
+                "weights", "staleAfterMs");
+        return order.stream().filter(fields::contains).toList();
+    }
+}

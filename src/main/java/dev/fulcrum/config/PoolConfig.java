@@ -1,0 +1,42 @@
+package dev.fulcrum.config;
+
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.StrategySpec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A named pool ({@code pools.NAME}, CONTRACT 2.1), and also the shape of the top-level {@code default} pool.
+ *
+ * @param strategy     its strategy, with the CONTRACT 2.2 defaults of its type filled in; never null
+ * @param backends     real backends; never null
+ * @param demoBackends demo backends Fulcrum starts itself; never null
+ */
+public record PoolConfig(StrategySpec strategy, List<BackendConfig> backends, List<DemoBackendConfig> demoBackends) {
+    public static final StrategySpec DEFAULT_STRATEGY = StrategySpec.of(StrategySpec.SMOOTH_WRR);
+    public static final PoolConfig DEFAULTS = new PoolConfig(DEFAULT_STRATEGY, List.of(), List.of());
+
+    public PoolConfig {
+        strategy = strategy == null ? DEFAULT_STRATEGY : strategy.withDefaults();
+        backends = backends == null ? List.of() : List.copyOf(backends);
+        demoBackends = demoBackends == null ? List.of() : List.copyOf(demoBackends);
+    }
+
+    /**
+     * The pool members as the engine takes them: real backends first, then demo backends at
+     * {@code http://127.0.0.1:PORT} (a demo backend with port 0 must be added with its real port by whoever starts
+     * it, through {@link DemoBackendConfig#toSpec(int)}).
+     */
+    public List<BackendSpec> backendSpecs() {
+        List<BackendSpec> specs = new ArrayList<>(backends.size() + demoBackends.size());
+        backends.forEach(b -> specs.add(b.toSpec()));
+        demoBackends.forEach(d -> specs.add(d.toSpec()));
+        return List.copyOf(specs);
+    }
+
+    /** How many backends and demo backends this pool declares. */
+    public int size() {
+        return backends.size() + demoBackends.size();
+    }
+}

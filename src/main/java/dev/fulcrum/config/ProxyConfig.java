@@ -1,0 +1,25 @@
+package dev.fulcrum.config;
+
+/**
+ * The proxy listener ({@code proxy}, CONTRACT 2.1).
+ *
+ * @param host           address to listen on
+ * @param port           HTTP port (0 = pick a free port)
+ * @param maxHeaderBytes request headers over this size are answered 431
+ * @param drainTimeoutMs on shutdown, how long in-flight requests may take to finish
+ * @param accessLog      file for the JSON-lines access log; null = standard error
+ * @param preserveHost   forward the client's Host header instead of the backend's address
+ * @param tls            the optional HTTPS listener; never null
+ */
+public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                          boolean preserveHost, TlsConfig tls) {
+    public static final ProxyConfig DEFAULT = new ProxyConfig("127.0.0.1", 8080, 8192, 30_000, null, true, TlsConfig.DEFAULT);
+
+    public ProxyConfig {
+        tls = tls == null ? TlsConfig.DEFAULT : tls;
+    }
+
+    public ProxyConfig withPort(int newPort) {
+        return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.fulcrum.engine;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What-if for the ring view and {@code POST /api/ring/preview}: the candidates a pool would have after
+ * removing, adding or reweighting backends, handed to the live key space's {@link KeySpace#preview}.
+ * Nothing live changes; added backends exist only inside the preview.
+ */
+public final class KeySpacePreview {
+    private KeySpacePreview() {
+    }
+
+    /**
+     * @param remove  ids to take out
+     * @param add     new ids with their weights (1..1000)
+     * @param weights new weights for existing ids (0 removes them from the key space)
+     * @return null when the pool's strategy has no key space
+     */
+    public static KeySpace.Preview preview(Pool pool, List<String> remove, Map<String, Integer> add,
+                                           Map<String, Integer> weights) {
+        PoolSnapshot s = pool.snapshot();
+        KeySpace ks = s.primary().keySpace();
+        if (ks == null) {
+            return null;
+        }
+        Candidates c = s.primaryCandidates();
+        List<Backend> backends = new ArrayList<>();
+        List<Integer> w = new ArrayList<>();
+        for (int i = 0; i < c.size(); i++) {
+            Backend b = c.get(i);
+            if (remove.contains(b.id())) {
+                continue;
+            }
+            Integer nw = weights.get(b.id());
+            int scaled = nw == null ? c.weight(i) : nw * Strategies.WEIGHT_SCALE;
+            if (scaled > 0) {
+                backends.add(b);
+                w.add(scaled);
+            }
+        }
+        for (Map.Entry<String, Integer> e : add.entrySet()) {
+            if (e.getValue() > 0) {
+                backends.add(new Backend(pool.name(), new BackendSpec(e.getKey(), "http://127.0.0.1:1", e.getValue(),
+                        null, false), null, BreakerSpec.DISABLED, Ticker.system(), 10_000));
+                w.add(e.getValue() * Strategies.WEIGHT_SCALE);
+            }
+        }
+        Integer[] order = new Integer[backends.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparing(i -> backends.get(i).id()));
+        List<Backend> sorted = new ArrayList<>();
+        int[] sw = new int[order.length];
+        for (int i = 0; i < order.length; i++) {
+            sorted.add(backends.get(order[i]));
+            sw[i] = w.get(order[i]);
+        }
+        return ks.preview(new Candidates(sorted, sw));
+    }
+}

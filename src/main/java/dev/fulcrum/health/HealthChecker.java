@@ -1,0 +1,180 @@
+package dev.fulcrum.health;
+
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.Engine;
+import java.net.http.HttpResponse;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Active health checking: every {@code intervalMs}, one {@code GET <url><path>} per backend of the engine,
+ * each result handed to {@link Engine#reportProbe}, which applies rise/fall hysteresis (DOWN after
+ * {@code fall} failures in a row, UP again after {@code rise} successes).
+ *
+ * <p>Each round asks the engine for {@link Engine#allBackends()} afresh, so backends added or removed
+ * through the admin API are followed. Probes are asynchronous and independent: a slow backend delays no
+ * other, and a backend that accepts but never answers costs at most {@code timeoutMs} (see
+ * {@link HttpGetter}). A backend whose previous probe is still out is skipped that round rather than
+ * probed twice at once.
+ *
+ * <p>A probe succeeds when the backend answers {@code expectedStatus} in time; a refused connection, a
+ * timeout or any other status fails it. Example with interval 2000, timeout 1000, fall 3: a backend that
+ * crashes between rounds is DOWN after three refused probes, at most about 6 s later; one that hangs is DOWN
+ * after at most 3 x 2000 + 1000 ms.
+ *
+ * <p>The last {@value #HISTORY} results per backend are kept for the window's health view ({@link #history}).
+ */
+public final class HealthChecker implements AutoCloseable {
+    public static final int HISTORY = 60;
+    private static final Logger log = LoggerFactory.getLogger(HealthChecker.class);
+
+    private final Engine engine;
+    private final HttpGetter http = new HttpGetter("fulcrum-health");
+    private final Map<String, ArrayDeque<ProbeResult>> history = new ConcurrentHashMap<>();
+    private final Set<String> probing = ConcurrentHashMap.newKeySet();
+    private volatile HealthCheckSpec spec;
+    private volatile boolean closed;
+    // guarded by this
+    private boolean started;
+    private ScheduledExecutorService scheduler;
+
+    public HealthChecker(Engine engine, HealthCheckSpec spec) {
+        this.engine = engine;
+        this.spec = spec;
+    }
+
+    /** Starts probing every {@code intervalMs}, the first round at once; does nothing when disabled. */
+    public synchronized HealthChecker start() {
+        if (closed) {
+            throw new IllegalStateException("health checker: closed");
+        }
+        started = true;
+        if (scheduler == null && spec.enabled()) {
+            scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "fulcrum-health");
+                t.setDaemon(true);
+                return t;
+            });
+            scheduler.scheduleAtFixedRate(this::roundSafely, 0, spec.intervalMs(), TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    /** True while probe rounds are scheduled. */
+    public synchronized boolean isRunning() {
+        return scheduler != null;
+    }
+
+    public HealthCheckSpec spec() {
+        return spec;
+    }
+
+    /**
+     * New settings (a config reload). A started checker reschedules with them: it stops when they disable
+     * checks and resumes when they enable them again.
+     */
+    public synchronized void setSpec(HealthCheckSpec next) {
+        stopScheduler();
+        this.spec = next;
+        if (started && !closed) {
+            start();
+        }
+    }
+
+    /**
+     * One round now: probes every backend that has no probe out, and completes when those probes have
+     * finished (never exceptionally; failures are results). The scheduler calls it; tests may too.
+     */
+    public CompletableFuture<Void> probeAll() {
+        HealthCheckSpec s = spec;
+        List<Backend> backends = engine.allBackends();
+        Set<String> ids = new HashSet<>();
+        List<CompletableFuture<ProbeResult>> out = new ArrayList<>();
+        for (Backend b : backends) {
+            ids.add(b.id());
+            if (probing.add(b.id())) {
+                out.add(probe(b, s).whenComplete((r, e) -> probing.remove(b.id())));
+            }
+        }
+        history.keySet().retainAll(ids); // forget removed backends
+        return CompletableFuture.allOf(out.toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<ProbeResult> probe(Backend b, HealthCheckSpec s) {
+        long at = engine.ticker().wallMillis();
+        long t0 = System.nanoTime();
+        return http.get(HttpGetter.resolve(b.url(), s.path()), s.timeoutMs(), HttpResponse.BodyHandlers.discarding())
+                .handle((response, error) -> {
+                    double ms = (System.nanoTime() - t0) / 1e6;
+                    ProbeResult r;
+                    if (error != null) {
+                        r = new ProbeResult(at, false, ms, null, HttpGetter.describe(error, s.timeoutMs()));
+                    } else if (response.statusCode() == s.expectedStatus()) {
+                        r = new ProbeResult(at, true, ms, response.statusCode(), null);
+                    } else {
+                        r = new ProbeResult(at, false, ms, response.statusCode(),
+                                "expected status " + s.expectedStatus() + " (got: " + response.statusCode() + ")");
+                    }
+                    if (!closed) {
+                        record(b.id(), r);
+                        engine.reportProbe(b.id(), r.ok());
+                    }
+                    return r;
+                });
+    }
+
+    private void record(String id, ProbeResult r) {
+        ArrayDeque<ProbeResult> ring = history.computeIfAbsent(id, k -> new ArrayDeque<>(HISTORY));
+        synchronized (ring) {
+            if (ring.size() == HISTORY) {
+                ring.removeFirst();
+            }
+            ring.addLast(r);
+        }
+    }
+
+    /** The recent probe results of a backend, oldest first (at most {@value #HISTORY}); empty if none. */
+    public List<ProbeResult> history(String id) {
+        ArrayDeque<ProbeResult> ring = history.get(id);
+        if (ring == null) {
+            return List.of();
+        }
+        synchronized (ring) {
+            return List.copyOf(ring);
+        }
+    }
+
+    private void roundSafely() {
+        try {
+            probeAll();
+        } catch (RuntimeException e) {
+            // an engine mid-shutdown or a bad URL must not end the schedule
+            log.warn("health probe round failed: {}", e.toString());
+        }
+    }
+
+    private void stopScheduler() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+            scheduler = null;
+        }
+    }
+
+    /** Stops probing; results of probes still out are dropped. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        stopScheduler();
+    }
+}

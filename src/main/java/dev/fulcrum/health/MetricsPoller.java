@@ -1,0 +1,170 @@
+package dev.fulcrum.health;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.BackendMetrics;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.Ticker;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds the adaptive strategy: about once a second, {@code GET <url>/metrics.json} on every backend and
+ * {@link Backend#reportMetrics} with what it says ({@code {"cpu":0..1,"inflight":N,"latencyMs":X}}, the
+ * shape demo backends serve, CONTRACT 2.4).
+ *
+ * <p>Most real backends serve no such page. A backend that answers anything but 200 with those three
+ * numbers, or does not answer within the period, is left alone for {@code backoffMs} (a minute by default)
+ * before it is asked again, so an ordinary server sees one stray 404 a minute, not one a second.
+ * Polls are asynchronous and independent, like health probes.
+ *
+ * <p>Reports are stamped with the engine's ticker, the clock the adaptive strategy's
+ * {@code staleAfterMs} is measured on. The back-off runs on the ticker given here so tests can move it.
+ */
+public final class MetricsPoller implements AutoCloseable {
+    public static final String PATH = "/metrics.json";
+    public static final long DEFAULT_PERIOD_MS = 1000;
+    public static final long DEFAULT_BACKOFF_MS = 60_000;
+    private static final Logger log = LoggerFactory.getLogger(MetricsPoller.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Engine engine;
+    private final long periodMs;
+    private final long backoffNanos;
+    private final Ticker clock;
+    private final HttpGetter http = new HttpGetter("fulcrum-metrics");
+    private final Map<String, Long> backedOffUntil = new ConcurrentHashMap<>();
+    private final Set<String> polling = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+    // guarded by this
+    private ScheduledExecutorService scheduler;
+
+    /** Once a second, a minute's back-off, on the engine's ticker. */
+    public MetricsPoller(Engine engine) {
+        this(engine, DEFAULT_PERIOD_MS, DEFAULT_BACKOFF_MS, engine.ticker());
+    }
+
+    public MetricsPoller(Engine engine, long periodMs, long backoffMs, Ticker clock) {
+        if (periodMs < 1) {
+            throw new IllegalArgumentException("periodMs: must be at least 1 (got: " + periodMs + ")");
+        }
+        if (backoffMs < 0) {
+            throw new IllegalArgumentException("backoffMs: must be at least 0 (got: " + backoffMs + ")");
+        }
+        this.engine = engine;
+        this.periodMs = periodMs;
+        this.backoffNanos = backoffMs * 1_000_000L;
+        this.clock = clock;
+    }
+
+    /** Starts polling every period, the first round at once. */
+    public synchronized MetricsPoller start() {
+        if (closed) {
+            throw new IllegalStateException("metrics poller: closed");
+        }
+        if (scheduler == null) {
+            scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "fulcrum-metrics");
+                t.setDaemon(true);
+                return t;
+            });
+            scheduler.scheduleAtFixedRate(this::roundSafely, 0, periodMs, TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    /**
+     * One round now: polls every backend not backed off and not already being polled; completes when those
+     * polls have finished (never exceptionally). The scheduler calls it; tests may too.
+     */
+    public CompletableFuture<Void> pollAll() {
+        long now = clock.nanos();
+        Set<String> ids = new HashSet<>();
+        List<CompletableFuture<?>> out = new ArrayList<>();
+        for (Backend b : engine.allBackends()) {
+            ids.add(b.id());
+            Long until = backedOffUntil.get(b.id());
+            if (until != null && now - until < 0) {
+                continue;
+            }
+            if (polling.add(b.id())) {
+                out.add(poll(b).whenComplete((r, e) -> polling.remove(b.id())));
+            }
+        }
+        backedOffUntil.keySet().retainAll(ids);
+        return CompletableFuture.allOf(out.toArray(CompletableFuture[]::new));
+    }
+
+    /** True while the backend is not being asked for metrics after a failed poll. */
+    public boolean isBackedOff(String id) {
+        Long until = backedOffUntil.get(id);
+        return until != null && clock.nanos() - until < 0;
+    }
+
+    private CompletableFuture<Void> poll(Backend b) {
+        return http.get(HttpGetter.resolve(b.url(), PATH), periodMs, HttpResponse.BodyHandlers.ofByteArray())
+                .handle((response, error) -> {
+                    BackendMetrics m = error == null ? parse(response) : null;
+                    if (closed) {
+                        return null;
+                    }
+                    if (m != null) {
+                        backedOffUntil.remove(b.id());
+                        b.reportMetrics(m);
+                    } else {
+                        backedOffUntil.put(b.id(), clock.nanos() + backoffNanos);
+                    }
+                    return null;
+                });
+    }
+
+    /** The report, or null when the answer is not a 200 with the three numbers. */
+    private BackendMetrics parse(HttpResponse<byte[]> response) {
+        if (response.statusCode() != 200) {
+            return null;
+        }
+        try {
+            JsonNode n = JSON.readTree(response.body());
+            if (n == null || !n.path("cpu").isNumber() || !n.path("inflight").isNumber()
+                    || !n.path("latencyMs").isNumber()) {
+                return null;
+            }
+            double cpu = Math.min(1, Math.max(0, n.get("cpu").asDouble()));
+            int inflight = Math.max(0, n.get("inflight").asInt());
+            double latency = Math.max(0, n.get("latencyMs").asDouble());
+            return new BackendMetrics(cpu, inflight, latency, engine.ticker().nanos());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private void roundSafely() {
+        try {
+            pollAll();
+        } catch (RuntimeException e) {
+            log.warn("metrics poll round failed: {}", e.toString());
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+            scheduler = null;
+        }
+    }
+}

@@ -1,0 +1,195 @@
+package dev.fulcrum.proxy;
+
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.Lease;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.Router;
+import io.undertow.connector.ByteBufferPool;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.handlers.Cookie;
+import io.undertow.util.HeaderMap;
+import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
+import io.undertow.util.SameThreadExecutor;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The proxy's root handler: refuses ambiguous or oversized requests, routes the path to a pool, honours a
+ * sticky cookie, and hands the request to a {@link ProxyExchange}. Runs on the I/O thread; nothing blocks.
+ */
+final class BalancingHandler implements HttpHandler {
+    private final Engine engine;
+    private final ProxySettings settings;
+    private final AccessLog log;
+    private final StickyCookies sticky;
+    private final Tunnels tunnels = new Tunnels();
+    private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
+    private volatile ByteBufferPool buffers;
+    private volatile RequestListener listener = RequestListener.NONE;
+    private volatile int ioThreads = 1;
+
+    BalancingHandler(Engine engine, ProxySettings settings, AccessLog log) {
+        this.engine = engine;
+        this.settings = settings;
+        this.log = log;
+        this.sticky = new StickyCookies(settings);
+    }
+
+    void bind(ByteBufferPool buffers, int ioThreads) {
+        this.buffers = buffers;
+        this.ioThreads = ioThreads;
+    }
+
+    ProxySettings settings() {
+        return settings;
+    }
+
+    RequestListener listener() {
+        return listener;
+    }
+
+    void listener(RequestListener l) {
+        this.listener = l == null ? RequestListener.NONE : l;
+    }
+
+    AccessLog log() {
+        return log;
+    }
+
+    StickyCookies sticky() {
+        return sticky;
+    }
+
+    Tunnels tunnels() {
+        return tunnels;
+    }
+
+    BackendConnections connections(Backend b) {
+        BackendConnections c = connections.get(b);
+        if (c == null) {
+            c = connections.computeIfAbsent(b, k -> new BackendConnections(k.url(), buffers, ioThreads,
+                    settings.connectMs(), settings.idleMs()));
+        }
+        return c;
+    }
+
+    /** Drops the connection pool of a removed backend. */
+    void forget(String backendId) {
+        connections.entrySet().removeIf(e -> {
+            if (e.getKey().id().equals(backendId)) {
+                e.getValue().close();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    long connectionsOpened() {
+        long n = 0;
+        for (BackendConnections c : connections.values()) {
+            n += c.opened();
+        }
+        return n;
+    }
+
+    @Override
+    public void handleRequest(HttpServerExchange exchange) {
+        String refusal = framingProblem(exchange.getRequestHeaders());
+        if (refusal != null) {
+            ErrorResponses.send(exchange, 400, refusal, true);
+            return;
+        }
+        if (headerBytes(exchange) > settings.maxHeaderBytes()) {
+            ErrorResponses.send(exchange, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
+            return;
+        }
+        String path = exchange.getRequestPath();
+        Router.Route route = engine.router().match(path);
+        Pool pool = engine.pool(route == null ? Engine.DEFAULT_POOL : route.pool());
+        if (pool == null) {
+            ErrorResponses.send(exchange, 503, "no pool for " + path, false);
+            return;
+        }
+        String target = exchange.getRequestURI();
+        if (exchange.isHostIncludedInRequestURI()) {
+            target = exchange.getRequestPath();
+        }
+        if (route != null && route.stripPrefix()) {
+            target = target.substring(Math.min(target.length(), route.pathPrefix().length()));
+            if (target.isEmpty() || target.charAt(0) != '/') {
+                target = "/" + target;
+            }
+        }
+        ExchangeRequest request = new ExchangeRequest(exchange, path);
+        Lease stickyLease = null;
+        if (sticky.enabled()) {
+            Cookie c = exchange.getRequestCookie(sticky.cookieName());
+            String id = c == null ? null : sticky.backendFor(pool, c.getValue());
+            if (id != null) {
+                stickyLease = pool.tryLease(id);
+            }
+        }
+        // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
+        exchange.dispatch(SameThreadExecutor.INSTANCE, new ProxyExchange(this, exchange, pool, request, target, stickyLease)::start);
+    }
+
+    /**
+     * Request smuggling defence (RFC 9112 6.3): Content-Length together with Transfer-Encoding, several
+     * different Content-Lengths, or a transfer coding other than chunked are refused, never guessed at.
+     */
+    static String framingProblem(HeaderMap h) {
+        HeaderValues te = h.get(Headers.TRANSFER_ENCODING);
+        HeaderValues cl = h.get(Headers.CONTENT_LENGTH);
+        if (te != null && cl != null) {
+            return "Content-Length and Transfer-Encoding together (got: Content-Length: " + cl.getFirst()
+                    + ", Transfer-Encoding: " + te.getFirst() + ")";
+        }
+        if (te != null && (te.size() != 1 || !te.getFirst().trim().equalsIgnoreCase("chunked"))) {
+            return "Transfer-Encoding: only chunked is accepted (got: " + String.join(", ", te) + ")";
+        }
+        if (cl != null) {
+            String first = cl.getFirst().trim();
+            for (String v : cl) {
+                for (String part : v.split(",", -1)) {
+                    if (!part.trim().equals(first) || !isDigits(first)) {
+                        return "Content-Length: conflicting or invalid values (got: " + String.join(", ", cl) + ")";
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isDigits(String s) {
+        if (s.isEmpty() || s.length() > 18) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Request line plus headers as they came on the wire (name, ": ", value, CRLF). */
+    private static long headerBytes(HttpServerExchange ex) {
+        HeaderMap h = ex.getRequestHeaders();
+        long n = ex.getRequestMethod().length() + ex.getRequestURI().length() + 12;
+        String qs = ex.getQueryString();
+        if (qs != null) {
+            n += qs.length() + 1;
+        }
+        for (long f = h.fastIterateNonEmpty(); f != -1L; f = h.fiNextNonEmpty(f)) {
+            HeaderValues v = h.fiCurrent(f);
+            int nameLen = v.getHeaderName().length();
+            for (int i = 0; i < v.size(); i++) {
+                n += nameLen + 4 + v.get(i).length();
+            }
+        }
+        return n;
+    }
+}

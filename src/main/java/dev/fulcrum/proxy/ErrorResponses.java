@@ -1,0 +1,54 @@
+package dev.fulcrum.proxy;
+
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+
+/** The proxy's own answers (CONTRACT 3): JSON {@code {"error":"...","status":N}}. */
+public final class ErrorResponses {
+    private ErrorResponses() {
+    }
+
+    /** Sends a JSON error and ends the exchange; closes the connection when {@code close}. */
+    public static void send(HttpServerExchange exchange, int status, String message, boolean close) {
+        if (exchange.isResponseStarted()) {
+            org.xnio.IoUtils.safeClose(exchange.getConnection());
+            return;
+        }
+        exchange.setStatusCode(status);
+        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
+        if (close) {
+            exchange.setPersistent(false);
+            exchange.getResponseHeaders().put(Headers.CONNECTION, "close");
+        }
+        exchange.getResponseSender().send(json(status, message));
+    }
+
+    public static String json(int status, String message) {
+        return "{\"error\":\"" + escape(message) + "\",\"status\":" + status + "}";
+    }
+
+    static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        b.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+                }
+            }
+        }
+        return b.toString();
+    }
+
+    static final HttpString X_FULCRUM_BACKEND = new HttpString("X-Fulcrum-Backend");
+}

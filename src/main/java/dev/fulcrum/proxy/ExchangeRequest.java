@@ -1,0 +1,55 @@
+package dev.fulcrum.proxy;
+
+import dev.fulcrum.engine.RequestContext;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.handlers.Cookie;
+import java.net.InetSocketAddress;
+import java.util.Deque;
+
+/** The engine's view of a live request: every value is read lazily, only if a strategy asks. */
+final class ExchangeRequest implements RequestContext {
+    private final HttpServerExchange exchange;
+    private final String path;
+    private String clientIp;
+
+    ExchangeRequest(HttpServerExchange exchange, String path) {
+        this.exchange = exchange;
+        this.path = path;
+    }
+
+    @Override
+    public String clientIp() {
+        if (clientIp == null) {
+            InetSocketAddress a = exchange.getSourceAddress();
+            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+        }
+        return clientIp;
+    }
+
+    @Override
+    public String method() {
+        return exchange.getRequestMethod().toString();
+    }
+
+    @Override
+    public String path() {
+        return path;
+    }
+
+    @Override
+    public String header(String name) {
+        return exchange.getRequestHeaders().getFirst(name);
+    }
+
+    @Override
+    public String cookie(String name) {
+        Cookie c = exchange.getRequestCookie(name);
+        return c == null ? null : c.getValue();
+    }
+
+    @Override
+    public String queryParam(String name) {
+        Deque<String> v = exchange.getQueryParameters().get(name);
+        return v == null || v.isEmpty() ? null : v.getFirst();
+    }
+}

@@ -1,0 +1,160 @@
+package dev.fulcrum.proxy;
+
+import dev.fulcrum.engine.Engine;
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.connector.ByteBufferPool;
+import io.undertow.server.DefaultByteBufferPool;
+import io.undertow.server.handlers.GracefulShutdownHandler;
+import io.undertow.server.handlers.HttpContinueReadHandler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import javax.net.ssl.SSLContext;
+import org.xnio.Options;
+
+/**
+ * The proxy listener: an Undertow server whose root handler is the {@link BalancingHandler}. Everything
+ * runs on the I/O threads (one per core); there is no worker pool on the request path.
+ */
+public final class ProxyServer implements AutoCloseable {
+    /** Requests whose headers exceed even this are cut off by Undertow with a bare 400. */
+    private static final int HARD_HEADER_LIMIT = 256 * 1024;
+
+    private final Engine engine;
+    private final ProxySettings settings;
+    private final AccessLog accessLog;
+    private final BalancingHandler balancer;
+    private final GracefulShutdownHandler graceful;
+    private Undertow server;
+    private int port;
+    private int tlsPort = -1;
+
+    public ProxyServer(Engine engine, ProxySettings settings) {
+        this.engine = engine;
+        this.settings = settings;
+        try {
+            this.accessLog = new AccessLog(settings.accessLog());
+        } catch (IOException e) {
+            throw new UncheckedIOException("proxy.accessLog: cannot open (got: " + settings.accessLog() + ")", e);
+        }
+        this.balancer = new BalancingHandler(engine, settings, accessLog);
+        this.graceful = new GracefulShutdownHandler(new HttpContinueReadHandler(balancer));
+    }
+
+    public ProxyServer start() {
+        int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        ByteBufferPool buffers = new DefaultByteBufferPool(true, 16 * 1024, -1, 4);
+        Undertow.Builder builder = Undertow.builder()
+                .setByteBufferPool(buffers)
+                .addHttpListener(settings.port(), settings.host());
+        ProxySettings.Tls tls = settings.tls();
+        if (tls != null) {
+            SSLContext ssl = tls.certificate() == null
+                    ? TlsContexts.selfSigned(tls.certificateDir())
+                    : TlsContexts.fromPem(Path.of(tls.certificate()), Path.of(tls.privateKey()));
+            builder.addHttpsListener(tls.port(), settings.host(), ssl)
+                    .setServerOption(UndertowOptions.ENABLE_HTTP2, tls.http2());
+        }
+        server = builder
+                .setIoThreads(ioThreads)
+                .setWorkerThreads(4)
+                .setServerOption(UndertowOptions.MAX_HEADER_SIZE, Math.max(HARD_HEADER_LIMIT, settings.maxHeaderBytes() * 4))
+                .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) settings.requestHeaderMs())
+                .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, (int) settings.idleMs())
+                .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, true)
+                .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, -1L) // bodies stream through; the backend decides
+                .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
+                .setSocketOption(Options.TCP_NODELAY, true)
+                .setSocketOption(Options.BACKLOG, 4096)
+                .setHandler(graceful)
+                .build();
+        server.start();
+        for (Undertow.ListenerInfo info : server.getListenerInfo()) {
+            int p = ((InetSocketAddress) info.getAddress()).getPort();
+            if ("https".equals(info.getProtcol())) {
+                tlsPort = p;
+            } else {
+                port = p;
+            }
+        }
+        balancer.bind(buffers, ioThreads);
+        engine.subscribe(e -> {
+            if ("membership".equals(e.type()) && "removed".equals(e.to())) {
+                balancer.forget(e.backend());
+                balancer.tunnels().close(e.backend());
+            }
+        });
+        return this;
+    }
+
+
+    public int port() {
+        return port;
+    }
+
+    /** The HTTPS port, or -1 without TLS. */
+    public int tlsPort() {
+        return tlsPort;
+    }
+
+    /** {@code https://host:port}, or null without TLS. */
+    public String tlsUrl() {
+        return tlsPort < 0 ? null : "https://" + hostForUrl(settings.host()) + ":" + tlsPort;
+    }
+
+    public String url() {
+        return "http://" + hostForUrl(settings.host()) + ":" + port;
+    }
+
+    static String hostForUrl(String host) {
+        return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
+    }
+
+    /** New backend connections opened so far (reuse check: per request this should be near 0). */
+    public long backendConnectionsOpened() {
+        return balancer.connectionsOpened();
+    }
+
+    /** Observes every finished request (metrics). */
+    public void setRequestListener(RequestListener listener) {
+        balancer.listener(listener);
+    }
+
+    public int openTunnels() {
+        return balancer.tunnels().count();
+    }
+
+    /** Closes the WebSocket tunnels to a backend (its drain deadline passed). */
+    public void closeTunnels(String backendId) {
+        balancer.tunnels().close(backendId);
+    }
+
+    /**
+     * Graceful stop: refuse new requests (503), wait for in-flight ones up to the drain timeout, then stop.
+     * @return true when every in-flight request finished in time
+     */
+    public boolean shutdownGracefully() {
+        graceful.shutdown();
+        boolean clean;
+        try {
+            clean = graceful.awaitShutdown(settings.drainTimeoutMs());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            clean = false;
+        }
+        balancer.tunnels().close(null);
+        close();
+        return clean;
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.stop();
+            server = null;
+        }
+        accessLog.close();
+    }
+}

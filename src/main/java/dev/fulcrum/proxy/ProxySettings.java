@@ -1,0 +1,38 @@
+package dev.fulcrum.proxy;
+
+import java.time.Duration;
+
+/**
+ * What the proxy listener needs from the config (CONTRACT 2.1 {@code proxy}, {@code retries},
+ * {@code timeouts}, {@code stickySession}).
+ *
+ * @param accessLog   a file for the JSON-lines access log, or null for standard error
+ * @param stickySecret key that signs sticky cookies; every instance with the same config derives the same
+ */
+public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                            boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
+                            long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
+                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls) {
+
+    /**
+     * The HTTPS listener (HTTP/2 through ALPN when {@code http2}); certificate and privateKey are PEM paths,
+     * both null for a self-signed localhost certificate generated once in {@code certificateDir}.
+     */
+    public record Tls(int port, String certificate, String privateKey, boolean http2, java.nio.file.Path certificateDir) {
+    }
+
+    public static ProxySettings defaults(int port) {
+        return new ProxySettings("127.0.0.1", port, 8192, 30_000, null, true, 2, false, 3000, 30_000, 60_000, 10_000,
+                false, "FULCRUM_STICKY", 3600, new byte[32], null);
+    }
+
+    public ProxySettings withTls(Tls t) {
+        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
+                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
+                stickyTtlSeconds, stickySecret, t);
+    }
+
+    public Duration drainTimeout() {
+        return Duration.ofMillis(drainTimeoutMs);
+    }
+}

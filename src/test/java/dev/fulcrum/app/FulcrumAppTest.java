@@ -1,0 +1,109 @@
+package dev.fulcrum.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.config.DemoBackendConfig;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.config.HealthCheckConfig;
+import dev.fulcrum.config.OutlierConfig;
+import dev.fulcrum.config.PoolConfig;
+import dev.fulcrum.config.RetryConfig;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.engine.StrategySpec;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class FulcrumAppTest {
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private static FulcrumConfig onFreePorts(FulcrumConfig c) {
+        Map<String, PoolConfig> pools = new LinkedHashMap<>();
+        c.pools().forEach((name, p) -> pools.put(name, new PoolConfig(p.strategy(), p.backends(), freeDemoPorts(p.demoBackends()))));
+        return c.withDefaultPool(new PoolConfig(c.strategy(), c.backends(), freeDemoPorts(c.demoBackends())))
+                .withPools(pools).withProxyPort(0).withAdminPort(0);
+    }
+
+    private static List<DemoBackendConfig> freeDemoPorts(List<DemoBackendConfig> demos) {
+        List<DemoBackendConfig> out = new ArrayList<>();
+        for (DemoBackendConfig d : demos) {
+            out.add(new DemoBackendConfig(d.id(), 0, d.weight(), d.latencyMs(), d.errorRate()));
+        }
+        return out;
+    }
+
+    static Stream<Path> samples() throws Exception {
+        return Files.list(Path.of("samples")).filter(p -> p.toString().endsWith(".json")).sorted();
+    }
+
+    @ParameterizedTest
+    @MethodSource("samples")
+    void everySampleStartsHeadlessAndAnswersItsAdminApi(Path sample) throws Exception {
+        assertThat(FulcrumCommand.check(sample)).isZero();
+        try (FulcrumApp app = FulcrumApp.start(onFreePorts(ConfigLoader.load(sample)), sample)) {
+            assertThat(app.readyLine()).matches("fulcrum ready proxy=http://127\\.0\\.0\\.1:\\d+ admin=http://127\\.0\\.0\\.1:\\d+");
+            HttpResponse<String> state = http.send(HttpRequest.newBuilder(URI.create(app.admin().url() + "/api/state")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(state.statusCode()).isEqualTo(200);
+            assertThat(app.engine().backends()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void aDemoBackendFailingEverythingOpensItsBreakerWhichHealsWhenItRecovers() throws Exception {
+        FulcrumConfig base = FulcrumConfig.of(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
+                List.of(new DemoBackendConfig("good", 0, 1, 0, 0.0), new DemoBackendConfig("flaky", 0, 1, 0, 1.0)));
+        FulcrumConfig cfg = new FulcrumConfig(base.proxy(), base.admin(), base.strategy(), base.backends(),
+                base.demoBackends(), new HealthCheckConfig(false, "/health", 2000, 1000, 200, 2, 3),
+                new OutlierConfig(false, 5, 30_000, 50), new BreakerConfig(true, 10, 5, 50, 2000, 100, 1500, 2),
+                new RetryConfig(0, false), base.timeouts(), 0, base.stickySession(), Map.of(), List.of())
+                .withProxyPort(0).withAdminPort(0);
+        try (FulcrumApp app = FulcrumApp.start(cfg, null)) {
+            List<EngineEvent> events = new CopyOnWriteArrayList<>();
+            app.engine().subscribe(events::add);
+            String url = app.proxy().url() + "/work";
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding());
+                return breaker(app, "flaky").equals("OPEN");
+            });
+            // while OPEN every request goes to the good backend
+            for (int i = 0; i < 10; i++) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(r.headers().firstValue("X-Fulcrum-Backend")).hasValue("good");
+            }
+            app.updateDemo("flaky", null, 0.0, null);
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding());
+                return breaker(app, "flaky").equals("CLOSED");
+            });
+            assertThat(events.stream().filter(e -> e.type().equals("breaker")).map(e -> e.from() + ">" + e.to()))
+                    .containsSubsequence("CLOSED>OPEN", "OPEN>HALF_OPEN", "HALF_OPEN>CLOSED");
+        }
+    }
+
+    private static String breaker(FulcrumApp app, String id) {
+        for (BackendView v : app.engine().backends()) {
+            if (v.id().equals(id)) {
+                return v.breaker().name();
+            }
+        }
+        return "missing";
+    }
+}

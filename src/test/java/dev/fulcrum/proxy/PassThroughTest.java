@@ -1,0 +1,346 @@
+package dev.fulcrum.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.StrategySpec;
+import io.undertow.Handlers;
+import io.undertow.Undertow;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import io.undertow.websockets.core.AbstractReceiveListener;
+import io.undertow.websockets.core.BufferedTextMessage;
+import io.undertow.websockets.core.WebSocketChannel;
+import io.undertow.websockets.core.WebSockets;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.file.Path;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What a local development proxy must pass through untouched: WebSockets, SSE, routes, HTTPS/2, big bodies. */
+class PassThroughTest {
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private Engine engine;
+    private ProxyServer proxy;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+    }
+
+    private String server(io.undertow.server.HttpHandler handler) {
+        Undertow u = Undertow.builder().addHttpListener(0, "127.0.0.1").setIoThreads(1).setWorkerThreads(4)
+                .setServerOption(io.undertow.UndertowOptions.MAX_ENTITY_SIZE, -1L)
+                .setHandler(handler).build();
+        u.start();
+        closeables.add(u::stop);
+        return "http://127.0.0.1:" + ((InetSocketAddress) u.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    private void start(ProxySettings settings, String... idUrlPairs) {
+        engine = Engine.start(EngineSettings.DEFAULT);
+        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        for (int i = 0; i < idUrlPairs.length; i += 2) {
+            engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec(idUrlPairs[i], idUrlPairs[i + 1], 1, null, false), false);
+        }
+        proxy = new ProxyServer(engine, settings).start();
+    }
+
+    private int inFlight() {
+        return engine.backends().stream().mapToInt(BackendView::activeRequests).sum();
+    }
+
+    @Test
+    void aWebSocketEchoesBothWaysThroughTheProxyAndReleasesItsSlotOnClose() throws Exception {
+        String backend = server(Handlers.path().addPrefixPath("/ws", Handlers.websocket((exchange, channel) -> {
+            channel.getReceiveSetter().set(new AbstractReceiveListener() {
+                @Override
+                protected void onFullTextMessage(WebSocketChannel ch, BufferedTextMessage message) {
+                    WebSockets.sendText("echo: " + message.getData(), ch, null);
+                }
+            });
+            channel.resumeReceives();
+        })));
+        start(ProxySettings.defaults(0), "ws", backend);
+        List<String> got = new CopyOnWriteArrayList<>();
+        CompletableFuture<Integer> closed = new CompletableFuture<>();
+        WebSocket ws = client.newWebSocketBuilder().buildAsync(URI.create(proxy.url().replace("http", "ws") + "/ws"),
+                new WebSocket.Listener() {
+                    @Override
+                    public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+                        got.add(data.toString());
+                        webSocket.request(1);
+                        return null;
+                    }
+
+                    @Override
+                    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+                        closed.complete(statusCode);
+                        return null;
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        assertThat(inFlight()).isEqualTo(1);
+        ws.sendText("one", true).get(5, TimeUnit.SECONDS);
+        ws.sendText("two", true).get(5, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 2);
+        assertThat(got).containsExactly("echo: one", "echo: two");
+        ws.sendClose(4001, "bye").get(5, TimeUnit.SECONDS);
+        assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(4001);
+        await().atMost(Duration.ofSeconds(10)).until(() -> inFlight() == 0);
+    }
+
+    @Test
+    void serverSentEventsReachTheClientAsTheBackendWritesThem() throws Exception {
+        String backend = server(ex -> {
+            if (ex.isInIoThread()) {
+                ex.dispatch(PassThroughTest::tenEventsOneEvery100ms);
+                return;
+            }
+        });
+        start(ProxySettings.defaults(0), "sse", backend);
+        long start = System.nanoTime();
+        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/events")).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream in = r.body()) {
+            StringBuilder first = new StringBuilder();
+            int c;
+            while ((c = in.read()) != -1 && !first.toString().endsWith("\n\n")) {
+                first.append((char) c);
+            }
+            long firstAt = System.nanoTime() - start;
+            assertThat(first.toString()).startsWith("data: 0");
+            byte[] rest = in.readAllBytes();
+            long doneAt = System.nanoTime() - start;
+            assertThat(new String(rest)).contains("data: 9");
+            // the backend needs ~900 ms for all ten; the first event must not wait for the rest
+            assertThat(doneAt - firstAt).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(500));
+        }
+        assertThat(r.headers().firstValue("content-type")).hasValue("text/event-stream");
+    }
+
+    private static void tenEventsOneEvery100ms(HttpServerExchange ex) {
+        ex.startBlocking();
+        ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/event-stream");
+        try (OutputStream out = ex.getOutputStream()) {
+            for (int i = 0; i < 10; i++) {
+                out.write(("data: " + i + "\n\n").getBytes());
+                out.flush();
+                Thread.sleep(100);
+            }
+        } catch (Exception e) {
+            // client gone
+        }
+    }
+
+    @Test
+    void routesSendPrefixesToTheirPoolAndStripPrefixRemovesIt() throws Exception {
+        String web = server(ex -> ex.getResponseSender().send("web " + ex.getRequestURI()));
+        String api = server(ex -> ex.getResponseSender().send("api " + ex.getRequestURI()));
+        String v2 = server(ex -> ex.getResponseSender().send("v2 " + ex.getRequestURI()));
+        start(ProxySettings.defaults(0), "web", web);
+        engine.addPool("api", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend("api", new BackendSpec("api-1", api, 1, null, false), false);
+        engine.addPool("v2", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend("v2", new BackendSpec("v2-1", v2, 1, null, false), false);
+        engine.setRouter(new Router(List.of(new Router.Route("/api", "api", false),
+                new Router.Route("/api/v2", "v2", true))));
+        assertThat(body("/api/x")).isEqualTo("api /api/x");
+        assertThat(body("/api")).isEqualTo("api /api");
+        assertThat(body("/apix")).isEqualTo("web /apix");
+        assertThat(body("/x")).isEqualTo("web /x");
+        assertThat(body("/api/v2/users?id=1")).isEqualTo("v2 /users");
+        assertThat(body("/api/v2")).isEqualTo("v2 /");
+    }
+
+    private String body(String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(proxy.url() + path)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    @Test
+    void preserveHostFalseSendsTheBackendsOwnHost() throws Exception {
+        String backend = server(ex -> ex.getResponseSender().send(ex.getRequestHeaders().getFirst(Headers.HOST)
+                + "|" + ex.getRequestHeaders().getFirst(Headers.X_FORWARDED_HOST)));
+        ProxySettings d = ProxySettings.defaults(0);
+        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, false, 2, false,
+                d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), "h", backend);
+        String got = body("/");
+        assertThat(got).startsWith(backend.substring("http://".length()) + "|127.0.0.1:" + proxy.port());
+    }
+
+    @Test
+    void httpsNegotiatesHttp2WithAGeneratedLocalhostCertificate(@TempDir Path dir) throws Exception {
+        String backend = server(ex -> ex.getResponseSender().send("secure " + ex.getProtocol()));
+        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), "s", backend);
+        assertThat(dir.resolve("localhost.crt")).exists();
+        HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trustAll()).build();
+        HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(proxy.tlsUrl() + "/x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(r.body()).isEqualTo("secure HTTP/1.1");
+        assertThat(r.headers().firstValue("x-fulcrum-backend")).hasValue("s");
+        // plain HTTP/1.1 stays on the plain port
+        assertThat(body("/y")).isEqualTo("secure HTTP/1.1");
+    }
+
+    @Test
+    void aBrokenKeyFileIsAnErrorNamingTheFieldAndFile(@TempDir Path dir) throws Exception {
+        Path cert = dir.resolve("c.pem");
+        Path key = dir.resolve("k.pem");
+        TlsContexts.selfSigned(dir);
+        java.nio.file.Files.copy(dir.resolve("localhost.crt"), cert);
+        java.nio.file.Files.writeString(key, "-----BEGIN PRIVATE KEY-----\nnot base64!\n-----END PRIVATE KEY-----\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TlsContexts.fromPem(cert, key))
+                .hasMessageStartingWith("proxy.tls.privateKey: ").hasMessageContaining("(got: " + key + ")");
+        java.nio.file.Files.writeString(cert, "hello");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TlsContexts.fromPem(cert, dir.resolve("localhost.key")))
+                .hasMessageStartingWith("proxy.tls.certificate: no certificate").hasMessageContaining(cert.toString());
+    }
+
+    private static SSLContext trustAll() throws Exception {
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(null, new TrustManager[] {new X509TrustManager() {
+            public void checkClientTrusted(X509Certificate[] c, String a) {
+            }
+
+            public void checkServerTrusted(X509Certificate[] c, String a) {
+            }
+
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        }}, null);
+        return ctx;
+    }
+
+    @Test
+    void twoHundredMegabytesStreamBothWaysWithTheHeapStayingFlat() throws Exception {
+        long size = 200L * 1024 * 1024;
+        String backend = server(ex -> {
+            if (ex.isInIoThread()) {
+                ex.dispatch(() -> bigBody(ex, size));
+                return;
+            }
+        });
+        start(ProxySettings.defaults(0), "big", backend);
+        MemoryMXBean mem = ManagementFactory.getMemoryMXBean();
+        System.gc();
+        long baseline = mem.getHeapMemoryUsage().getUsed();
+        AtomicLong peak = new AtomicLong(baseline);
+        Thread sampler = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                peak.accumulateAndGet(mem.getHeapMemoryUsage().getUsed(), Math::max);
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        sampler.setDaemon(true);
+        sampler.start();
+        try {
+            HttpResponse<InputStream> down = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/download")).build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            long read = 0;
+            try (InputStream in = down.body()) {
+                byte[] buf = new byte[64 * 1024];
+                int n;
+                while ((n = in.read(buf)) != -1) {
+                    read += n;
+                }
+            }
+            assertThat(read).isEqualTo(size);
+            Supplier<InputStream> zeros = () -> new InputStream() {
+                long left = size;
+
+                @Override
+                public int read() {
+                    return left-- > 0 ? 0 : -1;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    if (left <= 0) {
+                        return -1;
+                    }
+                    int n = (int) Math.min(len, left);
+                    left -= n;
+                    return n;
+                }
+            };
+            HttpResponse<String> up = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/upload"))
+                    .POST(HttpRequest.BodyPublishers.ofInputStream(zeros)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(up.body()).isEqualTo("received " + size);
+        } finally {
+            sampler.interrupt();
+        }
+        // buffering either body whole would add 200 MB; streaming keeps the growth to buffers and garbage
+        assertThat(peak.get() - baseline).isLessThan(150L * 1024 * 1024);
+        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+    }
+
+    private static void bigBody(HttpServerExchange ex, long size) {
+        ex.startBlocking();
+        try {
+            if (ex.getRequestPath().equals("/upload")) {
+                long n = 0;
+                byte[] buf = new byte[64 * 1024];
+                int r;
+                InputStream in = ex.getInputStream();
+                while ((r = in.read(buf)) != -1) {
+                    n += r;
+                }
+                ex.getResponseSender().send("received " + n);
+                return;
+            }
+            ex.getResponseHeaders().put(Headers.CONTENT_LENGTH, size);
+            byte[] chunk = new byte[64 * 1024];
+            try (OutputStream out = ex.getOutputStream()) {
+                for (long sent = 0; sent < size; sent += chunk.length) {
+                    out.write(chunk, 0, (int) Math.min(chunk.length, size - sent));
+                }
+            }
+        } catch (Exception e) {
+            // client gone
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package dev.fulcrum.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.engine.StrategySpec;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ProxyServerTest {
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private Engine engine;
+    private ProxyServer proxy;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+    }
+
+    private TestBackend backend(String name) {
+        TestBackend b = new TestBackend(name);
+        closeables.add(b);
+        return b;
+    }
+
+    private void start(ProxySettings settings, TestBackend... backends) {
+        engine = Engine.start(EngineSettings.DEFAULT);
+        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        for (TestBackend b : backends) {
+            engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec(b.name, b.url(), 1, null, false), false);
+        }
+        proxy = new ProxyServer(engine, settings).start();
+    }
+
+    private void start(TestBackend... backends) {
+        start(ProxySettings.defaults(0), backends);
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(proxy.url() + path)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private int totalInFlight() {
+        return engine.backends().stream().mapToInt(BackendView::activeRequests).sum();
+    }
+
+    @Test
+    void roundRobinSpreadsRequestsAndNamesTheBackendInAHeader() throws Exception {
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        start(a, b);
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            HttpResponse<String> r = get("/hello");
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("X-Fulcrum-Backend")).hasValue(r.body());
+            seen.add(r.body());
+        }
+        assertThat(seen).containsExactlyInAnyOrder("a", "a", "b", "b");
+    }
+
+    @Test
+    void forwardedHeadersAreAddedAndHopByHopHeadersRemoved() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        String answer = raw("GET /x HTTP/1.0\r\nHost: 127.0.0.1:" + proxy.port() + "\r\nX-Forwarded-For: 10.1.2.3\r\n"
+                + "X-Custom: kept\r\nX-Drop-Me: gone\r\nKeep-Alive: timeout=5\r\nConnection: X-Drop-Me\r\n\r\n");
+        assertThat(answer).contains(" 200 ").contains("X-Fulcrum-Backend: a");
+        assertThat(a.lastHeaders.get("x-forwarded-for")).isEqualTo("10.1.2.3, 127.0.0.1");
+        assertThat(a.lastHeaders.get("x-forwarded-proto")).isEqualTo("http");
+        assertThat(a.lastHeaders.get("x-forwarded-host")).startsWith("127.0.0.1:");
+        assertThat(a.lastHeaders.get("host")).isEqualTo(a.lastHeaders.get("x-forwarded-host"));
+        assertThat(a.lastHeaders).containsEntry("x-custom", "kept").doesNotContainKey("x-drop-me")
+                .doesNotContainKey("keep-alive");
+    }
+
+    @Test
+    void queryStringsAndBodiesAreForwardedIntact() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        assertThat(get("/path?q=1&r=%20x").body()).isEqualTo("/path?q=1&r=%20x");
+        String body = "x".repeat(300_000);
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/echo-body"))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).isEqualTo(body);
+    }
+
+    @Test
+    void noAvailableBackendAnswers503WithJson() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        engine.setWeight("a", 0);
+        HttpResponse<String> r = get("/");
+        assertThat(r.statusCode()).isEqualTo(503);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+        assertThat(r.body()).startsWith("{\"error\":\"").endsWith(",\"status\":503}");
+    }
+
+    @Test
+    void unreachableBackendAfterRetriesAnswers502WithJson() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        a.close();
+        HttpResponse<String> r = get("/");
+        assertThat(r.statusCode()).isEqualTo(502);
+        assertThat(r.body()).contains("\"status\":502");
+        await().atMost(Duration.ofSeconds(5)).until(() -> totalInFlight() == 0);
+    }
+
+    @Test
+    void aBackendThatDoesNotAnswerInTimeGives504() throws Exception {
+        TestBackend a = backend("a");
+        a.delayMs = 3000;
+        ProxySettings d = ProxySettings.defaults(0);
+        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 0, false,
+                d.connectMs(), 300, d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a);
+        HttpResponse<String> r = get("/slow");
+        assertThat(r.statusCode()).isEqualTo(504);
+        assertThat(r.body()).contains("\"status\":504");
+        await().atMost(Duration.ofSeconds(5)).until(() -> totalInFlight() == 0);
+    }
+
+    @Test
+    void getsFailOverToALiveBackendWhenOneIsDead() throws Exception {
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        start(a, b);
+        a.close();
+        for (int i = 0; i < 20; i++) {
+            HttpResponse<String> r = get("/");
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("b");
+        }
+    }
+
+    @Test
+    void aPostThatReachedAFailingBackendIsNotSentAgain() throws Exception {
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        a.status = 500;
+        b.status = 500;
+        start(a, b);
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/order"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(500);
+        assertThat(a.count("POST") + b.count("POST")).isEqualTo(1);
+    }
+
+    @Test
+    void killingABackendDuringLoadFailsNoGet() throws Exception {
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        TestBackend c = backend("c");
+        start(a, b, c);
+        AtomicInteger failed = new AtomicInteger();
+        AtomicInteger ok = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            futures.add(pool.submit(() -> {
+                for (int i = 0; i < 150; i++) {
+                    try {
+                        HttpResponse<String> r = get("/load");
+                        (r.statusCode() == 200 ? ok : failed).incrementAndGet();
+                    } catch (Exception e) {
+                        failed.incrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> ok.get() > 100);
+        b.close();
+        for (Future<?> f : futures) {
+            f.get();
+        }
+        pool.shutdown();
+        assertThat(failed.get()).isZero();
+        assertThat(ok.get()).isEqualTo(600);
+        await().atMost(Duration.ofSeconds(5)).until(() -> totalInFlight() == 0);
+    }
+
+    @Test
+    void clientsThatAbortMidResponseLeaveNoInFlightCount() throws Exception {
+        TestBackend a = backend("a");
+        a.delayMs = 300;
+        start(a);
+        for (int i = 0; i < 10; i++) {
+            try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+                s.getOutputStream().write("GET /abort HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+            }
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> totalInFlight() == 0);
+        assertThat(get("/after").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void contentLengthWithTransferEncodingIsRefusedAndTheConnectionClosed() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        String answer = raw("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 400");
+        assertThat(a.requests.get()).isZero();
+    }
+
+    @Test
+    void twoDifferentContentLengthsAreRefused() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        String answer = raw("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde");
+        assertThat(answer).startsWith("HTTP/1.1 400");
+        assertThat(a.requests.get()).isZero();
+    }
+
+    @Test
+    void headersOverTheLimitAnswer431() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        String answer = raw("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(9000) + "\r\n\r\n");
+        assertThat(answer).startsWith("HTTP/1.1 431");
+        assertThat(a.requests.get()).isZero();
+    }
+
+    @Test
+    void aClientThatNeverFinishesItsHeadersIsDisconnected() throws Exception {
+        TestBackend a = backend("a");
+        ProxySettings d = ProxySettings.defaults(0);
+        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2, false,
+                d.connectMs(), d.readMs(), d.idleMs(), 500, false, "S", 60, new byte[32], null), a);
+        try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            long start = System.nanoTime();
+            int read = s.getInputStream().read();
+            assertThat(read).isEqualTo(-1);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(9));
+        }
+    }
+
+    @Test
+    void drainLetsLongRequestsFinishAndSendsNoNewOnes() throws Exception {
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        a.delayMs = 800;
+        b.delayMs = 800;
+        start(a, b);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        List<Future<HttpResponse<String>>> slow = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            slow.add(pool.submit(() -> get("/long")));
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> engine.backends().stream()
+                .filter(v -> v.id().equals("a")).findFirst().orElseThrow().activeRequests() > 0);
+        int before = a.requests.get();
+        engine.drain("a");
+        assertThat(state("a")).isEqualTo("DRAINING");
+        for (Future<HttpResponse<String>> f : slow) {
+            assertThat(f.get().statusCode()).isEqualTo(200);
+        }
+        b.delayMs = 0;
+        for (int i = 0; i < 6; i++) {
+            assertThat(get("/new").body()).isEqualTo("b");
+        }
+        assertThat(a.requests.get()).isEqualTo(before);
+        await().atMost(Duration.ofSeconds(5)).until(() -> state("a").equals("DRAINED"));
+        pool.shutdown();
+    }
+
+    private String state(String id) {
+        return engine.backends().stream().filter(v -> v.id().equals(id)).findFirst().orElseThrow().state().name();
+    }
+
+    @Test
+    void stickyCookiePinsAClientToOneBackendAcrossTwoInstances() throws Exception {
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        ProxySettings d = ProxySettings.defaults(0);
+        byte[] secret = "same-config".getBytes(StandardCharsets.UTF_8);
+        ProxySettings sticky = new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2,
+                false, d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), true, "FULCRUM_STICKY", 3600, secret, null);
+        start(sticky, a, b);
+        HttpResponse<String> first = get("/s");
+        String cookie = first.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).startsWith("FULCRUM_STICKY=").doesNotContain("127.0.0.1").doesNotContain(String.valueOf(a.port()));
+        String value = cookie.substring("FULCRUM_STICKY=".length(), cookie.indexOf(';'));
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/s"))
+                    .header("Cookie", "FULCRUM_STICKY=" + value).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.body()).isEqualTo(first.body());
+        }
+        // a second instance with the same config honours the cookie
+        Engine engine2 = Engine.start(EngineSettings.DEFAULT);
+        closeables.add(engine2);
+        engine2.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine2.addBackend(Engine.DEFAULT_POOL, new BackendSpec("a", a.url(), 1, null, false), false);
+        engine2.addBackend(Engine.DEFAULT_POOL, new BackendSpec("b", b.url(), 1, null, false), false);
+        ProxyServer proxy2 = new ProxyServer(engine2, sticky).start();
+        closeables.add(proxy2);
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy2.url() + "/s"))
+                    .header("Cookie", "FULCRUM_STICKY=" + value).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.body()).isEqualTo(first.body());
+            assertThat(r.headers().firstValue("Set-Cookie")).isEmpty();
+        }
+    }
+
+    @Test
+    void theAccessLogWritesOneJsonLinePerRequest(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        TestBackend a = backend("a");
+        java.nio.file.Path log = dir.resolve("access.log");
+        ProxySettings d = ProxySettings.defaults(0);
+        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), log.toString(), true, 2, false,
+                d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a);
+        get("/logged?x=1");
+        get("/again");
+        await().atMost(Duration.ofSeconds(5)).until(() -> java.nio.file.Files.exists(log)
+                && java.nio.file.Files.readAllLines(log).size() == 2);
+        List<String> lines = java.nio.file.Files.readAllLines(log);
+        com.fasterxml.jackson.databind.JsonNode first = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
+        assertThat(first.get("method").asText()).isEqualTo("GET");
+        assertThat(first.get("path").asText()).isEqualTo("/logged");
+        assertThat(first.get("status").asInt()).isEqualTo(200);
+        assertThat(first.get("backend").asText()).isEqualTo("a");
+        assertThat(first.get("attempts").asInt()).isEqualTo(1);
+        assertThat(first.get("bytes").asLong()).isEqualTo(1);
+        assertThat(first.has("time")).isTrue();
+        assertThat(first.get("latencyMs").asDouble()).isPositive();
+    }
+
+    @Test
+    void backendConnectionsAreReused() throws Exception {
+        TestBackend a = backend("a");
+        start(a);
+        for (int i = 0; i < 200; i++) {
+            assertThat(get("/reuse").statusCode()).isEqualTo(200);
+        }
+        assertThat(proxy.backendConnectionsOpened()).isLessThanOrEqualTo(4);
+    }
+
+    private String raw(String request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = s.getInputStream();
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            byte[] buf = new byte[8192];
+            int n;
+            while ((n = in.read(buf)) != -1) {
+                got.write(buf, 0, n); // read until the proxy closes: proves the close
+            }
+            return got.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+}
