@@ -21,3 +21,38 @@ for threads in 1 2; do
 done
 java -cp "$CP" org.openjdk.jmh.Main 'KeySpaceBuildBenchmark' "${COMMON[@]}" -t 1 \
   -rf csv -rff target/jmh/build.csv "$@"
+
+# A markdown summary (ns per pick, bytes allocated per pick) for BENCHMARKS.md, if python3 is at hand.
+if command -v python3 >/dev/null; then
+  python3 - <<'PY' > target/jmh/results.md
+import csv
+
+def rows(path):
+    out = {}
+    for r in csv.DictReader(open(path)):
+        metric = r["Benchmark"].split(":")[-1] if ":" in r["Benchmark"] else "score"
+        key = (r["Benchmark"].split(":")[0].rsplit(".", 1)[-1], r.get("Param: type", ""), r["Param: backends"])
+        out.setdefault(key, {})[metric] = (float(r["Score"]), r["Score Error (99.9%)"])
+    return out
+
+def err(e):
+    return "" if e in ("", "NaN") else " ± %.0f" % float(e)
+
+t1, t2 = rows("target/jmh/pick-t1.csv"), rows("target/jmh/pick-t2.csv")
+print("| strategy | backends | 1 thread ns/pick | 2 threads ns/pick | B/pick (1 t) |")
+print("|---|---:|---:|---:|---:|")
+for key in t1:
+    s1, e1 = t1[key]["score"]
+    s2, e2 = t2.get(key, {}).get("score", (float("nan"), ""))
+    alloc = t1[key].get("gc.alloc.rate.norm", (float("nan"), ""))[0]
+    print("| %s | %s | %.1f%s | %.1f%s | %.3f |" % (key[1], key[2], s1, err(e1), s2, err(e2), alloc))
+print()
+print("| build | backends | ms/build | MB allocated/build |")
+print("|---|---:|---:|---:|")
+for key, m in rows("target/jmh/build.csv").items():
+    s, e = m["score"]
+    alloc = m.get("gc.alloc.rate.norm", (float("nan"), ""))[0]
+    print("| %s | %s | %.2f%s | %.2f |" % (key[0], key[2], s / 1000, "" if e in ("", "NaN") else " ± %.2f" % (float(e) / 1000), alloc / 1e6))
+PY
+  echo "summary: target/jmh/results.md"
+fi
