@@ -39,6 +39,35 @@ final class XxHash64 {
         long total = 0; // bytes fed so far
         int n = s.length();
         for (int i = 0; i < n; i++) {
+            if (accBytes == 0 && i + 8 <= n) {
+                // fast path: eight ASCII chars are one whole lane (IPs, paths and ids almost always are)
+                long c0 = s.charAt(i);
+                long c1 = s.charAt(i + 1);
+                long c2 = s.charAt(i + 2);
+                long c3 = s.charAt(i + 3);
+                long c4 = s.charAt(i + 4);
+                long c5 = s.charAt(i + 5);
+                long c6 = s.charAt(i + 6);
+                long c7 = s.charAt(i + 7);
+                if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) < 0x80) {
+                    long lane = c0 | c1 << 8 | c2 << 16 | c3 << 24 | c4 << 32 | c5 << 40 | c6 << 48 | c7 << 56;
+                    total += 8;
+                    switch (lanes) {
+                        case 0 -> l0 = lane;
+                        case 1 -> l1 = lane;
+                        case 2 -> l2 = lane;
+                        default -> {
+                            v1 = round(v1, l0);
+                            v2 = round(v2, l1);
+                            v3 = round(v3, l2);
+                            v4 = round(v4, lane);
+                        }
+                    }
+                    lanes = (lanes + 1) & 3;
+                    i += 7;
+                    continue;
+                }
+            }
             int cp = s.charAt(i);
             int count;
             long bytes; // the UTF-8 bytes of this char, first byte lowest

@@ -105,6 +105,28 @@ class ConsistentHashTest {
     }
 
     @Test
+    void theOwnerIsTheFirstPointAtOrAfterTheKeysHashWrappingPastTheTop() {
+        SplittableRandom r = new SplittableRandom(5);
+        for (int vn : new int[] {1, 2, 7, 160}) {
+            HashRing ring = HashRing.build(equal(vn == 160 ? 100 : 3), vn, null);
+            List<KeySpace.Point> pts = ring.points();
+            long[] probes = new long[2000];
+            for (int i = 0; i < probes.length; i++) {
+                probes[i] = i < 4 ? new long[] {0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE}[i]
+                        : i < 4 + pts.size() && i < 1000 ? pts.get(i - 4).hash() // exactly on a point
+                        : r.nextLong();
+            }
+            for (long h : probes) {
+                int expected = 0;
+                while (expected < pts.size() && Long.compareUnsigned(pts.get(expected).hash(), h) < 0) {
+                    expected++;
+                }
+                assertThat(ring.pointAt(h)).as("vn %d hash %x", vn, h).isEqualTo(expected == pts.size() ? 0 : expected);
+            }
+        }
+    }
+
+    @Test
     void theSameKeyMapsToTheSameBackendOnTwoIndependentlyBuiltInstances() {
         Strategy one = create(ring("header:X-User", null), equal(20), 1);
         Strategy two = create(ring("header:X-User", null), equal(20), 2); // new Backend objects, other seed
