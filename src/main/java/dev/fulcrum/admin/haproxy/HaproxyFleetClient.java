@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  *       accept either form. Example: backends {@code app {s1, s2}} and {@code api {s1}} give ids
  *       {@code s2}, {@code app/s1} and {@code api/s1}. (Adding a server whose name exists in another backend
  *       therefore turns both ids into the long form: ids are derived, not stored.)</li>
- *   <li>{@code state}: DRAINED when in maintenance; DRAINING / DRAINED when in drain or at user weight 0, with /
- *       without sessions left (summed over instances); otherwise DOWN when any instance's checks say the
+ *   <li>{@code state}: DRAINING / DRAINED when in maintenance, in drain or at user weight 0, with / without
+ *       sessions left (summed over instances); otherwise DOWN when any instance's checks say the
  *       server is down (a server one instance cannot reach is not fully up); otherwise UP.</li>
  *   <li>{@code health}: UNKNOWN when no instance checks the server, DOWN when any checking instance sees it
  *       down, else UP.</li>
@@ -329,9 +329,8 @@ public final class HaproxyFleetClient implements EngineClient {
         }
         String health = !anyChecked ? "UNKNOWN" : anyDown ? "DOWN" : "UP";
         String state;
-        if (admin == AdminState.MAINT) {
-            state = "DRAINED";
-        } else if (admin == AdminState.DRAIN || userWeight == 0 || f.status().startsWith("NOLB")) {
+        if (admin == AdminState.DRAIN || admin == AdminState.MAINT || userWeight == 0 || f.status().startsWith("NOLB")) {
+            // maintenance takes no new requests but, unlike "shutdown sessions", lets running ones finish
             state = sessions > 0 ? "DRAINING" : "DRAINED";
         } else if (anyDown) {
             state = "DOWN";
@@ -407,12 +406,29 @@ public final class HaproxyFleetClient implements EngineClient {
         onAll("enable " + id, r -> r.setState(k.backend(), k.server(), AdminState.READY));
     }
 
-    /** Maintenance, then {@code del server}, on every instance; HAProxy refuses (409) while connections remain. */
+    /**
+     * Maintenance, then {@code del server}, on every instance. HAProxy refuses (409) while the server still has
+     * sessions; it stays in maintenance there (DRAINING until they finish), so calling remove again later
+     * completes it. An instance that no longer has the server counts as done; 404 only when none has it.
+     */
     @Override
     public void remove(String id) {
         requireDynamic("del server");
         ServerKey k = resolve(id);
-        onAll("remove " + id, r -> r.deleteServer(k.backend(), k.server()));
+        List<String> absent = new CopyOnWriteArrayList<>();
+        onAll("remove " + id, r -> {
+            try {
+                r.deleteServer(k.backend(), k.server());
+            } catch (EngineException e) {
+                if (e.status() != 404) {
+                    throw e;
+                }
+                absent.add(r.name());
+            }
+        });
+        if (absent.size() == instances.size()) {
+            throw new EngineException(404, "id: no HAProxy server '" + id + "' on " + attachUri());
+        }
     }
 
     /**

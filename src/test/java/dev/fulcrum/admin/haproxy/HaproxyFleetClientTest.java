@@ -321,6 +321,41 @@ class HaproxyFleetClientTest {
     }
 
     @Test
+    void removingAServerWithSessionsLeftIsRefusedUntilTheyFinishThenCompletes() throws Exception {
+        Assumptions.assumeTrue(fleet.capabilities().addRemove(), "dynamic servers need HAProxy 2.5+");
+        fleet.addBackend("app", "s3", "http://127.0.0.1:" + s3.port(), 1);
+        await().atMost(DEADLINE).until(() -> {
+            BackendInfo s = fleet.state().backend("s3");
+            return s != null && s.state().equals("UP");
+        });
+        fleet.setWeight("s1", 0);
+        fleet.setWeight("s2", 0);
+        s3.update(8000.0, null, null);
+        CompletableFuture<HttpResponse<String>> slow = http.sendAsync(get(a), HttpResponse.BodyHandlers.ofString());
+        try {
+            await().atMost(DEADLINE).until(() -> fleet.state().backend("s3").activeRequests() > 0);
+
+            assertThatThrownBy(() -> fleet.remove("s3")).isInstanceOfSatisfying(EngineException.class, e -> {
+                assertThat(e.status()).isEqualTo(409);
+                assertThat(e.getMessage()).startsWith("remove s3 failed on " + a.name())
+                        .endsWith("applied on " + b.name());
+            });
+            assertThat(fleet.state().backend("s3").state()).isEqualTo("DRAINING"); // in maintenance, one session left
+            s3.update(0.0, null, null);
+            assertThat(slow.get(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            await().atMost(DEADLINE).until(() -> fleet.state().backend("s3").state().equals("DRAINED"));
+
+            fleet.remove("s3"); // b has already removed it: done there
+
+            assertThat(fleet.state().backends()).extracting(BackendInfo::id).doesNotContain("s3");
+            assertThatThrownBy(() -> fleet.remove("app/s3")).isInstanceOfSatisfying(EngineException.class,
+                    e -> assertThat(e.status()).isEqualTo(404));
+        } finally {
+            s3.update(0.0, null, null);
+        }
+    }
+
+    @Test
     void aBackendWhoseAlgorithmCannotTakeDynamicServersIsA501NamingTheVersion() {
         Assumptions.assumeTrue(fleet.capabilities().addRemove(), "dynamic servers need HAProxy 2.5+");
         String v = a.runtime().version().shortName();
