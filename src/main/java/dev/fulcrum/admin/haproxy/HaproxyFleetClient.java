@@ -22,7 +22,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -84,6 +87,12 @@ public final class HaproxyFleetClient implements EngineClient {
     private final List<HaproxyRuntime> instances;
     private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
+    /** Runs the per-instance reads of a poll in parallel; daemon threads, idle ones expire after a minute. */
+    private final ExecutorService io = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "haproxy-fleet-io");
+        t.setDaemon(true);
+        return t;
+    });
     // guarded by lock
     private final Map<String, long[]> lastCounters = new HashMap<>();
     private final Map<String, Deque<Map<String, Object>>> probes = new TreeMap<>();
@@ -205,14 +214,24 @@ public final class HaproxyFleetClient implements EngineClient {
         Map<ServerKey, Map<String, ServerStat>> stats = new TreeMap<>();
         Map<ServerKey, Map<String, AdminState>> admins = new HashMap<>();
         Map<ServerKey, Map<String, Integer>> userWeights = new HashMap<>();
+        // ask all instances at once: one that does not answer costs one timeout, not one per instance
+        if (io.isShutdown()) {
+            throw new IllegalStateException("HAProxy fleet client for " + attachUri() + " is closed");
+        }
+        List<CompletableFuture<InstancePoll>> polls = new ArrayList<>();
         for (HaproxyRuntime r : instances) {
+            polls.add(CompletableFuture.supplyAsync(() -> new InstancePoll(r.showStat(), r.showServersState()), io));
+        }
+        for (int i = 0; i < instances.size(); i++) {
+            HaproxyRuntime r = instances.get(i);
             HaproxyRuntime.Stats st;
             List<ServerState> ss;
             try {
-                st = r.showStat();
-                ss = r.showServersState();
-            } catch (EngineException e) {
-                unreachable.put(r.name(), e.getMessage());
+                InstancePoll poll = polls.get(i).join();
+                st = poll.stats();
+                ss = poll.states();
+            } catch (CompletionException e) {
+                unreachable.put(r.name(), e.getCause() == null ? e.toString() : e.getCause().getMessage());
                 continue;
             }
             answered.add(r.name());
@@ -678,7 +697,11 @@ public final class HaproxyFleetClient implements EngineClient {
         if (p != null) {
             p.shutdownNow();
         }
+        io.shutdownNow();
         listeners.clear();
+    }
+
+    private record InstancePoll(HaproxyRuntime.Stats stats, List<ServerState> states) {
     }
 
     /** An HAProxy server: its backend and its name. */
