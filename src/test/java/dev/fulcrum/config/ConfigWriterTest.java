@@ -85,7 +85,7 @@ class ConfigWriterTest {
                 "backends", "demoBackends", "healthCheck", "outlierDetection", "circuitBreaker", "retries",
                 "timeouts", "slowStartMs", "stickySession", "pools", "routes", "discovery");
         assertThat(tree.get("pools").get("api").properties()).extracting(Map.Entry::getKey)
-                .containsExactly("strategy", "backends", "demoBackends");
+                .containsExactly("strategy", "backends", "demoBackends", "discovery");
     }
 
     @Test
