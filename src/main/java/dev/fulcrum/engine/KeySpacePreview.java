@@ -43,6 +43,11 @@ public final class KeySpacePreview {
             }
         }
         for (Map.Entry<String, Integer> e : add.entrySet()) {
+            for (BackendView v : s.all()) {
+                if (v.id().equals(e.getKey())) {
+                    throw new EngineException(409, "add: id already exists (got: " + e.getKey() + ")");
+                }
+            }
             if (e.getValue() > 0) {
                 backends.add(new Backend(pool.name(), new BackendSpec(e.getKey(), "http://127.0.0.1:1", e.getValue(),
                         null, false), null, BreakerSpec.DISABLED, Ticker.system(), 10_000));
