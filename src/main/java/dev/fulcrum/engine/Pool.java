@@ -137,7 +137,9 @@ public final class Pool {
             }
             EngineSettings.OutlierSpec o = engine.settings().outlier();
             if (!failed) {
-                b.consecutiveFailures().set(0);
+                if (b.consecutiveFailures().get() != 0) { // a read, not a store, on the common path
+                    b.consecutiveFailures().set(0);
+                }
             } else if (o.enabled() && b.consecutiveFailures().incrementAndGet() >= o.consecutiveFailures()) {
                 // eject() resets the count whatever it decides, so the next run of failures can reach the
                 // threshold again; >= rather than == so a threshold lowered at run time still applies
