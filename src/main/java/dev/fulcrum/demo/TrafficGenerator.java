@@ -180,7 +180,10 @@ public final class TrafficGenerator implements AutoCloseable {
         }
     }
 
-    /** Stops and releases the generator's threads without waiting for outstanding answers. */
+    /**
+     * Stops and releases the generator's threads without waiting for outstanding answers: the run ends DONE at
+     * once, completing {@link #done()} with the counts so far.
+     */
     @Override
     public void close() {
         stop();
@@ -192,6 +195,15 @@ public final class TrafficGenerator implements AutoCloseable {
         if (h != null) {
             h.shutdownNow();
         }
+        // answers still outstanding will not be counted any more: end the run here so done() completes
+        synchronized (this) {
+            if (state == TrafficSnapshot.State.DONE) {
+                return;
+            }
+            endNanos = System.nanoTime();
+            state = TrafficSnapshot.State.DONE;
+        }
+        done.complete(snapshot());
     }
 
     // ---------------------------------------------------------------- pacing and sending
@@ -222,7 +234,11 @@ public final class TrafficGenerator implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("traffic pacer failed", e);
         } finally {
-            state = TrafficSnapshot.State.DRAINING;
+            synchronized (this) {
+                if (state == TrafficSnapshot.State.RUNNING) { // close() may have ended the run already
+                    state = TrafficSnapshot.State.DRAINING;
+                }
+            }
             finishIfDrained();
         }
     }

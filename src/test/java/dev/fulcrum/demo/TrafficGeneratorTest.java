@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.KeySpace;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import java.net.URI;
@@ -15,6 +17,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,20 +113,56 @@ class TrafficGeneratorTest {
     }
 
     @Test
-    void headerCookieAndQueryPlacementsCarryTheKeyToTheBackend() throws Exception {
-        for (TrafficSettings.KeyPlacement p : List.of(TrafficSettings.KeyPlacement.header("X-User"),
-                TrafficSettings.KeyPlacement.cookie("user"), TrafficSettings.KeyPlacement.query("user"),
-                TrafficSettings.KeyPlacement.path())) {
-            List<String> seen = Collections.synchronizedList(new ArrayList<>());
-            TrafficSettings s = TrafficSettings.defaults(proxy).withPath("/echo").withRate(50)
-                    .withDuration(Duration.ofMillis(200)).withKeyPlacement(p).withKeys(new KeyDistribution.Uniform(1));
-            try (TrafficGenerator g = TrafficGenerator.create(s).recordTo(r -> seen.add(r.key()))) {
-                TrafficSnapshot last = g.start().done().get(30, TimeUnit.SECONDS);
-                assertThat(last.completed()).as(p.toString()).isEqualTo(10);
-                assertThat(seen).containsOnly("k0").hasSize(10);
+    void closeEndsTheRunAtOnceWithTheCountsSoFar() throws Exception {
+        TrafficGenerator g = TrafficGenerator.create(TrafficSettings.defaults(proxy).withRate(100)
+                .withDuration(Duration.ofMinutes(10))).start();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> g.snapshot().completed() >= 5);
+        g.close();
+        TrafficSnapshot last = g.done().get(5, TimeUnit.SECONDS);
+        assertThat(last.state()).isEqualTo(TrafficSnapshot.State.DONE);
+        assertThat(last.completed()).isGreaterThanOrEqualTo(5);
+        assertThat(g.state()).isEqualTo(TrafficSnapshot.State.DONE);
+        // a generator that never started closes as well
+        TrafficGenerator idle = TrafficGenerator.create(TrafficSettings.defaults(proxy));
+        idle.close();
+        assertThat(idle.done().get(5, TimeUnit.SECONDS).sent()).isZero();
+        org.assertj.core.api.Assertions.assertThatThrownBy(idle::start).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void eachKeyPlacementReachesTheHashingStrategyThatReadsIt() throws Exception {
+        Engine engine = app.engine();
+        try {
+            for (TrafficSettings.KeyPlacement p : List.of(TrafficSettings.KeyPlacement.header("X-User"),
+                    TrafficSettings.KeyPlacement.cookie("user"), TrafficSettings.KeyPlacement.query("user"),
+                    TrafficSettings.KeyPlacement.path())) {
+                // given: a ring reading exactly this placement
+                engine.setStrategy(Engine.DEFAULT_POOL, new StrategySpec("consistent-hash", p.strategyKey(), null, null,
+                        null, null, null, null, null));
+                KeySpace ring = engine.pool(Engine.DEFAULT_POOL).snapshot().primary().keySpace();
+                List<String> keys = Collections.synchronizedList(new ArrayList<>());
+                TrafficSettings s = TrafficSettings.defaults(proxy).withPath("/echo").withRate(100)
+                        .withDuration(Duration.ofMillis(400)).withKeyPlacement(p)
+                        .withKeys(new KeyDistribution.Uniform(30)).withSeed(3);
+                // when
+                TrafficSnapshot last;
+                try (TrafficGenerator g = TrafficGenerator.create(s).recordTo(r -> keys.add(r.key()))) {
+                    last = g.start().done().get(30, TimeUnit.SECONDS);
+                }
+                // then: every request went where the ring puts its key (had the key been lost, every request would
+                // hash the client IP and land on one backend)
+                Map<String, Long> expected = new TreeMap<>();
+                for (String k : keys) {
+                    String hashed = p.kind() == TrafficSettings.KeyPlacement.Kind.PATH ? "/k/" + k : k;
+                    expected.merge(ring.owner(hashed), 1L, Long::sum);
+                }
+                assertThat(last.completed()).as(p.toString()).isEqualTo(40);
+                assertThat(expected).as(p.toString()).hasSizeGreaterThan(1);
+                assertThat(last.byBackend()).as(p.toString()).isEqualTo(expected);
             }
+        } finally {
+            engine.setStrategy(Engine.DEFAULT_POOL, StrategySpec.of("round-robin"));
         }
-        // the echo shows where the key went
         assertThat(TrafficSettings.KeyPlacement.query("user").pathFor("/echo", "k 1")).isEqualTo("/echo?user=k+1");
         assertThat(TrafficSettings.KeyPlacement.path().pathFor("/ignored", "k1")).isEqualTo("/k/k1");
         assertThat(TrafficSettings.KeyPlacement.cookie("user").headerFor("k1")).containsExactly("Cookie", "user=k1");
