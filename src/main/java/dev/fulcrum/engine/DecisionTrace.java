@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param key        the value hashed (the client IP when the configured part is missing), or null
  * @param keyHash    its 64-bit hash, or null
  * @param placement  where the hash lands, or null
+ * @param boundedLoadCap consistent hashing with bounded loads: the most requests any backend may have in flight
+ *                   right now ({@code ceil(balanceFactor x (poolInFlight + 1) / n)}); null when off
  * @param filtered   members that are not candidates, each with every reason that applies, sorted by id
  * @param candidates the candidates in id order (backups after primaries)
  * @param draws      power-of-two: the backends drawn, in draw order; empty otherwise (or when unknown)
@@ -42,7 +44,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param summary    one or two sentences saying the above in words
  */
 public record DecisionTrace(String pool, String strategy, String hashKey, String key, Long keyHash,
-                            Placement placement, List<Filtered> filtered, List<Candidate> candidates,
+                            Placement placement, Integer boundedLoadCap, List<Filtered> filtered, List<Candidate> candidates,
                             List<String> draws, String picked, boolean fromBackup, boolean panic, String summary) {
 
     /** Why a member is not a candidate (PoolSnapshot's filter, exactly). */
@@ -113,7 +115,11 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
         String key = null;
         Long keyHash = null;
         Placement placement = null;
+        Integer cap = null;
         Strategy primary = s.primary();
+        if (primary instanceof ConsistentHash ch && s.spec().balanceFactor() != null) {
+            cap = ch.cap();
+        }
         Candidates pc = s.primaryCandidates();
         if (primary.keySpace() instanceof HashRing ring) {
             HashKey hk = HashKey.parse(s.spec().key());
@@ -163,9 +169,10 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             fromBackup = picked != null;
         }
         String pickedId = picked == null ? null : picked.id();
-        return new DecisionTrace(s.pool(), type, hashKey, key, keyHash, placement, List.copyOf(filtered),
+        return new DecisionTrace(s.pool(), type, hashKey, key, keyHash, placement, cap, List.copyOf(filtered),
                 List.copyOf(candidates), draws, pickedId, fromBackup, s.panic(),
-                summary(type, key, keyHash, placement, filtered, candidates, draws, pickedId, fromBackup, s.panic()));
+                summary(type, key, keyHash, placement, cap, filtered, candidates, draws, pickedId, fromBackup,
+                        s.panic()));
     }
 
     private static void addCandidates(Candidates c, PoolSnapshot s, boolean backup, List<Candidate> out,
@@ -272,7 +279,8 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
         }
     }
 
-    private static String summary(String type, String key, Long hash, Placement placement, List<Filtered> filtered,
+    private static String summary(String type, String key, Long hash, Placement placement, Integer cap,
+                                  List<Filtered> filtered,
                                   List<Candidate> candidates, List<String> draws, String picked, boolean fromBackup,
                                   boolean panic) {
         StringBuilder sb = new StringBuilder(type).append(": ");
@@ -301,6 +309,9 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             sb.append("; ");
         }
         sb.append(candidates.size()).append(candidates.size() == 1 ? " candidate" : " candidates");
+        if (cap != null) {
+            sb.append("; bounded loads: at most ").append(cap).append(" in flight per backend");
+        }
         if (panic) {
             sb.append(" (panic: every primary ejected, ejections ignored)");
         }
@@ -314,7 +325,8 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             if (fromBackup) {
                 sb.append(" (a backup: no primary could take it)");
             } else if (placement != null && !picked.equals(placement.owner())) {
-                sb.append(" (the owner could not take it now)");
+                sb.append(" (").append(placement.owner()).append(cap != null ? " was at the load cap or" : "")
+                        .append(" could not take it now)");
             }
         }
         return sb.append('.').toString();

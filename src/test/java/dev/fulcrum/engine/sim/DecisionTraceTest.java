@@ -157,6 +157,32 @@ class DecisionTraceTest {
     }
 
     @Test
+    void boundedLoadsPassOverAnOwnerAtTheCapAndSayWhy() {
+        Engine e = engineWith(new StrategySpec("consistent-hash", "header:X-User", null, 1.25, null, null, null, null,
+                null), "a", "b", "c");
+        Pool pool = e.pool(Engine.DEFAULT_POOL);
+        String owner = pool.snapshot().primary().keySpace().owner("alice");
+        DecisionTrace idle = DecisionTrace.explain(pool, user("alice"));
+        assertThat(idle.boundedLoadCap()).isEqualTo(1); // ceil(1.25 x 1 / 3)
+        assertThat(idle.picked()).isEqualTo(owner);
+
+        // two requests in flight on the owner: cap = ceil(1.25 x 3 / 3) = 2, and the owner is at it
+        Lease one = pool.tryLease(owner);
+        Lease two = pool.tryLease(owner);
+        DecisionTrace busy = DecisionTrace.explain(pool, user("alice"));
+        assertThat(busy.boundedLoadCap()).isEqualTo(2);
+        assertThat(busy.placement().owner()).isEqualTo(owner);
+        assertThat(busy.picked()).isNotEqualTo(owner).isNotNull();
+        assertThat(busy.summary()).contains("bounded loads: at most 2 in flight per backend")
+                .contains("(" + owner + " was at the load cap or could not take it now)");
+        one.release(Outcome.SUCCESS);
+        two.release(Outcome.SUCCESS);
+
+        Engine plain = engineWith(StrategySpec.of("consistent-hash"), "a", "b");
+        assertThat(DecisionTrace.explain(plain.pool(Engine.DEFAULT_POOL), user("x")).boundedLoadCap()).isNull();
+    }
+
+    @Test
     void anEmptyPoolExplainsTheServiceUnavailable() {
         Engine e = engineWith(StrategySpec.of("least-requests"), "a");
         e.drain("a");
