@@ -59,7 +59,7 @@ class TrafficGeneratorTest {
     @Test
     void reachesTwoHundredRequestsPerSecondWithinTenPercentAndStopsAtItsDuration() throws Exception {
         TrafficSettings s = TrafficSettings.defaults(proxy).withRate(200).withDuration(Duration.ofSeconds(3))
-                .withMaxConcurrency(100).withKeys(new KeyDistribution.Uniform(50)).withPostShare(0.25).withSeed(7);
+                .withMaxConcurrency(500).withKeys(new KeyDistribution.Uniform(50)).withPostShare(0.25).withSeed(7);
         List<TrafficSnapshot> seen = Collections.synchronizedList(new ArrayList<>());
         try (TrafficGenerator g = TrafficGenerator.create(s)) {
             g.addListener(seen::add);

@@ -29,6 +29,15 @@ public sealed interface KeyDistribution permits KeyDistribution.Uniform, KeyDist
     /** The probability of key index {@code i} (0-based), for views and for checking shapes. */
     double probability(int i);
 
+    /** Every key's probability, index by index (O(keys); for drawing the expected shape next to the observed one). */
+    default double[] probabilities() {
+        double[] p = new double[keys()];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = probability(i);
+        }
+        return p;
+    }
+
     /** The name of key index {@code i}: {@code k<i>}. */
     static String keyName(int i) {
         return "k" + i;
@@ -69,6 +78,21 @@ public sealed interface KeyDistribution permits KeyDistribution.Uniform, KeyDist
                 norm += Math.pow(r, -exponent);
             }
             return Math.pow(i + 1, -exponent) / norm;
+        }
+
+        /** One normalisation for all keys instead of one per key. */
+        @Override
+        public double[] probabilities() {
+            double[] p = new double[keys];
+            double norm = 0;
+            for (int r = 1; r <= keys; r++) {
+                p[r - 1] = Math.pow(r, -exponent);
+                norm += p[r - 1];
+            }
+            for (int i = 0; i < keys; i++) {
+                p[i] /= norm;
+            }
+            return p;
         }
     }
 

@@ -38,6 +38,12 @@ class KeyDistributionTest {
             sum += z.probability(i);
         }
         assertThat(sum).isCloseTo(1.0, within(1e-9));
+        double[] all = z.probabilities();
+        assertThat(all).hasSize(100);
+        for (int i = 0; i < 100; i++) {
+            assertThat(all[i]).isCloseTo(z.probability(i), within(1e-12));
+        }
+        assertThat(new KeyDistribution.HotKey(5, 0.6).probabilities()).containsExactly(0.6, 0.1, 0.1, 0.1, 0.1);
     }
 
     @Test
