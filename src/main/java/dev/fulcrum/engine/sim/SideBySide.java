@@ -46,7 +46,7 @@ import java.util.function.Consumer;
  * <p><b>Worked example.</b> Backends a (weight 5), b, c (weight 1), 10 ms each, b ten times slower; 7,000
  * requests at 100 req/s: round robin sends 2,334 / 2,333 / 2,333 and its p99 is b's 100 ms; smooth WRR sends
  * 5,000 / 1,000 / 1,000 with longest run 4, the naive WRR the same counts with longest run 5; least-requests
- * moves load off b as its requests pile up.
+ * sends b only 571 as its requests pile up there (mean latency 17 ms against round robin's 40 ms).
  *
  * <p>Runs on the calling thread; a view runs it on a background thread, watches {@link Progress}, and cancels
  * by interrupting that thread ({@link CancellationException}).
