@@ -1,0 +1,471 @@
+package dev.fulcrum.demo;
+
+import dev.fulcrum.engine.sim.KeyDistribution;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Workshop traffic: real HTTP requests through the proxy at a chosen rate, with keys drawn from a chosen
+ * distribution, so the window has something to show and a strategy can be watched under load.
+ *
+ * <p><b>Open loop.</b> Send {@code i} is due at {@code start + i / rate}, whatever earlier requests are doing
+ * (the way wrk2 and Gatling's open models pace), so a slow backend cannot quietly lower the offered load as it
+ * would with a fixed number of looping clients. A pacer thread parks until each send is due and hands the
+ * request to an asynchronous {@link HttpClient}; a late pacer (a busy machine) sends what is due at once. A
+ * send due while {@code maxConcurrency} requests are outstanding is not sent but counted as skipped: queuing it
+ * would hide overload behind a growing client-side queue.
+ *
+ * <p><b>Life cycle.</b> {@link #start()} begins; the run stops sending by itself when its duration is over
+ * (or a replayed trace is exhausted) or at {@link #stop()}, then waits for the answers still outstanding
+ * ({@link TrafficSnapshot.State#DRAINING}) and ends in {@link TrafficSnapshot.State#DONE}, completing
+ * {@link #done()}. A generator runs once.
+ *
+ * <p><b>Observing.</b> {@link #snapshot()} at any time; listeners added with {@link #addListener} get a snapshot
+ * about four times a second on a background thread (not the JavaFX thread), and a last one at DONE.
+ * {@link #recordTo} receives every request as it is sent (see {@link TrafficRecorder}).
+ *
+ * <p>Example: {@code TrafficGenerator.create(TrafficSettings.defaults(proxyUrl).withRate(200)).start()}.
+ */
+public final class TrafficGenerator implements AutoCloseable {
+    /** Listener period: 4 Hz is smooth enough for a progress bar and cheap for the FX thread. */
+    public static final long LISTENER_PERIOD_MS = 250;
+    public static final String BACKEND_HEADER = "X-Fulcrum-Backend";
+    private static final Logger LOG = LoggerFactory.getLogger(TrafficGenerator.class);
+    private static final long SLOT_NANOS = 100_000_000L; // 100 ms rate slots
+    private static final int SLOTS = 64;
+
+    /** Which request is sent when: a paced rate or a replayed trace. */
+    interface Plan {
+        /** Offset of send {@code i} from the start in nanoseconds, or -1 when there is no send {@code i}. */
+        long offsetNanos(long i);
+
+        /** The request for send {@code i} (called once per i, in order). */
+        TrafficRequest request(long i);
+    }
+
+    private final TrafficSettings settings;
+    private final Plan plan;
+    private final long durationNanos;
+    private final double targetRate;
+    private final List<Consumer<TrafficSnapshot>> listeners = new CopyOnWriteArrayList<>();
+    private volatile Consumer<TrafficRequest> recorder;
+
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong completed = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong connectionErrors = new AtomicLong();
+    private final AtomicLong timeouts = new AtomicLong();
+    private final AtomicLong gets = new AtomicLong();
+    private final AtomicLong posts = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Map<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> byBackend = new ConcurrentHashMap<>();
+    private final ConcurrentHistogram latencyMicros = new ConcurrentHistogram(3);
+    private final long[] slotIndex = new long[SLOTS];
+    private final long[] slotCount = new long[SLOTS];
+
+    private final CompletableFuture<TrafficSnapshot> done = new CompletableFuture<>();
+    private volatile TrafficSnapshot.State state = TrafficSnapshot.State.IDLE;
+    private volatile boolean stopRequested;
+    private volatile long startNanos;
+    private volatile long endNanos; // set at DONE: elapsed freezes
+    private Thread pacer;
+    private ExecutorService httpExecutor;
+    private HttpClient client;
+    private ScheduledExecutorService ticker;
+
+    TrafficGenerator(TrafficSettings settings, Plan plan, long durationNanos, double targetRate) {
+        this.settings = settings;
+        this.plan = plan;
+        this.durationNanos = durationNanos;
+        this.targetRate = targetRate;
+        java.util.Arrays.fill(slotIndex, -1);
+    }
+
+    /** A generator for these settings: send {@code i} at {@code i / rate} seconds, until the duration is over. */
+    public static TrafficGenerator create(TrafficSettings settings) {
+        return new TrafficGenerator(settings, new RatePlan(settings), settings.duration().toNanos(),
+                settings.ratePerSecond());
+    }
+
+    public TrafficSettings settings() {
+        return settings;
+    }
+
+    /** Every request sent is handed to {@code sink} (on the pacer thread) with its actual send offset. */
+    public TrafficGenerator recordTo(Consumer<TrafficRequest> sink) {
+        this.recorder = sink;
+        return this;
+    }
+
+    public void addListener(Consumer<TrafficSnapshot> listener) {
+        listeners.add(listener);
+    }
+
+    public void removeListener(Consumer<TrafficSnapshot> listener) {
+        listeners.remove(listener);
+    }
+
+    /** Completes with the final snapshot once the run is DONE. */
+    public CompletableFuture<TrafficSnapshot> done() {
+        return done;
+    }
+
+    public TrafficSnapshot.State state() {
+        return state;
+    }
+
+    /** Starts sending; a generator starts once. */
+    public synchronized TrafficGenerator start() {
+        if (state != TrafficSnapshot.State.IDLE) {
+            throw new IllegalStateException("traffic generator: already started (state: " + state + ")");
+        }
+        httpExecutor = Executors.newCachedThreadPool(daemon("fulcrum-traffic-http"));
+        client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.requestTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(httpExecutor)
+                .build();
+        ticker = Executors.newSingleThreadScheduledExecutor(daemon("fulcrum-traffic-listeners"));
+        state = TrafficSnapshot.State.RUNNING;
+        startNanos = System.nanoTime();
+        pacer = daemon("fulcrum-traffic-pacer").newThread(this::pace);
+        pacer.start();
+        ticker.scheduleAtFixedRate(this::notifyListeners, LISTENER_PERIOD_MS, LISTENER_PERIOD_MS, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** Stops sending now; answers still outstanding are awaited (see {@link #done()}). */
+    public void stop() {
+        stopRequested = true;
+        Thread p = pacer;
+        if (p != null) {
+            LockSupport.unpark(p);
+        } else {
+            synchronized (this) {
+                if (state == TrafficSnapshot.State.IDLE) {
+                    state = TrafficSnapshot.State.DONE;
+                    endNanos = System.nanoTime();
+                    startNanos = endNanos;
+                    done.complete(snapshot());
+                }
+            }
+        }
+    }
+
+    /**
+     * Stops and releases the generator's threads without waiting for outstanding answers: the run ends DONE at
+     * once, completing {@link #done()} with the counts so far.
+     */
+    @Override
+    public void close() {
+        stop();
+        ScheduledExecutorService t = ticker;
+        if (t != null) {
+            t.shutdownNow();
+        }
+        ExecutorService h = httpExecutor;
+        if (h != null) {
+            h.shutdownNow();
+        }
+        // answers still outstanding will not be counted any more: end the run here so done() completes
+        synchronized (this) {
+            if (state == TrafficSnapshot.State.DONE) {
+                return;
+            }
+            endNanos = System.nanoTime();
+            state = TrafficSnapshot.State.DONE;
+        }
+        done.complete(snapshot());
+    }
+
+    // ---------------------------------------------------------------- pacing and sending
+
+    private void pace() {
+        try {
+            for (long i = 0; !stopRequested; i++) {
+                long due = plan.offsetNanos(i);
+                if (due < 0 || due >= durationNanos) {
+                    break;
+                }
+                TrafficRequest r = plan.request(i);
+                long at = startNanos + due;
+                for (long wait = at - System.nanoTime(); wait > 0 && !stopRequested; wait = at - System.nanoTime()) {
+                    LockSupport.parkNanos(this, wait);
+                }
+                if (stopRequested) {
+                    break;
+                }
+                send(r, i);
+            }
+            // a paced run lasts its whole duration even when the last send was due a moment before the end
+            long end = startNanos + durationNanos;
+            for (long wait = end - System.nanoTime(); wait > 0 && !stopRequested && plan instanceof RatePlan;
+                 wait = end - System.nanoTime()) {
+                LockSupport.parkNanos(this, wait);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("traffic pacer failed", e);
+        } finally {
+            synchronized (this) {
+                if (state == TrafficSnapshot.State.RUNNING) { // close() may have ended the run already
+                    state = TrafficSnapshot.State.DRAINING;
+                }
+            }
+            finishIfDrained();
+        }
+    }
+
+    private void send(TrafficRequest planned, long seq) {
+        if (inFlight.get() >= settings.maxConcurrency()) {
+            skipped.incrementAndGet();
+            return;
+        }
+        TrafficSettings.KeyPlacement placement = settings.keyPlacement();
+        URI uri = settings.target().resolve(placement.pathFor(planned.path(), planned.key()));
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(settings.requestTimeout());
+        String[] header = placement.headerFor(planned.key());
+        if (header != null) {
+            b.header(header[0], header[1]);
+        }
+        if ("POST".equals(planned.method())) {
+            String body = "{\"key\":\"" + planned.key() + "\",\"seq\":" + seq + "}";
+            b.header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+            posts.incrementAndGet();
+        } else {
+            b.GET();
+            gets.incrementAndGet();
+        }
+        long t0 = System.nanoTime();
+        Consumer<TrafficRequest> rec = recorder;
+        if (rec != null) {
+            try {
+                rec.accept(new TrafficRequest((t0 - startNanos) / 1000, planned.method(), planned.path(), planned.key()));
+            } catch (RuntimeException e) {
+                LOG.warn("traffic recorder failed; recording stops", e);
+                recorder = null;
+            }
+        }
+        inFlight.incrementAndGet();
+        sent.incrementAndGet();
+        try {
+            client.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding())
+                    .whenComplete((response, error) -> finished(t0, response, error));
+        } catch (RuntimeException e) {
+            finished(t0, null, e);
+        }
+    }
+
+    private void finished(long t0, HttpResponse<Void> response, Throwable error) {
+        long now = System.nanoTime();
+        if (response != null) {
+            completed.incrementAndGet();
+            byStatus.computeIfAbsent(response.statusCode(), s -> new LongAdder()).increment();
+            String backend = response.headers().firstValue(BACKEND_HEADER).orElse("-");
+            byBackend.computeIfAbsent(backend, s -> new LongAdder()).increment();
+            latencyMicros.recordValue(Math.max(0, (now - t0) / 1000));
+        } else {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof HttpTimeoutException) {
+                timeouts.incrementAndGet();
+            } else {
+                connectionErrors.incrementAndGet();
+            }
+        }
+        countFinish(now);
+        inFlight.decrementAndGet();
+        finishIfDrained();
+    }
+
+    private void countFinish(long now) {
+        long slot = (now - startNanos) / SLOT_NANOS;
+        int i = (int) (slot % SLOTS);
+        synchronized (slotCount) {
+            if (slotIndex[i] != slot) {
+                slotIndex[i] = slot;
+                slotCount[i] = 0;
+            }
+            slotCount[i]++;
+        }
+    }
+
+    private void finishIfDrained() {
+        if (state != TrafficSnapshot.State.DRAINING || inFlight.get() != 0) {
+            return;
+        }
+        synchronized (this) {
+            if (state != TrafficSnapshot.State.DRAINING) {
+                return;
+            }
+            endNanos = System.nanoTime();
+            state = TrafficSnapshot.State.DONE;
+        }
+        TrafficSnapshot last = snapshot();
+        ticker.shutdown();
+        httpExecutor.shutdown();
+        for (Consumer<TrafficSnapshot> l : listeners) {
+            try {
+                l.accept(last);
+            } catch (RuntimeException e) {
+                LOG.warn("traffic listener failed", e);
+            }
+        }
+        done.complete(last);
+    }
+
+    private void notifyListeners() {
+        if (state == TrafficSnapshot.State.DONE) {
+            return; // the final snapshot is sent by finishIfDrained
+        }
+        TrafficSnapshot s = snapshot();
+        for (Consumer<TrafficSnapshot> l : listeners) {
+            try {
+                l.accept(s);
+            } catch (RuntimeException e) {
+                LOG.warn("traffic listener failed", e);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- observing
+
+    /** The run so far (thread-safe, cheap: a histogram copy and a few counters). */
+    public TrafficSnapshot snapshot() {
+        TrafficSnapshot.State st = state;
+        long now = st == TrafficSnapshot.State.DONE ? endNanos : System.nanoTime();
+        long elapsed = st == TrafficSnapshot.State.IDLE ? 0 : Math.max(0, now - startNanos);
+        long finishedCount = completed.get() + connectionErrors.get() + timeouts.get();
+        double overall = elapsed == 0 ? 0 : finishedCount * 1e9 / elapsed;
+        return new TrafficSnapshot(st, elapsed, durationNanos, sent.get(), completed.get(), skipped.get(),
+                inFlight.get(), lastSecondRate(elapsed, overall), overall, targetRate, sortedInts(byStatus),
+                connectionErrors.get(), timeouts.get(), latency(), sortedStrings(byBackend), gets.get(), posts.get());
+    }
+
+    /** Finishes per second over the ten full 100 ms slots before the current one (the overall rate before 1 s). */
+    private double lastSecondRate(long elapsed, double overall) {
+        long current = elapsed / SLOT_NANOS;
+        if (current < 10) {
+            return overall;
+        }
+        long sum = 0;
+        synchronized (slotCount) {
+            for (long s = current - 10; s < current; s++) {
+                int i = (int) (s % SLOTS);
+                if (slotIndex[i] == s) {
+                    sum += slotCount[i];
+                }
+            }
+        }
+        return sum; // ten 100 ms slots: one second
+    }
+
+    private TrafficSnapshot.Latency latency() {
+        Histogram h = latencyMicros.copy();
+        if (h.getTotalCount() == 0) {
+            return TrafficSnapshot.Latency.NONE;
+        }
+        return new TrafficSnapshot.Latency(h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
+                h.getValueAtPercentile(90) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
+                h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0);
+    }
+
+    private static Map<Integer, Long> sortedInts(Map<Integer, LongAdder> m) {
+        Map<Integer, Long> out = new TreeMap<>();
+        m.forEach((k, v) -> out.put(k, v.sum()));
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    private static Map<String, Long> sortedStrings(Map<String, LongAdder> m) {
+        Map<String, Long> out = new TreeMap<>();
+        m.forEach((k, v) -> out.put(k, v.sum()));
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    // ---------------------------------------------------------------- plans
+
+    /**
+     * Send {@code i} at {@code i / rate}; key and method drawn from one seeded sequence, so a seed always
+     * gives the same requests in the same order.
+     */
+    static final class RatePlan implements Plan {
+        private final TrafficSettings s;
+        private final SplittableRandom random;
+        private final KeyDistribution.Sampler keys;
+
+        RatePlan(TrafficSettings s) {
+            this.s = s;
+            this.random = new SplittableRandom(s.seed());
+            this.keys = s.keys().sampler();
+        }
+
+        @Override
+        public long offsetNanos(long i) {
+            return (long) (i * 1e9 / s.ratePerSecond());
+        }
+
+        @Override
+        public TrafficRequest request(long i) {
+            String key = keys.next(random);
+            String method = random.nextDouble() < s.postShare() ? "POST" : "GET";
+            return new TrafficRequest(offsetNanos(i) / 1000, method, s.path(), key);
+        }
+    }
+
+    /** Send {@code i} at the recorded offset divided by the speed factor. */
+    static final class TracePlan implements Plan {
+        private final List<TrafficRequest> trace;
+        private final double speed;
+
+        TracePlan(List<TrafficRequest> trace, double speed) {
+            this.trace = List.copyOf(trace);
+            this.speed = speed;
+        }
+
+        @Override
+        public long offsetNanos(long i) {
+            return i < trace.size() ? (long) (trace.get((int) i).offsetMicros() * 1000 / speed) : -1;
+        }
+
+        @Override
+        public TrafficRequest request(long i) {
+            return trace.get((int) i);
+        }
+    }
+}
