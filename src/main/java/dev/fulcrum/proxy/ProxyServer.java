@@ -84,6 +84,12 @@ public final class ProxyServer implements AutoCloseable {
             if ("membership".equals(e.type()) && "removed".equals(e.to())) {
                 balancer.forget(e.backend());
                 balancer.tunnels().close(e.backend());
+            } else if ("drain".equals(e.type()) && "DRAINING".equals(e.to()) && balancer.tunnels().count() > 0) {
+                // a drain waits for open WebSockets like any request, but only up to drainTimeoutMs
+                String id = e.backend();
+                var worker = server.getWorker();
+                worker.getIoThread().executeAfter(() -> worker.execute(() -> closeTunnelsIfStillDraining(id)),
+                        settings.drainTimeoutMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
             }
         });
         return this;
@@ -124,6 +130,14 @@ public final class ProxyServer implements AutoCloseable {
 
     public int openTunnels() {
         return balancer.tunnels().count();
+    }
+
+    private void closeTunnelsIfStillDraining(String id) {
+        for (var v : engine.backends()) {
+            if (v.id().equals(id) && v.state() == dev.fulcrum.engine.BackendState.DRAINING) {
+                balancer.tunnels().close(id);
+            }
+        }
     }
 
     /** Closes the WebSocket tunnels to a backend (its drain deadline passed). */

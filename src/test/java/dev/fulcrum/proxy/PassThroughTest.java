@@ -128,6 +128,34 @@ class PassThroughTest {
     }
 
     @Test
+    void drainingABackendClosesItsWebSocketsAfterTheDrainTimeout() throws Exception {
+        String backend = server(Handlers.path().addPrefixPath("/ws", Handlers.websocket((exchange, channel) -> channel.resumeReceives())));
+        ProxySettings d = ProxySettings.defaults(0);
+        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), 500, null, true, 2, false, d.connectMs(), d.readMs(),
+                d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), "ws", backend);
+        CompletableFuture<Integer> closed = new CompletableFuture<>();
+        client.newWebSocketBuilder().buildAsync(URI.create(proxy.url().replace("http", "ws") + "/ws"),
+                new WebSocket.Listener() {
+                    @Override
+                    public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+                        closed.complete(statusCode);
+                        return null;
+                    }
+
+                    @Override
+                    public void onError(WebSocket webSocket, Throwable error) {
+                        closed.complete(-1);
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        engine.drain("ws");
+        // the open WebSocket keeps the drain waiting...
+        assertThat(engine.backends().get(0).state().name()).isEqualTo("DRAINING");
+        // ...until drainTimeoutMs, when the proxy closes it and the drain completes
+        closed.get(10, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(10)).until(() -> engine.backends().get(0).state().name().equals("DRAINED"));
+    }
+
+    @Test
     void serverSentEventsReachTheClientAsTheBackendWritesThem() throws Exception {
         String backend = server(ex -> {
             if (ex.isInIoThread()) {

@@ -183,7 +183,11 @@ class ProxyServerTest {
         TestBackend a = backend("a");
         TestBackend b = backend("b");
         TestBackend c = backend("c");
-        start(a, b, c);
+        // a request the dying server accepted but will never answer is retried after readMs (a kill -9 would
+        // reset it at once; stopping an in-process server can leave it hanging instead)
+        ProxySettings d = ProxySettings.defaults(0);
+        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2, false,
+                d.connectMs(), 2000, d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a, b, c);
         AtomicInteger failed = new AtomicInteger();
         AtomicInteger ok = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(4);
