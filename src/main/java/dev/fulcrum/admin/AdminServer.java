@@ -58,12 +58,17 @@ public final class AdminServer implements AutoCloseable {
     private int port;
 
     public AdminServer(AdminRuntime runtime, String host, int port, String token) {
+        this(runtime, host, port, token, EventStream.KEEP_ALIVE_MS);
+    }
+
+    /** As above with the events keep-alive interval chosen (tests use a short one). */
+    AdminServer(AdminRuntime runtime, String host, int port, String token, long keepAliveMs) {
         this.runtime = runtime;
         this.engine = runtime.engine();
         this.host = host;
         this.requestedPort = port;
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
-        this.events = new EventStream(engine);
+        this.events = new EventStream(engine, keepAliveMs);
         this.metrics = new Metrics(engine);
     }
 
@@ -99,6 +104,7 @@ public final class AdminServer implements AutoCloseable {
                 .get("/api/config/export", blocking(this::export))
                 .put("/api/demo/{id}", blocking(this::demo))
                 .get("/api/demo", blocking(ex -> json(ex, 200, runtime.demoState())))
+                .get("/api/health/history", blocking(ex -> json(ex, 200, runtime.probeHistory())))
                 .get("/metrics", blocking(ex -> {
                     ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
                     ex.getResponseSender().send(metrics.scrape());
@@ -164,7 +170,7 @@ public final class AdminServer implements AutoCloseable {
         } catch (EngineException e) {
             error(ex, e.status(), e.getMessage());
         } catch (ConfigException e) {
-            error(ex, 400, String.join("; ", e.problems().stream().map(ConfigProblem::describe).toList()));
+            error(ex, 400, Validation.message(e));
         } catch (Exception e) {
             LOG.warn("admin request {} {} failed", ex.getRequestMethod(), ex.getRequestPath(), e);
             error(ex, 500, e.toString());
@@ -342,8 +348,9 @@ public final class AdminServer implements AutoCloseable {
 
     private void demo(HttpServerExchange ex) throws IOException {
         JsonNode n = Json.object(body(ex), Set.of("latencyMs", "errorRate", "down"));
-        Double latency = Json.optionalDouble(n, "latencyMs", 0, 60_000);
-        Double errorRate = Json.optionalDouble(n, "errorRate", 0, 1);
+        // ranges are checked by the demo backend itself, so the in-process client gets the same message
+        Double latency = Json.optionalDouble(n, "latencyMs", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+        Double errorRate = Json.optionalDouble(n, "errorRate", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
         Boolean down = Json.optionalBoolean(n, "down");
         String id = param(ex, "id");
         runtime.updateDemo(id, latency, errorRate, down);

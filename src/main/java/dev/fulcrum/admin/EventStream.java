@@ -28,11 +28,13 @@ final class EventStream {
     static final long KEEP_ALIVE_MS = 15_000;
 
     private final Engine engine;
+    private final long keepAliveMs;
     private final Set<Client> clients = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    EventStream(Engine engine) {
+    EventStream(Engine engine, long keepAliveMs) {
         this.engine = engine;
+        this.keepAliveMs = keepAliveMs;
     }
 
     int clients() {
@@ -51,7 +53,7 @@ final class EventStream {
             out.write(": connected\n\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
             while (!closed) {
-                String next = c.take(KEEP_ALIVE_MS);
+                String next = c.take(keepAliveMs);
                 out.write((next == null ? ": keep-alive\n\n" : next).getBytes(StandardCharsets.UTF_8));
                 out.flush();
             }

@@ -15,6 +15,10 @@ public final class Json {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
+    /** For reading another engine's answers: a newer server may add fields, which are ignored. */
+    public static final ObjectMapper LENIENT = new ObjectMapper()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
     private Json() {
     }
 
