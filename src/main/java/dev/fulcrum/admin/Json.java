@@ -32,9 +32,12 @@ public final class Json {
 
     /** Parses a body that must be a JSON object whose fields are all in {@code allowed}. */
     public static JsonNode object(String body, Set<String> allowed) {
+        if (body == null || body.isBlank()) {
+            throw new EngineException(400, "body: must be a JSON object (got: empty body)");
+        }
         JsonNode n;
         try {
-            n = MAPPER.readTree(body == null || body.isBlank() ? "" : body);
+            n = MAPPER.readTree(body);
         } catch (Exception e) {
             throw new EngineException(400, "body: not valid JSON (got: " + abbreviate(body) + ")");
         }

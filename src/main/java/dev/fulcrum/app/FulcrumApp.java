@@ -197,6 +197,10 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         if (!problems.isEmpty()) {
             return problems;
         }
+        problems = startNewDemos(next);
+        if (!problems.isEmpty()) {
+            return problems;
+        }
         FulcrumConfig prev = config;
         engine.setSettings(next.toEngineSettings());
         Map<String, PoolConfig> before = prev.allPools();
@@ -253,6 +257,37 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         }
         config = next;
         engine.publish("config", null, null, null, "applied");
+        return List.of();
+    }
+
+    /**
+     * Starts the demo backends {@code next} adds, before anything else changes: binding a port is the one step
+     * of applying that can fail, so a port in use stops the ones just started and reports it, with nothing
+     * changed (PUT /api/config is all or nothing).
+     */
+    private List<String> startNewDemos(FulcrumConfig next) {
+        List<String> started = new ArrayList<>();
+        for (Map.Entry<String, PoolConfig> e : next.allPools().entrySet()) {
+            List<DemoBackendConfig> ds = e.getValue().demoBackends();
+            for (int i = 0; i < ds.size(); i++) {
+                DemoBackendConfig d = ds.get(i);
+                if (demos.get(d.id()) != null) {
+                    continue;
+                }
+                try {
+                    demos.add(new DemoSpec(d.id(), d.port(), d.weight(), d.latencyMs(), d.errorRate()));
+                    started.add(d.id());
+                } catch (RuntimeException ex) {
+                    for (String id : started) {
+                        demos.remove(id);
+                    }
+                    String path = (e.getKey().equals(Engine.DEFAULT_POOL) ? "" : "pools." + e.getKey() + ".")
+                            + "demoBackends[" + i + "].port";
+                    return List.of(path + ": demo backend " + d.id() + " cannot listen on 127.0.0.1:" + d.port()
+                            + " (got: " + d.port() + ")");
+                }
+            }
+        }
         return List.of();
     }
 
