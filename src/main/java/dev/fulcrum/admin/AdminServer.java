@@ -118,6 +118,11 @@ public final class AdminServer implements AutoCloseable {
         return this;
     }
 
+    /** How many {@code /api/events} streams are open now. */
+    public int eventClients() {
+        return events.clients();
+    }
+
     public int port() {
         return port;
     }
