@@ -247,4 +247,40 @@ abstract class EngineClientContract {
         assertThat(client.state().backend("demo-a").weight()).isEqualTo(1);
         assertThat(client.state().backend("x")).isNull();
     }
+
+    /** Runs once the consistent-hash strategy is merged (the engine branch); aborted, not passed, before. */
+    @Test
+    void aConsistentHashPoolShowsItsRingAndLookupsAgreeWithTheProxy() {
+        try {
+            client.setStrategy("default", Map.of("type", "consistent-hash", "key", "header:X-User", "virtualNodes", 40));
+        } catch (EngineException e) {
+            org.junit.jupiter.api.Assumptions.assumeFalse(e.getMessage().contains("unknown strategy"),
+                    "consistent-hash is not on this branch yet: " + e.getMessage());
+            throw e;
+        }
+        EngineClient.Ring ring = client.ring("default");
+        assertThat(ring.type()).isEqualTo("consistent-hash");
+        assertThat(ring.points()).isNotEmpty();
+        assertThat(ring.points()).extracting(EngineClient.Point::backend).containsOnly("demo-a", "demo-b");
+        assertThat(ring.points()).extracting(EngineClient.Point::hash)
+                .allMatch(h -> h.signum() >= 0 && h.bitLength() <= 64).isSorted();
+        assertThat(ring.share().values().stream().mapToDouble(Double::doubleValue).sum())
+                .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+
+        for (String key : List.of("alice", "bob", "carol", "dave", "erin")) {
+            EngineClient.Lookup l = client.lookup("default", key);
+            assertThat(l.key()).isEqualTo(key);
+            assertThat(client.lookup("default", key)).isEqualTo(l);
+            assertThat(fulcrum.proxied("/who", "X-User", key).header("X-Fulcrum-Backend")).as(key).isEqualTo(l.backend());
+        }
+
+        EngineState before = client.state();
+        EngineClient.Preview p = client.preview("default", List.of("demo-a"), Map.of(), Map.of());
+        assertThat(p.movedFraction()).isCloseTo(ring.share().get("demo-a"), org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(p.share().get("demo-b")).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+        EngineClient.Preview grow = client.preview("default", List.of(), Map.of("demo-c", 1), Map.of());
+        assertThat(grow.share()).containsKey("demo-c");
+        assertThat(client.state().backends()).isEqualTo(before.backends());
+        assertThat(client.ring("default")).isEqualTo(ring);
+    }
 }

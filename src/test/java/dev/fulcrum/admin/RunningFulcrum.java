@@ -98,6 +98,12 @@ final class RunningFulcrum implements AutoCloseable {
         return send(HttpRequest.newBuilder(URI.create(proxy + path)).timeout(Duration.ofSeconds(20)).build());
     }
 
+    /** A request through the proxy with one extra header. */
+    Answer proxied(String path, String header, String value) {
+        return send(HttpRequest.newBuilder(URI.create(proxy + path)).header(header, value)
+                .timeout(Duration.ofSeconds(20)).build());
+    }
+
     private Answer send(HttpRequest r) {
         try {
             HttpResponse<String> resp = http.send(r, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
