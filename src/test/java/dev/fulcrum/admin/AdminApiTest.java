@@ -209,6 +209,8 @@ class AdminApiTest {
                 Arguments.of("PUT", "/api/backends/demo-a/weight", "{\"weight\":99999999999}", "weight: must be an integer"),
                 Arguments.of("PUT", "/api/backends/demo-a/weight", "{\"weight\":5,\"now\":true}", "now: unknown field"),
                 Arguments.of("PUT", "/api/backends/demo-a/weight", "5", "body: must be a JSON object"),
+                Arguments.of("PUT", "/api/backends/demo-a/weight", "{\"weight\":5,\"weight\":2000}", "weight: given twice"),
+                Arguments.of("PUT", "/api/backends/demo-a/weight", "{\"weight\":5} {\"weight\":6}", "body: not valid JSON"),
                 Arguments.of("PUT", "/api/strategy", "{\"type\":\"no-such\"}", "type: "),
                 Arguments.of("PUT", "/api/strategy", "{\"type\":5}", "type: "),
                 Arguments.of("PUT", "/api/strategy", "{}", "type: "),
