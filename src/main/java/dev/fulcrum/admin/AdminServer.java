@@ -51,7 +51,7 @@ public final class AdminServer implements AutoCloseable {
     private final Engine engine;
     private final String host;
     private final int requestedPort;
-    private final byte[] token;
+    private volatile byte[] token;
     private final EventStream events;
     private final Metrics metrics;
     private Undertow server;
@@ -135,7 +135,8 @@ public final class AdminServer implements AutoCloseable {
         return ex -> {
             String path = ex.getRequestPath();
             boolean guarded = path.startsWith("/api/") || path.equals("/api") || path.equals("/metrics");
-            if (guarded && token != null && !validToken(ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION))) {
+            byte[] expected = token;
+            if (guarded && expected != null && !validToken(ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION), expected)) {
                 ex.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
                 error(ex, 401, "Authorization: a valid Bearer token is required");
                 return;
@@ -144,7 +145,20 @@ public final class AdminServer implements AutoCloseable {
         };
     }
 
-    private boolean validToken(String header) {
+    /**
+     * Replaces the Bearer token (null = none) from the next request on: a token rotated in the config file or
+     * through {@code PUT /api/config} takes effect at once instead of leaving the old one valid.
+     */
+    public void setToken(String newToken) {
+        this.token = newToken == null ? null : newToken.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The host the admin API listens on. */
+    public String host() {
+        return host;
+    }
+
+    private static boolean validToken(String header, byte[] token) {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return false;
         }

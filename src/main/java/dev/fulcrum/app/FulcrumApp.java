@@ -7,6 +7,7 @@ import dev.fulcrum.config.BackendConfig;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.ConfigProblem;
+import dev.fulcrum.config.ConfigValidator;
 import dev.fulcrum.config.ConfigWriter;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
@@ -251,6 +252,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             }
         }
         engine.setRouter(next.toRouter());
+        admin.setToken(next.admin().token());
         health.setSpec(healthSpec(next.healthCheck()));
         if (next.healthCheck().enabled() && !health.isRunning()) {
             health.start();
@@ -294,6 +296,11 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     /** What a running process cannot change in place; reported as problems so nothing is half applied. */
     private List<String> changeProblems(FulcrumConfig next) {
         List<String> out = new ArrayList<>();
+        // listeners keep their address until a restart; a token must not be dropped from one that is public
+        if (next.admin().token() == null && admin != null && !ConfigValidator.isLoopback(admin.host())) {
+            out.add("admin.token: required while the admin API listens on " + admin.host()
+                    + " (a non-loopback host; restart to change admin.host) (got: null)");
+        }
         Map<String, String> urls = new HashMap<>();
         for (BackendView v : engine.backends()) {
             urls.put(v.id(), v.url());

@@ -101,4 +101,34 @@ class AdminAuthTest {
             assertThat(ConfigLoader.parse(json).admin().token()).isNull();
         }
     }
+
+    @Test
+    void aTokenChangedThroughTheConfigTakesEffectAtOnce() {
+        try (RunningFulcrum f = RunningFulcrum.start(TOKEN, RunningFulcrum.QUIET)) {
+            String rotated = RunningFulcrum.config("rotated-token", RunningFulcrum.QUIET);
+            assertThat(f.call("PUT", "/api/config", rotated, TOKEN).status()).isEqualTo(200);
+            assertThat(f.call("GET", "/api/state", null, TOKEN).status()).isEqualTo(401);
+            assertThat(f.call("GET", "/api/state", null, "rotated-token").status()).isEqualTo(200);
+
+            String none = RunningFulcrum.config(null, RunningFulcrum.QUIET);
+            assertThat(f.call("PUT", "/api/config", none, "rotated-token").status()).isEqualTo(200);
+            assertThat(f.call("GET", "/metrics", null, null).status()).isEqualTo(200);
+        }
+    }
+
+    /** Listens on 0.0.0.0 briefly (with a token) to prove the token cannot be dropped from a public listener. */
+    @Test
+    void theTokenCannotBeDroppedWhileTheAdminApiListensOnANonLoopbackHost() {
+        String wildcard = RunningFulcrum.config(TOKEN, RunningFulcrum.QUIET)
+                .replace("\"admin\": {\"host\": \"127.0.0.1\"", "\"admin\": {\"host\": \"0.0.0.0\"");
+        try (RunningFulcrum f = RunningFulcrum.startJson(wildcard, null, TOKEN)) {
+            String before = f.call("GET", "/api/config", null, TOKEN).body();
+            RunningFulcrum.Answer a = f.call("PUT", "/api/config", RunningFulcrum.config(null, RunningFulcrum.QUIET), TOKEN);
+            assertThat(a.status()).isEqualTo(400);
+            assertThat(AdminApiTest.json(a.body()).get("errors").get(0).asText())
+                    .startsWith("admin.token: required while the admin API listens on 0.0.0.0");
+            assertThat(f.call("GET", "/api/state", null, null).status()).isEqualTo(401);
+            assertThat(f.call("GET", "/api/config", null, TOKEN).body()).isEqualTo(before);
+        }
+    }
 }
