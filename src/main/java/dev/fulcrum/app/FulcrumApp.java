@@ -222,6 +222,19 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 engine.remove(live.getKey());
             }
         }
+        // a demo backend the new config no longer has is stopped, so its port is free and a later config may
+        // start it again (on another port); its engine entry drains away as above
+        Set<String> demosWanted = new TreeSet<>();
+        for (PoolConfig pc : after.values()) {
+            for (DemoBackendConfig d : pc.demoBackends()) {
+                demosWanted.add(d.id());
+            }
+        }
+        for (DemoBackend d : demos.all()) {
+            if (!demosWanted.contains(d.id())) {
+                demos.remove(d.id());
+            }
+        }
         for (Map.Entry<String, PoolConfig> e : after.entrySet()) {
             Pool p = engine.pool(e.getKey());
             if (p == null) {

@@ -275,6 +275,30 @@ class AdminApiTest {
     }
 
     @Test
+    void aDemoBackendLeftOutOfANewConfigIsStoppedAndLeavesThePool() throws Exception {
+        int port = f.app.demos().get("demo-b").port();
+        String next = RunningFulcrum.config(null, RunningFulcrum.QUIET).replace(
+                ",\n    {\"id\": \"demo-b\", \"port\": 0, \"weight\": 2, \"latencyMs\": 0, \"errorRate\": 0.0}", "");
+        assertThat(next).doesNotContain("demo-b");
+        assertThat(f.call("PUT", "/api/config", next).status()).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> backend("demo-b") == null);
+        assertThat(json(f.get("/api/demo").body()).has("demo-b")).isFalse();
+        try (java.net.Socket s = new java.net.Socket()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                    () -> s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 2000))
+                    .isInstanceOf(java.net.ConnectException.class);
+        }
+        assertThat(f.proxied("/x").header("X-Fulcrum-Backend")).isEqualTo("demo-a");
+    }
+
+    @Test
+    void theRunningConfigPassesCheckConfigWhenSaved(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("saved.json");
+        java.nio.file.Files.writeString(file, f.get("/api/config").body());
+        assertThat(ConfigLoader.check(file)).isEmpty();
+    }
+
+    @Test
     void aConfigWithProblemsIs400ListingEveryOneAndChangesNothing() {
         JsonNode before = state();
         String configBefore = f.get("/api/config").body();
