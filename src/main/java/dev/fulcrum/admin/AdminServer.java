@@ -53,6 +53,13 @@ public final class AdminServer implements AutoCloseable {
     private final int requestedPort;
     private volatile byte[] token;
     private final EventStream events;
+    static final int MAX_EVENT_CLIENTS = 256;
+    private final java.util.concurrent.Semaphore eventSlots = new java.util.concurrent.Semaphore(MAX_EVENT_CLIENTS);
+    private final java.util.concurrent.ExecutorService eventThreads = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "fulcrum-admin-events");
+        t.setDaemon(true);
+        return t;
+    });
     private final Metrics metrics;
     private Undertow server;
     private int port;
@@ -98,7 +105,7 @@ public final class AdminServer implements AutoCloseable {
                 .get("/api/ring", blocking(this::ring))
                 .get("/api/ring/lookup", blocking(this::lookup))
                 .post("/api/ring/preview", blocking(this::preview))
-                .get("/api/events", blocking(ex -> events.serve(ex)))
+                .get("/api/events", this::events)
                 .get("/api/config", blocking(ex -> json(ex, 200, runtime.config())))
                 .put("/api/config", blocking(this::putConfig))
                 .get("/api/config/export", blocking(this::export))
@@ -116,6 +123,31 @@ public final class AdminServer implements AutoCloseable {
         server.start();
         port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
         return this;
+    }
+
+    /**
+     * Each event stream holds a thread for as long as the client stays (blocking writes, so a stalled client
+     * stalls only its own thread). Those threads come from their own pool, never the worker pool, so any
+     * number of open streams cannot starve the other endpoints; past {@link #MAX_EVENT_CLIENTS} a new one is
+     * refused with 503.
+     */
+    private void events(HttpServerExchange ex) {
+        if (!eventSlots.tryAcquire()) {
+            error(ex, 503, "events: too many subscribers (got: " + MAX_EVENT_CLIENTS + " open streams)");
+            return;
+        }
+        try {
+            ex.dispatch(eventThreads, e -> {
+                try {
+                    events.serve(e);
+                } finally {
+                    eventSlots.release();
+                }
+            });
+        } catch (RuntimeException e) {
+            eventSlots.release(); // e.g. the pool is shut down because we are closing
+            throw e;
+        }
     }
 
     /** How many {@code /api/events} streams are open now. */
@@ -380,6 +412,7 @@ public final class AdminServer implements AutoCloseable {
     @Override
     public void close() {
         events.close();
+        eventThreads.shutdown();
         if (server != null) {
             server.stop();
             server = null;

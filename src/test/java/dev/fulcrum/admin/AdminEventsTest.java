@@ -63,6 +63,34 @@ class AdminEventsTest {
         }
     }
 
+    /** Open streams each hold a thread; more of them than the admin API has workers must not starve it. */
+    @Test
+    void manyOpenStreamsDoNotStarveTheOtherEndpoints() throws Exception {
+        try (RunningFulcrum f = RunningFulcrum.start()) {
+            List<SseTap> taps = new ArrayList<>();
+            try {
+                for (int i = 0; i < 24; i++) {
+                    taps.add(SseTap.open(f.admin, null));
+                }
+                assertThat(f.app.admin().eventClients()).isEqualTo(24);
+                assertThat(f.get("/api/state").status()).isEqualTo(200);
+                assertThat(f.call("PUT", "/api/backends/demo-a/weight", "{\"weight\":5}").status()).isEqualTo(200);
+                for (SseTap t : taps) {
+                    await().atMost(Duration.ofSeconds(10)).until(() -> t.of("weight").contains("demo-a:1->5"));
+                }
+            } finally {
+                for (SseTap t : taps) {
+                    t.close();
+                }
+            }
+            // a stream learns that its client left on its next write; events (or the keep-alive) make one
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                f.app.engine().publish("ping", null, null, null, null);
+                return f.app.admin().eventClients() == 0;
+            });
+        }
+    }
+
     /**
      * A client that never reads fills its socket buffers and then its bounded queue; it must not hold up the
      * publisher or another client, and when it reads again it is told how many events it lost.

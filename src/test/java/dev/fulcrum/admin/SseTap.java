@@ -36,7 +36,8 @@ final class SseTap implements AutoCloseable {
     }
 
     static SseTap open(String adminUrl, String token) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(adminUrl + "/api/events"));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(adminUrl + "/api/events"))
+                .timeout(Duration.ofSeconds(10)); // for the response headers only: a starved server fails, not hangs
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
