@@ -263,7 +263,12 @@ public final class HttpEngineClient implements EngineClient {
                         }
                         if (line.isEmpty()) {
                             if (data.length() > 0) {
-                                deliver(parseEvent(type, data.toString()));
+                                try {
+                                    deliver(parseEvent(type, data.toString()));
+                                } catch (UncheckedIOException bad) {
+                                    // one garbled event is skipped; reconnecting would lose more than it
+                                    LOG.warn("event stream of {}: {}", base, bad.getMessage());
+                                }
                             }
                             type = null;
                             data.setLength(0);
