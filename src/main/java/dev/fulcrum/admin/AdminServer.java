@@ -51,19 +51,31 @@ public final class AdminServer implements AutoCloseable {
     private final Engine engine;
     private final String host;
     private final int requestedPort;
-    private final byte[] token;
+    private volatile byte[] token;
     private final EventStream events;
+    static final int MAX_EVENT_CLIENTS = 256;
+    private final java.util.concurrent.Semaphore eventSlots = new java.util.concurrent.Semaphore(MAX_EVENT_CLIENTS);
+    private final java.util.concurrent.ExecutorService eventThreads = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "fulcrum-admin-events");
+        t.setDaemon(true);
+        return t;
+    });
     private final Metrics metrics;
     private Undertow server;
     private int port;
 
     public AdminServer(AdminRuntime runtime, String host, int port, String token) {
+        this(runtime, host, port, token, EventStream.KEEP_ALIVE_MS);
+    }
+
+    /** As above with the events keep-alive interval chosen (tests use a short one). */
+    AdminServer(AdminRuntime runtime, String host, int port, String token, long keepAliveMs) {
         this.runtime = runtime;
         this.engine = runtime.engine();
         this.host = host;
         this.requestedPort = port;
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
-        this.events = new EventStream(engine);
+        this.events = new EventStream(engine, keepAliveMs);
         this.metrics = new Metrics(engine);
     }
 
@@ -93,12 +105,13 @@ public final class AdminServer implements AutoCloseable {
                 .get("/api/ring", blocking(this::ring))
                 .get("/api/ring/lookup", blocking(this::lookup))
                 .post("/api/ring/preview", blocking(this::preview))
-                .get("/api/events", blocking(ex -> events.serve(ex)))
+                .get("/api/events", this::events)
                 .get("/api/config", blocking(ex -> json(ex, 200, runtime.config())))
                 .put("/api/config", blocking(this::putConfig))
                 .get("/api/config/export", blocking(this::export))
                 .put("/api/demo/{id}", blocking(this::demo))
                 .get("/api/demo", blocking(ex -> json(ex, 200, runtime.demoState())))
+                .get("/api/health/history", blocking(ex -> json(ex, 200, runtime.probeHistory())))
                 .get("/metrics", blocking(ex -> {
                     ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
                     ex.getResponseSender().send(metrics.scrape());
@@ -110,6 +123,36 @@ public final class AdminServer implements AutoCloseable {
         server.start();
         port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
         return this;
+    }
+
+    /**
+     * Each event stream holds a thread for as long as the client stays (blocking writes, so a stalled client
+     * stalls only its own thread). Those threads come from their own pool, never the worker pool, so any
+     * number of open streams cannot starve the other endpoints; past {@link #MAX_EVENT_CLIENTS} a new one is
+     * refused with 503.
+     */
+    private void events(HttpServerExchange ex) {
+        if (!eventSlots.tryAcquire()) {
+            error(ex, 503, "events: too many subscribers (got: " + MAX_EVENT_CLIENTS + " open streams)");
+            return;
+        }
+        try {
+            ex.dispatch(eventThreads, e -> {
+                try {
+                    events.serve(e);
+                } finally {
+                    eventSlots.release();
+                }
+            });
+        } catch (RuntimeException e) {
+            eventSlots.release(); // e.g. the pool is shut down because we are closing
+            throw e;
+        }
+    }
+
+    /** How many {@code /api/events} streams are open now. */
+    public int eventClients() {
+        return events.clients();
     }
 
     public int port() {
@@ -124,7 +167,8 @@ public final class AdminServer implements AutoCloseable {
         return ex -> {
             String path = ex.getRequestPath();
             boolean guarded = path.startsWith("/api/") || path.equals("/api") || path.equals("/metrics");
-            if (guarded && token != null && !validToken(ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION))) {
+            byte[] expected = token;
+            if (guarded && expected != null && !validToken(ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION), expected)) {
                 ex.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
                 error(ex, 401, "Authorization: a valid Bearer token is required");
                 return;
@@ -133,7 +177,20 @@ public final class AdminServer implements AutoCloseable {
         };
     }
 
-    private boolean validToken(String header) {
+    /**
+     * Replaces the Bearer token (null = none) from the next request on: a token rotated in the config file or
+     * through {@code PUT /api/config} takes effect at once instead of leaving the old one valid.
+     */
+    public void setToken(String newToken) {
+        this.token = newToken == null ? null : newToken.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The host the admin API listens on. */
+    public String host() {
+        return host;
+    }
+
+    private static boolean validToken(String header, byte[] token) {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return false;
         }
@@ -164,7 +221,7 @@ public final class AdminServer implements AutoCloseable {
         } catch (EngineException e) {
             error(ex, e.status(), e.getMessage());
         } catch (ConfigException e) {
-            error(ex, 400, String.join("; ", e.problems().stream().map(ConfigProblem::describe).toList()));
+            error(ex, 400, Validation.message(e));
         } catch (Exception e) {
             LOG.warn("admin request {} {} failed", ex.getRequestMethod(), ex.getRequestPath(), e);
             error(ex, 500, e.toString());
@@ -342,8 +399,9 @@ public final class AdminServer implements AutoCloseable {
 
     private void demo(HttpServerExchange ex) throws IOException {
         JsonNode n = Json.object(body(ex), Set.of("latencyMs", "errorRate", "down"));
-        Double latency = Json.optionalDouble(n, "latencyMs", 0, 60_000);
-        Double errorRate = Json.optionalDouble(n, "errorRate", 0, 1);
+        // ranges are checked by the demo backend itself, so the in-process client gets the same message
+        Double latency = Json.optionalDouble(n, "latencyMs", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
+        Double errorRate = Json.optionalDouble(n, "errorRate", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
         Boolean down = Json.optionalBoolean(n, "down");
         String id = param(ex, "id");
         runtime.updateDemo(id, latency, errorRate, down);
@@ -354,6 +412,7 @@ public final class AdminServer implements AutoCloseable {
     @Override
     public void close() {
         events.close();
+        eventThreads.shutdown();
         if (server != null) {
             server.stop();
             server = null;

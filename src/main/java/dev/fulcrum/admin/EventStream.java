@@ -28,11 +28,13 @@ final class EventStream {
     static final long KEEP_ALIVE_MS = 15_000;
 
     private final Engine engine;
+    private final long keepAliveMs;
     private final Set<Client> clients = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    EventStream(Engine engine) {
+    EventStream(Engine engine, long keepAliveMs) {
         this.engine = engine;
+        this.keepAliveMs = keepAliveMs;
     }
 
     int clients() {
@@ -51,7 +53,7 @@ final class EventStream {
             out.write(": connected\n\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
             while (!closed) {
-                String next = c.take(KEEP_ALIVE_MS);
+                String next = c.take(keepAliveMs);
                 out.write((next == null ? ": keep-alive\n\n" : next).getBytes(StandardCharsets.UTF_8));
                 out.flush();
             }
@@ -96,16 +98,26 @@ final class EventStream {
             notifyAll();
         }
 
+        /**
+         * Everything queued, as one block of frames (one write and one flush for a burst, not one per event),
+         * preceded by a {@code dropped} notice when events were lost; null after {@code waitMs} of silence.
+         */
         synchronized String take(long waitMs) throws InterruptedException {
             if (queue.isEmpty() && !closed) {
                 wait(waitMs);
             }
-            if (dropped > 0) {
-                long n = dropped;
-                dropped = 0;
-                return "event: dropped\ndata: {\"type\":\"dropped\",\"count\":" + n + "}\n\n";
+            if (queue.isEmpty() && dropped == 0) {
+                return null;
             }
-            return queue.pollFirst();
+            StringBuilder out = new StringBuilder();
+            if (dropped > 0) {
+                out.append("event: dropped\ndata: {\"type\":\"dropped\",\"count\":").append(dropped).append("}\n\n");
+                dropped = 0;
+            }
+            for (String f; (f = queue.pollFirst()) != null; ) {
+                out.append(f);
+            }
+            return out.toString();
         }
 
         synchronized void wake() {

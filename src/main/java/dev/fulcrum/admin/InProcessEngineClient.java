@@ -1,12 +1,14 @@
 package dev.fulcrum.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
 import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.StrategySpec;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -72,8 +74,15 @@ public final class InProcessEngineClient implements EngineClient {
 
     @Override
     public void setStrategy(String pool, Map<String, Object> strategy) {
+        Pool p = pool(pool);
         JsonNode n = Json.MAPPER.valueToTree(strategy);
-        engine.setStrategy(pool(pool).name(), ConfigLoader.parseStrategy(n, ""));
+        StrategySpec spec;
+        try {
+            spec = ConfigLoader.parseStrategy(n, "");
+        } catch (ConfigException e) {
+            throw new EngineException(400, Validation.message(e)); // as PUT /api/strategy answers
+        }
+        engine.setStrategy(p.name(), spec);
     }
 
     private Pool pool(String name) {

@@ -1,19 +1,35 @@
 package dev.fulcrum.admin;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import dev.fulcrum.engine.EngineException;
 import java.util.Iterator;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** JSON for the admin API, with request-body checks whose messages name the field and the value. */
 public final class Json {
-    public static final ObjectMapper MAPPER = new ObjectMapper()
+    /**
+     * Strict about request bodies: a repeated field or text after the object is an error, not silently
+     * resolved (which of two {@code "weight"}s did the operator mean?).
+     */
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+    private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '([^']*)'");
+
+    /** For reading another engine's answers: a newer server may add fields, which are ignored. */
+    public static final ObjectMapper LENIENT = new ObjectMapper()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private Json() {
     }
@@ -28,10 +44,17 @@ public final class Json {
 
     /** Parses a body that must be a JSON object whose fields are all in {@code allowed}. */
     public static JsonNode object(String body, Set<String> allowed) {
+        if (body == null || body.isBlank()) {
+            throw new EngineException(400, "body: must be a JSON object (got: empty body)");
+        }
         JsonNode n;
         try {
-            n = MAPPER.readTree(body == null || body.isBlank() ? "" : body);
+            n = MAPPER.readTree(body);
         } catch (Exception e) {
+            Matcher dup = DUPLICATE.matcher(String.valueOf(e.getMessage()));
+            if (dup.find()) {
+                throw new EngineException(400, dup.group(1) + ": given twice (got: " + abbreviate(body) + ")");
+            }
             throw new EngineException(400, "body: not valid JSON (got: " + abbreviate(body) + ")");
         }
         if (n == null || !n.isObject()) {

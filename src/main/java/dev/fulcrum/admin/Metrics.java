@@ -28,6 +28,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class Metrics implements RequestListener {
     private static final String NONE = "none";
+    private static final java.time.Duration[] BUCKETS = java.util.stream.LongStream
+            .of(1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000)
+            .mapToObj(java.time.Duration::ofMillis).toArray(java.time.Duration[]::new);
 
     private final Engine engine;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -38,7 +41,10 @@ final class Metrics implements RequestListener {
 
     Metrics(Engine engine) {
         this.engine = engine;
+        // a histogram with fixed buckets (not a client-side summary), so Prometheus can aggregate across
+        // instances and histogram_quantile() works; the bounds span a fast local hop to a slow upstream
         this.duration = Timer.builder("fulcrum.request.duration").description("Time to answer a proxied request")
+                .serviceLevelObjectives(BUCKETS)
                 .register(registry);
     }
 

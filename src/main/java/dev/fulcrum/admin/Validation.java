@@ -8,6 +8,11 @@ final class Validation {
     private Validation() {
     }
 
+    /** A config problem list as one 400 message, e.g. {@code type: unknown strategy (got: "x")}. */
+    static String message(dev.fulcrum.config.ConfigException e) {
+        return String.join("; ", e.problems().stream().map(dev.fulcrum.config.ConfigProblem::describe).toList());
+    }
+
     static void backend(String id, String url, int weight) {
         if (id == null || !ConfigValidator.ID.matcher(id).matches()) {
             throw new EngineException(400, "id: must be 1-64 characters of A-Z a-z 0-9 . _ - (got: " + id + ")");

@@ -66,8 +66,11 @@ public final class ConfigWatcher implements AutoCloseable {
                 key.reset();
                 if (ours) {
                     TimeUnit.MILLISECONDS.sleep(DEBOUNCE_MS); // let the editor finish writing
-                    while (watch.poll() != null) {
-                        // swallow the burst of events the same save produced
+                    // swallow the burst of events the same save produced; each key must be reset, or it is
+                    // never signalled again and every later edit goes unnoticed
+                    for (WatchKey more; (more = watch.poll()) != null; ) {
+                        more.pollEvents();
+                        more.reset();
                     }
                     reload();
                 }

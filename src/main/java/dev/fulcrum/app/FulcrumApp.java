@@ -7,6 +7,7 @@ import dev.fulcrum.config.BackendConfig;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.ConfigProblem;
+import dev.fulcrum.config.ConfigValidator;
 import dev.fulcrum.config.ConfigWriter;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
@@ -209,6 +210,10 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         if (!problems.isEmpty()) {
             return problems;
         }
+        problems = startNewDemos(next);
+        if (!problems.isEmpty()) {
+            return problems;
+        }
         FulcrumConfig prev = config;
         engine.setSettings(next.toEngineSettings());
         Map<String, PoolConfig> before = prev.allPools();
@@ -228,6 +233,19 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         for (Map.Entry<String, String> live : liveIds.entrySet()) {
             if (!wanted.contains(live.getValue() + "/" + live.getKey()) && !discovered.contains(live.getKey())) {
                 engine.remove(live.getKey());
+            }
+        }
+        // a demo backend the new config no longer has is stopped, so its port is free and a later config may
+        // start it again (on another port); its engine entry drains away as above
+        Set<String> demosWanted = new TreeSet<>();
+        for (PoolConfig pc : after.values()) {
+            for (DemoBackendConfig d : pc.demoBackends()) {
+                demosWanted.add(d.id());
+            }
+        }
+        for (DemoBackend d : demos.all()) {
+            if (!demosWanted.contains(d.id())) {
+                demos.remove(d.id());
             }
         }
         for (Map.Entry<String, PoolConfig> e : after.entrySet()) {
@@ -261,6 +279,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         }
         engine.setRouter(next.toRouter());
         discovery.configure(discoveryByPool(next));
+        admin.setToken(next.admin().token());
         health.setSpec(healthSpec(next.healthCheck()));
         if (next.healthCheck().enabled() && !health.isRunning()) {
             health.start();
@@ -270,9 +289,45 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         return List.of();
     }
 
+    /**
+     * Starts the demo backends {@code next} adds, before anything else changes: binding a port is the one step
+     * of applying that can fail, so a port in use stops the ones just started and reports it, with nothing
+     * changed (PUT /api/config is all or nothing).
+     */
+    private List<String> startNewDemos(FulcrumConfig next) {
+        List<String> started = new ArrayList<>();
+        for (Map.Entry<String, PoolConfig> e : next.allPools().entrySet()) {
+            List<DemoBackendConfig> ds = e.getValue().demoBackends();
+            for (int i = 0; i < ds.size(); i++) {
+                DemoBackendConfig d = ds.get(i);
+                if (demos.get(d.id()) != null) {
+                    continue;
+                }
+                try {
+                    demos.add(new DemoSpec(d.id(), d.port(), d.weight(), d.latencyMs(), d.errorRate()));
+                    started.add(d.id());
+                } catch (RuntimeException ex) {
+                    for (String id : started) {
+                        demos.remove(id);
+                    }
+                    String path = (e.getKey().equals(Engine.DEFAULT_POOL) ? "" : "pools." + e.getKey() + ".")
+                            + "demoBackends[" + i + "].port";
+                    return List.of(path + ": demo backend " + d.id() + " cannot listen on 127.0.0.1:" + d.port()
+                            + " (got: " + d.port() + ")");
+                }
+            }
+        }
+        return List.of();
+    }
+
     /** What a running process cannot change in place; reported as problems so nothing is half applied. */
     private List<String> changeProblems(FulcrumConfig next) {
         List<String> out = new ArrayList<>();
+        // listeners keep their address until a restart; a token must not be dropped from one that is public
+        if (next.admin().token() == null && admin != null && !ConfigValidator.isLoopback(admin.host())) {
+            out.add("admin.token: required while the admin API listens on " + admin.host()
+                    + " (a non-loopback host; restart to change admin.host) (got: null)");
+        }
         Map<String, String> urls = new HashMap<>();
         for (BackendView v : engine.backends()) {
             urls.put(v.id(), v.url());
