@@ -31,8 +31,10 @@ final class AccessLog implements AutoCloseable {
     /** One finished request; formatted into JSON on the writer thread, not on the I/O thread. */
     private record Entry(long atMillis, String method, String path, int status, String backend, int attempts,
                          long latencyNanos, long bytes) {
-        void appendTo(StringBuilder b) {
-            b.append("{\"time\":\"").append(Instant.ofEpochMilli(atMillis)).append("\",\"method\":\"").append(method)
+        void appendTo(StringBuilder b, Clock clock) {
+            b.append("{\"time\":\"");
+            clock.append(b, atMillis);
+            b.append("\",\"method\":\"").append(method)
                     .append("\",\"path\":\"").append(ErrorResponses.escape(path))
                     .append("\",\"status\":").append(status)
                     .append(",\"backend\":");
@@ -44,6 +46,24 @@ final class AccessLog implements AutoCloseable {
             b.append(",\"attempts\":").append(attempts)
                     .append(",\"latencyMs\":").append(Math.round(latencyNanos / 1000.0) / 1000.0)
                     .append(",\"bytes\":").append(bytes).append("}\n");
+        }
+    }
+
+    /** ISO-8601 UTC timestamps with milliseconds; the date-time part is formatted once per second. */
+    private static final class Clock {
+        private long second = Long.MIN_VALUE;
+        private String prefix = "";
+
+        void append(StringBuilder b, long millis) {
+            long s = Math.floorDiv(millis, 1000);
+            if (s != second) {
+                second = s;
+                String full = Instant.ofEpochSecond(s).toString(); // 2026-11-30T11:03:26Z
+                prefix = full.substring(0, full.length() - 1) + ".";
+            }
+            int ms = (int) Math.floorMod(millis, 1000);
+            b.append(prefix).append((char) ('0' + ms / 100)).append((char) ('0' + ms / 10 % 10))
+                    .append((char) ('0' + ms % 10)).append('Z');
         }
     }
 
@@ -84,13 +104,14 @@ final class AccessLog implements AutoCloseable {
     private void drain() {
         try {
             StringBuilder b = new StringBuilder(1 << 16);
+            Clock clock = new Clock();
             while (running || !queue.isEmpty()) {
                 Entry e = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (e == null) {
                     continue;
                 }
                 do {
-                    e.appendTo(b);
+                    e.appendTo(b, clock);
                     if (b.length() > 60_000) {
                         out.append(b);
                         b.setLength(0);

@@ -20,13 +20,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.xnio.ChannelExceptionHandler;
 import org.xnio.ChannelListener;
 import org.xnio.ChannelListeners;
 import org.xnio.IoUtils;
 import org.xnio.StreamConnection;
-import org.xnio.XnioIoThread;
 import org.xnio.channels.StreamSinkChannel;
 import org.xnio.channels.StreamSourceChannel;
 import io.undertow.util.Transfer;
@@ -43,7 +41,7 @@ import io.undertow.util.Transfer;
  * <p>Everything here runs on the exchange's I/O thread, so the fields need no synchronisation; the lease is
  * released exactly once through {@link Lease#release}, from whichever completion path comes first.
  */
-final class ProxyExchange implements BackendConnections.Callback {
+final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.Waiter {
     private static final HttpString KEEP_ALIVE = new HttpString("Keep-Alive");
     private static final HttpString PROXY_CONNECTION = new HttpString("Proxy-Connection");
     private static final HttpString TE = new HttpString("TE");
@@ -60,7 +58,9 @@ final class ProxyExchange implements BackendConnections.Callback {
     private int attempts;
     private Lease lease;
     private ClientConnection connection;
-    private XnioIoThread.Key readTimer;
+    /** Bumped whenever the read timeout is armed or disarmed, so a stale deadline in the queue is ignored. */
+    private int readGeneration;
+    private boolean readArmed;
     private boolean sent;
     private boolean bodyStarted;
     private boolean responseReceived;
@@ -130,6 +130,11 @@ final class ProxyExchange implements BackendConnections.Callback {
         connection = c;
         ClientRequest req = buildRequest(c);
         sent = true;
+        if (exchange.isRequestComplete()) {
+            // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
+            // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang
+            startReadTimer();
+        }
         c.sendRequest(req, new ClientCallback<>() {
             @Override
             public void completed(ClientExchange result) {
@@ -259,9 +264,16 @@ final class ProxyExchange implements BackendConnections.Callback {
     }
 
     private void startReadTimer() {
-        long readMs = handler.settings().readMs();
-        if (readMs > 0 && !responseReceived && !finished && readTimer == null) {
-            readTimer = exchange.getIoThread().executeAfter(this::readTimedOut, readMs, TimeUnit.MILLISECONDS);
+        if (handler.settings().readMs() > 0 && !responseReceived && !finished && !readArmed) {
+            readArmed = true;
+            handler.readTimeouts(exchange.getIoThread()).arm(this, ++readGeneration);
+        }
+    }
+
+    @Override
+    public void timedOut(int generation) {
+        if (readArmed && generation == readGeneration) {
+            readTimedOut();
         }
     }
 
@@ -285,7 +297,7 @@ final class ProxyExchange implements BackendConnections.Callback {
     }
 
     private void readTimedOut() {
-        readTimer = null;
+        readArmed = false;
         if (!responseReceived && !finished) {
             attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"));
         }
@@ -420,9 +432,9 @@ final class ProxyExchange implements BackendConnections.Callback {
     }
 
     private void cancelReadTimer() {
-        if (readTimer != null) {
-            readTimer.remove();
-            readTimer = null;
+        if (readArmed) {
+            readArmed = false;
+            readGeneration++;
         }
     }
 

@@ -79,7 +79,7 @@ public final class ProxyServer implements AutoCloseable {
                 port = p;
             }
         }
-        balancer.bind(buffers, ioThreads);
+        balancer.bind(buffers, server);
         engine.subscribe(e -> {
             if ("membership".equals(e.type()) && "removed".equals(e.to())) {
                 balancer.forget(e.backend());
