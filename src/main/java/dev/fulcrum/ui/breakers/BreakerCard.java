@@ -29,6 +29,7 @@ final class BreakerCard extends VBox {
     private final Label[] states = new Label[3];
     private final Label stateLabel = new Label();
     private final FlowPane recent = new FlowPane(2, 2);
+    private final Label recentNote = new Label();
     private final ProgressBar failureBar = new ProgressBar(0);
     private final Label failureText = new Label();
     private final ProgressBar slowBar = new ProgressBar(0);
@@ -62,7 +63,7 @@ final class BreakerCard extends VBox {
         recent.setPrefWrapLength(360);
         countdown.setId("breakerCountdown-" + id);
         getChildren().addAll(new HBox(10, title, stateLabel), machine,
-                new Label("recent calls (oldest first)"), recent,
+                new Label("recent calls (oldest first)"), recent, recentNote,
                 new HBox(6, new Label("failures"), failureBar, failureText),
                 new HBox(6, new Label("slow calls"), slowBar, slowText), countdown,
                 new Label("transitions"), timeline);
@@ -91,6 +92,10 @@ final class BreakerCard extends VBox {
         if (recent.getChildren().size() > calls.size()) {
             recent.getChildren().remove(calls.size(), recent.getChildren().size());
         }
+        // the engine starts a fresh window when the breaker closes again; while OPEN there is none
+        recentNote.setText(calls.isEmpty() ? ("OPEN".equals(st) ? "no window while OPEN: calls are refused"
+                : "no calls yet") : "");
+        recentNote.getStyleClass().setAll("label", "muted");
         for (int i = 0; i < calls.size(); i++) {
             Region cell = (Region) recent.getChildren().get(i);
             cell.getStyleClass().setAll("call-cell", "call-" + calls.get(i));

@@ -4,6 +4,8 @@ import java.util.Map;
 import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.image.PixelFormat;
+import javafx.scene.image.WritableImage;
 import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.shape.StrokeLineCap;
@@ -15,19 +17,22 @@ import javafx.scene.text.TextAlignment;
  * each span in its owner's colour, a tick per virtual node, and outside it each backend's share as one arc), or a
  * Maglev table as a band (slot runs left to right, shares below). Also the looked-up key and a what-if's shares.
  *
- * <p>Speed: one path and one stroke per colour, never per point, and sines and cosines of every point are
- * computed once per geometry, not per frame. Resizing redraws; samples that did not change the ring do not.
+ * <p>Speed: the ring itself (or the band) is an image computed once per geometry and size, each pixel taking
+ * the owner of its angle by binary search, so redrawing (a key looked up, a preview) costs one drawImage plus
+ * overlays; the virtual-node ticks are one path per colour with sines and cosines computed once per geometry.
+ * Filling 8,000 tiny wedges with the software pipeline took about 180 ms a frame; the image takes a few.
  */
 public final class RingCanvas extends Region {
     private static final double BAND_HEIGHT = 56;
     private final Canvas canvas = new Canvas();
     private RingGeometry geometry;
     private double[][][] unit; // [part][0=cos,1=sin][point] of each point's angle
-    private double[][] spanAngles; // [part][4k]=start angle (deg), +1 extent (deg), +2 cos, +3 sin of the start
     private Double marker;
     private String markerLabel;
     private Map<String, Double> previewShare;
     private Color textColour = Color.gray(0.2);
+    private WritableImage cachedImage;
+    private String cachedKey;
 
     public RingCanvas() {
         getChildren().add(canvas);
@@ -67,29 +72,20 @@ public final class RingCanvas extends Region {
     private void precompute() {
         if (geometry == null) {
             unit = null;
-            spanAngles = null;
             return;
         }
         int n = geometry.parts().size();
         unit = new double[n][][];
-        spanAngles = new double[n][];
         for (int p = 0; p < n; p++) {
             RingGeometry.Part part = geometry.parts().get(p);
             double[] cos = new double[part.points().length];
             double[] sin = new double[part.points().length];
-            double[] spans = new double[part.spanStart().length * 4];
             for (int i = 0; i < cos.length; i++) {
                 double a = Math.toRadians(angle(part.points()[i]));
                 cos[i] = Math.cos(a);
                 sin[i] = Math.sin(a);
-                double start = angle(part.spanStart()[i]);
-                spans[4 * i] = start;
-                spans[4 * i + 1] = -part.spanLength()[i] * 360.0;
-                spans[4 * i + 2] = Math.cos(Math.toRadians(start));
-                spans[4 * i + 3] = Math.sin(Math.toRadians(start));
             }
             unit[p] = new double[][] {cos, sin};
-            spanAngles[p] = spans;
         }
     }
 
@@ -141,33 +137,32 @@ public final class RingCanvas extends Region {
         double r = Math.max(20, Math.min(w, h) / 2 - 80);
         gc.setLineCap(StrokeLineCap.BUTT);
         int n = geometry.parts().size();
-        // the ring: each backend's spans, one path per colour
-        gc.setLineWidth(18);
-        for (int p = 0; p < n; p++) {
-            RingGeometry.Part part = geometry.parts().get(p);
-            double[] spans = spanAngles[p];
-            gc.setStroke(part.colour());
-            gc.beginPath();
-            for (int k = 0; k < spans.length; k += 4) {
-                gc.moveTo(cx + r * spans[k + 2], cy - r * spans[k + 3]);
-                gc.arc(cx, cy, r, r, spans[k], spans[k + 1]);
-            }
-            gc.stroke();
+        if (geometry.pointCount() * 3 > 2 * Math.PI * r) {
+            r += 10; // no ticks: use their room
         }
-        // a tick per virtual node, just outside the ring
-        gc.setLineWidth(1);
-        double r1 = r + 11;
-        double r2 = r + 19;
-        for (int p = 0; p < n; p++) {
-            double[] cos = unit[p][0];
-            double[] sin = unit[p][1];
-            gc.setStroke(geometry.parts().get(p).colour());
-            gc.beginPath();
-            for (int i = 0; i < cos.length; i++) {
-                gc.moveTo(cx + r1 * cos[i], cy - r1 * sin[i]);
-                gc.lineTo(cx + r2 * cos[i], cy - r2 * sin[i]);
+        // the ring: an image computed once per geometry and size, pixel by pixel (angle -> owner by binary search
+        // over the points), so a redraw is one drawImage however many points there are
+        double rIn = r - 9;
+        double rOut = r + 9;
+        WritableImage img = ringImage(w, h, cx, cy, rIn, rOut);
+        gc.drawImage(img, 0, 0);
+        // a tick per virtual node just outside the ring, unless they would be closer than 3 px and merge into a
+        // band that says nothing the ring does not
+        if (geometry.pointCount() * 3 <= 2 * Math.PI * r) {
+            gc.setLineWidth(1);
+            double r1 = r + 11;
+            double r2 = r + 19;
+            for (int p = 0; p < n; p++) {
+                double[] cos = unit[p][0];
+                double[] sin = unit[p][1];
+                gc.setStroke(geometry.parts().get(p).colour());
+                gc.beginPath();
+                for (int i = 0; i < cos.length; i++) {
+                    gc.moveTo(cx + r1 * cos[i], cy - r1 * sin[i]);
+                    gc.lineTo(cx + r2 * cos[i], cy - r2 * sin[i]);
+                }
+                gc.stroke();
             }
-            gc.stroke();
         }
         // each backend's share as one arc, in id order
         shareArcs(gc, cx, cy, r + 36, 12, null, true);
@@ -193,6 +188,102 @@ public final class RingCanvas extends Region {
                 gc.fillText(markerLabel, cx + (r - 60) * Math.cos(a), cy - (r - 60) * Math.sin(a));
             }
         }
+    }
+
+    /**
+     * The ring (or band) as pixels: each pixel of the annulus takes the colour of the backend owning its angle,
+     * with the edges anti-aliased by their distance to the circles. Cached until geometry or size change.
+     */
+    private WritableImage ringImage(double w, double h, double cx, double cy, double rIn, double rOut) {
+        String key = System.identityHashCode(geometry) + ":" + w + "x" + h + ":" + rIn;
+        if (key.equals(cachedKey)) {
+            return cachedImage;
+        }
+        int iw = (int) Math.ceil(w);
+        int ih = (int) Math.ceil(h);
+        int[] argb = new int[iw * ih];
+        int[] colours = argbOfParts();
+        double in2 = (rIn - 1) * (rIn - 1);
+        double out2 = (rOut + 1) * (rOut + 1);
+        int y0 = Math.max(0, (int) (cy - rOut - 2));
+        int y1 = Math.min(ih - 1, (int) (cy + rOut + 2));
+        int x0 = Math.max(0, (int) (cx - rOut - 2));
+        int x1 = Math.min(iw - 1, (int) (cx + rOut + 2));
+        for (int y = y0; y <= y1; y++) {
+            double dy = y + 0.5 - cy;
+            for (int x = x0; x <= x1; x++) {
+                double dx = x + 0.5 - cx;
+                double d2 = dx * dx + dy * dy;
+                if (d2 < in2 || d2 > out2) {
+                    continue;
+                }
+                double d = Math.sqrt(d2);
+                double coverage = Math.min(1, Math.min(d - rIn + 0.5, rOut - d + 0.5));
+                if (coverage <= 0) {
+                    continue;
+                }
+                // clockwise from 12 o'clock, as a fraction of the turn
+                double f = Math.atan2(dx, -dy) / (2 * Math.PI);
+                if (f < 0) {
+                    f += 1;
+                }
+                int owner = geometry.ownerAt(f);
+                if (owner >= 0) {
+                    argb[y * iw + x] = premultiply(colours[owner], coverage);
+                }
+            }
+        }
+        cachedImage = toImage(argb, iw, ih);
+        cachedKey = key;
+        return cachedImage;
+    }
+
+    private int[] argbOfParts() {
+        int[] c = new int[geometry.parts().size()];
+        for (int i = 0; i < c.length; i++) {
+            Color k = geometry.parts().get(i).colour();
+            c[i] = 0xff000000 | (int) Math.round(k.getRed() * 255) << 16 | (int) Math.round(k.getGreen() * 255) << 8
+                    | (int) Math.round(k.getBlue() * 255);
+        }
+        return c;
+    }
+
+    private static int premultiply(int argb, double coverage) {
+        if (coverage >= 1) {
+            return argb;
+        }
+        int a = (int) Math.round(coverage * 255);
+        int r = ((argb >> 16) & 0xff) * a / 255;
+        int g = ((argb >> 8) & 0xff) * a / 255;
+        int b = (argb & 0xff) * a / 255;
+        return a << 24 | r << 16 | g << 8 | b;
+    }
+
+    private static WritableImage toImage(int[] argb, int w, int h) {
+        WritableImage img = new WritableImage(Math.max(1, w), Math.max(1, h));
+        img.getPixelWriter().setPixels(0, 0, w, h, PixelFormat.getIntArgbPreInstance(), argb, 0, w);
+        return img;
+    }
+
+    private WritableImage bandImage(double width) {
+        String key = System.identityHashCode(geometry) + ":band:" + width;
+        if (key.equals(cachedKey)) {
+            return cachedImage;
+        }
+        int iw = Math.max(1, (int) Math.ceil(width));
+        int ih = (int) BAND_HEIGHT;
+        int[] colours = argbOfParts();
+        int[] argb = new int[iw * ih];
+        for (int x = 0; x < iw; x++) {
+            int owner = geometry.ownerAt((x + 0.5) / iw);
+            int c = owner < 0 ? 0 : colours[owner];
+            for (int y = 0; y < ih; y++) {
+                argb[y * iw + x] = c;
+            }
+        }
+        cachedImage = toImage(argb, iw, ih);
+        cachedKey = key;
+        return cachedImage;
     }
 
     private void shareArcs(GraphicsContext gc, double cx, double cy, double radius, double width,
@@ -225,20 +316,8 @@ public final class RingCanvas extends Region {
         double left = 30;
         double width = w - 60;
         double top = h / 2 - BAND_HEIGHT;
-        for (RingGeometry.Part part : geometry.parts()) {
-            gc.setFill(part.colour());
-            double[] start = part.spanStart();
-            double[] len = part.spanLength();
-            for (int i = 0; i < start.length; i++) {
-                double x0 = start[i] < 0 ? 0 : start[i];
-                double x1 = start[i] + len[i];
-                // at least a hair wide, so a one-slot run still shows
-                gc.fillRect(left + x0 * width, top, Math.max((x1 - x0) * width, 0.6), BAND_HEIGHT);
-                if (start[i] < 0) {
-                    gc.fillRect(left + (1 + start[i]) * width, top, -start[i] * width, BAND_HEIGHT);
-                }
-            }
-        }
+        // one column of pixels per slot range: the owner of the slot under the column's centre
+        gc.drawImage(bandImage(width), left, top);
         gc.setFill(textColour);
         gc.setFont(Font.font(13));
         gc.setTextAlign(TextAlignment.LEFT);

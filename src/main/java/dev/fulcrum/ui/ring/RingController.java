@@ -28,7 +28,7 @@ public final class RingController {
 
     @FXML private StackPane ringPane;
     @FXML private Label noRingLabel;
-    @FXML private TextField keyField;
+    @FXML private TextField ringKey;
     @FXML private Label lookupLabel;
     @FXML private VBox legend;
     @FXML private ChoiceBox<RingViewModel.Mode> whatIfMode;
@@ -61,8 +61,8 @@ public final class RingController {
             showLegend(g);
         });
         PauseTransition debounce = new PauseTransition(Duration.millis(150));
-        debounce.setOnFinished(e -> vm.lookup(keyField.getText()));
-        keyField.textProperty().addListener((o, a, k) -> debounce.playFromStart());
+        debounce.setOnFinished(e -> vm.lookup(ringKey.getText()));
+        ringKey.textProperty().addListener((o, a, k) -> debounce.playFromStart());
         vm.lookupProperty().addListener((o, a, l) -> showLookup(l));
         whatIfMode.getItems().setAll(RingViewModel.Mode.values());
         whatIfMode.setValue(RingViewModel.Mode.REMOVE);
@@ -125,7 +125,7 @@ public final class RingController {
 
     private void showLookup(EngineClient.Lookup l) {
         if (l == null) {
-            lookupLabel.setText(keyField.getText().isEmpty() ? "" : "…");
+            lookupLabel.setText(ringKey.getText().isEmpty() ? "" : "…");
             canvas.setMarker(null, null);
             return;
         }

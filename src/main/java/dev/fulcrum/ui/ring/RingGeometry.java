@@ -35,12 +35,16 @@ public final class RingGeometry {
     private final List<Part> parts;
     private final Map<String, Color> colours;
     private final int pointCount;
+    private final double[] positions;
+    private final int[] owners;
 
-    private RingGeometry(String type, List<Part> parts, Map<String, Color> colours, int pointCount) {
+    private RingGeometry(String type, List<Part> parts, Map<String, Color> colours, double[] positions, int[] owners) {
         this.type = type;
         this.parts = parts;
         this.colours = colours;
-        this.pointCount = pointCount;
+        this.pointCount = positions.length;
+        this.positions = positions;
+        this.owners = owners;
     }
 
     public static RingGeometry of(EngineClient.Ring ring) {
@@ -86,8 +90,16 @@ public final class RingGeometry {
                     : sum(a[2]);
             parts.add(new Part(e.getKey(), e.getValue(), a[0], a[1], a[2], share));
         }
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < parts.size(); i++) {
+            index.put(parts.get(i).backend(), i);
+        }
+        int[] owners = new int[n];
+        for (int i = 0; i < n; i++) {
+            owners[i] = index.get(pts.get(i).backend());
+        }
         return new RingGeometry(ring.type(), Collections.unmodifiableList(parts),
-                Collections.unmodifiableMap(new LinkedHashMap<>(colours)), n);
+                Collections.unmodifiableMap(new LinkedHashMap<>(colours)), pos, owners);
     }
 
     private static double sum(double[] d) {
@@ -123,5 +135,27 @@ public final class RingGeometry {
 
     public int pointCount() {
         return pointCount;
+    }
+
+    /**
+     * The index (into {@link #parts()}) of the backend owning position {@code f} in [0, 1): the first point at or
+     * after it, wrapping round to the first point; -1 when there are no points. Binary search: O(log points).
+     */
+    public int ownerAt(double f) {
+        int n = positions.length;
+        if (n == 0) {
+            return -1;
+        }
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (positions[mid] < f) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return owners[lo == n ? 0 : lo];
     }
 }
