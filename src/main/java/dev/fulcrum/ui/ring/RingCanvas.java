@@ -144,8 +144,8 @@ public final class RingCanvas extends Region {
         // over the points), so a redraw is one drawImage however many points there are
         double rIn = r - 9;
         double rOut = r + 9;
-        WritableImage img = ringImage(w, h, cx, cy, rIn, rOut);
-        gc.drawImage(img, 0, 0);
+        WritableImage img = ringImage(cx, cy, rIn, rOut);
+        gc.drawImage(img, Math.floor(cx - rOut - 2), Math.floor(cy - rOut - 2));
         // a tick per virtual node just outside the ring, unless they would be closer than 3 px and merge into a
         // band that says nothing the ring does not
         if (geometry.pointCount() * 3 <= 2 * Math.PI * r) {
@@ -194,25 +194,23 @@ public final class RingCanvas extends Region {
      * The ring (or band) as pixels: each pixel of the annulus takes the colour of the backend owning its angle,
      * with the edges anti-aliased by their distance to the circles. Cached until geometry or size change.
      */
-    private WritableImage ringImage(double w, double h, double cx, double cy, double rIn, double rOut) {
-        String key = System.identityHashCode(geometry) + ":" + w + "x" + h + ":" + rIn;
+    private WritableImage ringImage(double cx, double cy, double rIn, double rOut) {
+        String key = System.identityHashCode(geometry) + ":" + cx + "," + cy + ":" + rIn;
         if (key.equals(cachedKey)) {
             return cachedImage;
         }
-        int iw = (int) Math.ceil(w);
-        int ih = (int) Math.ceil(h);
-        int[] argb = new int[iw * ih];
+        // only the annulus's bounding square, drawn at (ox, oy)
+        double ox = Math.floor(cx - rOut - 2);
+        double oy = Math.floor(cy - rOut - 2);
+        int size = (int) Math.ceil(2 * rOut + 4);
+        int[] argb = new int[size * size];
         int[] colours = argbOfParts();
         double in2 = (rIn - 1) * (rIn - 1);
         double out2 = (rOut + 1) * (rOut + 1);
-        int y0 = Math.max(0, (int) (cy - rOut - 2));
-        int y1 = Math.min(ih - 1, (int) (cy + rOut + 2));
-        int x0 = Math.max(0, (int) (cx - rOut - 2));
-        int x1 = Math.min(iw - 1, (int) (cx + rOut + 2));
-        for (int y = y0; y <= y1; y++) {
-            double dy = y + 0.5 - cy;
-            for (int x = x0; x <= x1; x++) {
-                double dx = x + 0.5 - cx;
+        for (int y = 0; y < size; y++) {
+            double dy = oy + y + 0.5 - cy;
+            for (int x = 0; x < size; x++) {
+                double dx = ox + x + 0.5 - cx;
                 double d2 = dx * dx + dy * dy;
                 if (d2 < in2 || d2 > out2) {
                     continue;
@@ -229,11 +227,11 @@ public final class RingCanvas extends Region {
                 }
                 int owner = geometry.ownerAt(f);
                 if (owner >= 0) {
-                    argb[y * iw + x] = premultiply(colours[owner], coverage);
+                    argb[y * size + x] = premultiply(colours[owner], coverage);
                 }
             }
         }
-        cachedImage = toImage(argb, iw, ih);
+        cachedImage = toImage(argb, size, size);
         cachedKey = key;
         return cachedImage;
     }

@@ -2,9 +2,7 @@ package dev.fulcrum.ui.ring;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.ui.Palette;
-import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -24,8 +22,6 @@ import javafx.scene.paint.Color;
  * of equal slots, which the same rule turns into its runs.
  */
 public final class RingGeometry {
-    private static final BigDecimal TWO_TO_64 = new BigDecimal(BigInteger.ONE.shiftLeft(64));
-
     /** One backend's part: its colour, its point positions, and its spans as start + length pairs. */
     public record Part(String backend, Color colour, double[] points, double[] spanStart, double[] spanLength,
                        double share) {
@@ -110,9 +106,9 @@ public final class RingGeometry {
         return s;
     }
 
-    /** An unsigned 64-bit hash as a fraction of the hash space, [0, 1). */
+    /** An unsigned 64-bit hash as a fraction of the hash space, [0, 1) (its top 53 bits, exactly). */
     public static double fraction(BigInteger hash) {
-        return new BigDecimal(hash).divide(TWO_TO_64, MathContext.DECIMAL64).doubleValue();
+        return (hash.longValue() >>> 11) * 0x1.0p-53;
     }
 
     /** consistent-hash or maglev. */

@@ -66,10 +66,12 @@ public final class RingViewModel {
     /** Fetches the ring again (and the looked-up key's owner, which may have changed with it). */
     public void refresh() {
         String pool = session.pool();
-        session.call("ring of " + pool, () -> java.util.Optional.ofNullable(session.client().ring(pool)),
-                r -> {
+        // the geometry (8,000 points at 50 x 160) is built on the worker too, not on the FX thread
+        session.call("ring of " + pool, () -> java.util.Optional.ofNullable(session.client().ring(pool))
+                        .map(RingGeometry::of),
+                g -> {
                     if (pool.equals(session.pool())) {
-                        setRing(r.orElse(null), strategyType(pool));
+                        show(g.orElse(null), strategyType(pool));
                     }
                 }, msg -> message.set("Cannot read the ring: " + msg));
         if (lastKey != null) {
@@ -87,12 +89,16 @@ public final class RingViewModel {
 
     /** Shows {@code ring}, or says that the strategy has none when it is null. Public so tests can hand-build one. */
     public void setRing(EngineClient.Ring ring, String strategyType) {
-        if (ring == null) {
+        show(ring == null ? null : RingGeometry.of(ring), strategyType);
+    }
+
+    private void show(RingGeometry g, String strategyType) {
+        if (g == null) {
             geometry.set(null);
             message.set("The " + strategyType + " strategy has no ring or table: keys are not hashed to backends. "
                     + "Choose consistent-hash or maglev in the Strategy tab to see one.");
         } else {
-            geometry.set(RingGeometry.of(ring));
+            geometry.set(g);
             message.set(null);
         }
     }
