@@ -62,7 +62,10 @@ public final class MainController {
         engineLabel.setText(session.description());
         rpsLabel.setId("totalRps");
         errorsLabel.setId("totalErrors");
-        statusBar.getRightItems().addAll(rpsLabel, errorsLabel);
+        rpsLabel.getStyleClass().add("status-item");
+        errorsLabel.getStyleClass().add("status-item");
+        statusBar.getRightItems().addAll(rpsLabel, new javafx.scene.control.Separator(javafx.geometry.Orientation.VERTICAL),
+                errorsLabel);
         statusBar.setId("statusBar");
         poolSelector.valueProperty().addListener((o, a, p) -> {
             if (p != null) {

@@ -48,6 +48,11 @@ public final class UiSession implements AutoCloseable {
             new ReadOnlyObjectWrapper<>(this, "demoState", Map.of());
     private final StringProperty pool = new SimpleStringProperty(this, "pool", "default");
     private final ObservableList<EngineEvent> events = FXCollections.observableArrayList();
+    /**
+     * One read-only view, kept: an unmodifiable wrapper listens to its list weakly, so a wrapper made per call
+     * can be collected together with the listeners added to it.
+     */
+    private final ObservableList<EngineEvent> readOnlyEvents = FXCollections.unmodifiableObservableList(events);
     private final Queue<EngineEvent> pendingEvents = new ConcurrentLinkedQueue<>();
     private final List<Consumer<String>> errorListeners = new ArrayList<>();
     private final UndoHistory undo = new UndoHistory();
@@ -157,7 +162,7 @@ public final class UiSession implements AutoCloseable {
 
     /** Every event seen since the window opened (at most {@link #MAX_EVENTS}), oldest first. */
     public ObservableList<EngineEvent> events() {
-        return FXCollections.unmodifiableObservableList(events);
+        return readOnlyEvents;
     }
 
     /** The breaker thresholds when known (embedded engine); the remote API does not publish them. */

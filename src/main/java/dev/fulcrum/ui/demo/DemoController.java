@@ -81,6 +81,8 @@ public final class DemoController {
                     errorRate.setValue(n.doubleValue());
                 }
                 down.setSelected(Boolean.TRUE.equals(s.get("down")));
+                latencyText.setText(Math.round(latency.getValue()) + " ms");
+                errorText.setText(Math.round(errorRate.getValue() * 100) + "%");
             } finally {
                 updating = false;
             }

@@ -303,8 +303,10 @@ public final class RingCanvas extends Region {
             if (labels && s >= 0.03) {
                 double mid = Math.toRadians(angle(at + s / 2));
                 gc.setFill(textColour);
-                gc.fillText(String.format("%s %.0f%%", part.backend(), s * 100), cx + (radius + 26) * Math.cos(mid),
-                        cy - (radius + 26) * Math.sin(mid));
+                // outside the preview ring too when there is one
+                double lr = radius + (previewShare == null ? 30 : 52);
+                gc.fillText(String.format("%s %.0f%%", part.backend(), s * 100), cx + lr * Math.cos(mid),
+                        cy - lr * Math.sin(mid));
             }
             at += s;
         }
