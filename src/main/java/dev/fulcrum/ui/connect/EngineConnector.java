@@ -63,12 +63,17 @@ public final class EngineConnector {
      * @throws UnavailableException when this build has no HTTP client (see {@link #HTTP_CLIENT_CLASS})
      */
     public static Connection attach(String adminUrl, String token) {
+        return attach(adminUrl, token, HTTP_CLIENT_CLASS);
+    }
+
+    /** {@link #attach(String, String)} with the client class named, so the missing-class path can be tested. */
+    static Connection attach(String adminUrl, String token, String clientClass) {
         Class<?> type;
         try {
-            type = Class.forName(HTTP_CLIENT_CLASS);
+            type = Class.forName(clientClass);
         } catch (ClassNotFoundException e) {
             throw new UnavailableException("Remote attach is not available in this build: it has no HTTP engine client ("
-                    + HTTP_CLIENT_CLASS + "). Run Fulcrum without --attach to use the embedded engine.");
+                    + clientClass + "). Run Fulcrum without --attach to use the embedded engine.");
         }
         EngineClient c;
         try {
@@ -77,7 +82,7 @@ public final class EngineConnector {
             Throwable cause = e.getCause();
             throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
         } catch (ReflectiveOperationException e) {
-            throw new UnavailableException("Remote attach is not available in this build: " + HTTP_CLIENT_CLASS
+            throw new UnavailableException("Remote attach is not available in this build: " + clientClass
                     + " has no (URI, String) constructor.");
         }
         return new Connection(c, c.describe(), null, null);

@@ -79,7 +79,7 @@ public final class LoadViewModel {
                 continue;
             }
             seen.add(b.id());
-            Buffer buf = buffers.computeIfAbsent(b.id(), this::add);
+            Buffer buf = buffers.computeIfAbsent(b.id(), id -> add(id, second));
             buf.inFlight.setYValue(b.activeRequests());
             if (second != lastSecond) {
                 buf.held.add(new double[] {second, b.rps(), b.latencyP99Ms(), b.errorRate() * 100});
@@ -118,8 +118,23 @@ public final class LoadViewModel {
         }
     }
 
-    private Buffer add(String id) {
+    private Buffer add(String id, long second) {
         Buffer b = new Buffer(id);
+        // StackedAreaChart needs every series on the same x values (else its layout fails with an index of -1):
+        // a backend that appears later starts with zero requests/s at the times already shown or held
+        Buffer ref = buffers.values().stream().findFirst().orElse(null);
+        if (ref != null) {
+            for (XYChart.Data<Number, Number> d : ref.rps.getData()) {
+                if (d.getXValue().doubleValue() < second) {
+                    b.rps.getData().add(new XYChart.Data<>(d.getXValue(), 0));
+                }
+            }
+            for (double[] held : ref.held) {
+                if (held[0] < second) {
+                    b.rps.getData().add(new XYChart.Data<>(held[0], 0));
+                }
+            }
+        }
         rps.add(b.rps);
         p99.add(b.p99);
         errors.add(b.errors);

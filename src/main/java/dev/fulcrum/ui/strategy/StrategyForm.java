@@ -4,7 +4,6 @@ import dev.fulcrum.engine.StrategySpec;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What the strategy view knows about each CONTRACT 2.2 strategy: one sentence saying how it picks, which
@@ -33,18 +32,18 @@ public final class StrategyForm {
             Map.entry(StrategySpec.ADAPTIVE, "A weighted-random pick scored from each backend's live CPU, latency "
                     + "and in-flight metrics (read from /metrics.json)."));
 
-    /** Option fields each type takes (besides type). */
-    public static final Map<String, Set<String>> OPTIONS = Map.of(
-            StrategySpec.CONSISTENT_HASH, Set.of("key", "virtualNodes", "balanceFactor"),
-            StrategySpec.MAGLEV, Set.of("key", "tableSize"),
-            StrategySpec.POWER_OF_TWO, Set.of("choices"),
-            StrategySpec.FASTEST_RESPONSE, Set.of("decayMs"),
-            StrategySpec.ADAPTIVE, Set.of("staleAfterMs"));
+    /** Option fields each type takes (besides type), in the order CONTRACT 2.2 lists them. */
+    public static final Map<String, List<String>> OPTIONS = Map.of(
+            StrategySpec.CONSISTENT_HASH, List.of("key", "virtualNodes", "balanceFactor"),
+            StrategySpec.MAGLEV, List.of("key", "tableSize"),
+            StrategySpec.POWER_OF_TWO, List.of("choices"),
+            StrategySpec.FASTEST_RESPONSE, List.of("decayMs"),
+            StrategySpec.ADAPTIVE, List.of("staleAfterMs"));
 
     public static final List<String> KEYS = List.of("ip", "path", "header:X-User", "cookie:session", "query:user");
 
-    public static Set<String> options(String type) {
-        return OPTIONS.getOrDefault(type, Set.of());
+    public static List<String> options(String type) {
+        return OPTIONS.getOrDefault(type, List.of());
     }
 
     /**
