@@ -135,6 +135,14 @@ class RingViewTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> vm.colours().size() == 3);
         assertThat(vm.colours()).containsOnlyKeys("a", "b", "c");
         assertThat(vm.messageProperty().get()).isNull();
+        // and the colour drawn at each key's position is the backend the engine sends that key to
+        var ks = app.engine().pool("default").snapshot().primary().keySpace();
+        RingGeometry g = vm.geometryProperty().get();
+        for (int i = 0; i < 200; i++) {
+            String key = "/users/" + i;
+            double f = g.keyPosition(new BigInteger(Long.toUnsignedString(ks.hash(key))));
+            assertThat(g.parts().get(g.ownerAt(f)).backend()).as(key).isEqualTo(ks.owner(key));
+        }
 
         // when a key is typed, its hash and owner appear (the engine's own answer)
         robot.clickOn("#ringKey").write("/users/42");
@@ -149,6 +157,29 @@ class RingViewTest {
         assertThat(moved).isBetween(0.2, 0.5);
         assertThat(robot.lookup("#previewLabel").queryAs(Label.class).getText()).contains("Removing b would move");
         assertThat(app.engine().backends()).hasSize(3);
+    }
+
+    @Test
+    void aMaglevPoolIsShownAsATableBandWithEveryBackendInIt(FxRobot robot) {
+        // given an engine with a Maglev table over two backends, weights 3 and 1
+        app = FulcrumApp.start(UiTestSupport.config(new StrategySpec("maglev", "path", null, null, null, 65537, null,
+                null, null), BreakerConfig.DEFAULT, List.of(demo("a", 3, 0, 0), demo("b", 1, 0, 0))), null);
+        robot.interact(() -> window = UiTestSupport.open(stage, app));
+        robot.interact(() -> window.controller().select("Ring"));
+        RingViewModel vm = window.controller().ring().viewModel();
+
+        // then the view has a table (drawn as a band) with both backends, owning about 3/4 and 1/4 of the slots
+        await().atMost(Duration.ofSeconds(10)).until(() -> vm.geometryProperty().get() != null);
+        RingGeometry g = vm.geometryProperty().get();
+        assertThat(g.isTable()).isTrue();
+        assertThat(g.colours()).containsOnlyKeys("a", "b");
+        assertThat(g.parts().get(0).share()).isCloseTo(0.75, org.assertj.core.data.Offset.offset(0.05));
+        // and the owner the band shows at a key's position is the engine's owner of that key
+        var ks = app.engine().pool("default").snapshot().primary().keySpace();
+        for (String key : List.of("/x", "/y", "/users/1", "/users/2")) {
+            double f = g.keyPosition(new BigInteger(Long.toUnsignedString(ks.hash(key))));
+            assertThat(g.parts().get(g.ownerAt(f)).backend()).as(key).isEqualTo(ks.owner(key));
+        }
     }
 
     @Test

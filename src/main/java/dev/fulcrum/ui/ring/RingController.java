@@ -130,7 +130,8 @@ public final class RingController {
             return;
         }
         lookupLabel.setText("hash " + l.hash() + "\n→ " + l.backend());
-        canvas.setMarker(RingGeometry.fraction(l.hash()), l.key() + " → " + l.backend());
+        RingGeometry g = vm.geometryProperty().get();
+        canvas.setMarker(g == null ? RingGeometry.fraction(l.hash()) : g.keyPosition(l.hash()), l.key() + " → " + l.backend());
     }
 
     private RingViewModel.WhatIf whatIf() {

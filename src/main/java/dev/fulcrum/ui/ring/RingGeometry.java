@@ -33,8 +33,11 @@ public final class RingGeometry {
     private final int pointCount;
     private final double[] positions;
     private final int[] owners;
+    private final int tableSize;
 
-    private RingGeometry(String type, List<Part> parts, Map<String, Color> colours, double[] positions, int[] owners) {
+    private RingGeometry(String type, List<Part> parts, Map<String, Color> colours, double[] positions, int[] owners,
+                         int tableSize) {
+        this.tableSize = tableSize;
         this.type = type;
         this.parts = parts;
         this.colours = colours;
@@ -44,6 +47,14 @@ public final class RingGeometry {
     }
 
     public static RingGeometry of(EngineClient.Ring ring) {
+        return of(ring, 0);
+    }
+
+    /**
+     * @param tableSize the Maglev table's size (the pool's {@code tableSize}), so a key's hash can be placed at its
+     *                  slot; 0 for a ring, where the hash itself is the position
+     */
+    public static RingGeometry of(EngineClient.Ring ring, int tableSize) {
         List<EngineClient.Point> pts = ring.points();
         int n = pts.size();
         double[] pos = new double[n];
@@ -95,7 +106,7 @@ public final class RingGeometry {
             owners[i] = index.get(pts.get(i).backend());
         }
         return new RingGeometry(ring.type(), Collections.unmodifiableList(parts),
-                Collections.unmodifiableMap(new LinkedHashMap<>(colours)), pos, owners);
+                Collections.unmodifiableMap(new LinkedHashMap<>(colours)), pos, owners, tableSize);
     }
 
     private static double sum(double[] d) {
@@ -109,6 +120,19 @@ public final class RingGeometry {
     /** An unsigned 64-bit hash as a fraction of the hash space, [0, 1) (its top 53 bits, exactly). */
     public static double fraction(BigInteger hash) {
         return (hash.longValue() >>> 11) * 0x1.0p-53;
+    }
+
+    /**
+     * Where a key with this hash sits in the drawing, [0, 1). On a ring that is the hash as a fraction of the hash
+     * space; in a Maglev table the key goes to slot {@code hash mod tableSize}, drawn at that slot's centre.
+     * Example: table size 7, hash 23 → slot 2 → position 2.5 / 7 = 0.357.
+     */
+    public double keyPosition(BigInteger hash) {
+        if (isTable() && tableSize > 0) {
+            long slot = hash.mod(BigInteger.valueOf(tableSize)).longValue();
+            return (slot + 0.5) / tableSize;
+        }
+        return fraction(hash);
     }
 
     /** consistent-hash or maglev. */

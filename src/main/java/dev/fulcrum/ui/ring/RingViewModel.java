@@ -67,8 +67,9 @@ public final class RingViewModel {
     public void refresh() {
         String pool = session.pool();
         // the geometry (8,000 points at 50 x 160) is built on the worker too, not on the FX thread
+        int tableSize = tableSize(pool);
         session.call("ring of " + pool, () -> java.util.Optional.ofNullable(session.client().ring(pool))
-                        .map(RingGeometry::of),
+                        .map(r -> RingGeometry.of(r, tableSize)),
                 g -> {
                     if (pool.equals(session.pool())) {
                         show(g.orElse(null), strategyType(pool));
@@ -77,6 +78,13 @@ public final class RingViewModel {
         if (lastKey != null) {
             lookup(lastKey);
         }
+    }
+
+    private int tableSize(String pool) {
+        EngineState s = session.state();
+        Object size = s == null || s.pools().get(pool) == null || s.pools().get(pool).strategy() == null ? null
+                : s.pools().get(pool).strategy().get("tableSize");
+        return size instanceof Number n ? n.intValue() : 0;
     }
 
     private String strategyType(String pool) {
