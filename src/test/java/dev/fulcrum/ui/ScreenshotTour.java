@@ -82,9 +82,6 @@ public final class ScreenshotTour {
         try {
             Files.createDirectories(out);
             pause(45_000); // let the load charts fill up a little
-            fx(() -> window.controller().select("Backends"));
-            pause(1500);
-            shot("backends");
             fx(() -> {
                 window.controller().select("Ring");
                 TextField key = (TextField) window.scene().lookup("#ringKey");
@@ -107,6 +104,15 @@ public final class ScreenshotTour {
             });
             pause(2000);
             shot("dark");
+            // the backends view with a drained backend and a reweighted one (an undoable change)
+            fx(() -> {
+                window.controller().darkToggle().setSelected(false);
+                window.controller().select("Backends");
+            });
+            window.session().client().drain("demo-c");
+            new BackendCommands(window.session()).setWeight("demo-a", 5, 6);
+            pause(2500);
+            shot("backends");
         } catch (Exception e) {
             e.printStackTrace();
         } finally {

@@ -66,7 +66,7 @@ final class BreakerCard extends VBox {
                 new Label("recent calls (oldest first)"), recent, recentNote,
                 new HBox(6, new Label("failures"), failureBar, failureText),
                 new HBox(6, new Label("slow calls"), slowBar, slowText), countdown,
-                new Label("transitions"), timeline);
+                new Label("transitions (newest first)"), timeline);
     }
 
     void update(EngineState.BackendInfo b, BreakerConfig cfg, List<EngineEvent> events) {
@@ -109,8 +109,9 @@ final class BreakerCard extends VBox {
         if (events.size() != shownEvents) {
             shownEvents = events.size();
             timeline.getChildren().clear();
-            int from = Math.max(0, events.size() - 12);
-            for (EngineEvent e : events.subList(from, events.size())) {
+            // newest first, the last eight: enough to see a flapping breaker without scrolling
+            for (int i = events.size() - 1; i >= Math.max(0, events.size() - 8); i--) {
+                EngineEvent e = events.get(i);
                 Label l = new Label(TIME.format(Instant.ofEpochMilli(e.at())) + "  " + e.from() + " → " + e.to());
                 l.getStyleClass().addAll("transition", "breaker-" + e.to());
                 timeline.getChildren().add(l);
