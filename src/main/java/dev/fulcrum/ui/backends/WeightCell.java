@@ -11,8 +11,8 @@ import javafx.scene.layout.Priority;
 /**
  * The weight as a slider that reweights live: while dragging, the view-model sends at most 5 weights a second;
  * on release the final weight is sent and recorded for undo. Beside it the effective weight, which differs
- * during slow start. The slider's range grows with the weight (0-20, 0-100, 0-1000) so small weights stay
- * easy to set by hand.
+ * during slow start. The slider's range grows with the weight (0-20, 0-100, 0-1000: the next range once a weight
+ * is at 80% of the current one) so small weights stay easy to set by hand and large ones are still reachable.
  */
 final class WeightCell extends TableCell<BackendRow, BackendRow> {
     private final BackendsViewModel vm;
@@ -91,7 +91,8 @@ final class WeightCell extends TableCell<BackendRow, BackendRow> {
             updating = true;
             try {
                 int w = b.weight();
-                slider.setMax(w <= 20 ? 20 : w <= 100 ? 100 : 1000);
+                // grow the range once the weight is near the end of it, so dragging can always go further
+                slider.setMax(w < 16 ? 20 : w < 80 ? 100 : 1000);
                 slider.setValue(w);
             } finally {
                 updating = false;

@@ -29,6 +29,7 @@ public final class HealthController {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
     private final UiSession session;
     private Map<String, List<Map<String, Object>>> probes = Map.of();
+    private String shown;
 
     @FXML private GridPane healthGrid;
     @FXML private Label panicLabel;
@@ -66,6 +67,18 @@ public final class HealthController {
         if (panic) {
             panicLabel.getStyleClass().add("panic");
         }
+        // rebuild only when something shown changed (not 4 times a second), so tooltips stay up while hovered
+        StringBuilder sig = new StringBuilder(session.pool()).append(System.identityHashCode(probes));
+        for (EngineState.BackendInfo b : s.backends()) {
+            if (b.pool().equals(session.pool())) {
+                sig.append(b.id()).append(b.health()).append(b.state()).append(b.timesEjected())
+                        .append(b.ejectedForMs() / 100);
+            }
+        }
+        if (sig.toString().equals(shown)) {
+            return;
+        }
+        shown = sig.toString();
         healthGrid.getChildren().clear();
         String[] heads = {"Backend", "Health", "State", "Ejected", "Probes (oldest → newest)", "Last probe"};
         for (int i = 0; i < heads.length; i++) {
