@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyObjectProperty;
@@ -56,6 +58,8 @@ public final class UiSession implements AutoCloseable {
     private final Queue<EngineEvent> pendingEvents = new ConcurrentLinkedQueue<>();
     private final List<Consumer<String>> errorListeners = new ArrayList<>();
     private final UndoHistory undo = new UndoHistory();
+    private final AtomicReference<EngineState> latest = new AtomicReference<>();
+    private final AtomicBoolean posted = new AtomicBoolean();
     private final String description;
     private volatile BreakerConfig breakerConfig;
     private volatile boolean closed;
@@ -88,24 +92,31 @@ public final class UiSession implements AutoCloseable {
             return;
         }
         try {
-            EngineState s = client.state();
-            List<EngineEvent> batch = new ArrayList<>();
-            for (EngineEvent e; (e = pendingEvents.poll()) != null; ) {
-                batch.add(e);
+            latest.set(client.state());
+            // at most one hand-over queued: if the FX thread is behind, it gets the newest state, not a backlog
+            if (posted.compareAndSet(false, true)) {
+                Platform.runLater(this::applySample);
             }
-            Platform.runLater(() -> {
-                if (!batch.isEmpty()) {
-                    events.addAll(batch);
-                    if (events.size() > MAX_EVENTS) {
-                        events.remove(0, events.size() - MAX_EVENTS);
-                    }
-                }
-                state.set(s);
-            });
         } catch (RuntimeException e) {
             LOG.debug("state sample failed", e);
             Platform.runLater(() -> lastError.set("cannot read the engine's state: " + e.getMessage()));
         }
+    }
+
+    /** On the FX thread: the newest state and every event that arrived since the last hand-over. */
+    private void applySample() {
+        posted.set(false);
+        List<EngineEvent> batch = new ArrayList<>();
+        for (EngineEvent e; (e = pendingEvents.poll()) != null; ) {
+            batch.add(e);
+        }
+        if (!batch.isEmpty()) {
+            events.addAll(batch);
+            if (events.size() > MAX_EVENTS) {
+                events.remove(0, events.size() - MAX_EVENTS);
+            }
+        }
+        state.set(latest.get());
     }
 
     private void sampleDemo() {

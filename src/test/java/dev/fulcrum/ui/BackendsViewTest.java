@@ -76,9 +76,9 @@ class BackendsViewTest {
 
     @Test
     void anInvalidAddShowsWhatIsWrongAndAddsNothing(FxRobot robot) {
-        // given the Add dialog
+        // given the Add dialog, opened with its shortcut
         waitFor(robot, "#weight-demo-a");
-        robot.clickOn("#addButton");
+        robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
         waitFor(robot, "#addId");
 
         // when the id is taken, the URL has no port and the weight is out of range

@@ -3,7 +3,9 @@ package dev.fulcrum.ui.load;
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.ui.UiSession;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javafx.beans.property.BooleanProperty;
@@ -74,15 +76,20 @@ public final class LoadViewModel {
         }
         long second = (nowMillis - startMillis) / 1000;
         Set<String> seen = new HashSet<>();
+        List<EngineState.BackendInfo> shown = new ArrayList<>();
+        // first every series exists (a new one backfilled with the times the others already have), then each
+        // gets this second's point: so all series always hold the same x values
         for (EngineState.BackendInfo b : s.backends()) {
             if (!b.pool().equals(session.pool())) {
                 continue;
             }
             seen.add(b.id());
-            Buffer buf = buffers.computeIfAbsent(b.id(), id -> add(id, second));
-            buf.inFlight.setYValue(b.activeRequests());
-            if (second != lastSecond) {
-                buf.held.add(new double[] {second, b.rps(), b.latencyP99Ms(), b.errorRate() * 100});
+            shown.add(b);
+            buffers.computeIfAbsent(b.id(), this::add).inFlight.setYValue(b.activeRequests());
+        }
+        if (second != lastSecond) {
+            for (EngineState.BackendInfo b : shown) {
+                buffers.get(b.id()).held.add(new double[] {second, b.rps(), b.latencyP99Ms(), b.errorRate() * 100});
             }
         }
         for (String gone : new HashSet<>(buffers.keySet())) {
@@ -100,8 +107,10 @@ public final class LoadViewModel {
         for (Buffer b : buffers.values()) {
             for (double[] p; (p = b.held.poll()) != null; ) {
                 append(b.rps, p[0], p[1]);
-                append(b.p99, p[0], p[2]);
-                append(b.errors, p[0], p[3]);
+                if (!Double.isNaN(p[2])) { // a backfilled time: requests/s only (0), no latency or errors to show
+                    append(b.p99, p[0], p[2]);
+                    append(b.errors, p[0], p[3]);
+                }
                 now.set(Math.max(now.get(), p[0]));
             }
         }
@@ -118,21 +127,17 @@ public final class LoadViewModel {
         }
     }
 
-    private Buffer add(String id, long second) {
+    private Buffer add(String id) {
         Buffer b = new Buffer(id);
         // StackedAreaChart needs every series on the same x values (else its layout fails with an index of -1):
         // a backend that appears later starts with zero requests/s at the times already shown or held
         Buffer ref = buffers.values().stream().findFirst().orElse(null);
         if (ref != null) {
             for (XYChart.Data<Number, Number> d : ref.rps.getData()) {
-                if (d.getXValue().doubleValue() < second) {
-                    b.rps.getData().add(new XYChart.Data<>(d.getXValue(), 0));
-                }
+                b.rps.getData().add(new XYChart.Data<>(d.getXValue(), 0));
             }
             for (double[] held : ref.held) {
-                if (held[0] < second) {
-                    b.rps.getData().add(new XYChart.Data<>(held[0], 0));
-                }
+                b.held.add(new double[] {held[0], 0, Double.NaN, Double.NaN});
             }
         }
         rps.add(b.rps);

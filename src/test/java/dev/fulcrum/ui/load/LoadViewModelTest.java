@@ -89,6 +89,16 @@ class LoadViewModelTest {
             assertThat(b.getName()).isEqualTo("b");
             assertThat(b.getData()).extracting(d -> d.getXValue().doubleValue()).containsExactly(0.0, 1.0, 2.0);
             assertThat(b.getData()).extracting(d -> d.getYValue().doubleValue()).containsExactly(0.0, 0.0, 7.0);
+
+            // and one that appears within a second already sampled gets that second too (at zero)
+            EngineState three = new EngineState("p", Map.of(), Map.of("default", new EngineState.PoolInfo(Map.of(), false, 0)),
+                    List.of(), List.of(backend("a", 5), backend("b", 7), backend("c", 9)));
+            vm.sample(three, 2500);
+            assertThat(vm.rps().get(2).getData()).extracting(d -> d.getXValue().doubleValue())
+                    .containsExactly(0.0, 1.0, 2.0);
+            vm.sample(three, 3000);
+            assertThat(vm.rps()).allSatisfy(series -> assertThat(series.getData())
+                    .extracting(d -> d.getXValue().doubleValue()).containsExactly(0.0, 1.0, 2.0, 3.0));
         });
     }
 }
