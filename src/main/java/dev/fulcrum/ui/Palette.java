@@ -33,6 +33,17 @@ public final class Palette {
         return Color.hsb(hue, 0.68, brightness);
     }
 
+    /**
+     * The colours of one pool's backends: every member, whether or not it is on the ring right now (an OPEN
+     * breaker takes a backend off the ring but must not recolour the others).
+     */
+    public static Map<String, Color> forPool(dev.fulcrum.admin.EngineState s, String pool) {
+        if (s == null) {
+            return Map.of();
+        }
+        return of(s.backends().stream().filter(b -> b.pool().equals(pool)).map(b -> b.id()).toList());
+    }
+
     /** {@code #rrggbb}, for CSS. */
     public static String web(Color c) {
         return String.format("#%02x%02x%02x", Math.round(c.getRed() * 255), Math.round(c.getGreen() * 255),

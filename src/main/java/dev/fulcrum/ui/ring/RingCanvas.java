@@ -134,7 +134,7 @@ public final class RingCanvas extends Region {
     private void drawRing(GraphicsContext gc, double w, double h) {
         double cx = w / 2;
         double cy = h / 2;
-        double r = Math.max(20, Math.min(w, h) / 2 - 80);
+        double r = Math.max(20, Math.min(w, h) / 2 - 110); // room outside for share and preview arcs and labels
         gc.setLineCap(StrokeLineCap.BUTT);
         int n = geometry.parts().size();
         if (geometry.pointCount() * 3 > 2 * Math.PI * r) {

@@ -55,6 +55,14 @@ public final class RingGeometry {
      *                  slot; 0 for a ring, where the hash itself is the position
      */
     public static RingGeometry of(EngineClient.Ring ring, int tableSize) {
+        return of(ring, tableSize, Map.of());
+    }
+
+    /**
+     * @param palette the pool's colours ({@link Palette#forPool}), so the ring matches the other views; a backend
+     *                missing from it gets a colour from the ring's own ids
+     */
+    public static RingGeometry of(EngineClient.Ring ring, int tableSize, Map<String, Color> palette) {
         List<EngineClient.Point> pts = ring.points();
         int n = pts.size();
         double[] pos = new double[n];
@@ -68,7 +76,11 @@ public final class RingGeometry {
         if (ring.share() != null) {
             ids.addAll(ring.share().keySet());
         }
-        Map<String, Color> colours = Palette.of(ids);
+        Map<String, Color> own = Palette.of(ids);
+        Map<String, Color> colours = new LinkedHashMap<>();
+        for (String id : ids) {
+            colours.put(id, palette.containsKey(id) ? palette.get(id) : own.get(id));
+        }
         Map<String, Integer> count = new HashMap<>();
         for (EngineClient.Point p : pts) {
             count.merge(p.backend(), 1, Integer::sum);
