@@ -94,9 +94,12 @@ public final class BackendsViewModel {
 
     /** The final weight (drag released, click or key): always sent, and undo restores {@code from}. */
     public void weightSet(String id, int from, int to) {
-        lastDragSend.remove(id);
+        boolean dragged = lastDragSend.remove(id) != null;
         if (from != to) {
             commands.setWeight(id, from, to);
+        } else if (dragged) {
+            // dragged away and back: the engine has an intermediate weight, so send the final one (nothing to undo)
+            commands.sendWeight(id, to);
         }
     }
 
