@@ -1,0 +1,106 @@
+package dev.fulcrum.ui.load;
+
+import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.UiSession;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.chart.XYChart;
+import javafx.scene.paint.Color;
+import javafx.fxml.FXML;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.LineChart;
+import javafx.scene.chart.NumberAxis;
+import javafx.scene.chart.StackedAreaChart;
+import javafx.scene.control.ToggleButton;
+import javafx.util.StringConverter;
+
+/** Thin: wires {@code fxml/load.fxml}'s charts to {@link LoadViewModel}. */
+public final class LoadController {
+    private final LoadViewModel vm;
+    private final UiSession session;
+
+    @FXML private StackedAreaChart<Number, Number> rpsChart;
+    @FXML private LineChart<Number, Number> p99Chart;
+    @FXML private BarChart<String, Number> inFlightChart;
+    @FXML private LineChart<Number, Number> errorChart;
+    @FXML private ToggleButton pauseButton;
+
+    public LoadController(UiSession session) {
+        this.vm = new LoadViewModel(session);
+        this.session = session;
+    }
+
+    public LoadViewModel viewModel() {
+        return vm;
+    }
+
+    @FXML
+    private void initialize() {
+        rpsChart.setData(vm.rps());
+        p99Chart.setData(vm.p99());
+        errorChart.setData(vm.errors());
+        inFlightChart.setData(vm.inFlight());
+        for (var chart : java.util.List.of(rpsChart, p99Chart, errorChart)) {
+            chart.setAnimated(false);
+            NumberAxis x = (NumberAxis) chart.getXAxis();
+            x.setAutoRanging(false);
+            x.setTickUnit(60);
+            x.setTickLabelFormatter(new StringConverter<>() {
+                @Override
+                public String toString(Number n) {
+                    long ago = Math.round(vm.nowProperty().get() - n.doubleValue());
+                    return ago == 0 ? "now" : "-" + (ago / 60 > 0 && ago % 60 == 0 ? ago / 60 + "m" : ago + "s");
+                }
+
+                @Override
+                public Number fromString(String s) {
+                    return 0;
+                }
+            });
+            x.lowerBoundProperty().bind(vm.nowProperty().subtract(LoadViewModel.WINDOW_SECONDS));
+            x.upperBoundProperty().bind(vm.nowProperty());
+        }
+        p99Chart.setCreateSymbols(false);
+        errorChart.setCreateSymbols(false);
+        rpsChart.setCreateSymbols(false);
+        inFlightChart.setAnimated(false);
+        inFlightChart.setLegendVisible(false);
+        session.stateProperty().addListener((o, a, st) -> colour());
+        vm.pausedProperty().bind(pauseButton.selectedProperty());
+        pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
+    }
+
+    /**
+     * The backends' colours from {@link Palette}, as in the ring: the charts colour series i with the looked-up
+     * colour CHART_COLOR_(i+1) (modena cycles through 8), so setting those on each chart recolours lines, areas
+     * and legend together. Bars get their colour one by one.
+     */
+    private void colour() {
+        Map<String, Color> palette = Palette.forPool(session.state(), session.pool());
+        for (XYChart<Number, Number> chart : List.of(rpsChart, p99Chart, errorChart)) {
+            StringBuilder css = new StringBuilder();
+            List<XYChart.Series<Number, Number>> series = chart.getData();
+            for (int i = 0; i < series.size() && i < 8; i++) {
+                Color c = palette.get(series.get(i).getName());
+                if (c != null) {
+                    css.append("CHART_COLOR_").append(i + 1).append(": ").append(Palette.web(c)).append("; ");
+                    css.append("CHART_COLOR_").append(i + 1).append("_TRANS_20: ").append(Palette.web(c)).append("55; ");
+                }
+            }
+            if (!css.toString().equals(chart.getStyle())) {
+                chart.setStyle(css.toString());
+            }
+        }
+        for (XYChart.Series<String, Number> s : inFlightChart.getData()) {
+            for (XYChart.Data<String, Number> d : s.getData()) {
+                Color c = palette.get(d.getXValue());
+                if (d.getNode() != null && c != null) {
+                    String style = "-fx-bar-fill: " + Palette.web(c) + ";";
+                    if (!style.equals(d.getNode().getStyle())) {
+                        d.getNode().setStyle(style);
+                    }
+                }
+            }
+        }
+    }
+}

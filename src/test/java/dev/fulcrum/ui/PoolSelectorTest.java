@@ -1,0 +1,68 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.config.PoolConfig;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.ui.backends.BackendRow;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.control.ComboBox;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** The pool selector lists the engine's pools and the views follow it. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class PoolSelectorTest {
+    private FulcrumApp app;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        FulcrumConfig c = UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("web-1", 1, 0, 0)));
+        c = c.withPools(Map.of("api", new PoolConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
+                List.of(demo("api-1", 1, 0, 0), demo("api-2", 1, 0, 0)))));
+        app = FulcrumApp.start(c, null);
+        window = UiTestSupport.open(stage, app);
+    }
+
+    @AfterEach
+    void stop() {
+        window.session().close();
+        app.close();
+    }
+
+    @Test
+    void choosingAPoolShowsOnlyItsBackends(FxRobot robot) {
+        // given the default pool shown
+        @SuppressWarnings("unchecked")
+        ComboBox<String> pools = robot.lookup("#poolSelector").queryAs(ComboBox.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pools.getItems().equals(List.of("default", "api")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ids().equals(List.of("web-1")));
+
+        // when api is chosen
+        robot.interact(() -> pools.setValue("api"));
+
+        // then the table shows api's backends only, and new backends would go to api
+        await().atMost(Duration.ofSeconds(5)).until(() -> ids().equals(List.of("api-1", "api-2")));
+        assertThat(window.session().pool()).isEqualTo("api");
+    }
+
+    private List<String> ids() {
+        return window.controller().backends().viewModel().rows().stream().map(BackendRow::id).toList();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.engine.StrategySpec;
+import java.time.Duration;
+import java.util.List;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** During slow start the weight column shows the effective weight beside the configured one. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class SlowStartWeightTest {
+    private FulcrumApp app;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        FulcrumConfig c = UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("old", 1, 0, 0)));
+        // a ten-minute ramp: the new backend stays well below its weight for the whole test
+        c = new FulcrumConfig(c.proxy(), c.admin(), c.strategy(), c.backends(), c.demoBackends(), c.healthCheck(),
+                c.outlierDetection(), c.circuitBreaker(), c.retries(), c.timeouts(), 600_000, c.stickySession(),
+                c.pools(), c.routes());
+        app = FulcrumApp.start(c, null);
+        window = UiTestSupport.open(stage, app);
+    }
+
+    @AfterEach
+    void stop() {
+        window.session().close();
+        app.close();
+    }
+
+    @Test
+    void aNewBackendShowsItsRampingEffectiveWeight(FxRobot robot) {
+        // given a backend added with weight 10 while slow start is on
+        window.session().client().addBackend("default", "late", "http://127.0.0.1:9", 10);
+
+        // then its row says weight 10 and, beside it, the lower weight it has now
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                robot.lookup("#effective-late").queryAs(Label.class).getText()).matches("10 \\(now [0-9.]+\\)"));
+        assertThat(robot.lookup("#effective-old").queryAs(Label.class).getText()).isEqualTo("1");
+    }
+}

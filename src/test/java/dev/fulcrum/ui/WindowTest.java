@@ -1,0 +1,161 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.ui.UiTestSupport.backend;
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.StrategySpec;
+import java.time.Duration;
+import java.util.List;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.controlsfx.control.ToggleSwitch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The rest of the window against a real engine: shortcuts, strategy, events, demo faults, theme, title. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class WindowTest {
+    private FulcrumApp app;
+    private MainWindow window;
+    private Stage stage;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 2, 0, 0))), null);
+        window = UiTestSupport.open(stage, app);
+    }
+
+    @AfterEach
+    void stop() {
+        window.session().close();
+        app.close();
+    }
+
+    private void waitForRows(FxRobot robot) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
+    }
+
+    @Test
+    void theTitleNamesTheEngineAndTheStatusBarItsProxy(FxRobot robot) {
+        waitForRows(robot);
+        assertThat(stage.getTitle()).isEqualTo("Fulcrum — embedded engine (test)");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                robot.lookup("#statusBar").queryAs(org.controlsfx.control.StatusBar.class).getText())
+                .contains(app.proxyUrl()));
+        assertThat(robot.lookup("#totalRps").queryAs(Label.class).getText()).endsWith("req/s");
+    }
+
+    @Test
+    void keyboardDrainsAndRemovesTheSelectedBackendAndCtrlZUndoesTheRemoval(FxRobot robot) {
+        // given demo-a selected
+        waitForRows(robot);
+        robot.clickOn("#row-demo-a");
+
+        // when D is pressed, it drains (no requests in flight: straight to DRAINED)
+        robot.type(KeyCode.D);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").state().name().equals("DRAINED"));
+
+        // and E enables it again
+        robot.type(KeyCode.E);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").state().name().equals("UP"));
+
+        // when Del is pressed, it is removed
+        robot.clickOn("#row-demo-b");
+        robot.type(KeyCode.DELETE);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-b") == null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#row-demo-b").tryQuery().isEmpty());
+
+        // then Ctrl+Z brings it back with its URL and weight
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
+        robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-b") != null);
+        assertThat(backend(app, "demo-b").weight()).isEqualTo(2);
+    }
+
+    @Test
+    void theStrategyViewAppliesAStrategyLiveAndShowsTheEnginesRefusal(FxRobot robot) {
+        // given the Strategy tab
+        waitForRows(robot);
+        robot.interact(() -> window.controller().select("Strategy"));
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                "round-robin".equals(robot.lookup("#strategyType").queryAs(ComboBox.class).getValue()));
+
+        // when maglev is chosen with a table size that is not prime
+        @SuppressWarnings("unchecked")
+        ComboBox<String> type = robot.lookup("#strategyType").queryAs(ComboBox.class);
+        robot.interact(() -> type.setValue("maglev"));
+        assertThat(robot.lookup("#explanation").queryAs(Label.class).getText()).startsWith("Google's Maglev");
+        TextField size = robot.lookup("#tableSizeField").queryAs(TextField.class);
+        robot.interact(() -> size.setText("1000"));
+        robot.clickOn("#applyStrategy");
+
+        // then the engine's refusal is shown and nothing changed
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                robot.lookup("#strategyResult").queryAs(Label.class).getText()).contains("tableSize"));
+        assertThat(app.engine().pool("default").snapshot().spec().type()).isEqualTo("round-robin");
+
+        // when the size is prime, it applies
+        robot.interact(() -> size.setText("65537"));
+        robot.clickOn("#applyStrategy");
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                app.engine().pool("default").snapshot().spec().type().equals("maglev"));
+    }
+
+    @Test
+    void theEventsViewListsEventsAndFiltersThem(FxRobot robot) {
+        // given a weight change and a drain
+        waitForRows(robot);
+        app.engine().setWeight("demo-a", 7);
+        app.engine().drain("demo-b");
+        robot.interact(() -> window.controller().select("Events"));
+        @SuppressWarnings("unchecked")
+        TableView<dev.fulcrum.engine.EngineEvent> table = robot.lookup("#eventsTable").queryAs(TableView.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> table.getItems().stream().anyMatch(e -> "weight".equals(e.type()))
+                && table.getItems().stream().anyMatch(e -> "drain".equals(e.type())));
+
+        // when filtered by the text "demo-a"
+        robot.clickOn("#eventFilter").write("demo-a");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // then only demo-a's events remain
+        assertThat(table.getItems()).isNotEmpty().allSatisfy(e -> assertThat(e.backend()).isEqualTo("demo-a"));
+    }
+
+    @Test
+    void theDemoPanelTakesADemoBackendDown(FxRobot robot) {
+        // given the demo tab (shown because the engine runs demo backends)
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#demoDown-demo-a").tryQuery().isPresent());
+        robot.interact(() -> window.controller().select("Demo faults"));
+
+        // when its down switch is flipped
+        robot.interact(() -> robot.lookup("#demoDown-demo-a").queryAs(ToggleSwitch.class).setSelected(true));
+
+        // then the demo backend is down
+        await().atMost(Duration.ofSeconds(5)).until(() -> Boolean.TRUE.equals(app.demoState().get("demo-a").get("down")));
+    }
+
+    @Test
+    void theDarkSwitchAddsTheDarkStylesheet(FxRobot robot) {
+        waitForRows(robot);
+        assertThat(window.scene().getStylesheets()).noneMatch(s -> s.endsWith("dark.css"));
+        robot.interact(() -> window.controller().darkToggle().setSelected(true));
+        assertThat(window.scene().getStylesheets()).anyMatch(s -> s.endsWith("dark.css"));
+    }
+}
