@@ -1,73 +1,85 @@
 package dev.fulcrum.ui;
 
-import dev.fulcrum.admin.EngineClient;
-import dev.fulcrum.admin.EngineState;
-import dev.fulcrum.admin.InProcessEngineClient;
-import dev.fulcrum.app.FulcrumApp;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import dev.fulcrum.ui.connect.EngineConnector;
 import javafx.application.Application;
 import javafx.application.Platform;
-import javafx.collections.FXCollections;
-import javafx.collections.ObservableList;
+import javafx.geometry.Insets;
 import javafx.scene.Scene;
+import javafx.scene.control.Alert;
 import javafx.scene.control.Label;
-import javafx.scene.control.TableColumn;
-import javafx.scene.control.TableView;
-import javafx.scene.control.cell.PropertyValueFactory;
-import javafx.scene.layout.BorderPane;
+import javafx.scene.control.ProgressIndicator;
+import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** The desktop window (issue 5 fills in the views). */
+/**
+ * The desktop application: shows progress while the embedded engine starts (or the remote one is reached) on a
+ * background thread, then the main window; closing the window stops what it started.
+ */
 public final class FulcrumWindow extends Application {
-    private final ObservableList<EngineState.BackendInfo> rows = FXCollections.observableArrayList();
-    private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fulcrum-ui-sampler");
-        t.setDaemon(true);
-        return t;
-    });
-    private FulcrumApp app;
-    private EngineClient client;
+    private static final Logger LOG = LoggerFactory.getLogger(FulcrumWindow.class);
+    private static volatile int exitCode;
+    private volatile EngineConnector.Connection connection;
+    private volatile UiSession session;
+
+    static int exitCode() {
+        return exitCode;
+    }
 
     @Override
     public void start(Stage stage) {
-        TableView<EngineState.BackendInfo> table = new TableView<>(rows);
-        for (String f : new String[] {"id", "url", "weight", "state", "activeRequests", "rps"}) {
-            TableColumn<EngineState.BackendInfo, Object> c = new TableColumn<>(f);
-            c.setCellValueFactory(new PropertyValueFactory<>(f));
-            table.getColumns().add(c);
-        }
-        Label status = new Label("starting…");
-        BorderPane root = new BorderPane(table, null, null, status, null);
-        stage.setScene(new Scene(root, 900, 600));
+        WindowPrefs prefs = WindowPrefs.user();
+        Gui.Options o = Gui.options();
+        boolean attach = o != null && o.attachUrl() != null;
+        Label what = new Label(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…");
+        ProgressIndicator spinner = new ProgressIndicator();
+        VBox splash = new VBox(16, spinner, what);
+        splash.setPadding(new Insets(40));
+        splash.setStyle("-fx-alignment: center;");
+        stage.setScene(new Scene(splash, prefs.width(), prefs.height()));
+        prefs.attach(stage);
         stage.setTitle("Fulcrum");
         stage.show();
-        sampler.execute(() -> {
+        Thread starter = new Thread(() -> {
             try {
-                Gui.Options o = Gui.options();
-                app = FulcrumApp.start(o.embedded().config(), o.embedded().configFile());
-                client = new InProcessEngineClient(app);
-                String d = client.describe();
+                EngineConnector.Connection c = attach ? EngineConnector.attach(o.attachUrl(), o.token())
+                        : EngineConnector.embedded(o.embedded().config(), o.embedded().configFile());
+                connection = c;
+                UiSession s = new UiSession(c.client(), c.description());
+                s.setBreakerConfig(c.breaker());
+                session = s;
                 Platform.runLater(() -> {
-                    stage.setTitle("Fulcrum — " + d);
-                    status.setText(d);
+                    MainWindow.show(stage, s, prefs);
+                    s.start();
                 });
-                sampler.scheduleWithFixedDelay(() -> {
-                    EngineState s = client.state();
-                    Platform.runLater(() -> rows.setAll(s.backends()));
-                }, 0, 200, TimeUnit.MILLISECONDS);
             } catch (RuntimeException e) {
-                Platform.runLater(() -> status.setText("cannot start: " + e.getMessage()));
+                LOG.debug("cannot start", e);
+                String msg = e instanceof EngineConnector.UnavailableException ? e.getMessage()
+                        : (attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine") + ": " + e.getMessage();
+                exitCode = 1;
+                Platform.runLater(() -> {
+                    Alert a = new Alert(Alert.AlertType.ERROR, msg);
+                    a.setHeaderText(attach ? "Remote attach failed" : "Fulcrum could not start");
+                    a.initOwner(stage);
+                    a.showAndWait();
+                    Platform.exit();
+                });
             }
-        });
+        }, "fulcrum-ui-connect");
+        starter.setDaemon(true);
+        starter.start();
     }
 
     @Override
     public void stop() {
-        sampler.shutdownNow();
-        if (app != null) {
-            app.close();
+        UiSession s = session;
+        if (s != null) {
+            s.close();
+        }
+        EngineConnector.Connection c = connection;
+        if (c != null) {
+            c.close();
         }
     }
 }

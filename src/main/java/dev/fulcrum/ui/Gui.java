@@ -4,7 +4,7 @@ import dev.fulcrum.config.FulcrumConfig;
 import java.nio.file.Path;
 import javafx.application.Application;
 
-/** Starts the JavaFX window; blocks until it closes. */
+/** Starts the JavaFX window ({@link FulcrumWindow}); blocks until it closes. */
 public final class Gui {
     /** The embedded engine to start, or null when attaching. */
     public record Embedded(FulcrumConfig config, Path configFile) {
@@ -27,6 +27,6 @@ public final class Gui {
     public static int launch(Options o) {
         options = o;
         Application.launch(FulcrumWindow.class);
-        return 0;
+        return FulcrumWindow.exitCode();
     }
 }

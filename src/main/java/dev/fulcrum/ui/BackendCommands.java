@@ -1,0 +1,89 @@
+package dev.fulcrum.ui;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.EngineState;
+import java.util.function.Consumer;
+
+/**
+ * The backend changes the views make (backends table, ring what-if), each recorded with its reverse in the
+ * session's {@link UndoHistory}. Every client call runs on the session's worker; the change is recorded only
+ * once the engine accepted it, so undo never reverses something that did not happen.
+ */
+public final class BackendCommands {
+    private final UiSession session;
+
+    public BackendCommands(UiSession session) {
+        this.session = session;
+    }
+
+    private EngineClient client() {
+        return session.client();
+    }
+
+    /** Sends a weight without recording it (the live updates while a slider is dragged). */
+    public void sendWeight(String id, int weight) {
+        session.run("weight of " + id, () -> client().setWeight(id, weight));
+    }
+
+    /** Sets a weight and records {@code from} as what undo restores. */
+    public void setWeight(String id, int from, int to) {
+        session.run("weight of " + id, () -> client().setWeight(id, to),
+                () -> record("weight of " + id + " " + from + " → " + to, () -> client().setWeight(id, from)), null);
+    }
+
+    public void drain(EngineState.BackendInfo b) {
+        boolean wasInRotation = !"DRAINING".equals(b.state()) && !"DRAINED".equals(b.state());
+        session.run("drain " + b.id(), () -> client().drain(b.id()), () -> {
+            if (wasInRotation) {
+                record("drain " + b.id(), () -> client().enable(b.id()));
+            }
+        }, null);
+    }
+
+    public void enable(EngineState.BackendInfo b) {
+        boolean wasDraining = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
+        session.run("enable " + b.id(), () -> client().enable(b.id()), () -> {
+            if (wasDraining) {
+                record("enable " + b.id(), () -> client().drain(b.id()));
+            }
+        }, null);
+    }
+
+    /**
+     * Removes a backend (the engine drains it first). Undo re-enables it while it is still draining, and adds it
+     * back with the same pool, URL and weight once it is gone.
+     */
+    public void remove(EngineState.BackendInfo b) {
+        session.run("remove " + b.id(), () -> client().remove(b.id()),
+                () -> record("remove " + b.id(), () -> {
+                    EngineState s = client().state();
+                    if (s.backend(b.id()) != null) {
+                        client().enable(b.id());
+                    } else {
+                        client().addBackend(b.pool(), b.id(), b.url(), b.weight());
+                    }
+                }), null);
+    }
+
+    /** Adds a backend; {@code onFail} receives the engine's message (e.g. a duplicate id) on the FX thread. */
+    public void add(String pool, String id, String url, int weight, Runnable onDone, Consumer<String> onFail) {
+        session.run("add " + id, () -> client().addBackend(pool, id, url, weight), () -> {
+            record("add " + id, () -> client().remove(id));
+            if (onDone != null) {
+                onDone.run();
+            }
+        }, onFail);
+    }
+
+    private void record(String what, Runnable reverse) {
+        session.undo().record(new UndoHistory.Change(what, reverse));
+    }
+
+    /** Reverses the newest change, if any. */
+    public void undo() {
+        UndoHistory.Change c = session.undo().pop();
+        if (c != null) {
+            session.run("undo " + c.description(), c.reverse());
+        }
+    }
+}

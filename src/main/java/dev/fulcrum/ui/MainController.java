@@ -1,0 +1,154 @@
+package dev.fulcrum.ui;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.ui.backends.BackendsController;
+import dev.fulcrum.ui.breakers.BreakersController;
+import dev.fulcrum.ui.demo.DemoController;
+import dev.fulcrum.ui.events.EventsController;
+import dev.fulcrum.ui.health.HealthController;
+import dev.fulcrum.ui.load.LoadController;
+import dev.fulcrum.ui.ring.RingController;
+import dev.fulcrum.ui.strategy.StrategyController;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javafx.fxml.FXML;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.Tab;
+import javafx.scene.control.TabPane;
+import javafx.scene.layout.BorderPane;
+import org.controlsfx.control.StatusBar;
+import org.controlsfx.control.ToggleSwitch;
+
+/**
+ * The window's frame: which engine (title and toolbar), the pool selector, the theme switch, the tabs of the
+ * views and the status bar (proxy URL, total requests/s, errors). Each view has its own controller.
+ */
+public final class MainController {
+    private final UiSession session;
+    private final Label rpsLabel = new Label();
+    private final Label errorsLabel = new Label();
+
+    @FXML private BorderPane root;
+    @FXML private Label engineLabel;
+    @FXML private ComboBox<String> poolSelector;
+    @FXML private ToggleSwitch darkToggle;
+    @FXML private TabPane tabs;
+    @FXML private Tab backendsTab;
+    @FXML private Tab ringTab;
+    @FXML private Tab loadTab;
+    @FXML private Tab breakersTab;
+    @FXML private Tab healthTab;
+    @FXML private Tab strategyTab;
+    @FXML private Tab eventsTab;
+    @FXML private Tab demoTab;
+    @FXML private StatusBar statusBar;
+    @FXML private BackendsController backendsController;
+    @FXML private RingController ringController;
+    @FXML private LoadController loadController;
+    @FXML private BreakersController breakersController;
+    @FXML private HealthController healthController;
+    @FXML private StrategyController strategyController;
+    @FXML private EventsController eventsController;
+    @FXML private DemoController demoController;
+
+    public MainController(UiSession session) {
+        this.session = session;
+    }
+
+    @FXML
+    private void initialize() {
+        engineLabel.setText(session.description());
+        rpsLabel.setId("totalRps");
+        errorsLabel.setId("totalErrors");
+        rpsLabel.getStyleClass().add("status-item");
+        errorsLabel.getStyleClass().add("status-item");
+        statusBar.getRightItems().addAll(rpsLabel, new javafx.scene.control.Separator(javafx.geometry.Orientation.VERTICAL),
+                errorsLabel);
+        statusBar.setId("statusBar");
+        poolSelector.valueProperty().addListener((o, a, p) -> {
+            if (p != null) {
+                session.poolProperty().set(p);
+            }
+        });
+        session.stateProperty().addListener((o, a, s) -> show(s));
+        session.lastErrorProperty().addListener((o, a, e) -> {
+            if (e != null) {
+                statusBar.setText(e);
+            }
+        });
+        session.demoStateProperty().addListener((o, a, d) -> showDemoTab(!d.isEmpty()));
+        showDemoTab(false);
+    }
+
+    private void show(EngineState s) {
+        if (s == null) {
+            return;
+        }
+        List<String> pools = new ArrayList<>(s.pools().keySet());
+        if (!pools.equals(poolSelector.getItems())) {
+            poolSelector.getItems().setAll(pools);
+        }
+        if (poolSelector.getValue() == null || !pools.contains(poolSelector.getValue())) {
+            poolSelector.setValue(pools.contains(session.pool()) ? session.pool() : pools.isEmpty() ? null : pools.get(0));
+        }
+        double rps = 0;
+        long failures = 0;
+        long total = 0;
+        double errorRps = 0;
+        for (EngineState.BackendInfo b : s.backends()) {
+            rps += b.rps();
+            failures += b.failures();
+            total += b.totalRequests();
+            errorRps += b.rps() * b.errorRate();
+        }
+        boolean panic = s.pools().values().stream().anyMatch(EngineState.PoolInfo::panic);
+        statusBar.setText("proxy " + s.proxy() + (panic ? "   ·   PANIC: too few healthy backends" : ""));
+        rpsLabel.setText(String.format("%.1f req/s", rps));
+        errorsLabel.setText(String.format("errors %.1f/s · %d of %d total", errorRps, failures, total));
+    }
+
+    private void showDemoTab(boolean show) {
+        boolean shown = tabs.getTabs().contains(demoTab);
+        if (show && !shown) {
+            tabs.getTabs().add(demoTab);
+        } else if (!show && shown) {
+            tabs.getTabs().remove(demoTab);
+        }
+    }
+
+    public ToggleSwitch darkToggle() {
+        return darkToggle;
+    }
+
+    public BackendsController backends() {
+        return backendsController;
+    }
+
+    public RingController ring() {
+        return ringController;
+    }
+
+    public BreakersController breakers() {
+        return breakersController;
+    }
+
+    public TabPane tabs() {
+        return tabs;
+    }
+
+    /** Selects the tab whose text is {@code name} (Backends, Ring, Load...). */
+    public void select(String name) {
+        for (Tab t : tabs.getTabs()) {
+            if (t.getText().equals(name)) {
+                tabs.getSelectionModel().select(t);
+            }
+        }
+    }
+
+    Map<String, Tab> tabsByName() {
+        return Map.of("Backends", backendsTab, "Ring", ringTab, "Load", loadTab, "Breakers", breakersTab,
+                "Health", healthTab, "Strategy", strategyTab, "Events", eventsTab, "Demo faults", demoTab);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.fulcrum.ui;
+
+import javafx.scene.Scene;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.KeyCodeCombination;
+import javafx.scene.input.KeyCombination;
+import javafx.stage.Stage;
+
+/**
+ * Puts the whole window for one session on a stage: the views, light or dark style, keyboard shortcuts
+ * (Ctrl+N add, Ctrl+Z undo; in the table D drain, E enable, Del remove), the title naming the engine, and the
+ * remembered size. The application and the tests both open the window through here.
+ */
+public final class MainWindow {
+    private final UiSession session;
+    private final Views.Loaded<MainController> main;
+    private final Scene scene;
+
+    private MainWindow(UiSession session, Views.Loaded<MainController> main, Scene scene) {
+        this.session = session;
+        this.main = main;
+        this.scene = scene;
+    }
+
+    public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs) {
+        Views.Loaded<MainController> main = Views.load("main", session);
+        Scene scene = stage.getScene();
+        if (scene == null) {
+            scene = new Scene(main.root(), prefs.width(), prefs.height());
+            stage.setScene(scene);
+        } else {
+            scene.setRoot(main.root());
+        }
+        MainWindow w = new MainWindow(session, main, scene);
+        w.setDark(prefs.dark());
+        main.controller().darkToggle().setSelected(prefs.dark());
+        main.controller().darkToggle().selectedProperty().addListener((o, a, dark) -> {
+            prefs.setDark(dark);
+            w.setDark(dark);
+        });
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.N, KeyCombination.SHORTCUT_DOWN), () -> {
+            main.controller().select("Backends");
+            main.controller().backends().showAddDialog();
+        });
+        scene.getAccelerators().put(new KeyCodeCombination(KeyCode.Z, KeyCombination.SHORTCUT_DOWN),
+                () -> main.controller().backends().undo());
+        stage.setTitle("Fulcrum — " + session.description());
+        session.onError(msg -> Notifier.error(stage, msg));
+        return w;
+    }
+
+    /** Light is the base stylesheet; dark adds its overrides on top. */
+    public void setDark(boolean dark) {
+        scene.getStylesheets().setAll(Views.stylesheet("fulcrum"));
+        if (dark) {
+            scene.getStylesheets().add(Views.stylesheet("dark"));
+        }
+    }
+
+    public MainController controller() {
+        return main.controller();
+    }
+
+    public UiSession session() {
+        return session;
+    }
+
+    public Scene scene() {
+        return scene;
+    }
+}

@@ -1,0 +1,238 @@
+package dev.fulcrum.ui;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.EngineEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The window's one link to an engine: a single worker thread that both samples {@link EngineClient#state()}
+ * (every {@link #SAMPLE_PERIOD_MS} ms, so at most 4 Hz) and runs every command, and JavaFX properties the views
+ * bind to, only ever written on the FX thread.
+ *
+ * <p>Why one thread: commands and samples run in order, so a sample taken after a command always shows its
+ * effect, and the FX thread never blocks on the client (which may be remote). Engine events arrive on the
+ * engine's thread; they are queued and handed to the FX thread in batches with each sample, so a burst of
+ * events costs one {@code runLater}, not thousands.
+ */
+public final class UiSession implements AutoCloseable {
+    public static final long SAMPLE_PERIOD_MS = 250;
+    /** The events view keeps this many; older ones scroll away (a guess at what a person reads back). */
+    public static final int MAX_EVENTS = 5000;
+    private static final Logger LOG = LoggerFactory.getLogger(UiSession.class);
+
+    private final EngineClient client;
+    private final ScheduledExecutorService worker;
+    private final ReadOnlyObjectWrapper<EngineState> state = new ReadOnlyObjectWrapper<>(this, "state");
+    private final ReadOnlyObjectWrapper<String> lastError = new ReadOnlyObjectWrapper<>(this, "lastError");
+    private final ReadOnlyObjectWrapper<Map<String, Map<String, Object>>> demoState =
+            new ReadOnlyObjectWrapper<>(this, "demoState", Map.of());
+    private final StringProperty pool = new SimpleStringProperty(this, "pool", "default");
+    private final ObservableList<EngineEvent> events = FXCollections.observableArrayList();
+    /**
+     * One read-only view, kept: an unmodifiable wrapper listens to its list weakly, so a wrapper made per call
+     * can be collected together with the listeners added to it.
+     */
+    private final ObservableList<EngineEvent> readOnlyEvents = FXCollections.unmodifiableObservableList(events);
+    private final Queue<EngineEvent> pendingEvents = new ConcurrentLinkedQueue<>();
+    private final List<Consumer<String>> errorListeners = new ArrayList<>();
+    private final UndoHistory undo = new UndoHistory();
+    private final String description;
+    private volatile BreakerConfig breakerConfig;
+    private volatile boolean closed;
+
+    /**
+     * @param client      the engine to manage
+     * @param description what to put in the title (normally {@code client.describe()}, read once off the FX thread)
+     */
+    public UiSession(EngineClient client, String description) {
+        this.client = client;
+        this.description = description;
+        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fulcrum-ui-engine");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Subscribes to events and starts sampling. Call once, from any thread. */
+    public UiSession start() {
+        worker.execute(() -> client.subscribe(pendingEvents::add));
+        worker.scheduleWithFixedDelay(this::sample, 0, SAMPLE_PERIOD_MS, TimeUnit.MILLISECONDS);
+        // demo faults change rarely and only through us or the admin API: once a second is plenty
+        worker.scheduleWithFixedDelay(this::sampleDemo, 0, 1, TimeUnit.SECONDS);
+        return this;
+    }
+
+    private void sample() {
+        if (closed) {
+            return;
+        }
+        try {
+            EngineState s = client.state();
+            List<EngineEvent> batch = new ArrayList<>();
+            for (EngineEvent e; (e = pendingEvents.poll()) != null; ) {
+                batch.add(e);
+            }
+            Platform.runLater(() -> {
+                if (!batch.isEmpty()) {
+                    events.addAll(batch);
+                    if (events.size() > MAX_EVENTS) {
+                        events.remove(0, events.size() - MAX_EVENTS);
+                    }
+                }
+                state.set(s);
+            });
+        } catch (RuntimeException e) {
+            LOG.debug("state sample failed", e);
+            Platform.runLater(() -> lastError.set("cannot read the engine's state: " + e.getMessage()));
+        }
+    }
+
+    private void sampleDemo() {
+        if (closed) {
+            return;
+        }
+        try {
+            Map<String, Map<String, Object>> d = client.demoState();
+            Platform.runLater(() -> demoState.set(d));
+        } catch (RuntimeException e) {
+            LOG.debug("demo state sample failed", e);
+        }
+    }
+
+    public EngineClient client() {
+        return client;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public UndoHistory undo() {
+        return undo;
+    }
+
+    /** The latest engine state (null until the first sample arrives); changes on the FX thread only. */
+    public ReadOnlyObjectProperty<EngineState> stateProperty() {
+        return state.getReadOnlyProperty();
+    }
+
+    public EngineState state() {
+        return state.get();
+    }
+
+    /** The demo backends' fault settings by id, sampled once a second. */
+    public ReadOnlyObjectProperty<Map<String, Map<String, Object>>> demoStateProperty() {
+        return demoState.getReadOnlyProperty();
+    }
+
+    /** The most recent refused command or failed read, as the engine worded it. */
+    public ReadOnlyObjectProperty<String> lastErrorProperty() {
+        return lastError.getReadOnlyProperty();
+    }
+
+    /** The pool the views show; the pool selector writes it. */
+    public StringProperty poolProperty() {
+        return pool;
+    }
+
+    public String pool() {
+        return pool.get();
+    }
+
+    /** Every event seen since the window opened (at most {@link #MAX_EVENTS}), oldest first. */
+    public ObservableList<EngineEvent> events() {
+        return readOnlyEvents;
+    }
+
+    /** The breaker thresholds when known (embedded engine); the remote API does not publish them. */
+    public BreakerConfig breakerConfig() {
+        return breakerConfig;
+    }
+
+    public void setBreakerConfig(BreakerConfig c) {
+        this.breakerConfig = c;
+    }
+
+    /** Shown as a notification by the window; tests may listen too. Called on the FX thread. */
+    public void onError(Consumer<String> listener) {
+        errorListeners.add(listener);
+    }
+
+    /**
+     * Runs {@code work} on the worker, then {@code onFx} with its answer on the FX thread. A failure sets
+     * {@link #lastErrorProperty()}, tells the error listeners and calls {@code onFail} (if any) with the
+     * message, on the FX thread.
+     */
+    public <T> void call(String what, Callable<T> work, Consumer<T> onFx, Consumer<String> onFail) {
+        if (closed) {
+            return;
+        }
+        worker.execute(() -> {
+            T result;
+            try {
+                result = work.call();
+            } catch (Exception e) {
+                String msg = e.getMessage() == null ? e.toString() : e.getMessage();
+                LOG.debug("{} failed", what, e);
+                Platform.runLater(() -> {
+                    lastError.set(what + ": " + msg);
+                    if (onFail != null) {
+                        onFail.accept(msg);
+                    } else {
+                        errorListeners.forEach(l -> l.accept(what + ": " + msg));
+                    }
+                });
+                return;
+            }
+            // sample at once so the views show the effect without waiting for the next tick
+            if (onFx != null) {
+                Platform.runLater(() -> onFx.accept(result));
+            }
+        });
+        worker.execute(this::sample);
+    }
+
+    /** {@link #call} for commands without an answer. */
+    public void run(String what, Runnable work, Runnable onFx, Consumer<String> onFail) {
+        call(what, () -> {
+            work.run();
+            return Boolean.TRUE;
+        }, onFx == null ? null : ok -> onFx.run(), onFail);
+    }
+
+    public void run(String what, Runnable work) {
+        run(what, work, null, null);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        worker.shutdownNow();
+        try {
+            client.close();
+        } catch (RuntimeException e) {
+            LOG.debug("closing the client failed", e);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.fulcrum.ui;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+
+/**
+ * Loads {@code /fxml/NAME.fxml} (the top-level {@code fxml/} folder, packaged as resources) with controllers
+ * that take the {@link UiSession} in their constructor, so controllers need no static state and tests can
+ * build any view on a session of their own. Nested {@code fx:include}s get the same factory.
+ */
+public final class Views {
+    private Views() {
+    }
+
+    public record Loaded<C>(Parent root, C controller) {
+    }
+
+    public static <C> Loaded<C> load(String name, UiSession session) {
+        URL url = Views.class.getResource("/fxml/" + name + ".fxml");
+        if (url == null) {
+            throw new IllegalStateException("fxml/" + name + ".fxml is not on the classpath");
+        }
+        FXMLLoader loader = new FXMLLoader(url);
+        loader.setControllerFactory(type -> {
+            try {
+                try {
+                    return type.getConstructor(UiSession.class).newInstance(session);
+                } catch (NoSuchMethodException e) {
+                    return type.getConstructor().newInstance();
+                }
+            } catch (ReflectiveOperationException e) {
+                Throwable cause = e instanceof InvocationTargetException ite ? ite.getCause() : e;
+                throw new IllegalStateException("cannot create controller " + type.getName() + ": " + cause, cause);
+            }
+        });
+        try {
+            Parent root = loader.load();
+            return new Loaded<>(root, loader.getController());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load fxml/" + name + ".fxml", e);
+        }
+    }
+
+    /** The stylesheet URL of {@code /styles/NAME.css}. */
+    public static String stylesheet(String name) {
+        URL url = Views.class.getResource("/styles/" + name + ".css");
+        if (url == null) {
+            throw new IllegalStateException("styles/" + name + ".css is not on the classpath");
+        }
+        return url.toExternalForm();
+    }
+}

@@ -1,0 +1,52 @@
+package dev.fulcrum.ui;
+
+import java.util.prefs.Preferences;
+import javafx.stage.Stage;
+
+/**
+ * What the window remembers between runs (java.util.prefs, per user): its size and position and the dark
+ * theme. Tests pass their own node so they never touch the user's settings.
+ */
+public final class WindowPrefs {
+    public static final double DEFAULT_WIDTH = 1280;
+    public static final double DEFAULT_HEIGHT = 800;
+    private final Preferences node;
+
+    public WindowPrefs(Preferences node) {
+        this.node = node;
+    }
+
+    public static WindowPrefs user() {
+        return new WindowPrefs(Preferences.userRoot().node("dev/fulcrum/window"));
+    }
+
+    public double width() {
+        return node.getDouble("width", DEFAULT_WIDTH);
+    }
+
+    public double height() {
+        return node.getDouble("height", DEFAULT_HEIGHT);
+    }
+
+    public boolean dark() {
+        return node.getBoolean("dark", false);
+    }
+
+    public void setDark(boolean dark) {
+        node.putBoolean("dark", dark);
+    }
+
+    /** Restores the size (and the position when one was saved), then saves both whenever they change. */
+    public void attach(Stage stage) {
+        stage.setWidth(width());
+        stage.setHeight(height());
+        if (node.get("x", null) != null) {
+            stage.setX(node.getDouble("x", 0));
+            stage.setY(node.getDouble("y", 0));
+        }
+        stage.widthProperty().addListener((o, a, w) -> node.putDouble("width", w.doubleValue()));
+        stage.heightProperty().addListener((o, a, h) -> node.putDouble("height", h.doubleValue()));
+        stage.xProperty().addListener((o, a, x) -> node.putDouble("x", x.doubleValue()));
+        stage.yProperty().addListener((o, a, y) -> node.putDouble("y", y.doubleValue()));
+    }
+}

@@ -1,0 +1,70 @@
+package dev.fulcrum.ui.backends;
+
+import dev.fulcrum.admin.EngineState.BackendInfo;
+import javafx.beans.value.ChangeListener;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+
+/** Drain / enable / remove for one row, and while draining a bar counting its in-flight requests down to 0. */
+final class ActionsCell extends TableCell<BackendRow, BackendRow> {
+    private final Button drain = new Button("Drain");
+    private final Button enable = new Button("Enable");
+    private final Button remove = new Button("Remove");
+    private final ProgressBar progress = new ProgressBar(0);
+    private final Label left = new Label();
+    private final HBox box = new HBox(4, drain, enable, remove, progress, left);
+    private final ChangeListener<Object> onChange = (o, a, b) -> show();
+    private BackendRow row;
+
+    ActionsCell(BackendsViewModel vm) {
+        box.getStyleClass().add("row-actions");
+        drain.setTooltip(new Tooltip("Stop sending new requests; in-flight ones finish (D)"));
+        enable.setTooltip(new Tooltip("Back into rotation (E)"));
+        remove.setTooltip(new Tooltip("Drain, then remove (Del)"));
+        progress.setPrefWidth(70);
+        drain.setOnAction(e -> vm.drain(row));
+        enable.setOnAction(e -> vm.enable(row));
+        remove.setOnAction(e -> vm.remove(row));
+    }
+
+    @Override
+    protected void updateItem(BackendRow item, boolean empty) {
+        super.updateItem(item, empty);
+        if (row != null) {
+            row.infoProperty().removeListener(onChange);
+            row.drainProgressProperty().removeListener(onChange);
+        }
+        row = empty ? null : item;
+        if (row == null) {
+            setGraphic(null);
+            return;
+        }
+        drain.setId("drain-" + row.id());
+        enable.setId("enable-" + row.id());
+        remove.setId("remove-" + row.id());
+        progress.setId("drainProgress-" + row.id());
+        left.setId("drainLeft-" + row.id());
+        row.infoProperty().addListener(onChange);
+        row.drainProgressProperty().addListener(onChange);
+        show();
+        setGraphic(box);
+    }
+
+    private void show() {
+        BackendInfo b = row.info();
+        boolean draining = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
+        drain.setDisable(draining);
+        enable.setDisable(!draining && !"EJECTED".equals(b.state()));
+        double p = row.drainProgressProperty().get();
+        progress.setVisible(p >= 0);
+        progress.setManaged(p >= 0);
+        left.setVisible(p >= 0);
+        left.setManaged(p >= 0);
+        progress.setProgress(Math.max(0, p));
+        left.setText("DRAINED".equals(b.state()) ? "drained" : b.activeRequests() + " in flight");
+    }
+}

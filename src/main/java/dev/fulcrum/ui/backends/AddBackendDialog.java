@@ -1,0 +1,88 @@
+package dev.fulcrum.ui.backends;
+
+import java.util.List;
+import java.util.Set;
+import javafx.event.ActionEvent;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ButtonType;
+import javafx.scene.control.Dialog;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.GridPane;
+import javafx.stage.Window;
+
+/**
+ * Add a backend: id, URL, weight. Every problem is listed under the fields as it is typed, and Add stays
+ * disabled until there is none; the engine's own refusal (e.g. a duplicate in another pool) appears in the
+ * same place and the dialog stays open. Nothing is added until the engine accepted it.
+ */
+final class AddBackendDialog {
+    private final Dialog<ButtonType> dialog = new Dialog<>();
+    private final TextField id = new TextField();
+    private final TextField url = new TextField("http://127.0.0.1:");
+    private final TextField weight = new TextField("1");
+    private final Label problems = new Label();
+    private final ButtonType addType = new ButtonType("Add", ButtonType.OK.getButtonData());
+
+    AddBackendDialog(Window owner, BackendsViewModel vm, Set<String> existingIds, String pool) {
+        dialog.initOwner(owner);
+        dialog.setTitle("Add a backend");
+        dialog.setHeaderText("New backend in pool " + pool);
+        id.setId("addId");
+        url.setId("addUrl");
+        weight.setId("addWeight");
+        problems.setId("addProblems");
+        problems.getStyleClass().add("form-problems");
+        problems.setWrapText(true);
+        problems.setMaxWidth(420);
+        id.setPromptText("e.g. api-3");
+        GridPane grid = new GridPane();
+        grid.setHgap(8);
+        grid.setVgap(8);
+        grid.addRow(0, new Label("Id"), id);
+        grid.addRow(1, new Label("URL"), url);
+        grid.addRow(2, new Label("Weight"), weight);
+        grid.add(problems, 0, 3, 2, 1);
+        dialog.getDialogPane().setContent(grid);
+        dialog.getDialogPane().getButtonTypes().addAll(addType, ButtonType.CANCEL);
+        Button add = (Button) dialog.getDialogPane().lookupButton(addType);
+        add.setId("addConfirm");
+        Runnable check = () -> {
+            List<String> p = BackendForm.problems(id.getText(), url.getText(), weight.getText(), existingIds);
+            problems.setText(String.join("\n", p));
+            add.setDisable(!p.isEmpty());
+        };
+        id.textProperty().addListener((o, a, b) -> check.run());
+        url.textProperty().addListener((o, a, b) -> check.run());
+        weight.textProperty().addListener((o, a, b) -> check.run());
+        check.run();
+        add.addEventFilter(ActionEvent.ACTION, e -> {
+            // keep the dialog open until the engine answers; close only on success
+            e.consume();
+            List<String> p = BackendForm.problems(id.getText(), url.getText(), weight.getText(), existingIds);
+            if (!p.isEmpty()) {
+                problems.setText(String.join("\n", p));
+                return;
+            }
+            BackendForm.Values v = BackendForm.values(id.getText(), url.getText(), weight.getText());
+            add.setDisable(true);
+            vm.add(v.id(), v.url(), v.weight(), () -> {
+                dialog.setResult(addType);
+                dialog.close();
+            }, msg -> {
+                problems.setText(msg);
+                add.setDisable(false);
+            });
+        });
+        dialog.setOnShown(e -> id.requestFocus());
+    }
+
+    void show() {
+        dialog.show();
+    }
+
+    Node content() {
+        return dialog.getDialogPane();
+    }
+}

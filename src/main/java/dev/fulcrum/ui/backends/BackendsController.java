@@ -1,0 +1,130 @@
+package dev.fulcrum.ui.backends;
+
+import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.UndoHistory;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.input.KeyCode;
+
+/** Thin: wires {@code fxml/backends.fxml} to {@link BackendsViewModel}. */
+public final class BackendsController {
+    private final UiSession session;
+    private final BackendsViewModel vm;
+
+    @FXML private TableView<BackendRow> backendsTable;
+    @FXML private TableColumn<BackendRow, String> idColumn;
+    @FXML private TableColumn<BackendRow, String> urlColumn;
+    @FXML private TableColumn<BackendRow, String> stateColumn;
+    @FXML private TableColumn<BackendRow, String> healthColumn;
+    @FXML private TableColumn<BackendRow, String> breakerColumn;
+    @FXML private TableColumn<BackendRow, String> inFlightColumn;
+    @FXML private TableColumn<BackendRow, String> rpsColumn;
+    @FXML private TableColumn<BackendRow, String> latencyColumn;
+    @FXML private TableColumn<BackendRow, BackendRow> weightColumn;
+    @FXML private TableColumn<BackendRow, BackendRow> actionsColumn;
+    @FXML private Button undoButton;
+    @FXML private Label undoLabel;
+
+    public BackendsController(UiSession session) {
+        this.session = session;
+        this.vm = new BackendsViewModel(session);
+    }
+
+    public BackendsViewModel viewModel() {
+        return vm;
+    }
+
+    @FXML
+    private void initialize() {
+        backendsTable.setItems(vm.rows());
+        text(idColumn, BackendInfo::id);
+        text(urlColumn, BackendInfo::url);
+        text(stateColumn, BackendInfo::state);
+        text(healthColumn, BackendInfo::health);
+        text(breakerColumn, b -> b.breaker() == null ? "" : b.breaker().state());
+        text(inFlightColumn, b -> Integer.toString(b.activeRequests()));
+        text(rpsColumn, b -> String.format("%.1f", b.rps()));
+        text(latencyColumn, b -> String.format("%.0f / %.0f ms", b.latencyP50Ms(), b.latencyP99Ms()));
+        stateColumn.setCellFactory(c -> new StyledCell("state-"));
+        breakerColumn.setCellFactory(c -> new StyledCell("breaker-"));
+        weightColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
+        weightColumn.setCellFactory(c -> new WeightCell(vm));
+        actionsColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
+        actionsColumn.setCellFactory(c -> new ActionsCell(vm));
+        backendsTable.setRowFactory(t -> {
+            TableRow<BackendRow> r = new TableRow<>();
+            r.itemProperty().addListener((o, a, b) -> r.setId(b == null ? null : "row-" + b.id()));
+            return r;
+        });
+        backendsTable.setOnKeyPressed(e -> {
+            BackendRow sel = backendsTable.getSelectionModel().getSelectedItem();
+            if (sel == null || e.isShortcutDown()) {
+                return;
+            }
+            if (e.getCode() == KeyCode.DELETE || e.getCode() == KeyCode.BACK_SPACE) {
+                vm.remove(sel);
+                e.consume();
+            } else if (e.getCode() == KeyCode.D) {
+                vm.drain(sel);
+                e.consume();
+            } else if (e.getCode() == KeyCode.E) {
+                vm.enable(sel);
+                e.consume();
+            }
+        });
+        undoButton.disableProperty().bind(session.undo().lastProperty().isNull());
+        undoLabel.textProperty().bind(session.undo().lastProperty().map(UndoHistory.Change::description)
+                .map(d -> "last change: " + d).orElse(""));
+    }
+
+    private static void text(TableColumn<BackendRow, String> col, Function<BackendInfo, String> f) {
+        col.setCellValueFactory(c -> {
+            SimpleObjectProperty<String> p = new SimpleObjectProperty<>();
+            p.bind(c.getValue().infoProperty().map(f));
+            return p;
+        });
+    }
+
+    /** Text with a style class per value (state-UP, breaker-OPEN...) so CSS colours it. */
+    private static final class StyledCell extends TableCell<BackendRow, String> {
+        private final String prefix;
+
+        StyledCell(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        protected void updateItem(String item, boolean empty) {
+            super.updateItem(item, empty);
+            getStyleClass().removeIf(c -> c.startsWith(prefix));
+            setText(empty ? null : item);
+            if (!empty && item != null) {
+                getStyleClass().add(prefix + item);
+            }
+        }
+    }
+
+    @FXML
+    public void showAddDialog() {
+        new AddBackendDialog(backendsTable.getScene().getWindow(), vm, vm.allIds(), session.pool()).show();
+    }
+
+    @FXML
+    public void undo() {
+        vm.undo();
+    }
+
+    /** The selected row's backend (for the window's shortcuts), or null. */
+    public BackendRow selected() {
+        return backendsTable.getSelectionModel().getSelectedItem();
+    }
+}

@@ -1,0 +1,72 @@
+package dev.fulcrum.ui.breakers;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.ui.UiSession;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javafx.collections.ListChangeListener;
+import javafx.fxml.FXML;
+import javafx.scene.control.Label;
+import javafx.scene.layout.FlowPane;
+
+/**
+ * One {@link BreakerCard} per backend of the selected pool, refreshed with every sample; transitions come from
+ * the engine's {@code breaker} events.
+ */
+public final class BreakersController {
+    private final UiSession session;
+    private final Map<String, BreakerCard> cards = new LinkedHashMap<>();
+    private final Map<String, List<EngineEvent>> transitions = new HashMap<>();
+
+    @FXML private FlowPane breakerList;
+    @FXML private Label thresholdsLabel;
+
+    public BreakersController(UiSession session) {
+        this.session = session;
+    }
+
+    @FXML
+    private void initialize() {
+        session.stateProperty().addListener((o, a, s) -> show(s));
+        session.poolProperty().addListener((o, a, p) -> show(session.state()));
+        session.events().addListener((ListChangeListener<EngineEvent>) c -> {
+            while (c.next()) {
+                for (EngineEvent e : c.getAddedSubList()) {
+                    if ("breaker".equals(e.type()) && e.backend() != null) {
+                        transitions.computeIfAbsent(e.backend(), k -> new ArrayList<>()).add(e);
+                    }
+                }
+            }
+        });
+        var cfg = session.breakerConfig();
+        thresholdsLabel.setText(cfg == null ? "thresholds: not published by this engine"
+                : cfg.enabled() ? String.format("window %d calls, at least %d; opens at %.0f%% failures or %.0f%% calls slower "
+                        + "than %d ms; stays open %d ms, then lets %d probe calls through", cfg.window(), cfg.minimumCalls(),
+                        cfg.failureRateThreshold(), cfg.slowCallRateThreshold(), cfg.slowCallMs(), cfg.openMs(),
+                        cfg.halfOpenCalls()) : "circuit breakers are disabled in this config");
+    }
+
+    private void show(EngineState s) {
+        if (s == null) {
+            return;
+        }
+        List<String> ids = new ArrayList<>();
+        for (EngineState.BackendInfo b : s.backends()) {
+            if (!b.pool().equals(session.pool())) {
+                continue;
+            }
+            ids.add(b.id());
+            BreakerCard card = cards.computeIfAbsent(b.id(), BreakerCard::new);
+            card.update(b, session.breakerConfig(), transitions.getOrDefault(b.id(), List.of()));
+        }
+        cards.keySet().retainAll(ids);
+        List<BreakerCard> inOrder = ids.stream().map(cards::get).toList();
+        if (!inOrder.equals(breakerList.getChildren())) {
+            breakerList.getChildren().setAll(inOrder);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.fulcrum.ui.events;
+
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.ui.UiSession;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.function.Function;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.collections.ListChangeListener;
+import javafx.collections.transformation.FilteredList;
+import javafx.fxml.FXML;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+
+/**
+ * Every engine event since the window opened, newest at the bottom, filtered by type and by text (backend,
+ * pool, from, to). Follows the newest event unless unticked.
+ */
+public final class EventsController {
+    static final String ALL = "all types";
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneId.systemDefault());
+    private final UiSession session;
+    private FilteredList<EngineEvent> filtered;
+
+    @FXML private TableView<EngineEvent> eventsTable;
+    @FXML private TableColumn<EngineEvent, String> atColumn;
+    @FXML private TableColumn<EngineEvent, String> typeColumn;
+    @FXML private TableColumn<EngineEvent, String> poolColumn;
+    @FXML private TableColumn<EngineEvent, String> backendColumn;
+    @FXML private TableColumn<EngineEvent, String> fromColumn;
+    @FXML private TableColumn<EngineEvent, String> toColumn;
+    @FXML private TextField eventFilter;
+    @FXML private ComboBox<String> eventType;
+    @FXML private CheckBox followEvents;
+    @FXML private Label eventCount;
+
+    public EventsController(UiSession session) {
+        this.session = session;
+    }
+
+    @FXML
+    private void initialize() {
+        filtered = new FilteredList<>(session.events());
+        eventsTable.setItems(filtered);
+        col(atColumn, e -> TIME.format(Instant.ofEpochMilli(e.at())));
+        col(typeColumn, EngineEvent::type);
+        col(poolColumn, EngineEvent::pool);
+        col(backendColumn, EngineEvent::backend);
+        col(fromColumn, EngineEvent::from);
+        col(toColumn, EngineEvent::to);
+        eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "demo", "config");
+        eventType.setValue(ALL);
+        eventFilter.textProperty().addListener((o, a, b) -> refilter());
+        eventType.valueProperty().addListener((o, a, b) -> refilter());
+        filtered.addListener((ListChangeListener<EngineEvent>) c -> {
+            eventCount.setText(filtered.size() + " of " + session.events().size() + " events");
+            if (followEvents.isSelected() && !filtered.isEmpty()) {
+                eventsTable.scrollTo(filtered.size() - 1);
+            }
+        });
+    }
+
+    private static void col(TableColumn<EngineEvent, String> c, Function<EngineEvent, String> f) {
+        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
+    }
+
+    private void refilter() {
+        String type = eventType.getValue();
+        String text = eventFilter.getText() == null ? "" : eventFilter.getText().trim().toLowerCase(Locale.ROOT);
+        filtered.setPredicate(e -> (type == null || ALL.equals(type) || type.equals(e.type()))
+                && (text.isEmpty() || (e.type() + " " + e.pool() + " " + e.backend() + " " + e.from() + " " + e.to())
+                        .toLowerCase(Locale.ROOT).contains(text)));
+        eventCount.setText(filtered.size() + " of " + session.events().size() + " events");
+    }
+}

@@ -1,0 +1,113 @@
+package dev.fulcrum.ui.health;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.ui.UiSession;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.fxml.FXML;
+import javafx.geometry.Pos;
+import javafx.scene.control.Label;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
+import javafx.util.Duration;
+
+/**
+ * Active health checks and passive ejection per backend: each probe as a cell over time (green ok, red
+ * failed, with the error in its tooltip), the backend's health and state, how often it was ejected and for how
+ * much longer; and whether the pool is in panic mode (too few healthy backends, so all are used).
+ */
+public final class HealthController {
+    /** Probe history changes every health-check interval (2 s by default): reading it every 2 s is enough. */
+    static final long PROBE_REFRESH_MS = 2000;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+    private final UiSession session;
+    private Map<String, List<Map<String, Object>>> probes = Map.of();
+
+    @FXML private GridPane healthGrid;
+    @FXML private Label panicLabel;
+
+    public HealthController(UiSession session) {
+        this.session = session;
+    }
+
+    @FXML
+    private void initialize() {
+        session.stateProperty().addListener((o, a, s) -> show(s));
+        session.poolProperty().addListener((o, a, p) -> show(session.state()));
+        Timeline poll = new Timeline(new KeyFrame(Duration.millis(PROBE_REFRESH_MS), e -> fetch()));
+        poll.setCycleCount(Timeline.INDEFINITE);
+        poll.play();
+        fetch();
+    }
+
+    private void fetch() {
+        session.call("probe history", () -> session.client().probeHistory(), p -> {
+            probes = p;
+            show(session.state());
+        }, msg -> { });
+    }
+
+    private void show(EngineState s) {
+        if (s == null) {
+            return;
+        }
+        EngineState.PoolInfo pool = s.pools().get(session.pool());
+        boolean panic = pool != null && pool.panic();
+        panicLabel.setText(panic ? "PANIC: too few healthy backends in " + session.pool()
+                + ", so traffic goes to every backend, healthy or not" : "pool " + session.pool() + ": not in panic mode");
+        panicLabel.getStyleClass().remove("panic");
+        if (panic) {
+            panicLabel.getStyleClass().add("panic");
+        }
+        healthGrid.getChildren().clear();
+        String[] heads = {"Backend", "Health", "State", "Ejected", "Probes (oldest → newest)", "Last probe"};
+        for (int i = 0; i < heads.length; i++) {
+            Label h = new Label(heads[i]);
+            h.getStyleClass().add("grid-head");
+            healthGrid.add(h, i, 0);
+        }
+        int row = 1;
+        for (EngineState.BackendInfo b : s.backends()) {
+            if (!b.pool().equals(session.pool())) {
+                continue;
+            }
+            Label health = new Label(b.health());
+            health.getStyleClass().add("health-" + b.health());
+            health.setId("health-" + b.id());
+            Label state = new Label(b.state());
+            state.getStyleClass().add("state-" + b.state());
+            Label ejected = new Label(b.timesEjected() + "×" + ("EJECTED".equals(b.state())
+                    ? String.format(", back in %.1f s", b.ejectedForMs() / 1000.0) : ""));
+            List<Map<String, Object>> list = probes.getOrDefault(b.id(), List.of());
+            HBox strip = new HBox(2);
+            strip.setAlignment(Pos.CENTER_LEFT);
+            for (Map<String, Object> p : list.subList(Math.max(0, list.size() - 40), list.size())) {
+                Region cell = new Region();
+                cell.setMinSize(10, 14);
+                cell.setPrefSize(10, 14);
+                boolean ok = Boolean.TRUE.equals(p.get("ok"));
+                cell.getStyleClass().addAll("probe-cell", ok ? "probe-ok" : "probe-failed");
+                Tooltip.install(cell, new Tooltip(describe(p)));
+                strip.getChildren().add(cell);
+            }
+            Label last = new Label(list.isEmpty() ? "no probes (health checks off?)" : describe(list.get(list.size() - 1)));
+            healthGrid.addRow(row++, new Label(b.id()), health, state, ejected, strip, last);
+        }
+    }
+
+    static String describe(Map<String, Object> p) {
+        Object at = p.get("at");
+        String when = at instanceof Number n ? TIME.format(Instant.ofEpochMilli(n.longValue())) : "?";
+        boolean ok = Boolean.TRUE.equals(p.get("ok"));
+        Object lat = p.get("latencyMs");
+        String latency = lat instanceof Number n ? String.format("%.0f ms", n.doubleValue()) : "";
+        return when + " " + (ok ? "ok " + latency : "failed: " + p.get("error"));
+    }
+}

@@ -1,0 +1,167 @@
+package dev.fulcrum.ui.load;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.ui.UiSession;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyDoubleProperty;
+import javafx.beans.property.ReadOnlyDoubleWrapper;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import javafx.scene.chart.XYChart;
+
+/**
+ * The last {@link #WINDOW_SECONDS} seconds of per-backend load, one point a second: requests/s, p99 latency,
+ * error rate; and the in-flight requests now. X is seconds since the view opened, so each second appends one
+ * point per series and drops the oldest instead of rewriting every point. Paused, the charts stop moving
+ * (the sampling goes on, so nothing is missing on resume... except what scrolled out of the window).
+ */
+public final class LoadViewModel {
+    public static final int WINDOW_SECONDS = 300;
+
+    private final UiSession session;
+    private final ObservableList<XYChart.Series<Number, Number>> rps = FXCollections.observableArrayList();
+    private final ObservableList<XYChart.Series<Number, Number>> p99 = FXCollections.observableArrayList();
+    private final ObservableList<XYChart.Series<Number, Number>> errors = FXCollections.observableArrayList();
+    private final XYChart.Series<String, Number> inFlightSeries = new XYChart.Series<>();
+    private final ObservableList<XYChart.Series<String, Number>> inFlight =
+            FXCollections.observableArrayList(java.util.List.of(inFlightSeries));
+    private final Map<String, Buffer> buffers = new HashMap<>();
+    private final BooleanProperty paused = new SimpleBooleanProperty(this, "paused", false);
+    private final ReadOnlyDoubleWrapper now = new ReadOnlyDoubleWrapper(this, "now", 0);
+    private long startMillis = -1;
+    private long lastSecond = -1;
+
+    /** A backend's series and its points waiting while paused. */
+    private static final class Buffer {
+        final XYChart.Series<Number, Number> rps = new XYChart.Series<>();
+        final XYChart.Series<Number, Number> p99 = new XYChart.Series<>();
+        final XYChart.Series<Number, Number> errors = new XYChart.Series<>();
+        final XYChart.Data<String, Number> inFlight;
+        final java.util.ArrayDeque<double[]> held = new java.util.ArrayDeque<>();
+
+        Buffer(String id) {
+            rps.setName(id);
+            p99.setName(id);
+            errors.setName(id);
+            inFlight = new XYChart.Data<>(id, 0);
+        }
+    }
+
+    public LoadViewModel(UiSession session) {
+        this.session = session;
+        inFlightSeries.setName("in flight");
+        session.stateProperty().addListener((o, a, s) -> sample(s, System.currentTimeMillis()));
+        session.poolProperty().addListener((o, a, p) -> clear());
+        paused.addListener((o, a, p) -> {
+            if (!p) {
+                flush();
+            }
+        });
+    }
+
+    /** Takes one point a second from the 4 Hz samples; {@code nowMillis} is injectable for tests. */
+    void sample(EngineState s, long nowMillis) {
+        if (s == null) {
+            return;
+        }
+        if (startMillis < 0) {
+            startMillis = nowMillis;
+        }
+        long second = (nowMillis - startMillis) / 1000;
+        Set<String> seen = new HashSet<>();
+        for (EngineState.BackendInfo b : s.backends()) {
+            if (!b.pool().equals(session.pool())) {
+                continue;
+            }
+            seen.add(b.id());
+            Buffer buf = buffers.computeIfAbsent(b.id(), this::add);
+            buf.inFlight.setYValue(b.activeRequests());
+            if (second != lastSecond) {
+                buf.held.add(new double[] {second, b.rps(), b.latencyP99Ms(), b.errorRate() * 100});
+            }
+        }
+        for (String gone : new HashSet<>(buffers.keySet())) {
+            if (!seen.contains(gone)) {
+                remove(gone);
+            }
+        }
+        lastSecond = second;
+        if (!paused.get()) {
+            flush();
+        }
+    }
+
+    private void flush() {
+        for (Buffer b : buffers.values()) {
+            for (double[] p; (p = b.held.poll()) != null; ) {
+                append(b.rps, p[0], p[1]);
+                append(b.p99, p[0], p[2]);
+                append(b.errors, p[0], p[3]);
+                now.set(Math.max(now.get(), p[0]));
+            }
+        }
+    }
+
+    private static void append(XYChart.Series<Number, Number> s, double x, double y) {
+        s.getData().add(new XYChart.Data<>(x, y));
+        int drop = 0;
+        while (drop < s.getData().size() && s.getData().get(drop).getXValue().doubleValue() < x - WINDOW_SECONDS) {
+            drop++;
+        }
+        if (drop > 0) {
+            s.getData().remove(0, drop);
+        }
+    }
+
+    private Buffer add(String id) {
+        Buffer b = new Buffer(id);
+        rps.add(b.rps);
+        p99.add(b.p99);
+        errors.add(b.errors);
+        inFlightSeries.getData().add(b.inFlight);
+        return b;
+    }
+
+    private void remove(String id) {
+        Buffer b = buffers.remove(id);
+        rps.remove(b.rps);
+        p99.remove(b.p99);
+        errors.remove(b.errors);
+        inFlightSeries.getData().remove(b.inFlight);
+    }
+
+    private void clear() {
+        new HashSet<>(buffers.keySet()).forEach(this::remove);
+    }
+
+    public ObservableList<XYChart.Series<Number, Number>> rps() {
+        return rps;
+    }
+
+    public ObservableList<XYChart.Series<Number, Number>> p99() {
+        return p99;
+    }
+
+    public ObservableList<XYChart.Series<Number, Number>> errors() {
+        return errors;
+    }
+
+    public ObservableList<XYChart.Series<String, Number>> inFlight() {
+        return inFlight;
+    }
+
+    public BooleanProperty pausedProperty() {
+        return paused;
+    }
+
+    /** The newest x shown (seconds since the view opened); the x axes end here. */
+    public ReadOnlyDoubleProperty nowProperty() {
+        return now.getReadOnlyProperty();
+    }
+
+}

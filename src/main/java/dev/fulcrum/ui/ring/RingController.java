@@ -1,0 +1,169 @@
+package dev.fulcrum.ui.ring;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.UiSession;
+import java.util.List;
+import java.util.Map;
+import javafx.animation.PauseTransition;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.scene.paint.Color;
+import javafx.scene.shape.Rectangle;
+import javafx.util.Duration;
+
+/** Thin: wires {@code fxml/ring.fxml} to {@link RingViewModel} and {@link RingCanvas}. */
+public final class RingController {
+    private final UiSession session;
+    private final RingViewModel vm;
+    private final RingCanvas canvas = new RingCanvas();
+
+    @FXML private StackPane ringPane;
+    @FXML private Label noRingLabel;
+    @FXML private TextField ringKey;
+    @FXML private Label lookupLabel;
+    @FXML private VBox legend;
+    @FXML private ChoiceBox<RingViewModel.Mode> whatIfMode;
+    @FXML private ComboBox<String> whatIfBackend;
+    @FXML private TextField whatIfWeight;
+    @FXML private TextField whatIfUrl;
+    @FXML private Label previewLabel;
+    @FXML private Button applyButton;
+
+    public RingController(UiSession session) {
+        this.session = session;
+        this.vm = new RingViewModel(session);
+    }
+
+    public RingViewModel viewModel() {
+        return vm;
+    }
+
+    public RingCanvas ringCanvas() {
+        return canvas;
+    }
+
+    @FXML
+    private void initialize() {
+        ringPane.getChildren().add(0, canvas);
+        noRingLabel.textProperty().bind(vm.messageProperty());
+        noRingLabel.visibleProperty().bind(vm.messageProperty().isNotNull());
+        vm.geometryProperty().addListener((o, a, g) -> {
+            canvas.setGeometry(g);
+            showLegend(g);
+        });
+        PauseTransition debounce = new PauseTransition(Duration.millis(150));
+        debounce.setOnFinished(e -> vm.lookup(ringKey.getText()));
+        ringKey.textProperty().addListener((o, a, k) -> debounce.playFromStart());
+        vm.lookupProperty().addListener((o, a, l) -> showLookup(l));
+        whatIfMode.getItems().setAll(RingViewModel.Mode.values());
+        whatIfMode.setValue(RingViewModel.Mode.REMOVE);
+        whatIfMode.valueProperty().addListener((o, a, m) -> modeChanged(m));
+        modeChanged(RingViewModel.Mode.REMOVE);
+        session.stateProperty().addListener((o, a, s) -> backendsChanged(s));
+        previewLabel.textProperty().bind(vm.previewTextProperty());
+        applyButton.disableProperty().bind(vm.previewProperty().isNull());
+        vm.previewProperty().addListener((o, a, p) -> canvas.setPreviewShare(p == null ? null : p.share()));
+        ringPane.styleProperty().addListener((o, a, b) -> canvas.redraw());
+        ringPane.sceneProperty().addListener((o, a, sc) -> {
+            if (sc != null) {
+                sc.getStylesheets().addListener((javafx.collections.ListChangeListener<String>) c ->
+                        canvas.setTextColour(dark(sc) ? Color.gray(0.9) : Color.gray(0.2)));
+                canvas.setTextColour(dark(sc) ? Color.gray(0.9) : Color.gray(0.2));
+            }
+        });
+    }
+
+    private static boolean dark(javafx.scene.Scene sc) {
+        return sc.getStylesheets().stream().anyMatch(s -> s.endsWith("dark.css"));
+    }
+
+    private void modeChanged(RingViewModel.Mode m) {
+        boolean add = m == RingViewModel.Mode.ADD;
+        whatIfBackend.setEditable(add);
+        whatIfBackend.setPromptText(add ? "new id" : "backend");
+        whatIfUrl.setVisible(add);
+        whatIfUrl.setManaged(add);
+        whatIfWeight.setDisable(m == RingViewModel.Mode.REMOVE);
+        vm.clearPreview();
+    }
+
+    private void backendsChanged(EngineState s) {
+        if (s == null || whatIfBackend.isEditable()) {
+            return;
+        }
+        List<String> ids = s.backends().stream().filter(b -> b.pool().equals(session.pool()))
+                .map(EngineState.BackendInfo::id).toList();
+        if (!ids.equals(whatIfBackend.getItems())) {
+            String sel = whatIfBackend.getValue();
+            whatIfBackend.getItems().setAll(ids);
+            whatIfBackend.setValue(ids.contains(sel) ? sel : null);
+        }
+    }
+
+    private void showLegend(RingGeometry g) {
+        legend.getChildren().clear();
+        if (g == null) {
+            return;
+        }
+        for (RingGeometry.Part p : g.parts()) {
+            Rectangle swatch = new Rectangle(12, 12, p.colour());
+            Label l = new Label(String.format("%s  %.1f%%  (%d points)", p.backend(), p.share() * 100, p.points().length));
+            l.setId("legend-" + p.backend());
+            l.setUserData(Palette.web(p.colour()));
+            legend.getChildren().add(new HBox(6, swatch, l));
+        }
+    }
+
+    private void showLookup(EngineClient.Lookup l) {
+        if (l == null) {
+            lookupLabel.setText(ringKey.getText().isEmpty() ? "" : "…");
+            canvas.setMarker(null, null);
+            return;
+        }
+        lookupLabel.setText("hash " + l.hash() + "\n→ " + l.backend());
+        canvas.setMarker(RingGeometry.fraction(l.hash()), l.key() + " → " + l.backend());
+    }
+
+    private RingViewModel.WhatIf whatIf() {
+        RingViewModel.Mode m = whatIfMode.getValue();
+        String b = whatIfBackend.isEditable() ? whatIfBackend.getEditor().getText() : whatIfBackend.getValue();
+        int w;
+        try {
+            w = Integer.parseInt(whatIfWeight.getText().trim());
+        } catch (NumberFormatException e) {
+            w = -1;
+        }
+        return new RingViewModel.WhatIf(m, b, w);
+    }
+
+    @FXML
+    private void preview() {
+        RingViewModel.WhatIf w = whatIf();
+        if (w.backend() == null || w.backend().isBlank()) {
+            vm.clearPreview();
+            previewLabel.textProperty().unbind();
+            previewLabel.setText("Choose a backend first.");
+            previewLabel.textProperty().bind(vm.previewTextProperty());
+            return;
+        }
+        vm.preview(w);
+    }
+
+    @FXML
+    private void apply() {
+        vm.apply(whatIf(), whatIfUrl.getText());
+    }
+
+    Map<String, Color> colours() {
+        return vm.colours();
+    }
+}

@@ -1,0 +1,202 @@
+package dev.fulcrum.ui.ring;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.ui.BackendCommands;
+import dev.fulcrum.ui.UiSession;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.scene.paint.Color;
+
+/**
+ * The ring view's state: the selected pool's ring or table (fetched again only when the pool's strategy,
+ * members, weights or states change), the looked-up key, and a what-if preview. FX thread only; every client
+ * call goes through the session's worker.
+ */
+public final class RingViewModel {
+    /** A what-if: remove a backend, add one (id, weight), or reweight one. */
+    public enum Mode { REMOVE, ADD, REWEIGHT }
+
+    public record WhatIf(Mode mode, String backend, int weight) {
+    }
+
+    private final UiSession session;
+    private final BackendCommands commands;
+    private final ReadOnlyObjectWrapper<RingGeometry> geometry = new ReadOnlyObjectWrapper<>(this, "geometry");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "loading…");
+    private final ReadOnlyObjectWrapper<EngineClient.Lookup> lookup = new ReadOnlyObjectWrapper<>(this, "lookup");
+    private final ReadOnlyObjectWrapper<EngineClient.Preview> preview = new ReadOnlyObjectWrapper<>(this, "preview");
+    private final ReadOnlyStringWrapper previewText = new ReadOnlyStringWrapper(this, "previewText", "");
+    private String signature;
+    private String lastKey;
+
+    public RingViewModel(UiSession session) {
+        this.session = session;
+        this.commands = new BackendCommands(session);
+        session.stateProperty().addListener((o, a, s) -> stateChanged(s));
+        session.poolProperty().addListener((o, a, p) -> stateChanged(session.state()));
+    }
+
+    private void stateChanged(EngineState s) {
+        if (s == null) {
+            return;
+        }
+        String pool = session.pool();
+        StringBuilder sig = new StringBuilder(pool).append('|');
+        EngineState.PoolInfo pi = s.pools().get(pool);
+        sig.append(pi == null ? null : pi.strategy()).append('|');
+        for (EngineState.BackendInfo b : s.backends()) {
+            if (b.pool().equals(pool)) {
+                sig.append(b.id()).append(':').append(b.effectiveWeight()).append(':').append(b.state()).append(':')
+                        .append(b.breaker() == null ? "" : b.breaker().state()).append(',');
+            }
+        }
+        String next = sig.toString();
+        if (!next.equals(signature)) {
+            signature = next;
+            refresh();
+        }
+    }
+
+    /** Fetches the ring again (and the looked-up key's owner, which may have changed with it). */
+    public void refresh() {
+        String pool = session.pool();
+        // the geometry (8,000 points at 50 x 160) is built on the worker too, not on the FX thread
+        session.call("ring of " + pool, () -> java.util.Optional.ofNullable(session.client().ring(pool))
+                        .map(RingGeometry::of),
+                g -> {
+                    if (pool.equals(session.pool())) {
+                        show(g.orElse(null), strategyType(pool));
+                    }
+                }, msg -> message.set("Cannot read the ring: " + msg));
+        if (lastKey != null) {
+            lookup(lastKey);
+        }
+    }
+
+    private String strategyType(String pool) {
+        EngineState s = session.state();
+        if (s == null || s.pools().get(pool) == null || s.pools().get(pool).strategy() == null) {
+            return "?";
+        }
+        return String.valueOf(s.pools().get(pool).strategy().get("type"));
+    }
+
+    /** Shows {@code ring}, or says that the strategy has none when it is null. Public so tests can hand-build one. */
+    public void setRing(EngineClient.Ring ring, String strategyType) {
+        show(ring == null ? null : RingGeometry.of(ring), strategyType);
+    }
+
+    private void show(RingGeometry g, String strategyType) {
+        if (g == null) {
+            geometry.set(null);
+            message.set("The " + strategyType + " strategy has no ring or table: keys are not hashed to backends. "
+                    + "Choose consistent-hash or maglev in the Strategy tab to see one.");
+        } else {
+            geometry.set(g);
+            message.set(null);
+        }
+    }
+
+    public ReadOnlyObjectProperty<RingGeometry> geometryProperty() {
+        return geometry.getReadOnlyProperty();
+    }
+
+    /** Why there is nothing to draw, or null when there is a ring. */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<EngineClient.Lookup> lookupProperty() {
+        return lookup.getReadOnlyProperty();
+    }
+
+    public ReadOnlyObjectProperty<EngineClient.Preview> previewProperty() {
+        return preview.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty previewTextProperty() {
+        return previewText.getReadOnlyProperty();
+    }
+
+    /** Backend id → colour of the ring shown now (empty when none). */
+    public Map<String, Color> colours() {
+        RingGeometry g = geometry.get();
+        return g == null ? Map.of() : g.colours();
+    }
+
+    public void lookup(String key) {
+        lastKey = key == null || key.isEmpty() ? null : key;
+        if (lastKey == null || geometry.get() == null) {
+            lookup.set(null);
+            return;
+        }
+        String pool = session.pool();
+        String k = lastKey;
+        session.call("lookup " + k, () -> session.client().lookup(pool, k), l -> {
+            if (k.equals(lastKey)) {
+                lookup.set(l);
+            }
+        }, msg -> lookup.set(null));
+    }
+
+    public void preview(WhatIf w) {
+        String pool = session.pool();
+        List<String> remove = new ArrayList<>();
+        Map<String, Integer> add = Map.of();
+        Map<String, Integer> weights = Map.of();
+        switch (w.mode()) {
+            case REMOVE -> remove.add(w.backend());
+            case ADD -> add = Map.of(w.backend(), w.weight());
+            case REWEIGHT -> weights = Map.of(w.backend(), w.weight());
+        }
+        List<String> r = remove;
+        Map<String, Integer> a = add;
+        Map<String, Integer> wt = weights;
+        session.call("preview", () -> session.client().preview(pool, r, a, wt), p -> {
+            preview.set(p);
+            previewText.set(String.format("%s would move %.1f%% of keys", describe(w), p.movedFraction() * 100));
+        }, msg -> {
+            preview.set(null);
+            previewText.set(msg);
+        });
+    }
+
+    /** Makes the previewed change for real (undoable like any other). */
+    public void apply(WhatIf w, String addUrl) {
+        EngineState s = session.state();
+        EngineState.BackendInfo b = s == null ? null : s.backend(w.backend());
+        switch (w.mode()) {
+            case REMOVE -> {
+                if (b != null) {
+                    commands.remove(b);
+                }
+            }
+            case REWEIGHT -> {
+                if (b != null) {
+                    commands.setWeight(b.id(), b.weight(), w.weight());
+                }
+            }
+            case ADD -> commands.add(session.pool(), w.backend(), addUrl, w.weight(), null, previewText::set);
+        }
+        clearPreview();
+    }
+
+    public void clearPreview() {
+        preview.set(null);
+        previewText.set("");
+    }
+
+    static String describe(WhatIf w) {
+        return switch (w.mode()) {
+            case REMOVE -> "Removing " + w.backend();
+            case ADD -> "Adding " + w.backend() + " (weight " + w.weight() + ")";
+            case REWEIGHT -> "Reweighting " + w.backend() + " to " + w.weight();
+        };
+    }
+}

@@ -1,0 +1,143 @@
+package dev.fulcrum.ui.strategy;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.ui.UiSession;
+import java.util.HashMap;
+import java.util.Map;
+import javafx.fxml.FXML;
+import javafx.scene.Node;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TextField;
+
+/**
+ * Pick a strategy and its options for the selected pool and apply it live; the engine's refusal (e.g. a
+ * table size that is not prime) is shown under the form. The current strategy is shown above it.
+ */
+public final class StrategyController {
+    private final UiSession session;
+    private Map<String, Object> shown;
+
+    @FXML private Label currentLabel;
+    @FXML private ComboBox<String> strategyType;
+    @FXML private Label explanation;
+    @FXML private ComboBox<String> keyField;
+    @FXML private TextField virtualNodesField;
+    @FXML private TextField balanceFactorField;
+    @FXML private TextField choicesField;
+    @FXML private TextField tableSizeField;
+    @FXML private TextField decayMsField;
+    @FXML private TextField staleAfterMsField;
+    @FXML private Label strategyResult;
+
+    public StrategyController(UiSession session) {
+        this.session = session;
+    }
+
+    private Map<String, Node> fields() {
+        return Map.of("key", keyField, "virtualNodes", virtualNodesField, "balanceFactor", balanceFactorField,
+                "choices", choicesField, "tableSize", tableSizeField, "decayMs", decayMsField,
+                "staleAfterMs", staleAfterMsField);
+    }
+
+    @FXML
+    private void initialize() {
+        strategyType.getItems().setAll(StrategySpec.TYPES);
+        keyField.getItems().setAll(StrategyForm.KEYS);
+        strategyType.valueProperty().addListener((o, a, t) -> typeChanged(t));
+        session.stateProperty().addListener((o, a, s) -> showCurrent(s));
+        session.poolProperty().addListener((o, a, p) -> {
+            shown = null;
+            showCurrent(session.state());
+        });
+    }
+
+    private void typeChanged(String t) {
+        explanation.setText(t == null ? "" : StrategyForm.EXPLANATIONS.getOrDefault(t, ""));
+        for (Map.Entry<String, Node> e : fields().entrySet()) {
+            boolean on = t != null && StrategyForm.options(t).contains(e.getKey());
+            e.getValue().setDisable(!on);
+            Node row = e.getValue().getParent();
+            row.setVisible(on);
+            row.setManaged(on);
+        }
+        if (t != null) {
+            StrategySpec d = StrategySpec.of(t);
+            setIfBlank(virtualNodesField, d.virtualNodes());
+            setIfBlank(tableSizeField, d.tableSize());
+            setIfBlank(choicesField, d.choices());
+            setIfBlank(decayMsField, d.decayMs());
+            setIfBlank(staleAfterMsField, d.staleAfterMs());
+            if (keyField.getValue() == null && d.key() != null) {
+                keyField.setValue(d.key());
+            }
+        }
+    }
+
+    private static void setIfBlank(TextField f, Object v) {
+        if (f.getText().isBlank() && v != null) {
+            f.setText(v.toString());
+        }
+    }
+
+    private void showCurrent(EngineState s) {
+        if (s == null || s.pools().get(session.pool()) == null) {
+            return;
+        }
+        Map<String, Object> cur = s.pools().get(session.pool()).strategy();
+        if (cur == null || cur.equals(shown)) {
+            return;
+        }
+        shown = cur;
+        currentLabel.setText("Pool " + session.pool() + " uses " + cur);
+        strategyType.setValue(String.valueOf(cur.get("type")));
+        put(keyField, cur.get("key"));
+        put(virtualNodesField, cur.get("virtualNodes"));
+        put(balanceFactorField, cur.get("balanceFactor"));
+        put(choicesField, cur.get("choices"));
+        put(tableSizeField, cur.get("tableSize"));
+        put(decayMsField, cur.get("decayMs"));
+        put(staleAfterMsField, cur.get("staleAfterMs"));
+    }
+
+    private static void put(Node n, Object v) {
+        if (v == null) {
+            return;
+        }
+        if (n instanceof TextField t) {
+            t.setText(v.toString());
+        } else if (n instanceof ComboBox<?> c) {
+            @SuppressWarnings("unchecked")
+            ComboBox<String> cs = (ComboBox<String>) c;
+            cs.setValue(v.toString());
+        }
+    }
+
+    @FXML
+    private void apply() {
+        String type = strategyType.getValue();
+        if (type == null) {
+            strategyResult.setText("type: choose a strategy");
+            return;
+        }
+        Map<String, String> values = new HashMap<>();
+        values.put("key", keyField.getEditor().getText() == null || keyField.getEditor().getText().isBlank()
+                ? keyField.getValue() : keyField.getEditor().getText());
+        values.put("virtualNodes", virtualNodesField.getText());
+        values.put("balanceFactor", balanceFactorField.getText());
+        values.put("choices", choicesField.getText());
+        values.put("tableSize", tableSizeField.getText());
+        values.put("decayMs", decayMsField.getText());
+        values.put("staleAfterMs", staleAfterMsField.getText());
+        Map<String, Object> spec = StrategyForm.toMap(type, values);
+        String pool = session.pool();
+        strategyResult.getStyleClass().remove("form-problems");
+        strategyResult.setText("applying…");
+        session.run("strategy of " + pool, () -> session.client().setStrategy(pool, spec),
+                () -> strategyResult.setText("Applied to pool " + pool + ": " + spec), msg -> {
+                    strategyResult.getStyleClass().add("form-problems");
+                    strategyResult.setText(msg);
+                });
+    }
+}

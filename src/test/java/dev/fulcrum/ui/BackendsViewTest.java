@@ -1,0 +1,141 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.ui.UiTestSupport.backend;
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.StrategySpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Slider;
+import javafx.scene.input.KeyCode;
+import javafx.scene.input.MouseButton;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The backends view against a real embedded engine: weight slider, Add dialog, drain, undo. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class BackendsViewTest {
+    private FulcrumApp app;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("demo-a", 1, 1500, 0), demo("demo-b", 1, 1500, 0))), null);
+        window = UiTestSupport.open(stage, app);
+    }
+
+    @AfterEach
+    void stop() {
+        window.session().close();
+        app.close();
+    }
+
+    private Node waitFor(FxRobot robot, String query) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
+        return robot.lookup(query).query();
+    }
+
+    @Test
+    void draggingAWeightSliderChangesTheEnginesWeight(FxRobot robot) {
+        // given demo-a at weight 1 on a 0-20 slider
+        Slider slider = (Slider) waitFor(robot, "#weight-demo-a");
+        assertThat(slider.getValue()).isEqualTo(1.0);
+        Node thumb = slider.lookup(".thumb");
+
+        // when the thumb is dragged to the right and released
+        robot.drag(thumb, MouseButton.PRIMARY).moveBy(40, 0).moveBy(40, 0).release(MouseButton.PRIMARY);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // then the engine has the slider's weight, and undo can restore 1
+        int shown = (int) Math.round(slider.getValue());
+        assertThat(shown).isGreaterThan(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").weight() == shown);
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
+        robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").weight() == 1);
+    }
+
+    @Test
+    void anInvalidAddShowsWhatIsWrongAndAddsNothing(FxRobot robot) {
+        // given the Add dialog
+        waitFor(robot, "#weight-demo-a");
+        robot.clickOn("#addButton");
+        waitFor(robot, "#addId");
+
+        // when the id is taken, the URL has no port and the weight is out of range
+        replace(robot, "#addId", "demo-a");
+        replace(robot, "#addUrl", "http://localhost");
+        replace(robot, "#addWeight", "5000");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // then every problem is named, Add is disabled, and nothing reached the engine
+        String problems = robot.lookup("#addProblems").queryAs(Label.class).getText();
+        assertThat(problems).contains("id: already exists (got: demo-a)")
+                .contains("weight: must be between 0 and 1000 (got: 5000)").contains("url:");
+        assertThat(robot.lookup("#addConfirm").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(app.engine().backends()).hasSize(2);
+
+        // and once fixed, Add adds exactly that backend
+        replace(robot, "#addId", "extra-1");
+        replace(robot, "#addUrl", "http://127.0.0.1:9");
+        replace(robot, "#addWeight", "3");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#addProblems").queryAs(Label.class).getText()).isEmpty();
+        robot.clickOn("#addConfirm");
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "extra-1") != null);
+        assertThat(backend(app, "extra-1").weight()).isEqualTo(3);
+    }
+
+    @Test
+    void drainGoesFromDrainingToDrainedAsInFlightRequestsFinish(FxRobot robot) {
+        // given requests in flight on demo-a (1.5 s latency)
+        waitFor(robot, "#drain-demo-a");
+        AtomicInteger started = new AtomicInteger();
+        List<CompletableFuture<?>> inFlight = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            inFlight.add(UiTestSupport.getAsync(app, "/slow/" + i));
+            started.incrementAndGet();
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").activeRequests() > 0);
+
+        // when drain is clicked
+        robot.clickOn("#drain-demo-a");
+
+        // then the row says DRAINING with a progress bar, and later DRAINED with the bar full
+        await().atMost(Duration.ofSeconds(5)).until(() -> "DRAINING".equals(stateText(robot)));
+        assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).isVisible()).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> "DRAINED".equals(stateText(robot)));
+        assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).getProgress()).isEqualTo(1.0);
+        assertThat(backend(app, "demo-a").state().name()).isEqualTo("DRAINED");
+        CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
+    }
+
+    /** Types {@code text} over whatever the field holds, as a user would (select all, type). */
+    private static void replace(FxRobot robot, String query, String text) {
+        robot.clickOn(query).press(KeyCode.CONTROL, KeyCode.A).release(KeyCode.A, KeyCode.CONTROL).write(text);
+    }
+
+    private String stateText(FxRobot robot) {
+        return window.controller().backends().viewModel().rows().stream().filter(r -> r.id().equals("demo-a"))
+                .findFirst().map(r -> r.info().state()).orElse(null);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.StrategySpec;
+import java.time.Duration;
+import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.control.Label;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** The breaker view against a real engine whose demo backend fails every request. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class BreakersViewTest {
+    private FulcrumApp app;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        // a small window (5 calls) that opens at 50% failures and stays open for a minute
+        BreakerConfig breaker = new BreakerConfig(true, 5, 5, 50, 2000, 100, 60_000, 1);
+        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), breaker,
+                List.of(demo("flaky", 1, 0, 1.0))), null);
+        window = UiTestSupport.open(stage, app);
+    }
+
+    @AfterEach
+    void stop() {
+        window.session().close();
+        app.close();
+    }
+
+    @Test
+    void aBackendThatFailsEveryCallShowsItsBreakerOpen(FxRobot robot) {
+        // given the Breakers tab showing flaky CLOSED
+        robot.interact(() -> window.controller().select("Breakers"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#breakerState-flaky").tryQuery().isPresent());
+        assertThat(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText()).isEqualTo("CLOSED");
+
+        // when requests fail until the breaker opens
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            UiTestSupport.get(app, "/");
+            return UiTestSupport.backend(app, "flaky").breaker().name().equals("OPEN");
+        });
+
+        // then the card says OPEN, lights the OPEN node, counts down to HALF_OPEN and lists the transition
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                "OPEN".equals(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText()));
+        Node card = robot.lookup("#breaker-flaky").query();
+        assertThat(card.lookupAll(".breaker-node").stream().filter(n -> n.getStyleClass().contains("lit"))
+                .map(n -> ((Label) n).getText())).containsExactly("OPEN");
+        assertThat(robot.lookup("#breakerCountdown-flaky").queryAs(Label.class).getText()).startsWith("HALF_OPEN in");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(card.lookupAll(".transition").stream()
+                .map(n -> ((Label) n).getText())).anySatisfy(t -> assertThat(t).endsWith("CLOSED → OPEN")));
+    }
+}

@@ -1,0 +1,168 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.ui.ring.RingCanvas;
+import dev.fulcrum.ui.ring.RingGeometry;
+import dev.fulcrum.ui.ring.RingViewModel;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.image.PixelReader;
+import javafx.scene.image.WritableImage;
+import javafx.scene.layout.StackPane;
+import javafx.scene.paint.Color;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The ring view: one colour per backend (from a hand-built ring, checked in the canvas pixels) and, against a
+ * real consistent-hash engine, the ring, a key lookup and a what-if preview.
+ */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class RingViewTest {
+    private Stage stage;
+    private FulcrumApp app;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void stop() {
+        if (window != null) {
+            window.session().close();
+        }
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    /** A ring like the engine's: {@code perBackend} points per backend at seeded random positions. */
+    static EngineClient.Ring ring(int backends, int perBackend, long seed) {
+        Random r = new Random(seed);
+        List<EngineClient.Point> points = new ArrayList<>();
+        Map<String, Double> share = new HashMap<>();
+        for (int b = 0; b < backends; b++) {
+            String id = String.format("b%02d", b);
+            share.put(id, 1.0 / backends);
+            for (int i = 0; i < perBackend; i++) {
+                points.add(new EngineClient.Point(new BigInteger(64, r), id));
+            }
+        }
+        points.sort(Comparator.comparing(EngineClient.Point::hash));
+        return new EngineClient.Ring("consistent-hash", points, share);
+    }
+
+    @Test
+    void theRingIsDrawnInOneColourPerBackend(FxRobot robot) {
+        // given a ring of three backends with 160 points each
+        RingGeometry g = RingGeometry.of(ring(3, 160, 7));
+        AtomicReference<WritableImage> image = new AtomicReference<>();
+
+        // when it is drawn
+        robot.interact(() -> {
+            RingCanvas canvas = new RingCanvas();
+            stage.setScene(new Scene(new StackPane(canvas), 500, 500));
+            stage.show();
+            canvas.setGeometry(g);
+            canvas.applyCss();
+            canvas.layout();
+            image.set(canvas.canvas().snapshot(null, null));
+        });
+
+        // then there are three distinct colours, and each covers a good part of the ring's pixels
+        assertThat(g.colours()).containsOnlyKeys("b00", "b01", "b02");
+        assertThat(g.colours().values()).doesNotHaveDuplicates();
+        Map<String, Integer> pixels = count(image.get(), g.colours());
+        assertThat(pixels).allSatisfy((id, n) -> assertThat(n).as("pixels of " + id).isGreaterThan(500));
+    }
+
+    private static Map<String, Integer> count(WritableImage img, Map<String, Color> colours) {
+        Map<String, Integer> n = new HashMap<>();
+        colours.keySet().forEach(id -> n.put(id, 0));
+        PixelReader pr = img.getPixelReader();
+        for (int y = 0; y < img.getHeight(); y++) {
+            for (int x = 0; x < img.getWidth(); x++) {
+                Color c = pr.getColor(x, y);
+                for (Map.Entry<String, Color> e : colours.entrySet()) {
+                    Color k = e.getValue();
+                    if (Math.abs(c.getRed() - k.getRed()) < 0.02 && Math.abs(c.getGreen() - k.getGreen()) < 0.02
+                            && Math.abs(c.getBlue() - k.getBlue()) < 0.02) {
+                        n.merge(e.getKey(), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aConsistentHashPoolShowsItsRingLooksUpKeysAndPreviewsARemoval(FxRobot robot) {
+        // given an engine hashing on the path over three demo backends
+        app = FulcrumApp.start(UiTestSupport.config(new StrategySpec("consistent-hash", "path", 160, null, null, null,
+                null, null, null), BreakerConfig.DEFAULT, List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0),
+                demo("c", 1, 0, 0))), null);
+        robot.interact(() -> window = UiTestSupport.open(stage, app));
+        robot.interact(() -> window.controller().select("Ring"));
+        RingViewModel vm = window.controller().ring().viewModel();
+
+        // then the ring has one colour per backend and no "no ring" message
+        await().atMost(Duration.ofSeconds(10)).until(() -> vm.colours().size() == 3);
+        assertThat(vm.colours()).containsOnlyKeys("a", "b", "c");
+        assertThat(vm.messageProperty().get()).isNull();
+
+        // when a key is typed, its hash and owner appear (the engine's own answer)
+        robot.clickOn("#ringKey").write("/users/42");
+        String owner = app.engine().pool("default").snapshot().primary().keySpace().owner("/users/42");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                robot.lookup("#lookupLabel").queryAs(Label.class).getText()).endsWith("→ " + owner));
+
+        // and a what-if removal says how much would move, without changing anything
+        robot.interact(() -> vm.preview(new RingViewModel.WhatIf(RingViewModel.Mode.REMOVE, "b", 0)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> vm.previewProperty().get() != null);
+        double moved = vm.previewProperty().get().movedFraction();
+        assertThat(moved).isBetween(0.2, 0.5);
+        assertThat(robot.lookup("#previewLabel").queryAs(Label.class).getText()).contains("Removing b would move");
+        assertThat(app.engine().backends()).hasSize(3);
+    }
+
+    @Test
+    void aStrategyWithoutARingSaysSo(FxRobot robot) {
+        // given a round-robin pool
+        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of("round-robin"), BreakerConfig.DEFAULT,
+                List.of(demo("a", 1, 0, 0))), null);
+        robot.interact(() -> window = UiTestSupport.open(stage, app));
+        RingViewModel vm = window.controller().ring().viewModel();
+
+        // then the ring view explains there is none
+        await().atMost(Duration.ofSeconds(10)).until(() -> vm.messageProperty().get() != null
+                && vm.messageProperty().get().contains("round-robin strategy has no ring"));
+        assertThat(vm.colours()).isEmpty();
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+}

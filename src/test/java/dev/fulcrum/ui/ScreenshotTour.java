@@ -1,0 +1,149 @@
+package dev.fulcrum.ui;
+
+import dev.fulcrum.admin.InProcessEngineClient;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.config.HealthCheckConfig;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.ui.ring.RingViewModel;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.scene.control.TextField;
+import javafx.stage.Stage;
+
+/**
+ * Takes the README's screenshots: opens the real window (not headless) on an embedded engine with demo
+ * backends and traffic, visits each view and captures the X display with ImageMagick's {@code import}. Not a
+ * test; run under Xvfb:
+ * {@code xvfb-run -a -s "-screen 0 1400x900x24" java -cp target/classes:target/test-classes:CP dev.fulcrum.ui.ScreenshotTour docs}.
+ */
+public final class ScreenshotTour {
+    private static Path out;
+
+    /** Separate from the main class: the java launcher refuses a main class extending Application on the class path. */
+    public static final class Tour extends Application {
+    private FulcrumApp app;
+    private MainWindow window;
+    private final ScheduledExecutorService traffic = Executors.newScheduledThreadPool(4);
+
+
+    @Override
+    public void start(Stage stage) {
+        FulcrumConfig base = UiTestSupport.config(new StrategySpec("consistent-hash", "path", 160, null, null, null, null,
+                null, null), new BreakerConfig(true, 10, 5, 50, 300, 100, 8000, 2), List.of(
+                UiTestSupport.demo("demo-a", 5, 8, 0), UiTestSupport.demo("demo-b", 3, 20, 0),
+                UiTestSupport.demo("demo-c", 1, 5, 0), UiTestSupport.demo("flaky", 1, 15, 0.55)));
+        FulcrumConfig cfg = new FulcrumConfig(base.proxy(), base.admin(), base.strategy(), base.backends(),
+                base.demoBackends(), new HealthCheckConfig(true, "/health", 1000, 500, 200, 2, 3), base.outlierDetection(),
+                base.circuitBreaker(), base.retries(), base.timeouts(), base.slowStartMs(), base.stickySession(),
+                base.pools(), base.routes());
+        app = FulcrumApp.start(cfg, null);
+        UiSession session = new UiSession(new InProcessEngineClient(app), "embedded engine, proxy " + app.proxyUrl());
+        session.setBreakerConfig(cfg.circuitBreaker());
+        stage.setX(0);
+        stage.setY(0);
+        window = MainWindow.show(stage, session, UiTestSupport.testPrefs());
+        stage.setWidth(1400);
+        stage.setHeight(900);
+        stage.show();
+        session.start();
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Random random = new Random(1);
+        for (int t = 0; t < 4; t++) {
+            traffic.scheduleAtFixedRate(() -> {
+                try {
+                    http.send(HttpRequest.newBuilder(URI.create(app.proxyUrl() + "/users/" + random.nextInt(500)))
+                            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+                } catch (Exception e) {
+                    // a refused request is part of the picture (breaker open), not a reason to stop
+                }
+            }, 0, 25, TimeUnit.MILLISECONDS);
+        }
+        Thread tour = new Thread(this::tour, "tour");
+        tour.setDaemon(true);
+        tour.start();
+    }
+
+    private void tour() {
+        try {
+            Files.createDirectories(out);
+            pause(45_000); // let the load charts fill up a little
+            fx(() -> window.controller().select("Backends"));
+            pause(1500);
+            shot("backends");
+            fx(() -> {
+                window.controller().select("Ring");
+                TextField key = (TextField) window.scene().lookup("#ringKey");
+                key.setText("/users/42");
+            });
+            pause(1500);
+            fx(() -> window.controller().ring().viewModel().preview(
+                    new RingViewModel.WhatIf(RingViewModel.Mode.REMOVE, "demo-b", 0)));
+            pause(1500);
+            shot("ring");
+            for (String[] v : new String[][] {{"Load", "load"}, {"Breakers", "breakers"}, {"Health", "health"},
+                    {"Strategy", "strategy"}, {"Events", "events"}, {"Demo faults", "demo"}}) {
+                fx(() -> window.controller().select(v[0]));
+                pause(2000);
+                shot(v[1]);
+            }
+            fx(() -> {
+                window.controller().darkToggle().setSelected(true);
+                window.controller().select("Ring");
+            });
+            pause(2000);
+            shot("dark");
+        } catch (Exception e) {
+            e.printStackTrace();
+        } finally {
+            traffic.shutdownNow();
+            Platform.runLater(() -> {
+                window.session().close();
+                app.close();
+                Platform.exit();
+            });
+        }
+    }
+
+    private static void shot(String name) throws Exception {
+        Process p = new ProcessBuilder("import", "-window", "root", out.resolve("screenshot-" + name + ".png").toString())
+                .inheritIO().start();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    private static void fx(Runnable r) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            try {
+                r.run();
+            } finally {
+                done.countDown();
+            }
+        });
+        done.await(10, TimeUnit.SECONDS);
+    }
+
+    private static void pause(long ms) throws InterruptedException {
+        Thread.sleep(ms); // a tour for a camera, not a test: real time is the point
+    }
+    }
+
+    public static void main(String[] args) {
+        out = Path.of(args.length > 0 ? args[0] : "docs");
+        Application.launch(Tour.class, args);
+    }
+}
