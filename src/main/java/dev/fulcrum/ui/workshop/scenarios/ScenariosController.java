@@ -75,6 +75,11 @@ public final class ScenariosController {
         }
     }
 
+    /** "Open": disabled without the window's callback or a selection. */
+    public Button openButton() {
+        return openScenario;
+    }
+
     public ListView<Scenario> list() {
         return scenarioList;
     }
