@@ -56,7 +56,7 @@ public final class ScenariosController {
         openScenario.disableProperty().bind(scenarioList.getSelectionModel().selectedItemProperty().isNull()
                 .or(javafx.beans.binding.Bindings.createBooleanBinding(() -> !canOpen)));
         scenarioNote.setText(canOpen
-                ? "Open restarts the embedded engine with the selected sample (the proxy and admin ports stay as configured in it)."
+                ? "Open restarts the embedded engine with the selected sample's config (double-click works too)."
                 : "Opening a scenario needs the embedded engine; start one with: fulcrum --config samples/NAME.json");
         openScenario.setOnAction(e -> open());
         scenarioList.setOnMouseClicked(e -> {

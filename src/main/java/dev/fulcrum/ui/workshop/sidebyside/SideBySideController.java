@@ -357,16 +357,16 @@ public final class SideBySideController implements AutoCloseable {
             sbsTable.getItems().clear();
             return;
         }
-        column("Strategy", StrategyResult::strategy, 190);
+        column("Strategy", StrategyResult::strategy, 215);
         for (String b : r.backends()) {
             column(b, x -> Long.toString(x.requestsPerBackend().getOrDefault(b, 0L)), 70);
         }
         column("Max/avg", x -> fmt2(x.maxAvgLoadRatio()), 70);
-        column("Max/avg per weight", x -> fmt2(x.maxAvgWeightedRatio()), 120);
+        column("Max/avg weighted", x -> fmt2(x.maxAvgWeightedRatio()), 135);
         column("p50 ms", x -> fmt(x.p50Ms()), 70);
         column("p99 ms", x -> fmt(x.p99Ms()), 70);
         column("Longest run", x -> x.longestRun() + (x.longestRunBackend() == null ? "" : " (" + x.longestRunBackend() + ")"), 110);
-        column("Keys moved", x -> x.keysMoved() == null ? "N/A" : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMoved()), 90);
+        column("Keys moved", x -> x.keysMoved() == null ? "N/A" : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMoved()), 100);
         column("Needlessly", x -> x.keysMovedNeedlessly() == null ? "N/A"
                 : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMovedNeedlessly()), 90);
         column("Unrouted", x -> Long.toString(x.unrouted()), 80);

@@ -33,7 +33,6 @@ import javafx.scene.control.Slider;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.SpinnerValueFactory;
 import javafx.scene.control.TextField;
-import javafx.scene.layout.HBox;
 import javafx.stage.FileChooser;
 
 /**
@@ -81,7 +80,7 @@ public final class TrafficController implements AutoCloseable {
     @FXML private Label trafficErrors;
     @FXML private Label trafficLatency;
     @FXML private BarChart<String, Number> trafficBackends;
-    @FXML private HBox trafficSpikeBox;
+    @FXML private javafx.scene.layout.VBox trafficSpikeBox;
     @FXML private ComboBox<String> trafficSpikeBackend;
     @FXML private Spinner<Integer> trafficSpikeMs;
     @FXML private Button trafficSpike;

@@ -164,7 +164,7 @@ public final class WhyController {
             whyFiltered.getChildren().add(l);
         }
         whyCandidates.getItems().setAll(t.candidates());
-        whyCandidates.setPrefHeight(Math.min(8, t.candidates().size() + 1) * 28 + 6);
+        whyCandidates.setPrefHeight(Math.min(8, Math.max(1, t.candidates().size())) * 24 + 32);
         whyCandidates.setMinHeight(Region.USE_PREF_SIZE);
     }
 
