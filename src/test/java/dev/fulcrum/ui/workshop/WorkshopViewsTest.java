@@ -237,4 +237,47 @@ class WorkshopViewsTest {
 
         assertThat(opened).containsExactly("samples/hashing.json");
     }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void theSpikeButtonArmsASlowRequestOnTheChosenDemoBackend(FxRobot robot) {
+        select(robot, "workshopTrafficTab");
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                robot.lookup("#trafficSpikeBackend").queryAs(javafx.scene.control.ComboBox.class).getItems().size() == 3);
+        robot.interact(() -> {
+            robot.lookup("#trafficSpikeBackend").queryAs(javafx.scene.control.ComboBox.class).setValue("demo-b");
+            robot.lookup("#trafficSpikeMs").queryAs(Spinner.class).getValueFactory().setValue(1500);
+        });
+
+        robot.clickOn("#trafficSpike");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> app.demos().get("demo-b").pendingSpikeMs() == 1500);
+        assertThat(app.demos().get("demo-a").pendingSpikeMs()).isZero();
+    }
+
+    @Test
+    void theKeyPlacementFollowsThePoolsStrategyKeyAndStopEndsALongRun(FxRobot robot) {
+        // given the pool hashing on a header
+        select(robot, "workshopTrafficTab");
+        app.engine().setStrategy("default", new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User", null, null,
+                null, null, null, null, null));
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                "header:X-User".equals(robot.lookup("#trafficPlacement").queryAs(TextField.class).getText()));
+        assertThat(workshop.traffic().settings().keyPlacement())
+                .isEqualTo(dev.fulcrum.demo.TrafficSettings.KeyPlacement.header("X-User"));
+
+        // when a 10-minute run is started and stopped
+        robot.interact(() -> {
+            robot.lookup("#trafficDuration").queryAs(Spinner.class).getValueFactory().setValue(600);
+            workshop.traffic().start();
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> workshop.traffic().viewModel().snapshotProperty().get() != null);
+        robot.clickOn("#trafficStop");
+
+        // then it ends well before its duration
+        await().atMost(Duration.ofSeconds(10)).until(() -> !workshop.traffic().viewModel().runningProperty().get());
+        TrafficSnapshot last = workshop.traffic().viewModel().snapshotProperty().get();
+        assertThat(last.state()).isEqualTo(TrafficSnapshot.State.DONE);
+        assertThat(last.elapsedNanos()).isLessThan(last.durationNanos());
+    }
 }
