@@ -280,4 +280,16 @@ class WorkshopViewsTest {
         assertThat(last.state()).isEqualTo(TrafficSnapshot.State.DONE);
         assertThat(last.elapsedNanos()).isLessThan(last.durationNanos());
     }
+
+    @Test
+    void sideBySideStartsFromTheSelectedPoolsBackendsWeightsAndDemoLatencies(FxRobot robot) {
+        app.engine().setWeight("demo-a", 4);
+        app.updateDemo("demo-c", 30.0, null, null);
+        select(robot, "workshopSideBySideTab");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                robot.lookup("#sbsBackends").queryAs(TextField.class).getText())
+                .isEqualTo("demo-a:4:1, demo-b:1:1, demo-c:1:30"));
+        assertThat(workshop.sideBySide().settings().backends()).extracting(b -> b.id() + "/" + b.weight())
+                .containsExactly("demo-a/4", "demo-b/1", "demo-c/1");
+    }
 }

@@ -135,6 +135,7 @@ public final class SideBySideController implements AutoCloseable {
         });
         session.stateProperty().addListener((o, a, s) -> followPool());
         session.poolProperty().addListener((o, a, p) -> followPool());
+        session.demoStateProperty().addListener((o, a, d) -> followPool());
         followPool();
         if (sbsBackends.getText().isBlank()) {
             setBackendsText("a:5:10, b:1:10, c:1:10");
@@ -301,21 +302,32 @@ public final class SideBySideController implements AutoCloseable {
             return;
         }
         Map<String, Map<String, Object>> demo = session.demoStateProperty().get();
+        Map<String, SimBackend> shown = new LinkedHashMap<>();
+        try {
+            backends().forEach(x -> shown.put(x.id(), x));
+        } catch (RuntimeException e) {
+            // nothing sensible shown yet: replace it
+        }
         List<String> parts = new ArrayList<>();
+        boolean same = true;
         for (EngineState.BackendInfo b : s.backends()) {
             if (!b.pool().equals(session.pool())) {
                 continue;
             }
-            double latency = DEFAULT_LATENCY_MS;
+            // a demo backend's latency is its setting; another backend's is its measured median, taken when the
+            // field is filled and not followed (it moves every sample and would make the field flicker)
             Map<String, Object> d = demo == null ? null : demo.get(b.id());
-            if (d != null && d.get("latencyMs") instanceof Number n && n.doubleValue() > 0) {
-                latency = n.doubleValue();
-            } else if (b.latencyP50Ms() > 0) {
-                latency = Math.round(b.latencyP50Ms() * 10) / 10.0;
-            }
+            Double demoLatency = d != null && d.get("latencyMs") instanceof Number n ? n.doubleValue() : null;
+            // (a demo backend without a latency setting answers in about a millisecond)
+            double latency = demoLatency != null ? Math.max(1, demoLatency)
+                    : b.latencyP50Ms() > 0 ? Math.round(b.latencyP50Ms() * 10) / 10.0 : DEFAULT_LATENCY_MS;
+            SimBackend was = shown.get(b.id());
+            same &= was != null && was.weight() == b.weight()
+                    && (demoLatency == null || was.baseLatencyMs() == latency);
             parts.add(b.id() + ":" + b.weight() + ":" + fmt(latency));
         }
-        if (!parts.isEmpty()) {
+        same &= parts.size() == shown.size();
+        if (!parts.isEmpty() && !same) {
             setBackendsText(String.join(", ", parts));
         }
     }
