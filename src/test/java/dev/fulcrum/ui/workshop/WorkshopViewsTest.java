@@ -292,4 +292,37 @@ class WorkshopViewsTest {
         assertThat(workshop.sideBySide().settings().backends()).extracting(b -> b.id() + "/" + b.weight())
                 .containsExactly("demo-a/4", "demo-b/1", "demo-c/1");
     }
+
+    @Test
+    void aRecordingReplaysThroughTheProxyAtTheChosenSpeed(FxRobot robot) throws Exception {
+        // given a recording of 20 requests over 1 s
+        Path file = dir.resolve("trace.jsonl");
+        List<dev.fulcrum.demo.TrafficRequest> trace = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            trace.add(new dev.fulcrum.demo.TrafficRequest(i * 50_000L, i % 4 == 0 ? "POST" : "GET", "/", "k" + i));
+        }
+        TrafficRecorder.record(file, trace);
+        select(robot, "workshopTrafficTab");
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                !robot.lookup("#trafficReplayProxy").queryAs(Button.class).isDisabled());
+        robot.interact(() -> {
+            robot.lookup("#trafficReplayFile").queryAs(TextField.class).setText(file.toString());
+            robot.lookup("#trafficReplaySpeed").queryAs(Spinner.class).getValueFactory().setValue(4.0);
+        });
+
+        // when it is replayed through the proxy at 4x
+        robot.clickOn("#trafficReplayProxy");
+
+        // then every request of it is sent and answered, with the recorded methods
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            TrafficSnapshot s = workshop.traffic().viewModel().snapshotProperty().get();
+            return s != null && s.state() == TrafficSnapshot.State.DONE
+                    && !workshop.traffic().viewModel().runningProperty().get();
+        });
+        TrafficSnapshot last = workshop.traffic().viewModel().snapshotProperty().get();
+        assertThat(last.sent()).isEqualTo(20);
+        assertThat(last.completed()).isEqualTo(20);
+        assertThat(last.posts()).isEqualTo(5);
+        assertThat(last.targetRate()).isCloseTo(19 / (0.95 / 4), org.assertj.core.data.Percentage.withPercentage(1));
+    }
 }

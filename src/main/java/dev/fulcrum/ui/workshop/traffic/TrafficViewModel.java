@@ -84,7 +84,16 @@ public final class TrafficViewModel implements AutoCloseable {
                         + recorder.file()));
             });
         });
-        g.start();
+        try {
+            g.start();
+        } catch (RuntimeException e) {
+            running.set(false);
+            generator = null;
+            if (recorder != null) {
+                recorder.close();
+            }
+            throw e;
+        }
     }
 
     /** Stops sending; answers still outstanding are awaited, then the run is done. */

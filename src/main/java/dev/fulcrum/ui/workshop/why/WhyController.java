@@ -50,6 +50,7 @@ public final class WhyController {
     @FXML private TextField whyQueryValue;
     @FXML private Button whyStep;
     @FXML private Label whyUnavailable;
+    @FXML private Label whyProblem;
     @FXML private Label whyPool;
     @FXML private Label whyStrategy;
     @FXML private Label whyKey;
@@ -132,12 +133,13 @@ public final class WhyController {
             return DecisionTrace.explain(pool, request);
         }, this::show, msg -> {
             problem.set(msg);
-            whySummary.setText(msg);
+            whyProblem.setText(msg);
         });
     }
 
     private void show(DecisionTrace t) {
         problem.set(null);
+        whyProblem.setText("");
         trace.set(t);
         whyResult.setVisible(true);
         whyPool.setText(t.pool());
