@@ -9,6 +9,7 @@ import dev.fulcrum.engine.sim.SimBackend;
 import dev.fulcrum.engine.sim.SimRequest;
 import dev.fulcrum.engine.sim.SimTrace;
 import dev.fulcrum.engine.sim.StrategyResult;
+import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.io.File;
@@ -374,7 +375,7 @@ public final class SideBySideController implements AutoCloseable {
             column(b, x -> Long.toString(x.requestsPerBackend().getOrDefault(b, 0L)), 70);
         }
         column("Max/avg", x -> fmt2(x.maxAvgLoadRatio()), 70);
-        column("Max/avg weighted", x -> fmt2(x.maxAvgWeightedRatio()), 135);
+        column("Max/avg weighted", x -> fmt2(x.maxAvgWeightedRatio()), 150);
         column("p50 ms", x -> fmt(x.p50Ms()), 70);
         column("p99 ms", x -> fmt(x.p99Ms()), 70);
         column("Longest run", x -> x.longestRun() + (x.longestRunBackend() == null ? "" : " (" + x.longestRunBackend() + ")"), 110);
@@ -384,6 +385,13 @@ public final class SideBySideController implements AutoCloseable {
         column("Unrouted", x -> Long.toString(x.unrouted()), 80);
         sbsTable.getItems().setAll(r.results());
 
+        // series colours = the backends' colours elsewhere in the window (Palette over the sorted ids)
+        StringBuilder css = new StringBuilder();
+        int i = 1;
+        for (javafx.scene.paint.Color c : Palette.of(r.backends()).values()) {
+            css.append("CHART_COLOR_").append(i++).append(": ").append(Palette.web(c)).append("; ");
+        }
+        sbsLoadChart.setStyle(css.toString());
         for (String b : r.backends()) {
             XYChart.Series<String, Number> s = new XYChart.Series<>();
             s.setName(b);

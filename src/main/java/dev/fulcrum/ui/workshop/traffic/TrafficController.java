@@ -8,6 +8,7 @@ import dev.fulcrum.demo.TrafficSettings;
 import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.engine.sim.SimRequest;
+import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.io.File;
@@ -333,6 +334,22 @@ public final class TrafficController implements AutoCloseable {
         } else {
             for (XYChart.Data<String, Number> d : perBackend.getData()) {
                 d.setYValue(counts.get(d.getXValue()));
+            }
+        }
+        colour();
+    }
+
+    /** Each backend's bar in its colour across the window (the pool's palette; a stranger gets its own). */
+    private void colour() {
+        EngineState s = session.state();
+        List<String> poolIds = s == null ? List.of() : s.backends().stream()
+                .filter(b -> b.pool().equals(session.pool())).map(EngineState.BackendInfo::id).toList();
+        List<String> shown = perBackend.getData().stream().map(XYChart.Data::getXValue).toList();
+        Map<String, javafx.scene.paint.Color> palette = poolIds.containsAll(shown) ? Palette.of(poolIds) : Palette.of(shown);
+        for (XYChart.Data<String, Number> d : perBackend.getData()) {
+            javafx.scene.paint.Color c = palette.get(d.getXValue());
+            if (d.getNode() != null && c != null) {
+                d.getNode().setStyle("-fx-bar-fill: " + Palette.web(c) + ";");
             }
         }
     }
