@@ -1,0 +1,96 @@
+package dev.fulcrum.ui.workshop;
+
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.workshop.scenarios.ScenariosController;
+import dev.fulcrum.ui.workshop.sidebyside.SideBySideController;
+import dev.fulcrum.ui.workshop.traffic.TrafficController;
+import dev.fulcrum.ui.workshop.why.WhyController;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.util.List;
+import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+import javafx.scene.control.Tab;
+
+/**
+ * The workshop views as tabs for the main window: Traffic (generator, spike, record and replay), Side by side,
+ * Why this backend, Scenarios. Self-contained: each view loads {@code fxml/workshop-*.fxml} with its
+ * controller built from the {@link UiSession} and a {@link WorkshopContext}, and carries
+ * {@code styles/workshop.css} itself.
+ *
+ * <p>Plug in: {@code tabs.getTabs().addAll(WorkshopTabs.create(session, ctx).tabs())}; call
+ * {@link Workshop#close()} when the window closes (it stops a running generator).
+ */
+public final class WorkshopTabs {
+    private WorkshopTabs() {
+    }
+
+    /** The tabs and their controllers (tests and the window's tour drive the controllers). */
+    public record Workshop(List<Tab> tabs, TrafficController traffic, SideBySideController sideBySide,
+                           WhyController why, ScenariosController scenarios) implements AutoCloseable {
+        @Override
+        public void close() {
+            traffic.close();
+            sideBySide.close();
+        }
+    }
+
+    /** Builds the four tabs on the FX thread. A replayed trace sent "into side-by-side" selects that tab. */
+    public static Workshop create(UiSession session, WorkshopContext ctx) {
+        Loaded<TrafficController> traffic = load("workshop-traffic", session, ctx);
+        Loaded<SideBySideController> sbs = load("workshop-sidebyside", session, ctx);
+        Loaded<WhyController> why = load("workshop-why", session, ctx);
+        Loaded<ScenariosController> scenarios = load("workshop-scenarios", session, ctx);
+        Tab trafficTab = tab("Traffic", "workshopTrafficTab", traffic.root());
+        Tab sbsTab = tab("Side by side", "workshopSideBySideTab", sbs.root());
+        Tab whyTab = tab("Why this backend", "workshopWhyTab", why.root());
+        Tab scenariosTab = tab("Scenarios", "workshopScenariosTab", scenarios.root());
+        traffic.controller().onReplayIntoSideBySide((trace, label) -> {
+            sbs.controller().useTrace(trace, label);
+            if (sbsTab.getTabPane() != null) {
+                sbsTab.getTabPane().getSelectionModel().select(sbsTab);
+            }
+        });
+        return new Workshop(List.of(trafficTab, sbsTab, whyTab, scenariosTab), traffic.controller(),
+                sbs.controller(), why.controller(), scenarios.controller());
+    }
+
+    private static Tab tab(String text, String id, Parent root) {
+        Tab t = new Tab(text, root);
+        t.setId(id);
+        t.setClosable(false);
+        return t;
+    }
+
+    record Loaded<C>(Parent root, C controller) {
+    }
+
+    /** Like {@code Views.load}, with controllers taking {@code (UiSession, WorkshopContext)}. */
+    static <C> Loaded<C> load(String name, UiSession session, WorkshopContext ctx) {
+        URL url = WorkshopTabs.class.getResource("/fxml/" + name + ".fxml");
+        if (url == null) {
+            throw new IllegalStateException("fxml/" + name + ".fxml is not on the classpath");
+        }
+        FXMLLoader loader = new FXMLLoader(url);
+        loader.setControllerFactory(type -> {
+            try {
+                return type.getConstructor(UiSession.class, WorkshopContext.class).newInstance(session, ctx);
+            } catch (ReflectiveOperationException e) {
+                Throwable cause = e instanceof InvocationTargetException ite ? ite.getCause() : e;
+                throw new IllegalStateException("cannot create controller " + type.getName() + ": " + cause, cause);
+            }
+        });
+        try {
+            Parent root = loader.load();
+            URL css = WorkshopTabs.class.getResource("/styles/workshop.css");
+            if (css != null) {
+                root.getStylesheets().add(css.toExternalForm());
+            }
+            return new Loaded<>(root, loader.getController());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load fxml/" + name + ".fxml", e);
+        }
+    }
+}

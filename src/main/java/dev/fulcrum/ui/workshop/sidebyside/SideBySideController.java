@@ -1,0 +1,468 @@
+package dev.fulcrum.ui.workshop.sidebyside;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.engine.sim.SideBySide;
+import dev.fulcrum.engine.sim.SideBySideReport;
+import dev.fulcrum.engine.sim.SimBackend;
+import dev.fulcrum.engine.sim.SimRequest;
+import dev.fulcrum.engine.sim.SimTrace;
+import dev.fulcrum.engine.sim.StrategyResult;
+import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.workshop.WorkshopContext;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.fxml.FXML;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SpinnerValueFactory;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.FlowPane;
+import javafx.stage.FileChooser;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Side by side: one seeded trace (generated, or a recording replayed into it) through several strategies at
+ * once in the simulator ({@link SideBySide}: real engine pools, a simulated clock, no sockets), with one
+ * backend optionally slowed down. Shows, per strategy, the load per backend, max/avg, p50/p99, the longest
+ * run of one backend and the keys moved when a backend leaves, as a table and two charts (load per backend
+ * per strategy; p99 per strategy), and exports the table as CSV.
+ *
+ * <p>A run takes up to a few seconds, so it runs on its own worker thread with a progress bar and can be
+ * cancelled (the simulator checks for interruption every 1,000 requests).
+ */
+public final class SideBySideController implements AutoCloseable {
+    /** Assumed latency of a backend the engine has no measure for yet. */
+    static final double DEFAULT_LATENCY_MS = 10;
+    private static final Logger LOG = LoggerFactory.getLogger(SideBySideController.class);
+    private static final String NONE = "(none)";
+
+    private final UiSession session;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fulcrum-side-by-side");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ReadOnlyObjectWrapper<SideBySideReport> report = new ReadOnlyObjectWrapper<>(this, "report");
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final Map<String, CheckBox> strategyBoxes = new LinkedHashMap<>();
+    private Future<?> job;
+    private List<SimRequest> recordedTrace;
+    private boolean backendsEdited;
+    private boolean settingBackends;
+
+    @FXML private TextField sbsBackends;
+    @FXML private ComboBox<String> sbsSlowBackend;
+    @FXML private Spinner<Double> sbsSlowFactor;
+    @FXML private ComboBox<String> sbsRemove;
+    @FXML private Spinner<Integer> sbsRequests;
+    @FXML private Spinner<Double> sbsRate;
+    @FXML private Spinner<Integer> sbsKeys;
+    @FXML private TextField sbsSeed;
+    @FXML private FlowPane sbsStrategies;
+    @FXML private CheckBox sbsNaive;
+    @FXML private Label sbsTraceSource;
+    @FXML private Button sbsUseGenerated;
+    @FXML private Button sbsRun;
+    @FXML private Button sbsCancel;
+    @FXML private Button sbsExport;
+    @FXML private ProgressBar sbsProgress;
+    @FXML private Label sbsMessage;
+    @FXML private TableView<StrategyResult> sbsTable;
+    @FXML private BarChart<String, Number> sbsLoadChart;
+    @FXML private BarChart<String, Number> sbsP99Chart;
+
+    public SideBySideController(UiSession session, WorkshopContext ctx) {
+        this.session = session;
+    }
+
+    @FXML
+    private void initialize() {
+        sbsSlowFactor.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(1, 1000, 10, 1));
+        sbsRequests.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, SimTrace.MAX_REQUESTS, 10_000, 1000));
+        sbsRate.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(1, 1_000_000, 200, 50));
+        sbsKeys.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, KeyDistribution.MAX_KEYS, 1000, 100));
+        for (Spinner<?> s : List.of(sbsSlowFactor, sbsRequests, sbsRate, sbsKeys)) {
+            s.setEditable(true);
+            s.focusedProperty().addListener((o, a, f) -> {
+                if (!f) {
+                    s.increment(0);
+                }
+            });
+        }
+        for (StrategySpec spec : SideBySide.DEFAULT_STRATEGIES) {
+            CheckBox box = new CheckBox(spec.type());
+            box.setId("sbsStrategy-" + spec.type());
+            box.setSelected(true);
+            strategyBoxes.put(spec.type(), box);
+            sbsStrategies.getChildren().add(box);
+        }
+        sbsStrategies.getChildren().remove(sbsNaive); // after the engine strategies, next to smooth WRR's row
+        sbsStrategies.getChildren().add(sbsNaive);
+        sbsNaive.setSelected(true);
+        sbsBackends.textProperty().addListener((o, a, t) -> {
+            backendsEdited |= !settingBackends;
+            showBackendChoices();
+        });
+        session.stateProperty().addListener((o, a, s) -> followPool());
+        session.poolProperty().addListener((o, a, p) -> followPool());
+        session.demoStateProperty().addListener((o, a, d) -> followPool());
+        followPool();
+        if (sbsBackends.getText().isBlank()) {
+            setBackendsText("a:5:10, b:1:10, c:1:10");
+        }
+        sbsRun.setOnAction(e -> run());
+        sbsCancel.setOnAction(e -> cancel());
+        sbsExport.setOnAction(e -> chooseAndExport());
+        sbsUseGenerated.setOnAction(e -> useTrace(null, null));
+        sbsRun.disableProperty().bind(running);
+        sbsCancel.disableProperty().bind(running.not());
+        sbsExport.disableProperty().bind(report.isNull().or(running));
+        sbsMessage.textProperty().bind(message);
+        sbsLoadChart.setAnimated(false);
+        sbsP99Chart.setAnimated(false);
+        sbsP99Chart.setLegendVisible(false);
+        sbsTable.setPlaceholder(new Label("Run to compare the strategies on one trace"));
+        useTrace(null, null);
+        report.addListener((o, a, r) -> show(r));
+    }
+
+    /**
+     * Uses a recorded trace (from "Replay into side by side") instead of a generated one; null goes back to
+     * generating. FX thread.
+     */
+    public void useTrace(List<SimRequest> trace, String label) {
+        recordedTrace = trace;
+        boolean recorded = trace != null;
+        sbsRequests.setDisable(recorded);
+        sbsRate.setDisable(recorded);
+        sbsKeys.setDisable(recorded);
+        sbsUseGenerated.setVisible(recorded);
+        sbsTraceSource.setText(recorded ? "Trace: recording " + label + ", " + trace.size() + " requests"
+                : "Trace: generated (Poisson arrivals, Zipf s=1 keys, seeded)");
+    }
+
+    /** The backends field: {@code id:weight:latencyMs} separated by commas. */
+    List<SimBackend> backends() {
+        List<SimBackend> out = new ArrayList<>();
+        for (String part : sbsBackends.getText().split(",")) {
+            String p = part.trim();
+            if (p.isEmpty()) {
+                continue;
+            }
+            String[] f = p.split(":");
+            try {
+                int weight = f.length > 1 ? Integer.parseInt(f[1].trim()) : 1;
+                double latency = f.length > 2 ? Double.parseDouble(f[2].trim()) : DEFAULT_LATENCY_MS;
+                // a little jitter, as real backends have; the same for every strategy (SimBackend draws it per request)
+                out.add(new SimBackend(f[0].trim(), weight, latency, latency / 5, 0));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("backends: expected id:weight:latencyMs (got: " + p + ")");
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("backends: at least one required (got: " + sbsBackends.getText() + ")");
+        }
+        return out;
+    }
+
+    /** The run the form describes. */
+    public SideBySide.Settings settings() {
+        List<StrategySpec> strategies = new ArrayList<>();
+        strategyBoxes.forEach((type, box) -> {
+            if (box.isSelected()) {
+                strategies.add(StrategySpec.of(type));
+            }
+        });
+        long seed;
+        try {
+            seed = Long.parseLong(sbsSeed.getText().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("seed: must be a whole number (got: " + sbsSeed.getText() + ")");
+        }
+        String remove = NONE.equals(sbsRemove.getValue()) ? null : sbsRemove.getValue();
+        SideBySide.Settings s = new SideBySide.Settings(backends(), strategies, sbsNaive.isSelected(), remove, null, seed);
+        String slow = sbsSlowBackend.getValue();
+        return slow == null || NONE.equals(slow) ? s : s.withSlowBackend(slow, sbsSlowFactor.getValue());
+    }
+
+    /** Starts a run on the worker; the table and charts update when it ends. FX thread. */
+    public void run() {
+        SideBySide.Settings settings;
+        List<SimRequest> trace;
+        try {
+            settings = settings();
+            trace = recordedTrace != null ? recordedTrace : SimTrace.generate(sbsRequests.getValue(), sbsRate.getValue(),
+                    new KeyDistribution.Zipf(sbsKeys.getValue(), 1.0), 0, settings.seed());
+        } catch (RuntimeException e) {
+            message.set(e.getMessage());
+            return;
+        }
+        running.set(true);
+        sbsProgress.setProgress(0);
+        message.set("simulating " + trace.size() + " requests");
+        job = worker.submit(() -> {
+            try {
+                SideBySideReport r = SideBySide.run(settings, trace, p -> Platform.runLater(() -> {
+                    sbsProgress.setProgress(p.fraction());
+                    message.set("simulating " + p.strategy() + " (" + (p.lane() + 1) + " of " + p.lanes() + ")");
+                }));
+                Platform.runLater(() -> {
+                    running.set(false);
+                    sbsProgress.setProgress(1);
+                    message.set(String.format(Locale.ROOT, "%d requests, seed %d%s", r.requests(), r.seed(),
+                            r.removedBackend() == null ? "" : String.format(Locale.ROOT,
+                                    " · keys moved when %s leaves: ideally %.1f%%", r.removedBackend(),
+                                    100 * r.idealMovedFraction())));
+                    report.set(r);
+                });
+            } catch (CancellationException e) {
+                Platform.runLater(() -> {
+                    running.set(false);
+                    message.set("cancelled");
+                });
+            } catch (RuntimeException e) {
+                LOG.debug("side-by-side run failed", e);
+                Platform.runLater(() -> {
+                    running.set(false);
+                    message.set("side by side: " + e.getMessage());
+                });
+            }
+        });
+    }
+
+    public void cancel() {
+        Future<?> j = job;
+        if (j != null) {
+            j.cancel(true);
+        }
+    }
+
+    /** Writes the latest report as CSV ({@link SideBySideReport#toCsv()}) to {@code file}. */
+    public void exportCsv(Path file) throws IOException {
+        SideBySideReport r = report.get();
+        if (r == null) {
+            throw new IllegalStateException("export: nothing to export yet; run first");
+        }
+        Files.writeString(file, r.toCsv(), StandardCharsets.UTF_8);
+    }
+
+    private void chooseAndExport() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Export side by side as CSV");
+        fc.setInitialFileName("side-by-side-seed-" + report.get().seed() + ".csv");
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("CSV", "*.csv"));
+        File f = fc.showSaveDialog(sbsTable.getScene().getWindow());
+        if (f == null) {
+            return;
+        }
+        try {
+            exportCsv(f.toPath());
+            message.set("exported to " + f);
+        } catch (IOException | RuntimeException e) {
+            message.set("export: " + e.getMessage());
+        }
+    }
+
+    private void followPool() {
+        if (backendsEdited) {
+            return;
+        }
+        EngineState s = session.state();
+        if (s == null) {
+            return;
+        }
+        Map<String, Map<String, Object>> demo = session.demoStateProperty().get();
+        Map<String, SimBackend> shown = new LinkedHashMap<>();
+        try {
+            backends().forEach(x -> shown.put(x.id(), x));
+        } catch (RuntimeException e) {
+            // nothing sensible shown yet: replace it
+        }
+        List<String> parts = new ArrayList<>();
+        boolean same = true;
+        for (EngineState.BackendInfo b : s.backends()) {
+            if (!b.pool().equals(session.pool())) {
+                continue;
+            }
+            // a demo backend's latency is its setting; another backend's is its measured median, taken when the
+            // field is filled and not followed (it moves every sample and would make the field flicker)
+            Map<String, Object> d = demo == null ? null : demo.get(b.id());
+            Double demoLatency = d != null && d.get("latencyMs") instanceof Number n ? n.doubleValue() : null;
+            // (a demo backend without a latency setting answers in about a millisecond)
+            double latency = demoLatency != null ? Math.max(1, demoLatency)
+                    : b.latencyP50Ms() > 0 ? Math.round(b.latencyP50Ms() * 10) / 10.0 : DEFAULT_LATENCY_MS;
+            SimBackend was = shown.get(b.id());
+            same &= was != null && was.weight() == b.weight()
+                    && (demoLatency == null || was.baseLatencyMs() == latency);
+            parts.add(b.id() + ":" + b.weight() + ":" + fmt(latency));
+        }
+        same &= parts.size() == shown.size();
+        if (!parts.isEmpty() && !same) {
+            setBackendsText(String.join(", ", parts));
+        }
+    }
+
+    private void setBackendsText(String text) {
+        if (text.equals(sbsBackends.getText())) {
+            return;
+        }
+        settingBackends = true;
+        sbsBackends.setText(text);
+        settingBackends = false;
+    }
+
+    private void showBackendChoices() {
+        List<String> ids;
+        try {
+            ids = backends().stream().map(SimBackend::id).toList();
+        } catch (RuntimeException e) {
+            return; // being typed
+        }
+        List<String> slow = new ArrayList<>(List.of(NONE));
+        slow.addAll(ids);
+        if (!slow.equals(sbsSlowBackend.getItems())) {
+            String keepSlow = sbsSlowBackend.getValue();
+            String keepRemove = sbsRemove.getValue();
+            sbsSlowBackend.getItems().setAll(slow);
+            sbsRemove.getItems().setAll(slow);
+            sbsSlowBackend.setValue(slow.contains(keepSlow) ? keepSlow : NONE);
+            String last = ids.stream().sorted().reduce((a, b) -> b).orElse(NONE);
+            sbsRemove.setValue(slow.contains(keepRemove) && keepRemove != null ? keepRemove : ids.size() > 1 ? last : NONE);
+        }
+    }
+
+    private void show(SideBySideReport r) {
+        sbsTable.getColumns().clear();
+        sbsLoadChart.getData().clear();
+        sbsP99Chart.getData().clear();
+        if (r == null) {
+            sbsTable.getItems().clear();
+            return;
+        }
+        column("Strategy", StrategyResult::strategy, 215);
+        for (String b : r.backends()) {
+            column(b, x -> Long.toString(x.requestsPerBackend().getOrDefault(b, 0L)), 70);
+        }
+        column("Max/avg", x -> fmt2(x.maxAvgLoadRatio()), 70);
+        column("Max/avg weighted", x -> fmt2(x.maxAvgWeightedRatio()), 150);
+        column("p50 ms", x -> fmt(x.p50Ms()), 70);
+        column("p99 ms", x -> fmt(x.p99Ms()), 70);
+        column("Longest run", x -> x.longestRun() + (x.longestRunBackend() == null ? "" : " (" + x.longestRunBackend() + ")"), 110);
+        column("Keys moved", x -> x.keysMoved() == null ? "N/A" : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMoved()), 100);
+        column("Needlessly", x -> x.keysMovedNeedlessly() == null ? "N/A"
+                : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMovedNeedlessly()), 90);
+        column("Unrouted", x -> Long.toString(x.unrouted()), 80);
+        sbsTable.getItems().setAll(r.results());
+
+        // series colours = the backends' colours elsewhere in the window (Palette over the sorted ids)
+        StringBuilder css = new StringBuilder();
+        int i = 1;
+        for (javafx.scene.paint.Color c : Palette.of(r.backends()).values()) {
+            css.append("CHART_COLOR_").append(i++).append(": ").append(Palette.web(c)).append("; ");
+        }
+        sbsLoadChart.setStyle(css.toString());
+        for (String b : r.backends()) {
+            XYChart.Series<String, Number> s = new XYChart.Series<>();
+            s.setName(b);
+            for (StrategyResult x : r.results()) {
+                s.getData().add(new XYChart.Data<>(shortName(x.strategy()), x.requestsPerBackend().getOrDefault(b, 0L)));
+            }
+            sbsLoadChart.getData().add(s);
+        }
+        XYChart.Series<String, Number> p99 = new XYChart.Series<>();
+        p99.setName("p99");
+        for (StrategyResult x : r.results()) {
+            p99.getData().add(new XYChart.Data<>(shortName(x.strategy()), x.p99Ms()));
+        }
+        sbsP99Chart.getData().add(p99);
+    }
+
+    /** Category labels short enough to sit under a group of bars. */
+    static String shortName(String strategy) {
+        return switch (strategy) {
+            case "smooth-weighted-round-robin" -> "smooth WRR";
+            case "naive-weighted-round-robin" -> "naive WRR";
+            case "weighted-random" -> "w-random";
+            case "least-requests" -> "least-req";
+            case "power-of-two" -> "P2C";
+            case "consistent-hash" -> "ring";
+            case "fastest-response" -> "fastest";
+            case "round-robin" -> "RR";
+            default -> strategy;
+        };
+    }
+
+    private void column(String title, java.util.function.Function<StrategyResult, String> text, double width) {
+        TableColumn<StrategyResult, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(text.apply(d.getValue())));
+        c.setPrefWidth(width);
+        sbsTable.getColumns().add(c);
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 1e9 ? Long.toString((long) d) : String.format(Locale.ROOT, "%.1f", d);
+    }
+
+    private static String fmt2(double d) {
+        return String.format(Locale.ROOT, "%.2f", d);
+    }
+
+    public ReadOnlyObjectProperty<SideBySideReport> reportProperty() {
+        return report.getReadOnlyProperty();
+    }
+
+    public ReadOnlyBooleanProperty runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    public javafx.beans.property.ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    /** Ticks exactly these strategies (types) and the naive WRR box; for tests and the tour. */
+    public void selectStrategies(List<String> types, boolean naive) {
+        strategyBoxes.forEach((t, b) -> b.setSelected(types.contains(t)));
+        sbsNaive.setSelected(naive);
+    }
+
+    public TableView<StrategyResult> table() {
+        return sbsTable;
+    }
+
+    @Override
+    public void close() {
+        cancel();
+        worker.shutdownNow();
+    }
+}

@@ -1,0 +1,365 @@
+package dev.fulcrum.ui.workshop.traffic;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.demo.TrafficRecorder;
+import dev.fulcrum.demo.TrafficReplay;
+import dev.fulcrum.demo.TrafficRequest;
+import dev.fulcrum.demo.TrafficSettings;
+import dev.fulcrum.demo.TrafficSnapshot;
+import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.engine.sim.SimRequest;
+import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.workshop.WorkshopContext;
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
+import javafx.fxml.FXML;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.control.Slider;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SpinnerValueFactory;
+import javafx.scene.control.TextField;
+import javafx.stage.FileChooser;
+
+/**
+ * The traffic generator's view: real HTTP through the proxy at a target rate, bounded by its duration, with
+ * keys from a chosen distribution placed where the pool's strategy reads them; what it achieved (rate in the
+ * last second and overall, errors by status, latency percentiles, answers per backend as a bar chart). Also
+ * the "slow request spike" button for the demo backends, and record and replay: record a run's sends to a
+ * JSON-lines file, replay one through the proxy at any speed or into the side-by-side simulator.
+ */
+public final class TrafficController implements AutoCloseable {
+    static final String UNIFORM = "Uniform";
+    static final String ZIPF = "Zipf";
+    static final String HOT_KEY = "Hot key";
+
+    private final UiSession session;
+    private final WorkshopContext ctx;
+    private final TrafficViewModel vm = new TrafficViewModel();
+    private final XYChart.Series<String, Number> perBackend = new XYChart.Series<>();
+    private BiConsumer<List<SimRequest>, String> replayIntoSideBySide = (t, l) -> { };
+    /** The placement the operator typed; null while it follows the pool's strategy key. */
+    private boolean placementEdited;
+    private boolean settingPlacement;
+
+    @FXML private Spinner<Double> trafficRate;
+    @FXML private Spinner<Integer> trafficConcurrency;
+    @FXML private Spinner<Integer> trafficDuration;
+    @FXML private ComboBox<String> trafficDistribution;
+    @FXML private Spinner<Integer> trafficKeys;
+    @FXML private Label trafficParamLabel;
+    @FXML private TextField trafficParam;
+    @FXML private TextField trafficPlacement;
+    @FXML private Slider trafficPostShare;
+    @FXML private Label trafficPostShareText;
+    @FXML private CheckBox trafficRecord;
+    @FXML private TextField trafficRecordFile;
+    @FXML private Button trafficRecordChoose;
+    @FXML private Button trafficStart;
+    @FXML private Button trafficStop;
+    @FXML private ProgressBar trafficProgress;
+    @FXML private Label trafficStatus;
+    @FXML private Label trafficMessage;
+    @FXML private Label trafficRateLast;
+    @FXML private Label trafficRateOverall;
+    @FXML private Label trafficCompleted;
+    @FXML private Label trafficErrors;
+    @FXML private Label trafficLatency;
+    @FXML private BarChart<String, Number> trafficBackends;
+    @FXML private javafx.scene.layout.VBox trafficSpikeBox;
+    @FXML private ComboBox<String> trafficSpikeBackend;
+    @FXML private Spinner<Integer> trafficSpikeMs;
+    @FXML private Button trafficSpike;
+    @FXML private TextField trafficReplayFile;
+    @FXML private Button trafficReplayChoose;
+    @FXML private Spinner<Double> trafficReplaySpeed;
+    @FXML private Button trafficReplayProxy;
+    @FXML private Button trafficReplaySim;
+
+    public TrafficController(UiSession session, WorkshopContext ctx) {
+        this.session = session;
+        this.ctx = ctx;
+    }
+
+    @FXML
+    private void initialize() {
+        trafficRate.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(0.1, TrafficSettings.MAX_RATE, 50, 10));
+        trafficConcurrency.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1,
+                TrafficSettings.MAX_CONCURRENCY, 64, 8));
+        trafficDuration.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 3600, 30, 5));
+        trafficKeys.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, KeyDistribution.MAX_KEYS, 100, 10));
+        trafficSpikeMs.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 60_000, 2000, 500));
+        trafficReplaySpeed.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(TrafficReplay.MIN_SPEED,
+                TrafficReplay.MAX_SPEED, 1, 1));
+        for (Spinner<?> s : List.of(trafficRate, trafficConcurrency, trafficDuration, trafficKeys, trafficSpikeMs,
+                trafficReplaySpeed)) {
+            s.setEditable(true);
+            s.focusedProperty().addListener((o, a, f) -> {
+                if (!f) {
+                    s.increment(0); // commits typed text
+                }
+            });
+        }
+        trafficDistribution.getItems().setAll(UNIFORM, ZIPF, HOT_KEY);
+        trafficDistribution.valueProperty().addListener((o, a, d) -> {
+            boolean uniform = UNIFORM.equals(d);
+            trafficParam.setDisable(uniform);
+            trafficParamLabel.setText(HOT_KEY.equals(d) ? "hot share p" : "exponent s");
+            trafficParam.setText(HOT_KEY.equals(d) ? "0.5" : "1.0");
+        });
+        trafficDistribution.setValue(ZIPF);
+        trafficPostShare.valueProperty().addListener((o, a, v) ->
+                trafficPostShareText.setText(Math.round(v.doubleValue() * 100) + "% POST"));
+        trafficPostShareText.setText("0% POST");
+        trafficPlacement.textProperty().addListener((o, a, t) -> placementEdited |= !settingPlacement);
+        trafficRecordFile.setText(Path.of(System.getProperty("java.io.tmpdir"), "fulcrum-traffic.jsonl").toString());
+        trafficRecordFile.disableProperty().bind(trafficRecord.selectedProperty().not());
+        trafficRecordChoose.disableProperty().bind(trafficRecord.selectedProperty().not());
+        trafficRecordChoose.setOnAction(e -> choose(trafficRecordFile, true));
+        trafficReplayFile.setText(trafficRecordFile.getText());
+        trafficReplayChoose.setOnAction(e -> choose(trafficReplayFile, false));
+
+        perBackend.setName("answers");
+        trafficBackends.getData().add(perBackend);
+        trafficBackends.setAnimated(false);
+        trafficBackends.setLegendVisible(false);
+
+        trafficStart.setOnAction(e -> start());
+        trafficStop.setOnAction(e -> vm.stop());
+        trafficReplayProxy.setOnAction(e -> replayThroughProxy());
+        trafficReplaySim.setOnAction(e -> replayIntoSideBySide());
+        var noTarget = javafx.beans.binding.Bindings.createBooleanBinding(() -> session.state() == null,
+                session.stateProperty());
+        trafficStart.disableProperty().bind(vm.runningProperty().or(noTarget));
+        trafficReplayProxy.disableProperty().bind(vm.runningProperty().or(noTarget));
+        trafficStop.disableProperty().bind(vm.runningProperty().not());
+        trafficMessage.textProperty().bind(vm.messageProperty());
+        vm.snapshotProperty().addListener((o, a, s) -> show(s));
+
+        boolean canSpike = ctx.spike() != null;
+        trafficSpikeBox.setVisible(canSpike);
+        trafficSpikeBox.setManaged(canSpike);
+        trafficSpike.setOnAction(e -> spike());
+        trafficSpike.disableProperty().bind(trafficSpikeBackend.valueProperty().isNull());
+        session.demoStateProperty().addListener((o, a, d) -> showDemoIds(d));
+        showDemoIds(session.demoStateProperty().get());
+
+        session.stateProperty().addListener((o, a, s) -> followStrategyKey());
+        session.poolProperty().addListener((o, a, p) -> followStrategyKey());
+        followStrategyKey();
+        show(null);
+    }
+
+    /** The settings the form describes, aimed at the engine's proxy. */
+    public TrafficSettings settings() {
+        EngineState s = session.state();
+        if (s == null || s.proxy() == null) {
+            throw new IllegalStateException("traffic: the proxy's address is not known yet");
+        }
+        URI proxy = URI.create(s.proxy());
+        URI target = URI.create(proxy.getScheme() + "://" + proxy.getHost() + ":" + proxy.getPort());
+        return TrafficSettings.defaults(target)
+                .withRate(trafficRate.getValue())
+                .withMaxConcurrency(trafficConcurrency.getValue())
+                .withDuration(Duration.ofSeconds(trafficDuration.getValue()))
+                .withKeys(keys())
+                .withKeyPlacement(TrafficSettings.KeyPlacement.forStrategyKey(trafficPlacement.getText().trim()))
+                .withPostShare(Math.round(trafficPostShare.getValue() * 100) / 100.0)
+                .withSeed(System.nanoTime());
+    }
+
+    private KeyDistribution keys() {
+        int n = trafficKeys.getValue();
+        String d = trafficDistribution.getValue();
+        if (UNIFORM.equals(d)) {
+            return new KeyDistribution.Uniform(n);
+        }
+        double p;
+        try {
+            p = Double.parseDouble(trafficParam.getText().trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException((HOT_KEY.equals(d) ? "share" : "exponent") + ": must be a number (got: "
+                    + trafficParam.getText() + ")");
+        }
+        return HOT_KEY.equals(d) ? new KeyDistribution.HotKey(n, p) : new KeyDistribution.Zipf(n, p);
+    }
+
+    /** Starts a run with the form's settings (FX thread). A refused setting is shown, not thrown. */
+    public void start() {
+        try {
+            vm.start(settings(), trafficRecord.isSelected() ? Path.of(trafficRecordFile.getText().trim()) : null);
+        } catch (RuntimeException | IOException e) {
+            vm.fail(e.getMessage());
+        }
+    }
+
+    public void stop() {
+        vm.stop();
+    }
+
+    private void replayThroughProxy() {
+        try {
+            vm.replay(settings(), TrafficRecorder.read(Path.of(trafficReplayFile.getText().trim())),
+                    trafficReplaySpeed.getValue());
+        } catch (RuntimeException | IOException e) {
+            vm.fail("replay: " + e.getMessage());
+        }
+    }
+
+    /** Reads the replay file and hands it, as a simulator trace at the chosen speed, to the side-by-side view. */
+    public void replayIntoSideBySide() {
+        Path file = Path.of(trafficReplayFile.getText().trim());
+        double speed = trafficReplaySpeed.getValue();
+        session.call("read " + file, () -> TrafficReplay.toSimTrace(TrafficRecorder.read(file), speed),
+                trace -> replayIntoSideBySide.accept(trace, file.getFileName() + " at " + speed + "x"),
+                msg -> vm.fail("replay: " + msg));
+    }
+
+    /** Where "Replay into side-by-side" sends the trace (WorkshopTabs wires the side-by-side view). */
+    public void onReplayIntoSideBySide(BiConsumer<List<SimRequest>, String> target) {
+        this.replayIntoSideBySide = target;
+    }
+
+    private void spike() {
+        String id = trafficSpikeBackend.getValue();
+        long ms = trafficSpikeMs.getValue();
+        session.run("spike " + id, () -> ctx.spike().accept(id, ms),
+                () -> vm.fail("the next request to " + id + " takes " + ms + " ms"), msg -> vm.fail("spike: " + msg));
+    }
+
+    private void choose(TextField field, boolean save) {
+        FileChooser fc = new FileChooser();
+        fc.setTitle(save ? "Record traffic to" : "Replay traffic from");
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("JSON lines", "*.jsonl", "*.json", "*.txt"));
+        File current = new File(field.getText());
+        if (current.getParentFile() != null && current.getParentFile().isDirectory()) {
+            fc.setInitialDirectory(current.getParentFile());
+            fc.setInitialFileName(current.getName());
+        }
+        File f = save ? fc.showSaveDialog(field.getScene().getWindow()) : fc.showOpenDialog(field.getScene().getWindow());
+        if (f != null) {
+            field.setText(f.getPath());
+        }
+    }
+
+    private void followStrategyKey() {
+        if (placementEdited) {
+            return;
+        }
+        EngineState s = session.state();
+        String key = null;
+        if (s != null) {
+            EngineState.PoolInfo p = s.pools().get(session.pool());
+            Map<String, Object> strategy = p != null ? p.strategy() : s.strategy();
+            key = strategy == null || strategy.get("key") == null ? null : strategy.get("key").toString();
+        }
+        String text;
+        try {
+            text = TrafficSettings.KeyPlacement.forStrategyKey(key).strategyKey();
+        } catch (IllegalArgumentException e) {
+            text = "path";
+        }
+        if (!text.equals(trafficPlacement.getText())) {
+            settingPlacement = true;
+            trafficPlacement.setText(text);
+            settingPlacement = false;
+        }
+    }
+
+    private void showDemoIds(Map<String, Map<String, Object>> demo) {
+        List<String> ids = demo == null ? List.of() : new ArrayList<>(demo.keySet());
+        if (!ids.equals(trafficSpikeBackend.getItems())) {
+            String keep = trafficSpikeBackend.getValue();
+            trafficSpikeBackend.getItems().setAll(ids);
+            trafficSpikeBackend.setValue(ids.contains(keep) ? keep : ids.isEmpty() ? null : ids.get(0));
+        }
+    }
+
+    private void show(TrafficSnapshot s) {
+        if (s == null) {
+            trafficProgress.setProgress(0);
+            trafficStatus.setText("idle");
+            trafficRateLast.setText("–");
+            trafficRateOverall.setText("–");
+            trafficCompleted.setText("–");
+            trafficErrors.setText("–");
+            trafficLatency.setText("–");
+            return;
+        }
+        trafficProgress.setProgress(s.progress());
+        trafficStatus.setText(switch (s.state()) {
+            case IDLE -> "idle";
+            case RUNNING -> String.format(Locale.ROOT, "running %.0f of %.0f s", s.elapsedNanos() / 1e9, s.durationNanos() / 1e9);
+            case DRAINING -> "waiting for " + s.inFlight() + " answers";
+            case DONE -> String.format(Locale.ROOT, "done after %.1f s", s.elapsedNanos() / 1e9);
+        });
+        trafficRateLast.setText(String.format(Locale.ROOT, "%.1f req/s (target %.1f)", s.rateLastSecond(), s.targetRate()));
+        trafficRateOverall.setText(String.format(Locale.ROOT, "%.1f req/s", s.rateOverall()));
+        trafficCompleted.setText(String.format(Locale.ROOT, "%d answered of %d sent · %d in flight · %d skipped (cap)"
+                + " · %d GET / %d POST", s.completed(), s.sent(), s.inFlight(), s.skipped(), s.gets(), s.posts()));
+        String statuses = s.byStatus().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                .collect(Collectors.joining(", "));
+        trafficErrors.setText(s.errors() + " errors" + (statuses.isEmpty() ? "" : "  (status " + statuses + ")")
+                + (s.connectionErrors() > 0 ? " · " + s.connectionErrors() + " connection errors" : "")
+                + (s.timeouts() > 0 ? " · " + s.timeouts() + " timeouts" : ""));
+        TrafficSnapshot.Latency l = s.latency();
+        trafficLatency.setText(l.count() == 0 ? "–" : String.format(Locale.ROOT,
+                "p50 %.1f ms · p90 %.1f ms · p99 %.1f ms · p99.9 %.1f ms · max %.1f ms", l.p50Ms(), l.p90Ms(), l.p99Ms(),
+                l.p999Ms(), l.maxMs()));
+        showBackends(s.byBackend());
+    }
+
+    private void showBackends(Map<String, Long> counts) {
+        List<String> ids = new ArrayList<>(counts.keySet());
+        List<String> shown = perBackend.getData().stream().map(XYChart.Data::getXValue).toList();
+        if (!ids.equals(shown)) {
+            List<XYChart.Data<String, Number>> data = new ArrayList<>();
+            counts.forEach((id, n) -> data.add(new XYChart.Data<>(id, n)));
+            perBackend.getData().setAll(data);
+        } else {
+            for (XYChart.Data<String, Number> d : perBackend.getData()) {
+                d.setYValue(counts.get(d.getXValue()));
+            }
+        }
+        colour();
+    }
+
+    /** Each backend's bar in its colour across the window (the pool's palette; a stranger gets its own). */
+    private void colour() {
+        EngineState s = session.state();
+        List<String> poolIds = s == null ? List.of() : s.backends().stream()
+                .filter(b -> b.pool().equals(session.pool())).map(EngineState.BackendInfo::id).toList();
+        List<String> shown = perBackend.getData().stream().map(XYChart.Data::getXValue).toList();
+        Map<String, javafx.scene.paint.Color> palette = poolIds.containsAll(shown) ? Palette.of(poolIds) : Palette.of(shown);
+        for (XYChart.Data<String, Number> d : perBackend.getData()) {
+            javafx.scene.paint.Color c = palette.get(d.getXValue());
+            if (d.getNode() != null && c != null) {
+                d.getNode().setStyle("-fx-bar-fill: " + Palette.web(c) + ";");
+            }
+        }
+    }
+
+    public TrafficViewModel viewModel() {
+        return vm;
+    }
+
+    @Override
+    public void close() {
+        vm.close();
+    }
+}

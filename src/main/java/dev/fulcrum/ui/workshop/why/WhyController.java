@@ -1,0 +1,206 @@
+package dev.fulcrum.ui.workshop.why;
+
+import dev.fulcrum.engine.DecisionTrace;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.SimpleRequest;
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.workshop.WorkshopContext;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.fxml.FXML;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+
+/**
+ * "Why this backend": a request described in a form (client IP, method, path, one header, one cookie, one
+ * query parameter), and "Step", which asks the live pool where it would go ({@link DecisionTrace#explain}) and
+ * shows every step: the key and its hash, where the hash lands (ring point, Maglev slot, weight line), the
+ * bounded-loads cap, the members filtered out with their reasons, the candidates with weights and in-flight,
+ * power-of-two's draws, the pick, backup and panic.
+ *
+ * <p>In-process only: it needs the pool itself ({@link WorkshopContext#pools()}); attached to a remote engine
+ * the view says so. Stepping is real: round robin and smooth WRR advance as if the request had been routed.
+ */
+public final class WhyController {
+    private final UiSession session;
+    private final WorkshopContext ctx;
+    private final ReadOnlyObjectWrapper<DecisionTrace> trace = new ReadOnlyObjectWrapper<>(this, "trace");
+    private final ReadOnlyStringWrapper problem = new ReadOnlyStringWrapper(this, "problem");
+
+    @FXML private TextField whyClientIp;
+    @FXML private ComboBox<String> whyMethod;
+    @FXML private TextField whyPath;
+    @FXML private TextField whyHeaderName;
+    @FXML private TextField whyHeaderValue;
+    @FXML private TextField whyCookieName;
+    @FXML private TextField whyCookieValue;
+    @FXML private TextField whyQueryName;
+    @FXML private TextField whyQueryValue;
+    @FXML private Button whyStep;
+    @FXML private Label whyUnavailable;
+    @FXML private Label whyProblem;
+    @FXML private Label whyPool;
+    @FXML private Label whyStrategy;
+    @FXML private Label whyKey;
+    @FXML private Label whyHash;
+    @FXML private Label whyPlacement;
+    @FXML private Label whyCap;
+    @FXML private Label whyDraws;
+    @FXML private Label whyPicked;
+    @FXML private Label whyFlags;
+    @FXML private Label whySummary;
+    @FXML private VBox whyFiltered;
+    @FXML private TableView<DecisionTrace.Candidate> whyCandidates;
+    @FXML private VBox whyResult;
+
+    public WhyController(UiSession session, WorkshopContext ctx) {
+        this.session = session;
+        this.ctx = ctx;
+    }
+
+    @FXML
+    private void initialize() {
+        whyMethod.getItems().setAll("GET", "POST", "PUT", "DELETE");
+        whyMethod.setValue("GET");
+        boolean available = ctx.pools() != null;
+        whyUnavailable.setVisible(!available);
+        whyUnavailable.setManaged(!available);
+        whyUnavailable.setText("\"Why this backend\" asks the pool itself, so it is available for the embedded engine "
+                + "only. Attached to a remote Fulcrum, use its admin API: GET /api/ring/{pool}/lookup?key=K.");
+        whyStep.setDisable(!available);
+        whyResult.setVisible(false);
+        whyStep.setOnAction(e -> step());
+        column("Backend", c -> c.backend() + (c.backup() ? " (backup)" : ""), 140);
+        column("Weight", c -> Integer.toString(c.weight()), 70);
+        column("Effective", c -> String.format(Locale.ROOT, "%.2f", c.effectiveWeight() / 100.0), 80);
+        column("In flight", c -> c.inFlight() + (c.maxInFlight() == null ? "" : " / " + c.maxInFlight()), 80);
+        column("Breaker", c -> c.breaker().name(), 100);
+        column("Admitting", c -> c.admitting() ? "yes" : "no (cap or breaker)", 130);
+        column("EWMA", c -> c.ewmaMs() == null ? "–" : String.format(Locale.ROOT, "%.1f ms", c.ewmaMs()), 90);
+        whyCandidates.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        whyCandidates.setPlaceholder(new Label("no candidates: every member is filtered out"));
+    }
+
+    private void column(String title, java.util.function.Function<DecisionTrace.Candidate, String> text, double width) {
+        TableColumn<DecisionTrace.Candidate, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(text.apply(d.getValue())));
+        c.setPrefWidth(width);
+        c.setSortable(false);
+        whyCandidates.getColumns().add(c);
+    }
+
+    /** The request the form describes. */
+    public SimpleRequest request() {
+        String path = whyPath.getText().isBlank() ? "/" : whyPath.getText().trim();
+        Map<String, String> headers = pair(whyHeaderName, whyHeaderValue);
+        Map<String, String> cookies = pair(whyCookieName, whyCookieValue);
+        Map<String, String> query = pair(whyQueryName, whyQueryValue);
+        return new SimpleRequest(whyClientIp.getText().trim(), whyMethod.getValue(), path, headers, cookies, query);
+    }
+
+    private static Map<String, String> pair(TextField name, TextField value) {
+        Map<String, String> m = new HashMap<>();
+        if (!name.getText().isBlank()) {
+            m.put(name.getText().trim(), value.getText());
+        }
+        return m;
+    }
+
+    /** Explains where the form's request would go in the selected pool (on the session's worker). */
+    public void step() {
+        if (ctx.pools() == null) {
+            return;
+        }
+        String poolName = session.pool();
+        SimpleRequest request = request();
+        session.call("why this backend", () -> {
+            Pool pool = ctx.pools().apply(poolName);
+            if (pool == null) {
+                throw new IllegalArgumentException("pool: no such pool (got: " + poolName + ")");
+            }
+            return DecisionTrace.explain(pool, request);
+        }, this::show, msg -> {
+            problem.set(msg);
+            whyProblem.setText(msg);
+        });
+    }
+
+    private void show(DecisionTrace t) {
+        problem.set(null);
+        whyProblem.setText("");
+        trace.set(t);
+        whyResult.setVisible(true);
+        whyPool.setText(t.pool());
+        whyStrategy.setText(t.strategy());
+        whyKey.setText(t.hashKey() == null ? "– (" + t.strategy() + " does not hash)"
+                : t.hashKey() + " → \"" + t.key() + "\"");
+        whyHash.setText(t.keyHash() == null ? "–" : String.format("0x%016x", t.keyHash()));
+        whyPlacement.setText(placement(t.placement()));
+        whyCap.setText(t.boundedLoadCap() == null ? "–" : "at most " + t.boundedLoadCap() + " in flight per backend");
+        whyDraws.setText(t.draws().isEmpty() ? "–" : String.join(", then ", t.draws()));
+        whyPicked.setText(t.picked() == null ? "nobody (the proxy answers 503)" : t.picked());
+        whyFlags.setText((t.fromBackup() ? "a backup took it (no primary could)" : "primary")
+                + (t.panic() ? " · PANIC: ejections ignored" : ""));
+        whySummary.setText(t.summary());
+        whyFiltered.getChildren().clear();
+        if (t.filtered().isEmpty()) {
+            whyFiltered.getChildren().add(muted("nothing filtered: every member is a candidate"));
+        }
+        for (DecisionTrace.Filtered f : t.filtered()) {
+            Label l = new Label(f.backend() + " — " + (f.reasons().isEmpty() ? "not a candidate"
+                    : f.reasons().stream().map(Enum::name).collect(Collectors.joining(", "))));
+            l.setId("whyFiltered-" + f.backend());
+            l.getStyleClass().add("filtered-backend");
+            whyFiltered.getChildren().add(l);
+        }
+        whyCandidates.getItems().setAll(t.candidates());
+        whyCandidates.setPrefHeight(Math.min(8, Math.max(1, t.candidates().size())) * 24 + 32);
+        whyCandidates.setMinHeight(Region.USE_PREF_SIZE);
+    }
+
+    private static String placement(DecisionTrace.Placement p) {
+        if (p == null) {
+            return "–";
+        }
+        return switch (p.kind()) {
+            case "ring" -> String.format("ring point %d of %d at 0x%016x, owned by %s", p.index(), p.size(),
+                    p.position(), p.owner());
+            case "maglev" -> "Maglev slot " + p.position() + " of " + p.size() + ", owned by " + p.owner();
+            case "weight-line" -> "position " + p.position() + " on the weight line of " + p.size() + ", owned by "
+                    + p.owner();
+            default -> p.kind() + " " + p.index() + " of " + p.size() + ", owned by " + p.owner();
+        };
+    }
+
+    private static Label muted(String text) {
+        Label l = new Label(text);
+        l.getStyleClass().add("muted");
+        return l;
+    }
+
+    /** The latest explained decision (FX thread). */
+    public ReadOnlyObjectProperty<DecisionTrace> traceProperty() {
+        return trace.getReadOnlyProperty();
+    }
+
+    /** The latest refusal (unknown pool), or null. */
+    public javafx.beans.property.ReadOnlyStringProperty problemProperty() {
+        return problem.getReadOnlyProperty();
+    }
+
+    List<String> filteredTexts() {
+        return whyFiltered.getChildren().stream().map(n -> ((Label) n).getText()).toList();
+    }
+}

@@ -1,0 +1,142 @@
+package dev.fulcrum.ui.workshop;
+
+import dev.fulcrum.admin.InProcessEngineClient;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.UiTestSupport;
+import dev.fulcrum.ui.Views;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javafx.application.Application;
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TextField;
+import javafx.stage.Stage;
+
+/**
+ * Takes the README's screenshots of the workshop tabs ({@code docs/screenshot-workshop-*.png}): the tabs in a
+ * window of their own on an embedded engine with the workshop's demo backends. Not a test; run under Xvfb:
+ * {@code xvfb-run -a -s "-screen 0 1400x900x24" java -cp target/classes:target/test-classes:CP
+ * dev.fulcrum.ui.workshop.WorkshopScreenshotTour docs}.
+ */
+public final class WorkshopScreenshotTour {
+    private static Path out;
+
+    /** Separate from the main class: the java launcher refuses a main class extending Application. */
+    public static final class Tour extends Application {
+        private FulcrumApp app;
+        private UiSession session;
+        private WorkshopTabs.Workshop workshop;
+        private TabPane tabs;
+        private final List<String> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void start(Stage stage) {
+            app = FulcrumApp.start(UiTestSupport.config(new StrategySpec("consistent-hash", "path", 160, null, null,
+                    null, null, null, null), new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1), List.of(
+                    UiTestSupport.demo("demo-a", 5, 8, 0), UiTestSupport.demo("demo-b", 3, 20, 0),
+                    UiTestSupport.demo("demo-c", 1, 5, 0), UiTestSupport.demo("flaky", 1, 15, 0.2))), null);
+            session = new UiSession(new InProcessEngineClient(app), "embedded engine, proxy " + app.proxyUrl());
+            workshop = WorkshopTabs.create(session, WorkshopContext.embedded(app, opened::add));
+            tabs = new TabPane();
+            tabs.getTabs().addAll(workshop.tabs());
+            Scene scene = new Scene(tabs, 1400, 900);
+            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+            stage.setScene(scene);
+            stage.setX(0);
+            stage.setY(0);
+            stage.setTitle("Fulcrum workshop");
+            stage.show();
+            session.start();
+            Thread t = new Thread(this::tour, "tour");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        @SuppressWarnings("unchecked")
+        private void tour() {
+            try {
+                Files.createDirectories(out);
+                pause(2000);
+                fx(() -> {
+                    tabs.getSelectionModel().select(0);
+                    ((Spinner<Double>) tabs.getScene().lookup("#trafficRate")).getValueFactory().setValue(200.0);
+                    ((Spinner<Integer>) tabs.getScene().lookup("#trafficDuration")).getValueFactory().setValue(15);
+                    workshop.traffic().start();
+                });
+                pause(7000);
+                shot("traffic");
+                pause(9000);
+                fx(() -> {
+                    tabs.getSelectionModel().select(1);
+                    ((ComboBox<String>) tabs.getScene().lookup("#sbsSlowBackend")).setValue("demo-b");
+                    workshop.sideBySide().run();
+                });
+                for (int i = 0; i < 120 && (workshop.sideBySide().reportProperty().get() == null
+                        || workshop.sideBySide().runningProperty().get()); i++) {
+                    pause(500);
+                }
+                pause(1000);
+                shot("sidebyside");
+                app.engine().drain("flaky");
+                fx(() -> {
+                    tabs.getSelectionModel().select(2);
+                    ((TextField) tabs.getScene().lookup("#whyPath")).setText("/k/k42");
+                    workshop.why().step();
+                });
+                pause(1500);
+                shot("why");
+                fx(() -> {
+                    tabs.getSelectionModel().select(3);
+                    workshop.scenarios().list().getSelectionModel().select(2);
+                });
+                pause(1500);
+                shot("scenarios");
+            } catch (Exception e) {
+                e.printStackTrace();
+            } finally {
+                Platform.runLater(() -> {
+                    workshop.close();
+                    session.close();
+                    app.close();
+                    Platform.exit();
+                });
+            }
+        }
+    }
+
+    private static void shot(String name) throws Exception {
+        Process p = new ProcessBuilder("import", "-window", "root",
+                out.resolve("screenshot-workshop-" + name + ".png").toString()).inheritIO().start();
+        p.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    private static void fx(Runnable r) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Platform.runLater(() -> {
+            try {
+                r.run();
+            } finally {
+                done.countDown();
+            }
+        });
+        done.await(10, TimeUnit.SECONDS);
+    }
+
+    private static void pause(long ms) throws InterruptedException {
+        Thread.sleep(ms); // a tour for a camera, not a test: real time is the point
+    }
+
+    public static void main(String[] args) {
+        out = Path.of(args.length > 0 ? args[0] : "docs");
+        Application.launch(Tour.class, args);
+    }
+}

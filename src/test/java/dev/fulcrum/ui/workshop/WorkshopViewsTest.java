@@ -1,0 +1,328 @@
+package dev.fulcrum.ui.workshop;
+
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.admin.InProcessEngineClient;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.demo.TrafficRecorder;
+import dev.fulcrum.demo.TrafficSnapshot;
+import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.engine.DecisionTrace;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.sim.SideBySideReport;
+import dev.fulcrum.engine.sim.StrategyResult;
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.UiTestSupport;
+import dev.fulcrum.ui.Views;
+import dev.fulcrum.ui.workshop.scenarios.Scenario;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javafx.scene.Scene;
+import javafx.scene.chart.BarChart;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TabPane;
+import javafx.scene.control.TextField;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/** The workshop tabs against a real embedded engine with three demo backends on port 0, round robin. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class WorkshopViewsTest {
+    private FulcrumApp app;
+    private UiSession session;
+    private WorkshopTabs.Workshop workshop;
+    private TabPane tabs;
+    private final List<String> opened = new CopyOnWriteArrayList<>();
+
+    @TempDir
+    Path dir;
+
+    @Start
+    void start(Stage stage) {
+        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN),
+                new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1),
+                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0), demo("demo-c", 1, 0, 0))), null);
+        session = new UiSession(new InProcessEngineClient(app), "embedded engine (test)");
+        workshop = WorkshopTabs.create(session, WorkshopContext.embedded(app, opened::add));
+        tabs = new TabPane();
+        tabs.getTabs().addAll(workshop.tabs());
+        Scene scene = new Scene(tabs, 1280, 800);
+        scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+        stage.setScene(scene);
+        stage.show();
+        session.start();
+    }
+
+    @AfterEach
+    void stop() {
+        workshop.close();
+        session.close();
+        app.close();
+    }
+
+    private void select(FxRobot robot, String tabId) {
+        robot.interact(() -> tabs.getSelectionModel().select(tabs.getTabs().stream()
+                .filter(t -> tabId.equals(t.getId())).findFirst().orElseThrow()));
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void aTwoSecondRunAtFiftyPerSecondShowsAnswersAndTheirBackends(FxRobot robot) throws Exception {
+        // given the traffic tab set to 50 req/s for 2 s, recording to a file, once the proxy's address is known
+        select(robot, "workshopTrafficTab");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !robot.lookup("#trafficStart").queryAs(Button.class).isDisabled());
+        Path recording = dir.resolve("run.jsonl");
+        robot.interact(() -> {
+            robot.lookup("#trafficRate").queryAs(Spinner.class).getValueFactory().setValue(50.0);
+            robot.lookup("#trafficDuration").queryAs(Spinner.class).getValueFactory().setValue(2);
+            robot.lookup("#trafficRecord").queryAs(CheckBox.class).setSelected(true);
+            robot.lookup("#trafficRecordFile").queryAs(TextField.class).setText(recording.toString());
+        });
+
+        // when it runs to its end
+        robot.clickOn("#trafficStart");
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            TrafficSnapshot s = workshop.traffic().viewModel().snapshotProperty().get();
+            return s != null && s.state() == TrafficSnapshot.State.DONE
+                    && !workshop.traffic().viewModel().runningProperty().get();
+        });
+
+        // then it stopped at its duration, answers were counted and the chart has a bar per backend
+        TrafficSnapshot last = workshop.traffic().viewModel().snapshotProperty().get();
+        assertThat(last.durationNanos()).isEqualTo(Duration.ofSeconds(2).toNanos());
+        assertThat(last.completed()).isPositive();
+        assertThat(robot.lookup("#trafficCompleted").queryAs(Label.class).getText())
+                .startsWith(last.completed() + " answered of " + last.sent() + " sent");
+        assertThat(robot.lookup("#trafficStatus").queryAs(Label.class).getText()).startsWith("done after");
+        BarChart<String, Number> chart = robot.lookup("#trafficBackends").queryAs(BarChart.class);
+        List<XYChart.Data<String, Number>> bars = chart.getData().get(0).getData();
+        assertThat(bars).extracting(XYChart.Data::getXValue).containsExactly("demo-a", "demo-b", "demo-c");
+        assertThat(bars.stream().mapToLong(d -> d.getYValue().longValue()).sum()).isEqualTo(last.completed());
+        assertThat(bars).allSatisfy(d -> assertThat(d.getYValue().longValue()).isPositive());
+
+        // and every send was recorded, so the recording replays into side by side with as many requests
+        assertThat(TrafficRecorder.read(recording)).hasSize((int) last.sent());
+        robot.interact(() -> robot.lookup("#trafficReplayFile").queryAs(TextField.class).setText(recording.toString()));
+        robot.interact(() -> workshop.traffic().replayIntoSideBySide());
+        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#sbsTraceSource").queryAs(Label.class).getText()
+                .contains(last.sent() + " requests"));
+        assertThat(tabs.getSelectionModel().getSelectedItem().getId()).isEqualTo("workshopSideBySideTab");
+        robot.interact(() -> {
+            workshop.sideBySide().selectStrategies(List.of(StrategySpec.ROUND_ROBIN), false);
+            workshop.sideBySide().run();
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> workshop.sideBySide().reportProperty().get() != null);
+        assertThat(workshop.sideBySide().reportProperty().get().requests()).isEqualTo((int) last.sent());
+    }
+
+    @Test
+    void aSeededSideBySideRunShowsARowPerStrategyAndExportsThemAsCsv(FxRobot robot) throws Exception {
+        // given three strategies and the naive WRR, 3,000 requests, seed 7, demo-b ten times slower
+        select(robot, "workshopSideBySideTab");
+        robot.interact(() -> {
+            robot.lookup("#sbsBackends").queryAs(TextField.class).setText("demo-a:5:10, demo-b:1:10, demo-c:1:10");
+            robot.lookup("#sbsRequests").queryAs(Spinner.class).getValueFactory().setValue(3000);
+            robot.lookup("#sbsSeed").queryAs(TextField.class).setText("7");
+            workshop.sideBySide().selectStrategies(List.of(StrategySpec.ROUND_ROBIN, StrategySpec.SMOOTH_WRR,
+                    StrategySpec.LEAST_REQUESTS), true);
+        });
+        robot.interact(() -> {
+            @SuppressWarnings("unchecked")
+            var slow = (javafx.scene.control.ComboBox<String>) robot.lookup("#sbsSlowBackend").query();
+            slow.setValue("demo-b");
+        });
+
+        // when it runs
+        robot.clickOn("#sbsRun");
+        await().atMost(Duration.ofSeconds(30)).until(() -> workshop.sideBySide().reportProperty().get() != null
+                && !workshop.sideBySide().runningProperty().get());
+
+        // then the table has one row per strategy, naive last, each row's loads summing to the trace
+        SideBySideReport r = workshop.sideBySide().reportProperty().get();
+        assertThat(workshop.sideBySide().table().getItems()).extracting(StrategyResult::strategy).containsExactly(
+                "round-robin", "smooth-weighted-round-robin", "least-requests", "naive-weighted-round-robin");
+        assertThat(r.seed()).isEqualTo(7);
+        for (StrategyResult row : r.results()) {
+            assertThat(row.requestsPerBackend().values().stream().mapToLong(Long::longValue).sum() + row.unrouted())
+                    .isEqualTo(3000);
+        }
+        // the slow backend shows in round robin's p99, and weights in smooth WRR's loads
+        assertThat(r.result("round-robin").p99Ms()).isGreaterThan(50);
+        assertThat(r.result("smooth-weighted-round-robin").requestsPerBackend().get("demo-a")).isGreaterThan(2000);
+
+        // and the CSV export writes a header and a row per strategy, the same for the same seed
+        Path csv = dir.resolve("sbs.csv");
+        workshop.sideBySide().exportCsv(csv);
+        List<String> lines = Files.readAllLines(csv);
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(0)).startsWith("strategy,requests_demo-a,requests_demo-b,requests_demo-c,");
+        assertThat(lines.subList(1, 5)).extracting(l -> l.substring(0, l.indexOf(','))).containsExactly(
+                "round-robin", "smooth-weighted-round-robin", "least-requests", "naive-weighted-round-robin");
+        robot.interact(() -> workshop.sideBySide().run());
+        await().atMost(Duration.ofSeconds(30)).until(() -> workshop.sideBySide().reportProperty().get() != r
+                && !workshop.sideBySide().runningProperty().get());
+        assertThat(workshop.sideBySide().reportProperty().get().toCsv()).isEqualTo(Files.readString(csv));
+    }
+
+    @Test
+    void whyThisBackendNamesADrainingBackendAsFilteredWithItsReason(FxRobot robot) throws Exception {
+        // given demo-c holding a slow request while it drains (DRAINING until that request ends)
+        app.updateDemo("demo-c", 10_000.0, null, null);
+        for (int i = 0; i < 3; i++) {
+            UiTestSupport.getAsync(app, "/slow/" + i);
+        }
+        await().atMost(Duration.ofSeconds(5)).until(() -> UiTestSupport.backend(app, "demo-c").activeRequests() == 1);
+        app.engine().drain("demo-c");
+        assertThat(UiTestSupport.backend(app, "demo-c").state()).isEqualTo(BackendState.DRAINING);
+
+        // when a request is stepped
+        select(robot, "workshopWhyTab");
+        robot.clickOn("#whyStep");
+        await().atMost(Duration.ofSeconds(5)).until(() -> workshop.why().traceProperty().get() != null);
+
+        // then demo-c is filtered out as DRAINING, the others are candidates, and one of them is picked
+        DecisionTrace t = workshop.why().traceProperty().get();
+        assertThat(robot.lookup("#whyFiltered-demo-c").queryAs(Label.class).getText()).isEqualTo("demo-c — DRAINING");
+        assertThat(t.candidates()).extracting(DecisionTrace.Candidate::backend).containsExactly("demo-a", "demo-b");
+        assertThat(robot.lookup("#whyPicked").queryAs(Label.class).getText()).isIn("demo-a", "demo-b");
+        assertThat(robot.lookup("#whyStrategy").queryAs(Label.class).getText()).isEqualTo("round-robin");
+    }
+
+    @Test
+    void whyThisBackendSaysItNeedsTheEmbeddedEngineWhenThereIsNoPoolLookup(FxRobot robot) {
+        WorkshopTabs.Workshop[] remote = new WorkshopTabs.Workshop[1];
+        robot.interact(() -> remote[0] = WorkshopTabs.create(session, WorkshopContext.remote(null)));
+        var root = remote[0].tabs().get(2).getContent();
+        Label unavailable = (Label) root.lookup("#whyUnavailable");
+        assertThat(unavailable.isVisible()).isTrue();
+        assertThat(unavailable.getText()).contains("embedded engine only");
+        assertThat(root.lookup("#whyStep").isDisabled()).isTrue();
+        assertThat(remote[0].scenarios().openButton().isDisabled()).isTrue();
+        remote[0].close();
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void theScenarioListHasTheEightSamplesAndOpenHandsTheChosenOneToTheWindow(FxRobot robot) {
+        select(robot, "workshopScenariosTab");
+        ListView<Scenario> list = robot.lookup("#scenarioList").queryAs(ListView.class);
+        assertThat(list.getItems()).extracting(Scenario::name).containsExactly("workshop", "hashing", "bounded-load",
+                "breaker-demo", "slow-start", "slow-backend", "sticky", "local-dev");
+        // every sample is packaged where the window will read it
+        for (Scenario s : list.getItems()) {
+            assertThat(WorkshopContext.readScenario(s.resource())).contains("\"strategy\"");
+        }
+
+        robot.clickOn("#scenario-hashing");
+        robot.clickOn("#openScenario");
+
+        assertThat(opened).containsExactly("samples/hashing.json");
+    }
+
+    @SuppressWarnings("unchecked")
+    @Test
+    void theSpikeButtonArmsASlowRequestOnTheChosenDemoBackend(FxRobot robot) {
+        select(robot, "workshopTrafficTab");
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                robot.lookup("#trafficSpikeBackend").queryAs(javafx.scene.control.ComboBox.class).getItems().size() == 3);
+        robot.interact(() -> {
+            robot.lookup("#trafficSpikeBackend").queryAs(javafx.scene.control.ComboBox.class).setValue("demo-b");
+            robot.lookup("#trafficSpikeMs").queryAs(Spinner.class).getValueFactory().setValue(1500);
+        });
+
+        robot.clickOn("#trafficSpike");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> app.demos().get("demo-b").pendingSpikeMs() == 1500);
+        assertThat(app.demos().get("demo-a").pendingSpikeMs()).isZero();
+    }
+
+    @Test
+    void theKeyPlacementFollowsThePoolsStrategyKeyAndStopEndsALongRun(FxRobot robot) {
+        // given the pool hashing on a header
+        select(robot, "workshopTrafficTab");
+        app.engine().setStrategy("default", new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User", null, null,
+                null, null, null, null, null));
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                "header:X-User".equals(robot.lookup("#trafficPlacement").queryAs(TextField.class).getText()));
+        assertThat(workshop.traffic().settings().keyPlacement())
+                .isEqualTo(dev.fulcrum.demo.TrafficSettings.KeyPlacement.header("X-User"));
+
+        // when a 10-minute run is started and stopped
+        robot.interact(() -> {
+            robot.lookup("#trafficDuration").queryAs(Spinner.class).getValueFactory().setValue(600);
+            workshop.traffic().start();
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> workshop.traffic().viewModel().snapshotProperty().get() != null);
+        robot.clickOn("#trafficStop");
+
+        // then it ends well before its duration
+        await().atMost(Duration.ofSeconds(10)).until(() -> !workshop.traffic().viewModel().runningProperty().get());
+        TrafficSnapshot last = workshop.traffic().viewModel().snapshotProperty().get();
+        assertThat(last.state()).isEqualTo(TrafficSnapshot.State.DONE);
+        assertThat(last.elapsedNanos()).isLessThan(last.durationNanos());
+    }
+
+    @Test
+    void sideBySideStartsFromTheSelectedPoolsBackendsWeightsAndDemoLatencies(FxRobot robot) {
+        app.engine().setWeight("demo-a", 4);
+        app.updateDemo("demo-c", 30.0, null, null);
+        select(robot, "workshopSideBySideTab");
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                robot.lookup("#sbsBackends").queryAs(TextField.class).getText())
+                .isEqualTo("demo-a:4:1, demo-b:1:1, demo-c:1:30"));
+        assertThat(workshop.sideBySide().settings().backends()).extracting(b -> b.id() + "/" + b.weight())
+                .containsExactly("demo-a/4", "demo-b/1", "demo-c/1");
+    }
+
+    @Test
+    void aRecordingReplaysThroughTheProxyAtTheChosenSpeed(FxRobot robot) throws Exception {
+        // given a recording of 20 requests over 1 s
+        Path file = dir.resolve("trace.jsonl");
+        List<dev.fulcrum.demo.TrafficRequest> trace = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            trace.add(new dev.fulcrum.demo.TrafficRequest(i * 50_000L, i % 4 == 0 ? "POST" : "GET", "/", "k" + i));
+        }
+        TrafficRecorder.record(file, trace);
+        select(robot, "workshopTrafficTab");
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                !robot.lookup("#trafficReplayProxy").queryAs(Button.class).isDisabled());
+        robot.interact(() -> {
+            robot.lookup("#trafficReplayFile").queryAs(TextField.class).setText(file.toString());
+            robot.lookup("#trafficReplaySpeed").queryAs(Spinner.class).getValueFactory().setValue(4.0);
+        });
+
+        // when it is replayed through the proxy at 4x
+        robot.clickOn("#trafficReplayProxy");
+
+        // then every request of it is sent and answered, with the recorded methods
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            TrafficSnapshot s = workshop.traffic().viewModel().snapshotProperty().get();
+            return s != null && s.state() == TrafficSnapshot.State.DONE
+                    && !workshop.traffic().viewModel().runningProperty().get();
+        });
+        TrafficSnapshot last = workshop.traffic().viewModel().snapshotProperty().get();
+        assertThat(last.sent()).isEqualTo(20);
+        assertThat(last.completed()).isEqualTo(20);
+        assertThat(last.posts()).isEqualTo(5);
+        assertThat(last.targetRate()).isCloseTo(19 / (0.95 / 4), org.assertj.core.data.Percentage.withPercentage(1));
+    }
+}
