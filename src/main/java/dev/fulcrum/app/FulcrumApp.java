@@ -64,6 +64,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     private final Discovery discovery;
     private final Path configFile;
     private volatile FulcrumConfig config;
+    private volatile ConfigWatcher watcher;
 
     private FulcrumApp(FulcrumConfig config, Path configFile) {
         this.config = config;
@@ -486,6 +487,14 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         }
     }
 
+    /** Applies valid edits of the config file live from now on (no-op without a file). */
+    public FulcrumApp watchConfigFile() {
+        if (configFile != null && watcher == null) {
+            watcher = ConfigWatcher.start(configFile, this);
+        }
+        return this;
+    }
+
     /** Graceful stop: refuse new requests, let in-flight ones finish (up to drainTimeoutMs), close all. */
     public boolean shutdownGracefully() {
         boolean clean = proxy.shutdownGracefully();
@@ -495,7 +504,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
 
     @Override
     public void close() {
-        closeQuietly(discovery, metricsPoller, health, admin, proxy, demos, engine);
+        closeQuietly(watcher, discovery, metricsPoller, health, admin, proxy, demos, engine);
     }
 
     private static void closeQuietly(AutoCloseable... cs) {

@@ -132,7 +132,7 @@ public final class FulcrumCommand implements Callable<Integer> {
             LOG.debug("start failed", e);
             return 1;
         }
-        ConfigWatcher watcher = config == null ? null : ConfigWatcher.start(config, app);
+        app.watchConfigFile();
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
         Signal.handle(new Signal("INT"), s -> stop.countDown());
@@ -147,9 +147,6 @@ public final class FulcrumCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
         }
         LOG.info("shutting down: refusing new requests, letting in-flight ones finish");
-        if (watcher != null) {
-            watcher.close();
-        }
         boolean clean = app.shutdownGracefully();
         LOG.info(clean ? "stopped cleanly" : "stopped after the drain timeout with requests still in flight");
         return 0;

@@ -1,6 +1,10 @@
 package dev.fulcrum.ui;
 
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.ui.connect.EngineConnector;
+import dev.fulcrum.ui.workshop.WorkshopContext;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
@@ -22,6 +26,9 @@ public final class FulcrumWindow extends Application {
     private static volatile int exitCode;
     private volatile EngineConnector.Connection connection;
     private volatile UiSession session;
+    private volatile MainWindow window;
+    private Stage stage;
+    private WindowPrefs prefs;
 
     static int exitCode() {
         return exitCode;
@@ -29,41 +36,61 @@ public final class FulcrumWindow extends Application {
 
     @Override
     public void start(Stage stage) {
-        WindowPrefs prefs = WindowPrefs.user();
+        this.stage = stage;
+        this.prefs = WindowPrefs.user();
         Gui.Options o = Gui.options();
         boolean attach = o != null && o.attachUrl() != null;
-        Label what = new Label(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…");
-        ProgressIndicator spinner = new ProgressIndicator();
-        VBox splash = new VBox(16, spinner, what);
-        splash.setPadding(new Insets(40));
-        splash.setStyle("-fx-alignment: center;");
-        stage.setScene(new Scene(splash, prefs.width(), prefs.height()));
         prefs.attach(stage);
         stage.setTitle("Fulcrum");
+        open(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…",
+                attach ? () -> EngineConnector.attach(o.attachUrl(), o.token())
+                        : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile()),
+                attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine", true);
         stage.show();
+    }
+
+    /**
+     * Shows progress, connects off the FX thread, then the main window. The first failure ends the
+     * application; a failure opening a scenario later only says so and keeps nothing half open.
+     */
+    private void open(String progress, java.util.function.Supplier<EngineConnector.Connection> connect, String failure,
+                      boolean exitOnFailure) {
+        ProgressIndicator spinner = new ProgressIndicator();
+        VBox splash = new VBox(16, spinner, new Label(progress));
+        splash.setPadding(new Insets(40));
+        splash.setStyle("-fx-alignment: center;");
+        if (stage.getScene() == null) {
+            stage.setScene(new Scene(splash, prefs.width(), prefs.height()));
+        } else {
+            stage.getScene().setRoot(splash);
+        }
         Thread starter = new Thread(() -> {
             try {
-                EngineConnector.Connection c = attach ? EngineConnector.attach(o.attachUrl(), o.token())
-                        : EngineConnector.embedded(o.embedded().config(), o.embedded().configFile());
+                EngineConnector.Connection c = connect.get();
                 connection = c;
                 UiSession s = new UiSession(c.client(), c.description());
                 s.setBreakerConfig(c.breaker());
                 session = s;
+                WorkshopContext ctx = c.owned() instanceof FulcrumApp app
+                        ? WorkshopContext.embedded(app, this::openScenario) : WorkshopContext.remote(null);
                 Platform.runLater(() -> {
-                    MainWindow.show(stage, s, prefs);
+                    window = MainWindow.show(stage, s, prefs, ctx);
                     s.start();
                 });
             } catch (RuntimeException e) {
                 LOG.debug("cannot start", e);
-                String msg = e instanceof EngineConnector.UnavailableException ? e.getMessage()
-                        : (attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine") + ": " + e.getMessage();
-                exitCode = 1;
+                String msg = failure + ": " + e.getMessage();
+                if (exitOnFailure) {
+                    exitCode = 1;
+                }
                 Platform.runLater(() -> {
                     Alert a = new Alert(Alert.AlertType.ERROR, msg);
-                    a.setHeaderText(attach ? "Remote attach failed" : "Fulcrum could not start");
+                    a.setHeaderText(exitOnFailure ? "Fulcrum could not start" : "The scenario could not be opened");
                     a.initOwner(stage);
                     a.showAndWait();
-                    Platform.exit();
+                    if (exitOnFailure) {
+                        Platform.exit();
+                    }
                 });
             }
         }, "fulcrum-ui-connect");
@@ -71,8 +98,25 @@ public final class FulcrumWindow extends Application {
         starter.start();
     }
 
-    @Override
-    public void stop() {
+    /** Workshop scenarios: stop the running engine, start one on the chosen sample (FX thread). */
+    private void openScenario(String resource) {
+        FulcrumConfig next;
+        try {
+            next = ConfigLoader.loadResource(resource);
+        } catch (RuntimeException e) {
+            Notifier.error(stage, "Cannot open " + resource + ": " + e.getMessage());
+            return;
+        }
+        closeCurrent();
+        open("Opening " + resource + "…", () -> EngineConnector.embedded(next, null),
+                "Cannot open " + resource, false);
+    }
+
+    private void closeCurrent() {
+        MainWindow w = window;
+        if (w != null) {
+            w.close();
+        }
         UiSession s = session;
         if (s != null) {
             s.close();
@@ -81,5 +125,13 @@ public final class FulcrumWindow extends Application {
         if (c != null) {
             c.close();
         }
+        window = null;
+        session = null;
+        connection = null;
+    }
+
+    @Override
+    public void stop() {
+        closeCurrent();
     }
 }

@@ -1,5 +1,8 @@
 package dev.fulcrum.ui;
 
+import dev.fulcrum.ui.workshop.WorkshopContext;
+import dev.fulcrum.ui.workshop.WorkshopTabs;
+
 import javafx.scene.Scene;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
@@ -22,7 +25,14 @@ public final class MainWindow {
         this.scene = scene;
     }
 
+    private WorkshopTabs.Workshop workshop;
+
     public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs) {
+        return show(stage, session, prefs, null);
+    }
+
+    /** With {@code workshop} set, the workshop tabs (traffic, side by side, why this backend, scenarios) too. */
+    public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs, WorkshopContext workshop) {
         Views.Loaded<MainController> main = Views.load("main", session);
         Scene scene = stage.getScene();
         if (scene == null) {
@@ -32,6 +42,10 @@ public final class MainWindow {
             scene.setRoot(main.root());
         }
         MainWindow w = new MainWindow(session, main, scene);
+        if (workshop != null) {
+            w.workshop = WorkshopTabs.create(session, workshop);
+            main.controller().tabs().getTabs().addAll(w.workshop.tabs());
+        }
         w.setDark(prefs.dark());
         main.controller().darkToggle().setSelected(prefs.dark());
         main.controller().darkToggle().selectedProperty().addListener((o, a, dark) -> {
@@ -54,6 +68,13 @@ public final class MainWindow {
         scene.getStylesheets().setAll(Views.stylesheet("fulcrum"));
         if (dark) {
             scene.getStylesheets().add(Views.stylesheet("dark"));
+        }
+    }
+
+    /** Stops what the window's views run on their own (a traffic run, a simulation). */
+    public void close() {
+        if (workshop != null) {
+            workshop.close();
         }
     }
 

@@ -5,8 +5,9 @@ import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
-import java.lang.reflect.InvocationTargetException;
 import java.net.URI;
+import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import java.nio.file.Path;
 
 /**
@@ -14,12 +15,6 @@ import java.nio.file.Path;
  * remote Fulcrum over its admin API. Both calls block; run them off the FX thread.
  */
 public final class EngineConnector {
-    /**
-     * The class of the HTTP {@link EngineClient}, written on another branch. Looked up by name so this build
-     * works with or without it; while it is absent, attaching says so instead of pretending.
-     */
-    public static final String HTTP_CLIENT_CLASS = "dev.fulcrum.admin.HttpEngineClient";
-
     private EngineConnector() {
     }
 
@@ -40,15 +35,8 @@ public final class EngineConnector {
         }
     }
 
-    /** Raised when remote attach cannot work in this build; the message is shown to the user as is. */
-    public static final class UnavailableException extends RuntimeException {
-        public UnavailableException(String message) {
-            super(message);
-        }
-    }
-
     public static Connection embedded(FulcrumConfig config, Path file) {
-        FulcrumApp app = FulcrumApp.start(config, file);
+        FulcrumApp app = FulcrumApp.start(config, file).watchConfigFile();
         try {
             EngineClient c = new InProcessEngineClient(app);
             return new Connection(c, c.describe(), app, config.circuitBreaker());
@@ -59,32 +47,16 @@ public final class EngineConnector {
     }
 
     /**
-     * The remote engine at {@code adminUrl} (http://host:adminport).
-     * @throws UnavailableException when this build has no HTTP client (see {@link #HTTP_CLIENT_CLASS})
+     * A remote Fulcrum ({@code http://host:adminport}, with its admin token) or a fleet of HAProxy instances
+     * ({@code haproxy://host:port[,host:port...]}, their runtime API on TCP stats sockets).
      */
-    public static Connection attach(String adminUrl, String token) {
-        return attach(adminUrl, token, HTTP_CLIENT_CLASS);
-    }
-
-    /** {@link #attach(String, String)} with the client class named, so the missing-class path can be tested. */
-    static Connection attach(String adminUrl, String token, String clientClass) {
-        Class<?> type;
-        try {
-            type = Class.forName(clientClass);
-        } catch (ClassNotFoundException e) {
-            throw new UnavailableException("Remote attach is not available in this build: it has no HTTP engine client ("
-                    + clientClass + "). Run Fulcrum without --attach to use the embedded engine.");
+    public static Connection attach(String url, String token) {
+        if (url.regionMatches(true, 0, "haproxy://", 0, 10)) {
+            HaproxyFleetClient fleet = HaproxyFleetClient.attach(url);
+            return new Connection(fleet, fleet.describe(), null, null);
         }
-        EngineClient c;
-        try {
-            c = (EngineClient) type.getConstructor(URI.class, String.class).newInstance(URI.create(adminUrl), token);
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
-        } catch (ReflectiveOperationException e) {
-            throw new UnavailableException("Remote attach is not available in this build: " + clientClass
-                    + " has no (URI, String) constructor.");
-        }
+        HttpEngineClient c = new HttpEngineClient(URI.create(url), token);
+        c.state(); // fail here, with the admin API's own message, rather than in the first sample
         return new Connection(c, c.describe(), null, null);
     }
 }

@@ -1,21 +1,51 @@
 package dev.fulcrum.ui.connect;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.AdminConfig;
+import dev.fulcrum.config.DemoBackendConfig;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.engine.StrategySpec;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EngineConnectorTest {
-    @Test
-    void attachingWithoutAnHttpClientInTheBuildSaysSoInsteadOfPretending() {
-        assertThatThrownBy(() -> EngineConnector.attach("http://127.0.0.1:8081", null, "dev.fulcrum.admin.NoSuchClient"))
-                .isInstanceOf(EngineConnector.UnavailableException.class)
-                .hasMessageStartingWith("Remote attach is not available in this build");
+    private static FulcrumConfig withToken(String token) {
+        FulcrumConfig c = FulcrumConfig.of(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
+                List.of(new DemoBackendConfig("d1", 0, 1, 0, 0.0))).withProxyPort(0);
+        return new FulcrumConfig(c.proxy(), new AdminConfig("127.0.0.1", 0, token), c.strategy(), c.backends(),
+                c.demoBackends(), c.healthCheck(), c.outlierDetection(), c.circuitBreaker(), c.retries(), c.timeouts(),
+                c.slowStartMs(), c.stickySession(), c.pools(), c.routes());
     }
 
     @Test
-    void aClientClassWithoutTheExpectedConstructorIsReportedToo() {
-        assertThatThrownBy(() -> EngineConnector.attach("http://127.0.0.1:8081", null, String.class.getName()))
-                .isInstanceOf(EngineConnector.UnavailableException.class)
-                .hasMessageContaining("has no (URI, String) constructor");
+    void attachingToARemoteFulcrumShowsItsBackendsAndNamesIt() {
+        try (FulcrumApp app = FulcrumApp.start(withToken("s3cret"), null)) {
+            EngineConnector.Connection c = EngineConnector.attach(app.admin().url(), "s3cret");
+            try {
+                assertThat(c.description()).isEqualTo("remote engine at " + app.admin().url());
+                assertThat(c.client().state().backends()).extracting(b -> b.id()).containsExactly("d1");
+            } finally {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    void aWrongTokenFailsTheAttachWithTheAdminApisOwnMessage() {
+        try (FulcrumApp app = FulcrumApp.start(withToken("s3cret"), null)) {
+            assertThatThrownBy(() -> EngineConnector.attach(app.admin().url(), "wrong"))
+                    .isInstanceOf(EngineException.class).hasMessageContaining("Bearer");
+        }
+    }
+
+    @Test
+    void aMalformedHaproxyAddressIsRefusedWithTheExpectedForm() {
+        assertThatThrownBy(() -> EngineConnector.attach("haproxy://nohost", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("haproxy://HOST:PORT");
     }
 }
