@@ -134,6 +134,38 @@ public final class MainController {
         return breakersController;
     }
 
+    /**
+     * Hides what this kind of engine cannot show (HAProxy has no ring, breaker window, strategies or demo
+     * backends we can drive) instead of showing empty or made-up views.
+     */
+    void applyCapabilities(dev.fulcrum.admin.EngineClient.Capabilities caps) {
+        if (!caps.ring()) {
+            tabs.getTabs().remove(ringTab);
+        }
+        if (!caps.breakerWindow()) {
+            tabs.getTabs().remove(breakersTab);
+        }
+        if (!caps.strategies()) {
+            tabs.getTabs().remove(strategyTab);
+        }
+    }
+
+    /** A line under the toolbar naming instances that disagree (HAProxy fleets); hidden while they agree. */
+    void showDivergence(String text) {
+        boolean show = text != null && !text.isEmpty();
+        if (show && !statusBar.getLeftItems().contains(divergence)) {
+            divergence.setId("divergence");
+            divergence.getStyleClass().add("warning");
+            divergence.setStyle("-fx-text-fill: #b45309; -fx-font-weight: bold;");
+            statusBar.getLeftItems().add(divergence);
+        }
+        divergence.setText(show ? "instances disagree: " + text : "");
+        divergence.setVisible(show);
+        divergence.setManaged(show);
+    }
+
+    private final Label divergence = new Label();
+
     public TabPane tabs() {
         return tabs;
     }

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui;
 
+import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import dev.fulcrum.ui.workshop.WorkshopTabs;
 
@@ -26,6 +27,7 @@ public final class MainWindow {
     }
 
     private WorkshopTabs.Workshop workshop;
+    private javafx.animation.Timeline divergenceTimer;
 
     public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs) {
         return show(stage, session, prefs, null);
@@ -42,6 +44,17 @@ public final class MainWindow {
             scene.setRoot(main.root());
         }
         MainWindow w = new MainWindow(session, main, scene);
+        main.controller().applyCapabilities(session.client().capabilities());
+        if (session.client() instanceof HaproxyFleetClient fleet) {
+            // the fleet's instances may disagree (a change behind the window's back): say so until they converge
+            javafx.animation.Timeline t = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
+                    javafx.util.Duration.seconds(1), ev -> session.call("read divergence",
+                    () -> String.join("; ", fleet.divergence().stream().map(d -> d.describe()).toList()),
+                    text -> main.controller().showDivergence(text), err -> { })));
+            t.setCycleCount(javafx.animation.Animation.INDEFINITE);
+            t.play();
+            w.divergenceTimer = t;
+        }
         if (workshop != null) {
             w.workshop = WorkshopTabs.create(session, workshop);
             main.controller().tabs().getTabs().addAll(w.workshop.tabs());
@@ -73,6 +86,9 @@ public final class MainWindow {
 
     /** Stops what the window's views run on their own (a traffic run, a simulation). */
     public void close() {
+        if (divergenceTimer != null) {
+            divergenceTimer.stop();
+        }
         if (workshop != null) {
             workshop.close();
         }
