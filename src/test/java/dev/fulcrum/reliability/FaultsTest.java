@@ -281,6 +281,43 @@ class FaultsTest {
     }
 
     @Test
+    @Disabled("bug: ProxyExchange callbacks are not bound to their attempt: a second failure notification from a"
+            + " failed attempt's backend connection (sendRequest failed / response listener failed / Transfer error)"
+            + " reaches attemptFailed() after the retry started and is applied to the retry's lease: the healthy"
+            + " backend is blamed, its connection closed, and the GET ends 502 'backend unreachable after 2 attempt(s)';"
+            + " under churn in-flight counts leak. Measured: 18 of 9444 GETs 502 with one backend flapping every 300 ms")
+    void aBackendFlappingUnderLoadCostsNoRequestAndLeaksNothing() throws Exception {
+        RecordingBackend anchor = recording("anchor");
+        RecordingBackend flappy = recording("flappy");
+        // no ejection, no breaker: the flapping backend keeps getting traffic through every transition
+        harness = ProxyHarness.start(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(BreakerSpec.DISABLED),
+                ProxyHarness.settings(2, 3000, 2000, 10_000), "anchor", anchor.url(), "flappy", flappy.url());
+        Load load = own(new Load(harness.port(), 4, "/flap"));
+        for (int i = 0; i < 30; i++) {
+            Thread.sleep(300);
+            if (flappy.isUp()) {
+                flappy.down(); // stops its Undertow: the port refuses, kept-alive connections are cut
+            } else {
+                flappy.up();
+            }
+        }
+        flappy.up();
+        load.close();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> harness.totalInFlight() == 0);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // asserted below with the details
+        }
+        Figures.record("flapping backend", load.ok.get() + " GETs ok, " + load.failures.size() + " failed "
+                + load.failures.stream().limit(3).toList() + ", in flight left " + harness.totalInFlight()
+                + " (anchor " + view("anchor").activeRequests() + ", flappy " + view("flappy").activeRequests()
+                + "), failures blamed on the never-failing anchor " + view("anchor").failures());
+        assertThat(harness.totalInFlight()).as("in-flight counts left behind").isZero();
+        assertThat(view("anchor").failures()).as("failures blamed on the healthy backend").isZero();
+        assertThat(load.failures).isEmpty();
+    }
+
+    @Test
     void clientsThatAbortMidResponseLeaveNoInFlightCount() throws Exception {
         RawBackend stream = own(new RawBackend(RawBackend.endlessStream()));
         harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(2, 3000, 10_000, 10_000),

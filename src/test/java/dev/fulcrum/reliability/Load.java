@@ -23,12 +23,13 @@ final class Load implements AutoCloseable {
             Thread th = new Thread(() -> {
                 while (running.get()) {
                     try {
-                        RawHttp.Response r = RawHttp.get(port, path, 60_000);
+                        RawHttp.Response r = RawHttp.get(port, path, 120_000);
                         byStatus.computeIfAbsent(r.status(), k -> new AtomicInteger()).incrementAndGet();
                         if (r.status() == 200 && r.complete()) {
                             ok.incrementAndGet();
                         } else {
-                            failures.add(r.status() + (r.complete() ? "" : " incomplete") + " " + r.body());
+                            failures.add(r.status() + (r.complete() ? "" : " incomplete") + " " + r.body() + " ["
+                                    + r.head().replace("\r\n", "; ") + "]");
                         }
                     } catch (Exception e) {
                         failures.add(e.toString());

@@ -29,15 +29,39 @@ final class RecordingBackend implements AutoCloseable {
     final AtomicInteger requests = new AtomicInteger();
     volatile long delayMs;
     volatile int status = 200;
-    private final Undertow server;
+    private Undertow server;
     private final int port;
 
     RecordingBackend(String name) {
         this.name = name;
-        this.server = Undertow.builder().addHttpListener(0, "127.0.0.1").setIoThreads(1).setWorkerThreads(32)
-                .setHandler(this::handle).build();
-        server.start();
+        this.server = listen(0);
         this.port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    private Undertow listen(int p) {
+        Undertow u = Undertow.builder().addHttpListener(p, "127.0.0.1").setIoThreads(1).setWorkerThreads(32)
+                .setHandler(this::handle).build();
+        u.start();
+        return u;
+    }
+
+    /** Goes down: the port refuses connections until {@link #up()}. */
+    synchronized void down() {
+        if (server != null) {
+            server.stop();
+            server = null;
+        }
+    }
+
+    /** Comes back on the same port. */
+    synchronized void up() {
+        if (server == null) {
+            server = listen(port);
+        }
+    }
+
+    synchronized boolean isUp() {
+        return server != null;
     }
 
     private void handle(HttpServerExchange ex) {
@@ -80,6 +104,6 @@ final class RecordingBackend implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop();
+        down();
     }
 }
