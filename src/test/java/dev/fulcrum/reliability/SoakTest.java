@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import java.lang.management.ManagementFactory;
