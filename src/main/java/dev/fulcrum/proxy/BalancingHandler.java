@@ -116,6 +116,13 @@ final class BalancingHandler implements HttpHandler {
             ErrorResponses.send(exchange, 400, refusal, true);
             return;
         }
+        long lineBytes = requestLineBytes(exchange);
+        if (lineBytes > settings.maxHeaderBytes()) {
+            // the request line has its own status (RFC 9112 3): 414, not 431, like nginx's large_client_header_buffers
+            ErrorResponses.send(exchange, 414, "request line longer than " + settings.maxHeaderBytes()
+                    + " bytes (got: " + lineBytes + ")", true);
+            return;
+        }
         if (headerBytes(exchange) > settings.maxHeaderBytes()) {
             ErrorResponses.send(exchange, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
             return;
@@ -187,6 +194,16 @@ final class BalancingHandler implements HttpHandler {
             }
         }
         return true;
+    }
+
+    /** "METHOD SP target[?query] SP VERSION" as it came on the wire, without the CRLF. */
+    private static long requestLineBytes(HttpServerExchange ex) {
+        long n = ex.getRequestMethod().length() + 1 + ex.getRequestURI().length() + 1 + ex.getProtocol().length();
+        String qs = ex.getQueryString();
+        if (qs != null && !qs.isEmpty()) {
+            n += qs.length() + 1;
+        }
+        return n;
     }
 
     /** Request line plus headers as they came on the wire (name, ": ", value, CRLF). */

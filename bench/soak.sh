@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The long soak (issue 7), not run by CI: SoakTest for ten minutes (or SOAK_SECONDS) under continuous
+# load while backends join, leave, change weight and flap. Prints the figures line it measured:
+# GETs, failures, actions, in-flight left, heap after GC before/after.
+#   bench/soak.sh            # 600 s each for the plain soak and the flapping soak
+#   SOAK_SECONDS=120 SOAK_SEED=42 bench/soak.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${SOAK_SECONDS:-600}"
+seed_arg=()
+if [[ -n "${SOAK_SEED:-}" ]]; then
+  seed_arg=("-Dsoak.seed=${SOAK_SEED}")
+fi
+rm -f target/reliability/figures.md
+# the flapping variant is @Disabled until its bug is fixed; -Djunit.jupiter.conditions.deactivate runs it anyway
+mvn -q -B test -Dtest='SoakTest' -Dsoak.seconds="${seconds}" "${seed_arg[@]}" \
+    -Djunit.jupiter.conditions.deactivate='org.junit.*DisabledCondition' -Dsurefire.failIfNoSpecifiedTests=false || status=$?
+cat target/reliability/figures.md
+exit "${status:-0}"
