@@ -326,7 +326,10 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
             upgradeTunnel(result);
             return;
         }
-        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> clientOrBackendBroke();
+        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
+            handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
+            clientOrBackendBroke();
+        };
         Transfer.initiateTransfer(result.getResponseChannel(), exchange.getResponseChannel(),
                 ChannelListeners.closingChannelListener(), sink -> {
                     responseDone = true;
