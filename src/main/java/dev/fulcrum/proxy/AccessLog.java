@@ -98,6 +98,7 @@ final class AccessLog implements AutoCloseable {
     void attemptFailed(String backend, Outcome why, IOException e) {
         if (LOG.isDebugEnabled()) {
             LOG.debug("attempt on {} failed: {} ({})", backend, why, e.toString());
+
         }
     }
 

@@ -41,7 +41,7 @@ import io.undertow.util.Transfer;
  * <p>Everything here runs on the exchange's I/O thread, so the fields need no synchronisation; the lease is
  * released exactly once through {@link Lease#release}, from whichever completion path comes first.
  */
-final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.Waiter {
+final class ProxyExchange implements ReadTimeouts.Waiter {
     private static final HttpString KEEP_ALIVE = new HttpString("Keep-Alive");
     private static final HttpString PROXY_CONNECTION = new HttpString("Proxy-Connection");
     private static final HttpString TE = new HttpString("TE");
@@ -62,6 +62,13 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
     private int readGeneration;
     private boolean readArmed;
     private boolean sent;
+    private boolean requestDone;
+    /**
+     * Which try is current. Every callback an attempt registers (connect, send, response, stream errors)
+     * carries its attempt's number and is ignored, apart from freeing its own connection, once a retry has
+     * moved on: a late failure notice from a dead backend must not act on the retry's lease or connection.
+     */
+    private int attemptNo;
     private boolean bodyStarted;
     private boolean responseReceived;
     private boolean responseDone;
@@ -116,17 +123,33 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
         lease = l;
         attempts++;
         sent = false;
-        handler.connections(l.backend()).acquire(exchange.getIoThread(), this);
+        requestDone = false;
+        connection = null;
+        int a = ++attemptNo;
+        BackendConnections conns = handler.connections(l.backend());
+        conns.acquire(exchange.getIoThread(), new BackendConnections.Callback() {
+            @Override
+            public void connected(ClientConnection c) {
+                if (a != attemptNo || finished) {
+                    conns.release(c); // unused: no request went out on it
+                    return;
+                }
+                ProxyExchange.this.connected(c, a);
+            }
+
+            @Override
+            public void connectFailed(IOException e) {
+                if (a == attemptNo) {
+                    sent = false;
+                    attemptFailed(Outcome.CONNECT_FAILURE, e, a);
+                }
+            }
+        });
     }
 
     // ---------------------------------------------------------------- connect
 
-    @Override
-    public void connected(ClientConnection c) {
-        if (finished) {
-            handler.connections(lease.backend()).release(c);
-            return;
-        }
+    private void connected(ClientConnection c, int a) {
         connection = c;
         ClientRequest req = buildRequest(c);
         sent = true;
@@ -138,20 +161,18 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
         c.sendRequest(req, new ClientCallback<>() {
             @Override
             public void completed(ClientExchange result) {
-                sentRequest(result);
+                if (a != attemptNo || finished) {
+                    IoUtils.safeClose(c);
+                    return;
+                }
+                sentRequest(result, a);
             }
 
             @Override
             public void failed(IOException e) {
-                attemptFailed(Outcome.CONNECT_FAILURE, e);
+                attemptFailed(Outcome.CONNECT_FAILURE, e, a);
             }
         });
-    }
-
-    @Override
-    public void connectFailed(IOException e) {
-        sent = false;
-        attemptFailed(Outcome.CONNECT_FAILURE, e);
     }
 
     private ClientRequest buildRequest(ClientConnection c) {
@@ -231,27 +252,30 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
 
     // ---------------------------------------------------------------- request sent
 
-    private void sentRequest(ClientExchange result) {
-        if (finished) {
-            IoUtils.safeClose(connection);
-            return;
-        }
+    private void sentRequest(ClientExchange result, int a) {
         result.setResponseListener(new ClientCallback<>() {
             @Override
             public void completed(ClientExchange r) {
+                if (a != attemptNo || finished) {
+                    IoUtils.safeClose(r.getConnection());
+                    return;
+                }
                 responseArrived(r);
             }
 
             @Override
             public void failed(IOException e) {
-                attemptFailed(Outcome.CONNECT_FAILURE, e);
+                attemptFailed(Outcome.CONNECT_FAILURE, e, a);
             }
         });
-        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> attemptFailed(Outcome.CONNECT_FAILURE, e);
+        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> attemptFailed(Outcome.CONNECT_FAILURE, e, a);
         // the read timeout counts from the end of the request: a long upload is not a slow backend
         ChannelListener<StreamSinkChannel> done = sink -> {
             finishWrites(sink);
-            startReadTimer();
+            if (a == attemptNo) {
+                requestDone = true;
+                startReadTimer();
+            }
         };
         if (!exchange.isRequestComplete()) {
             bodyStarted = true;
@@ -299,17 +323,14 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
     private void readTimedOut() {
         readArmed = false;
         if (!responseReceived && !finished) {
-            attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"));
+            attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"),
+                    attemptNo);
         }
     }
 
     // ---------------------------------------------------------------- response
 
     private void responseArrived(ClientExchange result) {
-        if (finished) {
-            IoUtils.safeClose(connection);
-            return;
-        }
         responseReceived = true;
         cancelReadTimer();
         ClientResponse response = result.getResponse();
@@ -326,11 +347,14 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
             upgradeTunnel(result);
             return;
         }
+        StreamSourceChannel fromBackend = result.getResponseChannel();
         ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
-            handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
-            clientOrBackendBroke();
+            // a failed read is the backend's doing (a reset mid-body counts against it); a failed write, the client's
+            Outcome why = ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT;
+            handler.log().attemptFailed(lease.backend().id(), why, e);
+            brokeMidResponse(why);
         };
-        Transfer.initiateTransfer(result.getResponseChannel(), exchange.getResponseChannel(),
+        Transfer.initiateTransfer(fromBackend, exchange.getResponseChannel(),
                 ChannelListeners.closingChannelListener(), sink -> {
                     responseDone = true;
                     finishWrites(sink);
@@ -375,8 +399,8 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
 
     // ---------------------------------------------------------------- failure and completion
 
-    private void attemptFailed(Outcome why, IOException e) {
-        if (finished || lease == null || lease.isReleased()) {
+    private void attemptFailed(Outcome why, IOException e, int a) {
+        if (a != attemptNo || finished || lease == null || lease.isReleased()) {
             return;
         }
         cancelReadTimer();
@@ -406,10 +430,10 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
         }
     }
 
-    /** A socket error while streaming the response: one of the two ends went away. */
-    private void clientOrBackendBroke() {
+    /** A socket error while streaming the response: the backend (read side) or the client (write side) went away. */
+    private void brokeMidResponse(Outcome why) {
         if (lease != null && !lease.isReleased()) {
-            lease.release(responseDone ? outcome : Outcome.CLIENT_ABORT);
+            lease.release(responseDone ? outcome : why);
         }
         IoUtils.safeClose(connection);
         connection = null;
@@ -452,7 +476,9 @@ final class ProxyExchange implements BackendConnections.Callback, ReadTimeouts.W
             lease.release(responseDone ? outcome : Outcome.CLIENT_ABORT);
         }
         if (connection != null) {
-            if (responseDone) {
+            // back to the pool only when both directions finished: a connection whose request is still being
+            // written (a backend that answered an upload early) would queue the next request behind it
+            if (responseDone && requestDone) {
                 handler.connections(lease.backend()).release(connection);
             } else {
                 IoUtils.safeClose(connection);

@@ -17,8 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -265,8 +265,6 @@ class FaultsTest {
     }
 
     @Test
-    @Disabled("bug: ProxyExchange.clientOrBackendBroke() releases the lease as CLIENT_ABORT when the"
-            + " backend resets mid-body, so such a backend is never blamed (no breaker failure, no ejection)")
     void aBackendThatKeepsResettingMidBodyIsEjected() throws Exception {
         RecordingBackend a = recording("a");
         RawBackend reset = own(new RawBackend(RawBackend.resetMidBody(100_000, 1000)));
@@ -279,12 +277,11 @@ class FaultsTest {
         assertThat(view("reset").state()).isEqualTo(BackendState.EJECTED);
     }
 
+    @Disabled("bug (open, issue 7): while a backend flaps every 300 ms, about 1 in 1000 requests to the healthy"
+            + " anchor has its backend connection closed under it (UT001000 Connection closed in the client read"
+            + " listener, and the anchor's handler sees its exchange ended), so the anchor is blamed and the request"
+            + " fails with 502. Attempt-scoped callbacks (fixed) did not remove it; the remaining cause is not found")
     @Test
-    @Disabled("bug: ProxyExchange callbacks are not bound to their attempt: a second failure notification from a"
-            + " failed attempt's backend connection (sendRequest failed / response listener failed / Transfer error)"
-            + " reaches attemptFailed() after the retry started and is applied to the retry's lease: the healthy"
-            + " backend is blamed, its connection closed, and the GET ends 502 'backend unreachable after 2 attempt(s)';"
-            + " under churn in-flight counts leak. Measured: 18 of 9444 GETs 502 with one backend flapping every 300 ms")
     void aBackendFlappingUnderLoadCostsNoRequestAndLeaksNothing() throws Exception {
         RecordingBackend anchor = recording("anchor");
         RecordingBackend flappy = recording("flappy");
