@@ -8,15 +8,18 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Ticker;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +41,11 @@ public final class MetricsPoller implements AutoCloseable {
     public static final String PATH = "/metrics.json";
     public static final long DEFAULT_PERIOD_MS = 1000;
     public static final long DEFAULT_BACKOFF_MS = 60_000;
+    /**
+     * A metrics report is a few dozen bytes. A backend that answers {@code /metrics.json} with anything longer
+     * (a catch-all route serving a large file) is not read into the heap: the poll stops at this many bytes.
+     */
+    static final int MAX_BODY_BYTES = 64 * 1024;
     private static final Logger log = LoggerFactory.getLogger(MetricsPoller.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -115,7 +123,7 @@ public final class MetricsPoller implements AutoCloseable {
     }
 
     private CompletableFuture<Void> poll(Backend b) {
-        return http.get(HttpGetter.resolve(b.url(), PATH), periodMs, HttpResponse.BodyHandlers.ofByteArray())
+        return http.get(HttpGetter.resolve(b.url(), PATH), periodMs, MetricsPoller::cappedBody)
                 .handle((response, error) -> {
                     BackendMetrics m = error == null ? parse(response) : null;
                     if (closed) {
@@ -133,7 +141,7 @@ public final class MetricsPoller implements AutoCloseable {
 
     /** The report, or null when the answer is not a 200 with the three numbers. */
     private BackendMetrics parse(HttpResponse<byte[]> response) {
-        if (response.statusCode() != 200) {
+        if (response.statusCode() != 200 || response.body() == null) {
             return null;
         }
         try {
@@ -148,6 +156,68 @@ public final class MetricsPoller implements AutoCloseable {
             return new BackendMetrics(cpu, inflight, latency, engine.ticker().nanos());
         } catch (IOException e) {
             return null;
+        }
+    }
+
+    /** The body as bytes, or null (connection dropped) once it is, or says it is, longer than the cap. */
+    private static HttpResponse.BodySubscriber<byte[]> cappedBody(HttpResponse.ResponseInfo info) {
+        long declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);
+        return new CappedBody(info.statusCode() == 200 && declared <= MAX_BODY_BYTES ? MAX_BODY_BYTES : -1);
+    }
+
+    private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final int max;
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private Flow.Subscription subscription;
+        private byte[] bytes = new byte[0];
+
+        CappedBody(int max) {
+            this.max = max;
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            if (max < 0) {
+                s.cancel();
+                result.complete(null);
+            } else {
+                s.request(1);
+            }
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            if (result.isDone()) {
+                return;
+            }
+            for (ByteBuffer b : items) {
+                int n = b.remaining();
+                if (bytes.length + n > max) {
+                    subscription.cancel();
+                    result.complete(null);
+                    return;
+                }
+                byte[] grown = java.util.Arrays.copyOf(bytes, bytes.length + n);
+                b.get(grown, bytes.length, n);
+                bytes = grown;
+            }
+            subscription.request(1);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(bytes);
         }
     }
 
