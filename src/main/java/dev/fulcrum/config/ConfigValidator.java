@@ -1,6 +1,7 @@
 package dev.fulcrum.config;
 
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.Strategies;
 import dev.fulcrum.engine.StrategySpec;
 
 import java.net.URI;
@@ -299,7 +300,7 @@ public final class ConfigValidator {
             String p = ConfigPaths.child(path, "tableSize");
             if (s.tableSize() < 3 || s.tableSize() > MAX_TABLE_SIZE) {
                 add(p, "must be a prime between 3 and " + MAX_TABLE_SIZE, s.tableSize());
-            } else if (!isPrime(s.tableSize())) {
+            } else if (!Strategies.isPrime(s.tableSize())) {
                 add(p, "must be prime (e.g. 65537)", s.tableSize());
             }
         }
@@ -610,21 +611,6 @@ public final class ConfigValidator {
             }
         }
         return false;
-    }
-
-    static boolean isPrime(int n) {
-        if (n < 2) {
-            return false;
-        }
-        if (n % 2 == 0) {
-            return n == 2;
-        }
-        for (int d = 3; (long) d * d <= n; d += 2) {
-            if (n % d == 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static boolean isWildcard(String host) {

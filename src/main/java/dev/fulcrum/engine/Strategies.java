@@ -127,7 +127,8 @@ public final class Strategies {
         }
     }
 
-    static boolean isPrime(int n) {
+    /** Whether a Maglev table size is prime (the config validator asks too). */
+    public static boolean isPrime(int n) {
         if (n < 2) {
             return false;
         }
