@@ -29,8 +29,7 @@ final class BalancingHandler implements HttpHandler {
     private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
     private volatile ByteBufferPool buffers;
     private volatile RequestListener listener = RequestListener.NONE;
-    /** One read-timeout queue per I/O thread, indexed by the thread's number. */
-    private volatile ReadTimeouts[] readTimeouts = new ReadTimeouts[0];
+
     private volatile int ioThreads = 1;
 
     BalancingHandler(Engine engine, ProxySettings settings, AccessLog log) {
@@ -42,19 +41,7 @@ final class BalancingHandler implements HttpHandler {
 
     void bind(ByteBufferPool buffers, io.undertow.Undertow server) {
         this.buffers = buffers;
-        var worker = server.getWorker();
-        this.ioThreads = worker.getIoThreadCount();
-        ReadTimeouts[] t = new ReadTimeouts[ioThreads];
-        for (int i = 0; i < ioThreads; i++) {
-            t[i] = new ReadTimeouts(worker.getIoThread(i), settings.readMs());
-        }
-        this.readTimeouts = t;
-    }
-
-    /** The read-timeout queue of the given I/O thread (call on that thread). */
-    ReadTimeouts readTimeouts(org.xnio.XnioIoThread thread) {
-        ReadTimeouts[] t = readTimeouts;
-        return t[thread.getNumber() % t.length];
+        this.ioThreads = server.getWorker().getIoThreadCount();
     }
 
     ProxySettings settings() {

@@ -41,7 +41,7 @@ import io.undertow.util.Transfer;
  * <p>Everything here runs on the exchange's I/O thread, so the fields need no synchronisation; the lease is
  * released exactly once through {@link Lease#release}, from whichever completion path comes first.
  */
-final class ProxyExchange implements ReadTimeouts.Waiter {
+final class ProxyExchange {
     private static final HttpString KEEP_ALIVE = new HttpString("Keep-Alive");
     private static final HttpString PROXY_CONNECTION = new HttpString("Proxy-Connection");
     private static final HttpString TE = new HttpString("TE");
@@ -58,9 +58,8 @@ final class ProxyExchange implements ReadTimeouts.Waiter {
     private int attempts;
     private Lease lease;
     private ClientConnection connection;
-    /** Bumped whenever the read timeout is armed or disarmed, so a stale deadline in the queue is ignored. */
-    private int readGeneration;
-    private boolean readArmed;
+    /** The pending read timeout, removed as soon as the answer starts (XNIO keeps timers in a sorted set). */
+    private org.xnio.XnioIoThread.Key readTimer;
     private boolean sent;
     private boolean requestDone;
     /**
@@ -288,16 +287,15 @@ final class ProxyExchange implements ReadTimeouts.Waiter {
     }
 
     private void startReadTimer() {
-        if (handler.settings().readMs() > 0 && !responseReceived && !finished && !readArmed) {
-            readArmed = true;
-            handler.readTimeouts(exchange.getIoThread()).arm(this, ++readGeneration);
-        }
-    }
-
-    @Override
-    public void timedOut(int generation) {
-        if (readArmed && generation == readGeneration) {
-            readTimedOut();
+        long readMs = handler.settings().readMs();
+        if (readMs > 0 && !responseReceived && !finished && readTimer == null) {
+            int a = attemptNo;
+            readTimer = exchange.getIoThread().executeAfter(() -> {
+                readTimer = null;
+                if (a == attemptNo) {
+                    readTimedOut();
+                }
+            }, readMs, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
     }
 
@@ -321,7 +319,6 @@ final class ProxyExchange implements ReadTimeouts.Waiter {
     }
 
     private void readTimedOut() {
-        readArmed = false;
         if (!responseReceived && !finished) {
             attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"),
                     attemptNo);
@@ -459,9 +456,9 @@ final class ProxyExchange implements ReadTimeouts.Waiter {
     }
 
     private void cancelReadTimer() {
-        if (readArmed) {
-            readArmed = false;
-            readGeneration++;
+        if (readTimer != null) {
+            readTimer.remove();
+            readTimer = null;
         }
     }
 
