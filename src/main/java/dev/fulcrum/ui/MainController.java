@@ -104,9 +104,23 @@ public final class MainController {
             errorRps += b.rps() * b.errorRate();
         }
         boolean panic = s.pools().values().stream().anyMatch(EngineState.PoolInfo::panic);
-        statusBar.setText("proxy " + s.proxy() + (panic ? "   ·   PANIC: too few healthy backends" : ""));
+        statusBar.setText("proxy " + s.proxy() + routesText(s) + (panic ? "   ·   PANIC: too few healthy backends" : ""));
         rpsLabel.setText(String.format("%.1f req/s", rps));
         errorsLabel.setText(String.format("errors %.1f/s · %d of %d total", errorRps, failures, total));
+    }
+
+    /** The routes in the order they are matched (longest prefix first), e.g. {@code /api → api (strip)}. */
+    static String routesText(EngineState s) {
+        if (s.routes() == null || s.routes().isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("   ·   routes: ");
+        for (int i = 0; i < s.routes().size(); i++) {
+            EngineState.RouteInfo r = s.routes().get(i);
+            b.append(i == 0 ? "" : ", ").append(r.pathPrefix()).append(" → ").append(r.pool())
+                    .append(r.stripPrefix() ? " (strip)" : "");
+        }
+        return b.append(", else → default").toString();
     }
 
     private void showDemoTab(boolean show) {
