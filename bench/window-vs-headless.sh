@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Proxy throughput with the window open (under Xvfb, the Backends view sampling) against headless, on
+# the same nginx backends, in interleaved rounds: each round starts a fresh Fulcrum in one mode, warms
+# it up for 10 s, then measures 10 s with wrk. Medians and the window/headless ratio at the end.
+#
+#   bench/window-vs-headless.sh [rounds=3]
+#
+# Needs: nginx, wrk, xvfb-run (Debian xvfb), libgtk-3-0, and target/fulcrum.jar.
+set -euo pipefail
+ROUNDS=${1:-3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+JAR="$ROOT/target/fulcrum.jar"
+WORK=$(mktemp -d /tmp/fulcrum-window.XXXXXX)
+B1=19301; B2=19302; PROXY=19390; ADMIN=19391
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; pkill -f "$WORK/f.json" 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+cat > "$WORK/nginx.conf" <<CONF
+worker_processes 1; pid $WORK/nginx.pid; error_log $WORK/error.log warn;
+events { worker_connections 4096; }
+http { access_log off;
+  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
+  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } } }
+CONF
+cat > "$WORK/f.json" <<CONF
+{ "proxy": { "port": $PROXY, "accessLog": "/dev/null" }, "admin": { "port": $ADMIN },
+  "strategy": { "type": "round-robin" },
+  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$B1" }, { "id": "b2", "url": "http://127.0.0.1:$B2" } ] }
+CONF
+nginx -p "$WORK" -c "$WORK/nginx.conf" -g 'daemon off;' & pids+=($!)
+
+measure() { # mode -> appends "mode rps p99"
+  local mode=$1 p
+  if [ "$mode" = window ]; then
+    xvfb-run -a -s "-screen 0 1400x900x24" java -Xmx256m -jar "$JAR" --config "$WORK/f.json" > /dev/null 2>&1 &
+  else
+    java -Xmx256m -jar "$JAR" --headless --config "$WORK/f.json" > /dev/null 2>&1 &
+  fi
+  p=$!
+  for _ in $(seq 1 120); do curl -s -o /dev/null "http://127.0.0.1:$ADMIN/api/state" && break; sleep 0.5; done
+  sleep 5   # the window's views start sampling
+  wrk -t2 -c50 -d10s "http://127.0.0.1:$PROXY/" > /dev/null
+  local out; out=$(wrk -t2 -c50 -d10s --latency "http://127.0.0.1:$PROXY/")
+  local rps; rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  local p99; p99=$(echo "$out" | awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}')
+  echo "$mode: $rps req/s, p99 $p99 ms" >&2
+  echo "$mode $rps $p99" >> "$WORK/results"
+  pkill -f "$WORK/f.json" || true
+  wait "$p" 2>/dev/null || true
+  sleep 1
+}
+for _ in $(seq 1 "$ROUNDS"); do measure headless; measure window; done
+python3 - "$WORK/results" <<'PY'
+import sys, statistics
+rows = {}
+for line in open(sys.argv[1]):
+    m, r, p = line.split(); rows.setdefault(m, []).append((float(r), float(p)))
+med = {m: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v)) for m, v in rows.items()}
+print("| mode | requests/s | p99 ms |\n|---|---|---|")
+for m in ("headless", "window"):
+    print(f"| {m} | {med[m][0]:,.0f} | {med[m][1]:.2f} |")
+print(f"window / headless: {med['window'][0] / med['headless'][0]:.2f}x")
+PY
