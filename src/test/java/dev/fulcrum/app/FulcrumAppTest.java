@@ -93,8 +93,10 @@ class FulcrumAppTest {
                 http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.discarding());
                 return breaker(app, "flaky").equals("CLOSED");
             });
-            assertThat(events.stream().filter(e -> e.type().equals("breaker")).map(e -> e.from() + ">" + e.to()))
-                    .containsSubsequence("CLOSED>OPEN", "OPEN>HALF_OPEN", "HALF_OPEN>CLOSED");
+            // events go out just after the snapshot they describe: wait for the last one rather than race it
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(events.stream()
+                    .filter(e -> e.type().equals("breaker")).map(e -> e.from() + ">" + e.to()))
+                    .containsSubsequence("CLOSED>OPEN", "OPEN>HALF_OPEN", "HALF_OPEN>CLOSED"));
         }
     }
 
