@@ -107,9 +107,26 @@ public final class FulcrumWindow extends Application {
             Notifier.error(stage, "Cannot open " + resource + ": " + e.getMessage());
             return;
         }
-        closeCurrent();
-        open("Opening " + resource + "…", () -> EngineConnector.embedded(next, null),
-                "Cannot open " + resource, false);
+        MainWindow oldWindow = window;
+        UiSession oldSession = session;
+        EngineConnector.Connection old = connection;
+        window = null;
+        session = null;
+        connection = null;
+        if (oldWindow != null) {
+            oldWindow.close();
+        }
+        // stopping the running engine (its listeners, demo backends) happens off the FX thread, before the new
+        // one binds the same ports
+        open("Opening " + resource + "…", () -> {
+            if (oldSession != null) {
+                oldSession.close();
+            }
+            if (old != null) {
+                old.close();
+            }
+            return EngineConnector.embedded(next, null);
+        }, "Cannot open " + resource, false);
     }
 
     private void closeCurrent() {
