@@ -608,6 +608,7 @@ public final class HaproxyFleetClient implements EngineClient {
     @Override
     public void subscribe(Consumer<EngineEvent> listener) {
         listeners.add(listener);
+        java.util.concurrent.Future<?> baseline;
         synchronized (lock) {
             if (poller != null || closed) {
                 return;
@@ -617,7 +618,17 @@ public final class HaproxyFleetClient implements EngineClient {
                 t.setDaemon(true);
                 return t;
             });
-            poller.scheduleWithFixedDelay(this::pollForEvents, 0, POLL_MS, TimeUnit.MILLISECONDS);
+            baseline = poller.submit(this::pollForEvents);
+            poller.scheduleWithFixedDelay(this::pollForEvents, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
+        }
+        // events are differences between polls: take the first picture before returning, so a change made
+        // right after subscribing is reported rather than absorbed into the baseline
+        try {
+            baseline.get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // the periodic polls take the baseline instead
         }
     }
 
