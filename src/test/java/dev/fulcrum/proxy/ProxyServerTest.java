@@ -206,7 +206,7 @@ class ProxyServerTest {
             }));
         }
         await().atMost(Duration.ofSeconds(20)).until(() -> ok.get() > 100);
-        b.close();
+        b.kill();
         for (Future<?> f : futures) {
             f.get();
         }

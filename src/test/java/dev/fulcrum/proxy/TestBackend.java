@@ -22,6 +22,9 @@ final class TestBackend implements AutoCloseable {
     volatile long delayMs;
     volatile int status = 200;
     volatile Map<String, String> lastHeaders = Map.of();
+    /** After {@link #kill()}: connections are dropped without an answer, as a crashed process drops them. */
+    private volatile boolean dead;
+    private final AtomicInteger working = new AtomicInteger();
     private final Undertow server;
     private final int port;
 
@@ -34,8 +37,19 @@ final class TestBackend implements AutoCloseable {
     }
 
     private void handle(HttpServerExchange ex) {
+        if (dead) {
+            org.xnio.IoUtils.safeClose(ex.getConnection());
+            return;
+        }
         if (ex.isInIoThread()) {
-            ex.dispatch(this::handle);
+            working.incrementAndGet();
+            ex.dispatch(() -> {
+                try {
+                    handle(ex);
+                } finally {
+                    working.decrementAndGet();
+                }
+            });
             return;
         }
         ex.startBlocking();
@@ -60,6 +74,20 @@ final class TestBackend implements AutoCloseable {
                 : ex.getRequestPath().equals("/path") ? ex.getRequestURI() + (ex.getQueryString().isEmpty() ? "" : "?" + ex.getQueryString())
                 : name;
         ex.getResponseSender().send(answer);
+    }
+
+    /**
+     * Dies like a killed process: from now on every connection is dropped without an answer (a graceful
+     * {@link #close()} would answer requests caught in its shutdown with 503), then the server stops once the
+     * requests already being answered are done.
+     */
+    void kill() {
+        dead = true;
+        long until = System.nanoTime() + 2_000_000_000L;
+        while (working.get() > 0 && System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        server.stop();
     }
 
     int port() {

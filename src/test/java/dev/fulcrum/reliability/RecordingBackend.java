@@ -30,6 +30,8 @@ final class RecordingBackend implements AutoCloseable {
     volatile long delayMs;
     volatile int status = 200;
     private Undertow server;
+    /** While going down: connections are dropped unanswered, as by a crashed process (a graceful stop answers 503). */
+    private volatile boolean dying;
     private final int port;
 
     RecordingBackend(String name) {
@@ -48,6 +50,7 @@ final class RecordingBackend implements AutoCloseable {
     /** Goes down: the port refuses connections until {@link #up()}. */
     synchronized void down() {
         if (server != null) {
+            dying = true;
             server.stop();
             server = null;
         }
@@ -56,6 +59,7 @@ final class RecordingBackend implements AutoCloseable {
     /** Comes back on the same port. */
     synchronized void up() {
         if (server == null) {
+            dying = false;
             server = listen(port);
         }
     }
@@ -65,6 +69,10 @@ final class RecordingBackend implements AutoCloseable {
     }
 
     private void handle(HttpServerExchange ex) {
+        if (dying) {
+            org.xnio.IoUtils.safeClose(ex.getConnection());
+            return;
+        }
         if (ex.isInIoThread()) {
             ex.dispatch(this::handle);
             return;
