@@ -2,31 +2,40 @@ package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.Outcome;
 import io.undertow.server.HttpServerExchange;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The JSON-lines access log: one line per request with time, method, path, status, backend, attempts,
- * latency and bytes. I/O threads only format the line and offer it to a bounded queue; one writer thread
- * does the I/O in batches. When the writer cannot keep up, lines are dropped and counted rather than
+ * latency and bytes.
+ *
+ * <p>Who owns what: each thread that logs (the proxy's I/O threads) appends to its own {@link Batch}, under
+ * that batch's lock, which only the writer thread ever contends for, and only once per sweep. The writer
+ * thread wakes every {@value #SWEEP_MS} ms, swaps every batch for an empty list, orders the entries by time,
+ * formats and writes them. So a request costs one uncontended lock and one small object, never a wake-up of
+ * another thread (a shared queue signalling its consumer per line cost the proxy about a tenth of its
+ * throughput). When the writer cannot keep up, a full batch drops lines and counts them rather than
  * slowing the proxy down.
  */
 final class AccessLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AccessLog.class);
-    private static final int QUEUE = 65_536;
+    /** Lines a thread may hold between two sweeps before it drops. */
+    private static final int BATCH_LIMIT = 65_536;
+    private static final long SWEEP_MS = 100;
 
     /** One finished request; formatted into JSON on the writer thread, not on the I/O thread. */
     private record Entry(long atMillis, String method, String path, int status, String backend, int attempts,
@@ -35,8 +44,9 @@ final class AccessLog implements AutoCloseable {
             b.append("{\"time\":\"");
             clock.append(b, atMillis);
             b.append("\",\"method\":\"").append(method)
-                    .append("\",\"path\":\"").append(ErrorResponses.escape(path))
-                    .append("\",\"status\":").append(status)
+                    .append("\",\"path\":\"");
+            ErrorResponses.appendEscaped(b, path);
+            b.append("\",\"status\":").append(status)
                     .append(",\"backend\":");
             if (backend == null) {
                 b.append("null");
@@ -44,8 +54,42 @@ final class AccessLog implements AutoCloseable {
                 b.append('"').append(backend).append('"');
             }
             b.append(",\"attempts\":").append(attempts)
-                    .append(",\"latencyMs\":").append(Math.round(latencyNanos / 1000.0) / 1000.0)
-                    .append(",\"bytes\":").append(bytes).append("}\n");
+                    .append(",\"latencyMs\":");
+            appendMillis(b, latencyNanos);
+            b.append(",\"bytes\":").append(bytes).append("}\n");
+        }
+    }
+
+    /** Milliseconds with up to three decimals, as {@code 12.5} or {@code 0.042}, without a floating-point format. */
+    static void appendMillis(StringBuilder b, long nanos) {
+        long micros = (Math.max(0, nanos) + 500) / 1000;
+        b.append(micros / 1000).append('.');
+        int frac = (int) (micros % 1000);
+        b.append((char) ('0' + frac / 100));
+        if (frac % 100 != 0) {
+            b.append((char) ('0' + frac / 10 % 10));
+            if (frac % 10 != 0) {
+                b.append((char) ('0' + frac % 10));
+            }
+        }
+    }
+
+    /** The entries one thread logged since the last sweep. */
+    private static final class Batch {
+        private ArrayList<Entry> entries = new ArrayList<>();
+
+        synchronized boolean add(Entry e) {
+            if (entries.size() >= BATCH_LIMIT) {
+                return false;
+            }
+            entries.add(e);
+            return true;
+        }
+
+        synchronized ArrayList<Entry> take() {
+            ArrayList<Entry> taken = entries;
+            entries = new ArrayList<>(Math.min(BATCH_LIMIT, Math.max(16, taken.size())));
+            return taken;
         }
     }
 
@@ -67,20 +111,43 @@ final class AccessLog implements AutoCloseable {
         }
     }
 
-    private final BlockingQueue<Entry> queue = new ArrayBlockingQueue<>(QUEUE);
+    private final List<Batch> batches = new CopyOnWriteArrayList<>();
+    private final ThreadLocal<Batch> mine = ThreadLocal.withInitial(() -> {
+        Batch b = new Batch();
+        batches.add(b);
+        return b;
+    });
+    private static final Comparator<Entry> BY_TIME = Comparator.comparingLong(Entry::atMillis);
     private final LongAdder dropped = new LongAdder();
-    private final Writer out;
+    /** Null when the log goes to /dev/null: nothing is kept, formatted or written, as with nginx's {@code access_log off}. */
+    private final OutputStream out;
     private final Thread writer;
     private volatile boolean running = true;
 
     AccessLog(String file) throws IOException {
-        this.out = new BufferedWriter(file == null
-                ? new OutputStreamWriter(System.err, StandardCharsets.UTF_8)
-                : Files.newBufferedWriter(Path.of(file), StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND), 1 << 16);
+        if (file != null && isDevNull(Path.of(file))) {
+            this.out = null;
+            this.writer = null;
+            return;
+        }
+        this.out = file == null ? System.err : Files.newOutputStream(Path.of(file), StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
         this.writer = new Thread(this::drain, "fulcrum-access-log");
         writer.setDaemon(true);
         writer.start();
+    }
+
+    private static boolean isDevNull(Path p) {
+        try {
+            return Files.exists(p) && p.toRealPath().equals(Path.of("/dev/null").toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** False when lines go nowhere (the log points at /dev/null). */
+    boolean enabled() {
+        return out != null;
     }
 
     long dropped() {
@@ -88,9 +155,20 @@ final class AccessLog implements AutoCloseable {
     }
 
     void log(HttpServerExchange ex, String backend, int attempts, long latencyNanos) {
-        Entry e = new Entry(System.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(),
-                ex.getStatusCode(), backend, attempts, latencyNanos, ex.getResponseBytesSent());
-        if (!queue.offer(e)) {
+        if (out == null) {
+            return;
+        }
+        log(System.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), ex.getStatusCode(),
+                backend, attempts, latencyNanos, ex.getResponseBytesSent());
+    }
+
+    void log(long atMillis, String method, String path, int status, String backend, int attempts, long latencyNanos,
+             long bytes) {
+        if (out == null) {
+            return;
+        }
+        Entry e = new Entry(atMillis, method, path, status, backend, attempts, latencyNanos, bytes);
+        if (!mine.get().add(e)) {
             dropped.increment();
         }
     }
@@ -103,38 +181,58 @@ final class AccessLog implements AutoCloseable {
     }
 
     private void drain() {
+        StringBuilder b = new StringBuilder(1 << 16);
+        Clock clock = new Clock();
+        ArrayList<Entry> sweep = new ArrayList<>();
+        boolean last = false;
         try {
-            StringBuilder b = new StringBuilder(1 << 16);
-            Clock clock = new Clock();
-            while (running || !queue.isEmpty()) {
-                Entry e = queue.poll(200, TimeUnit.MILLISECONDS);
-                if (e == null) {
+            while (!last) {
+                last = !running;
+                if (!last) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SWEEP_MS));
+                }
+                for (Batch batch : batches) {
+                    sweep.addAll(batch.take());
+                }
+                if (sweep.isEmpty()) {
                     continue;
                 }
-                do {
+                sweep.sort(BY_TIME); // stable: one thread's lines keep their order
+                for (Entry e : sweep) {
                     e.appendTo(b, clock);
                     if (b.length() > 60_000) {
-                        out.append(b);
-                        b.setLength(0);
+                        write(b);
                     }
-                } while ((e = queue.poll()) != null);
-                out.append(b);
-                b.setLength(0);
+                }
+                sweep.clear();
+                write(b);
                 out.flush();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (IOException e) {
             LOG.warn("access log write failed: {}", e.toString());
         }
     }
 
+    /** One write per chunk; String's own UTF-8 encoding is much cheaper than a Writer's encoder loop. */
+    private void write(StringBuilder b) throws IOException {
+        out.write(b.toString().getBytes(StandardCharsets.UTF_8));
+        b.setLength(0);
+    }
+
     @Override
     public void close() {
+        if (out == null) {
+            return;
+        }
         running = false;
+        LockSupport.unpark(writer);
         try {
             writer.join(2000);
-            out.flush();
+            if (out == System.err) {
+                out.flush();
+            } else {
+                out.close();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException ignored) {

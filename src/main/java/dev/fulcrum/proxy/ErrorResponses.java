@@ -30,7 +30,22 @@ public final class ErrorResponses {
 
     static String escape(String s) {
         StringBuilder b = new StringBuilder(s.length() + 8);
-        for (int i = 0; i < s.length(); i++) {
+        appendEscaped(b, s);
+        return b.toString();
+    }
+
+    /** Appends {@code s} as the inside of a JSON string; a string with nothing to escape is appended whole. */
+    static void appendEscaped(StringBuilder b, String s) {
+        int i = 0;
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                break;
+            }
+            i++;
+        }
+        b.append(s, 0, i);
+        for (; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
                 case '"' -> b.append("\\\"");
@@ -40,14 +55,13 @@ public final class ErrorResponses {
                 case '\t' -> b.append("\\t");
                 default -> {
                     if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
+                        b.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
                     } else {
                         b.append(c);
                     }
                 }
             }
         }
-        return b.toString();
     }
 
     static final HttpString X_FULCRUM_BACKEND = new HttpString("X-Fulcrum-Backend");
