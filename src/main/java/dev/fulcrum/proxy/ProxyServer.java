@@ -4,7 +4,6 @@ import dev.fulcrum.engine.Engine;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.connector.ByteBufferPool;
-import io.undertow.server.DefaultByteBufferPool;
 import io.undertow.server.handlers.GracefulShutdownHandler;
 import io.undertow.server.handlers.HttpContinueReadHandler;
 import java.io.IOException;
@@ -45,7 +44,7 @@ public final class ProxyServer implements AutoCloseable {
 
     public ProxyServer start() {
         int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
-        ByteBufferPool buffers = new DefaultByteBufferPool(true, 16 * 1024, -1, 4);
+        ByteBufferPool buffers = new ThreadCachedBufferPool(16 * 1024, true, 64, 256);
         Undertow.Builder builder = Undertow.builder()
                 .setByteBufferPool(buffers)
                 .addHttpListener(settings.port(), settings.host());
