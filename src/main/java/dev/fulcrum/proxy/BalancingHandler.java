@@ -31,6 +31,8 @@ final class BalancingHandler implements HttpHandler {
     private volatile RequestListener listener = RequestListener.NONE;
 
     private volatile int ioThreads = 1;
+    /** Slot i belongs to I/O thread i, which alone creates and uses it. */
+    private volatile ReadDeadlines[] deadlines = new ReadDeadlines[0];
 
     BalancingHandler(Engine engine, ProxySettings settings, AccessLog log) {
         this.engine = engine;
@@ -42,6 +44,19 @@ final class BalancingHandler implements HttpHandler {
     void bind(ByteBufferPool buffers, io.undertow.Undertow server) {
         this.buffers = buffers;
         this.ioThreads = server.getWorker().getIoThreadCount();
+        this.deadlines = new ReadDeadlines[ioThreads];
+    }
+
+    /** The read deadlines of exchanges on {@code thread}; call on that thread only. */
+    ReadDeadlines deadlines(org.xnio.XnioIoThread thread) {
+        ReadDeadlines[] all = deadlines;
+        int i = thread.getNumber() % all.length;
+        ReadDeadlines d = all[i];
+        if (d == null) {
+            d = new ReadDeadlines(thread, settings.readMs());
+            all[i] = d;
+        }
+        return d;
     }
 
     ProxySettings settings() {

@@ -3,16 +3,20 @@ package dev.fulcrum.proxy;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.ServerConnection;
 import io.undertow.util.AttachmentKey;
+import java.net.InetSocketAddress;
 
 /**
- * Notices a client that hangs up while its request waits on a backend. One close listener per client
- * connection (not per request, which would pile up on a long keep-alive connection) tells whichever
- * exchange is current, so its lease is released and its backend connection closed at once.
+ * What the proxy keeps per client connection. Notices a client that hangs up while its request waits on a
+ * backend: one close listener per connection (not per request, which would pile up on a long keep-alive
+ * connection) tells whichever exchange is current, so its lease is released and its backend connection
+ * closed at once. Also remembers the client's address as text, worked out once per connection rather than
+ * once per request.
  */
 final class ClientWatch implements ServerConnection.CloseListener {
     private static final AttachmentKey<ClientWatch> KEY = AttachmentKey.create(ClientWatch.class);
 
     private ProxyExchange current; // touched only on the connection's I/O thread
+    private String clientIp;
 
     static ClientWatch of(HttpServerExchange exchange) {
         ServerConnection c = exchange.getConnection();
@@ -23,6 +27,15 @@ final class ClientWatch implements ServerConnection.CloseListener {
             c.addCloseListener(w);
         }
         return w;
+    }
+
+    /** The peer's IP address (no port), or 0.0.0.0 when the connection has none. */
+    String clientIp(HttpServerExchange exchange) {
+        if (clientIp == null) {
+            InetSocketAddress a = exchange.getSourceAddress();
+            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+        }
+        return clientIp;
     }
 
     void watch(ProxyExchange e) {

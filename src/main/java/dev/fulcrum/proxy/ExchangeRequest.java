@@ -3,7 +3,6 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.RequestContext;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.Cookie;
-import java.net.InetSocketAddress;
 import java.util.Deque;
 
 /** The engine's view of a live request: every value is read lazily, only if a strategy asks. */
@@ -20,8 +19,7 @@ final class ExchangeRequest implements RequestContext {
     @Override
     public String clientIp() {
         if (clientIp == null) {
-            InetSocketAddress a = exchange.getSourceAddress();
-            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+            clientIp = ClientWatch.of(exchange).clientIp(exchange);
         }
         return clientIp;
     }

@@ -41,7 +41,7 @@ import io.undertow.util.Transfer;
  * <p>Everything here runs on the exchange's I/O thread, so the fields need no synchronisation; the lease is
  * released exactly once through {@link Lease#release}, from whichever completion path comes first.
  */
-final class ProxyExchange {
+final class ProxyExchange extends ReadDeadlines.Waiter {
     private static final HttpString KEEP_ALIVE = new HttpString("Keep-Alive");
     private static final HttpString PROXY_CONNECTION = new HttpString("Proxy-Connection");
     private static final HttpString TE = new HttpString("TE");
@@ -58,8 +58,6 @@ final class ProxyExchange {
     private int attempts;
     private Lease lease;
     private ClientConnection connection;
-    /** The pending read timeout, removed as soon as the answer starts (XNIO keeps timers in a sorted set). */
-    private org.xnio.XnioIoThread.Key readTimer;
     private boolean sent;
     private boolean requestDone;
     /**
@@ -209,15 +207,7 @@ final class ProxyExchange {
         HeaderValues conn = in.get(Headers.CONNECTION);
         if (conn != null) {
             for (String v : conn) {
-                for (String token : v.split(",")) {
-                    String t = token.trim();
-                    if (!t.isEmpty() && !(keepUpgrade && t.equalsIgnoreCase("upgrade"))) {
-                        if (named == null) {
-                            named = new ArrayList<>(2);
-                        }
-                        named.add(t);
-                    }
-                }
+                named = namedHeaders(v, named);
             }
         }
         for (long f = in.fastIterateNonEmpty(); f != -1L; f = in.fiNextNonEmpty(f)) {
@@ -231,6 +221,45 @@ final class ProxyExchange {
         if (keepUpgrade) {
             out.put(Headers.CONNECTION, "Upgrade");
         }
+    }
+
+    /**
+     * Adds the header names a Connection value lists to {@code named}. The usual tokens ({@code keep-alive},
+     * {@code close}, {@code upgrade}) name nothing to remove beyond the hop-by-hop headers, so the common
+     * answer costs no allocation.
+     */
+    private static List<String> namedHeaders(String value, List<String> named) {
+        int i = 0;
+        int n = value.length();
+        while (i < n) {
+            int end = value.indexOf(',', i);
+            if (end < 0) {
+                end = n;
+            }
+            int a = i;
+            int b = end;
+            while (a < b && value.charAt(a) <= ' ') {
+                a++;
+            }
+            while (b > a && value.charAt(b - 1) <= ' ') {
+                b--;
+            }
+            if (a < b && !isPlainToken(value, a, b)) {
+                if (named == null) {
+                    named = new ArrayList<>(2);
+                }
+                named.add(value.substring(a, b));
+            }
+            i = end + 1;
+        }
+        return named;
+    }
+
+    private static boolean isPlainToken(String v, int from, int to) {
+        int len = to - from;
+        return (len == 10 && v.regionMatches(true, from, "keep-alive", 0, 10))
+                || (len == 5 && v.regionMatches(true, from, "close", 0, 5))
+                || (len == 7 && v.regionMatches(true, from, "upgrade", 0, 7));
     }
 
     private static boolean isNamed(List<String> named, HttpString name) {
@@ -287,16 +316,14 @@ final class ProxyExchange {
     }
 
     private void startReadTimer() {
-        long readMs = handler.settings().readMs();
-        if (readMs > 0 && !responseReceived && !finished && readTimer == null) {
-            int a = attemptNo;
-            readTimer = exchange.getIoThread().executeAfter(() -> {
-                readTimer = null;
-                if (a == attemptNo) {
-                    readTimedOut();
-                }
-            }, readMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+        if (handler.settings().readMs() > 0 && !responseReceived && !finished) {
+            handler.deadlines(exchange.getIoThread()).arm(this);
         }
+    }
+
+    @Override
+    void deadlinePassed() {
+        readTimedOut();
     }
 
     /** Ends a sink: shutdown and flush, finishing the flush asynchronously if it cannot complete now. */
@@ -456,9 +483,8 @@ final class ProxyExchange {
     }
 
     private void cancelReadTimer() {
-        if (readTimer != null) {
-            readTimer.remove();
-            readTimer = null;
+        if (armed()) {
+            handler.deadlines(exchange.getIoThread()).disarm(this);
         }
     }
 
