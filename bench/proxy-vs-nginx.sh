@@ -14,7 +14,7 @@ CONNS=${3:-50}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 JAR="$ROOT/target/fulcrum.jar"
 WORK=$(mktemp -d /tmp/fulcrum-bench.XXXXXX)
-B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191
+B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -60,12 +60,17 @@ CONF
 nginx -p "$WORK/backends" -c "$WORK/backends/nginx.conf" -g 'daemon off;' & pids+=($!)
 nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
 java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$WORK/fulcrum.json" > "$WORK/ready" 2> "$WORK/fulcrum.err" & pids+=($!)
+# Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine
+java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/StockUndertowProxy.java" $STOCK "http://127.0.0.1:$B1" "http://127.0.0.1:$B2" > "$WORK/stock" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
 grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+for _ in $(seq 1 100); do grep -q "stock ready" "$WORK/stock" 2>/dev/null && break; sleep 0.2; done
+grep -q "stock ready" "$WORK/stock" || { echo "stock Undertow proxy did not start:"; cat "$WORK/stock"; exit 1; }
 
 # warm up the JIT and the connection pools
 wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$FULCRUM/" > /dev/null
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
+wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$STOCK/" > /dev/null
 
 run() { # name url -> "rps p99ms"
   local out rps p99
@@ -80,6 +85,7 @@ for r in $(seq 1 "$ROUNDS"); do
   run direct "http://127.0.0.1:$B1/" "$r"
   run nginx "http://127.0.0.1:$NGINX/" "$r"
   run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
+  run undertow-stock "http://127.0.0.1:$STOCK/" "$r"
 done
 
 python3 - "$WORK/results" "$SECS" "$ROUNDS" "$CONNS" <<'PY'
@@ -92,7 +98,7 @@ med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v
 print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
-for k in ("direct", "nginx", "fulcrum"):
+for k in ("direct", "nginx", "fulcrum", "undertow-stock"):
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 PY
