@@ -72,6 +72,10 @@ public final class MainController {
                 session.poolProperty().set(p);
             }
         });
+        // views that redraw on every sample rest while their tab is hidden, and catch up when it is selected
+        loadController.viewModel().showingProperty().bind(loadTab.selectedProperty());
+        breakersController.showingProperty().bind(breakersTab.selectedProperty());
+        healthController.showingProperty().bind(healthTab.selectedProperty());
         session.stateProperty().addListener((o, a, s) -> show(s));
         session.lastErrorProperty().addListener((o, a, e) -> {
             if (e != null) {

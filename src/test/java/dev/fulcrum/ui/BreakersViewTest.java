@@ -65,4 +65,26 @@ class BreakersViewTest {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(card.lookupAll(".transition").stream()
                 .map(n -> ((Label) n).getText())).anySatisfy(t -> assertThat(t).endsWith("CLOSED → OPEN")));
     }
+
+    @Test
+    void whileItsTabIsHiddenTheViewRestsAndSelectingItShowsTheStateAtOnce(FxRobot robot) {
+        // given another tab selected
+        robot.interact(() -> window.controller().select("Backends"));
+
+        // when the breaker opens and the window has already sampled that
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            UiTestSupport.get(app, "/");
+            return UiTestSupport.backend(app, "flaky").breaker().name().equals("OPEN");
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state() != null
+                && window.session().state().backends().stream().anyMatch(b -> b.breaker() != null
+                && "OPEN".equals(b.breaker().state())));
+
+        // then the hidden view built nothing for it
+        assertThat(robot.lookup("#breakerState-flaky").tryQuery()).isEmpty();
+
+        // and selecting the tab shows OPEN without waiting for the next sample
+        robot.interact(() -> window.controller().select("Breakers"));
+        assertThat(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText()).isEqualTo("OPEN");
+    }
 }

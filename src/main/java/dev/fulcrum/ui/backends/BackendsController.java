@@ -105,10 +105,14 @@ public final class BackendsController {
         @Override
         protected void updateItem(String item, boolean empty) {
             super.updateItem(item, empty);
-            getStyleClass().removeIf(c -> c.startsWith(prefix));
             setText(empty ? null : item);
-            if (!empty && item != null) {
-                getStyleClass().add(prefix + item);
+            String wanted = empty || item == null ? null : prefix + item;
+            // touch the style classes only when the value's class changes: every change re-applies CSS
+            if (wanted == null || !getStyleClass().contains(wanted)) {
+                getStyleClass().removeIf(c -> c.startsWith(prefix));
+                if (wanted != null) {
+                    getStyleClass().add(wanted);
+                }
             }
         }
     }

@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javafx.collections.ListChangeListener;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.fxml.FXML;
 import javafx.scene.control.Label;
 import javafx.scene.layout.FlowPane;
@@ -21,6 +23,8 @@ public final class BreakersController {
     private final UiSession session;
     private final Map<String, BreakerCard> cards = new LinkedHashMap<>();
     private final Map<String, List<EngineEvent>> transitions = new HashMap<>();
+    /** False while the tab is hidden: the cards are not updated then, and catch up when it shows again. */
+    private final BooleanProperty showing = new SimpleBooleanProperty(this, "showing", true);
 
     @FXML private FlowPane breakerList;
     @FXML private Label thresholdsLabel;
@@ -33,6 +37,7 @@ public final class BreakersController {
     private void initialize() {
         session.stateProperty().addListener((o, a, s) -> show(s));
         session.poolProperty().addListener((o, a, p) -> show(session.state()));
+        showing.addListener((o, was, now) -> show(session.state()));
         session.events().addListener((ListChangeListener<EngineEvent>) c -> {
             while (c.next()) {
                 for (EngineEvent e : c.getAddedSubList()) {
@@ -50,8 +55,12 @@ public final class BreakersController {
                         cfg.halfOpenCalls()) : "circuit breakers are disabled in this config");
     }
 
+    public BooleanProperty showingProperty() {
+        return showing;
+    }
+
     private void show(EngineState s) {
-        if (s == null) {
+        if (s == null || !showing.get()) {
             return;
         }
         List<String> ids = new ArrayList<>();

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import javafx.animation.KeyFrame;
 import javafx.animation.Timeline;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
 import javafx.fxml.FXML;
 import javafx.geometry.Pos;
 import javafx.scene.control.Label;
@@ -30,6 +32,8 @@ public final class HealthController {
     private final UiSession session;
     private Map<String, List<Map<String, Object>>> probes = Map.of();
     private String shown;
+    /** False while the tab is hidden: then nothing is fetched or rebuilt, and showing it catches up at once. */
+    private final BooleanProperty showing = new SimpleBooleanProperty(this, "showing", true);
 
     @FXML private GridPane healthGrid;
     @FXML private Label panicLabel;
@@ -45,18 +49,28 @@ public final class HealthController {
         Timeline poll = new Timeline(new KeyFrame(Duration.millis(PROBE_REFRESH_MS), e -> fetch()));
         poll.setCycleCount(Timeline.INDEFINITE);
         poll.play();
+        showing.addListener((o, was, now) -> fetch());
         fetch();
     }
 
+    public BooleanProperty showingProperty() {
+        return showing;
+    }
+
     private void fetch() {
+        if (!showing.get()) {
+            return;
+        }
         session.call("probe history", () -> session.client().probeHistory(), p -> {
-            probes = p;
+            if (!p.equals(probes)) {
+                probes = p; // a new identity only when something changed: the grid is rebuilt only then
+            }
             show(session.state());
         }, msg -> { });
     }
 
     private void show(EngineState s) {
-        if (s == null) {
+        if (s == null || !showing.get()) {
             return;
         }
         EngineState.PoolInfo pool = s.pools().get(session.pool());

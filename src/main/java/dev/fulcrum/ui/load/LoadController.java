@@ -65,7 +65,12 @@ public final class LoadController {
         rpsChart.setCreateSymbols(false);
         inFlightChart.setAnimated(false);
         inFlightChart.setLegendVisible(false);
-        session.stateProperty().addListener((o, a, st) -> colour());
+        session.stateProperty().addListener((o, a, st) -> {
+            if (vm.showingProperty().get()) {
+                colour();
+            }
+        });
+        vm.showingProperty().addListener((o, a, now) -> colour());
         vm.pausedProperty().bind(pauseButton.selectedProperty());
         pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
     }

@@ -20,7 +20,9 @@ import javafx.scene.chart.XYChart;
  * The last {@link #WINDOW_SECONDS} seconds of per-backend load, one point a second: requests/s, p99 latency,
  * error rate; and the in-flight requests now. X is seconds since the view opened, so each second appends one
  * point per series and drops the oldest instead of rewriting every point. Paused, the charts stop moving
- * (the sampling goes on, so nothing is missing on resume... except what scrolled out of the window).
+ * (the sampling goes on, so nothing is missing on resume... except what scrolled out of the window). While
+ * the view is not showing (another tab is), points are held the same way and the charts are left alone:
+ * laying out four charts four times a second that nobody sees cost the proxy throughput.
  */
 public final class LoadViewModel {
     public static final int WINDOW_SECONDS = 300;
@@ -34,6 +36,7 @@ public final class LoadViewModel {
             FXCollections.observableArrayList(java.util.List.of(inFlightSeries));
     private final Map<String, Buffer> buffers = new HashMap<>();
     private final BooleanProperty paused = new SimpleBooleanProperty(this, "paused", false);
+    private final BooleanProperty showing = new SimpleBooleanProperty(this, "showing", true);
     private final ReadOnlyDoubleWrapper now = new ReadOnlyDoubleWrapper(this, "now", 0);
     private long startMillis = -1;
     private long lastSecond = -1;
@@ -44,6 +47,7 @@ public final class LoadViewModel {
         final XYChart.Series<Number, Number> p99 = new XYChart.Series<>();
         final XYChart.Series<Number, Number> errors = new XYChart.Series<>();
         final XYChart.Data<String, Number> inFlight;
+        int inFlightNow;
         final java.util.ArrayDeque<double[]> held = new java.util.ArrayDeque<>();
 
         Buffer(String id) {
@@ -59,11 +63,8 @@ public final class LoadViewModel {
         inFlightSeries.setName("in flight");
         session.stateProperty().addListener((o, a, s) -> sample(s, System.currentTimeMillis()));
         session.poolProperty().addListener((o, a, p) -> clear());
-        paused.addListener((o, a, p) -> {
-            if (!p) {
-                flush();
-            }
-        });
+        paused.addListener((o, a, p) -> flush());
+        showing.addListener((o, a, p) -> flush());
     }
 
     /** Takes one point a second from the 4 Hz samples; {@code nowMillis} is injectable for tests. */
@@ -85,11 +86,15 @@ public final class LoadViewModel {
             }
             seen.add(b.id());
             shown.add(b);
-            buffers.computeIfAbsent(b.id(), this::add).inFlight.setYValue(b.activeRequests());
+            buffers.computeIfAbsent(b.id(), this::add).inFlightNow = b.activeRequests();
         }
         if (second != lastSecond) {
             for (EngineState.BackendInfo b : shown) {
-                buffers.get(b.id()).held.add(new double[] {second, b.rps(), b.latencyP99Ms(), b.errorRate() * 100});
+                Buffer buffer = buffers.get(b.id());
+                buffer.held.add(new double[] {second, b.rps(), b.latencyP99Ms(), b.errorRate() * 100});
+                while (buffer.held.peekFirst()[0] < second - WINDOW_SECONDS) {
+                    buffer.held.pollFirst(); // held for longer than the charts show: it would scroll out anyway
+                }
             }
         }
         for (String gone : new HashSet<>(buffers.keySet())) {
@@ -98,12 +103,21 @@ public final class LoadViewModel {
             }
         }
         lastSecond = second;
-        if (!paused.get()) {
-            flush();
-        }
+        flush();
     }
 
     private void flush() {
+        if (!showing.get()) {
+            return;
+        }
+        for (Buffer b : buffers.values()) {
+            if (!Integer.valueOf(b.inFlightNow).equals(b.inFlight.getYValue())) {
+                b.inFlight.setYValue(b.inFlightNow);
+            }
+        }
+        if (paused.get()) {
+            return;
+        }
         for (Buffer b : buffers.values()) {
             for (double[] p; (p = b.held.poll()) != null; ) {
                 append(b.rps, p[0], p[1]);
@@ -177,6 +191,11 @@ public final class LoadViewModel {
 
     public BooleanProperty pausedProperty() {
         return paused;
+    }
+
+    /** Bound to the view's tab being selected; while false the charts are left alone. */
+    public BooleanProperty showingProperty() {
+        return showing;
     }
 
     /** The newest x shown (seconds since the view opened); the x axes end here. */

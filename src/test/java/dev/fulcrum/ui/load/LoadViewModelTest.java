@@ -28,7 +28,11 @@ class LoadViewModelTest {
     }
 
     static EngineState.BackendInfo backend(String id, double rps) {
-        return new EngineState.BackendInfo(id, "default", "http://127.0.0.1:2", 1, 1, "UP", "UP", null, 3, 0, 0, rps,
+        return backend(id, rps, 3);
+    }
+
+    static EngineState.BackendInfo backend(String id, double rps, int inFlight) {
+        return new EngineState.BackendInfo(id, "default", "http://127.0.0.1:2", 1, 1, "UP", "UP", null, inFlight, 0, 0, rps,
                 0.1, 5, 50, false, null, 0, 0);
     }
 
@@ -72,6 +76,30 @@ class LoadViewModelTest {
             assertThat(vm.rps().get(0).getData()).extracting(d -> d.getYValue().doubleValue())
                     .containsExactly(1.0, 2.0, 3.0, 4.0);
             assertThat(vm.nowProperty().get()).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void whileItsTabIsHiddenNothingIsDrawnAndShowingItCatchesUpWithTheLastFiveMinutes(FxRobot robot) {
+        robot.interact(() -> {
+            LoadViewModel vm = new LoadViewModel(new UiSession(null, "test"));
+            vm.sample(state(1, 1), 0);
+            vm.showingProperty().set(false);
+
+            // an hour passes with another tab selected, and a requests in flight go from 3 to 8
+            for (long ms = 1000; ms <= 3_600_000; ms += 250) {
+                vm.sample(new EngineState("p", Map.of(), Map.of("default", new EngineState.PoolInfo(Map.of(), false, 0)),
+                        List.of(), List.of(backend("a", ms / 1000.0, 8), backend("b", 1))), ms);
+            }
+            assertThat(vm.rps().get(0).getData()).hasSize(1);
+            assertThat(vm.inFlight().get(0).getData().get(0).getYValue().intValue()).isEqualTo(3);
+
+            vm.showingProperty().set(true);
+            XYChart.Series<Number, Number> a = vm.rps().get(0);
+            assertThat(a.getData()).hasSize(LoadViewModel.WINDOW_SECONDS + 1);
+            assertThat(a.getData().get(a.getData().size() - 1).getYValue().doubleValue()).isEqualTo(3600.0);
+            assertThat(vm.nowProperty().get()).isEqualTo(3600);
+            assertThat(vm.inFlight().get(0).getData().get(0).getYValue().intValue()).isEqualTo(8);
         });
     }
 
