@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Latency Fulcrum adds at a fixed, moderate rate (issue 7: p99 added over direct <= 1 ms), beside nginx.
+# An open-loop client (bench/FixedRate.java, wrk2-style: latency counts from when each request was due)
+# sends RATE requests/s over 10 keep-alive connections for SECONDS, directly to a backend, through nginx
+# (upstream keepalive) and through headless Fulcrum, in interleaved rounds; medians are reported.
+#
+#   bench/latency-added.sh [rate=2000] [seconds=15] [rounds=3]
+#
+# Needs: nginx (Debian package), java 17, and target/fulcrum.jar (mvn -q package -DskipTests). Loopback only.
+set -euo pipefail
+RATE=${1:-2000}
+SECS=${2:-15}
+ROUNDS=${3:-3}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+JAR="$ROOT/target/fulcrum.jar"
+WORK=$(mktemp -d /tmp/fulcrum-latency.XXXXXX)
+B1=19701; B2=19702; NGINX=19780; FULCRUM=19790; ADMIN=19791
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+[ -f "$JAR" ] || { echo "no $JAR: run mvn -q package -DskipTests" >&2; exit 1; }
+command -v nginx >/dev/null || { echo "needs nginx (apt-get install nginx)" >&2; exit 1; }
+mkdir -p "$WORK/backends" "$WORK/proxy" "$WORK/client"
+cat > "$WORK/backends/nginx.conf" <<CONF
+worker_processes 1;
+pid $WORK/backends/nginx.pid;
+error_log $WORK/backends/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
+  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } }
+}
+CONF
+cat > "$WORK/proxy/nginx.conf" <<CONF
+worker_processes auto;
+pid $WORK/proxy/nginx.pid;
+error_log $WORK/proxy/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  upstream pool { server 127.0.0.1:$B1; server 127.0.0.1:$B2; keepalive 64; }
+  server {
+    listen 127.0.0.1:$NGINX;
+    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+CONF
+cat > "$WORK/fulcrum.json" <<CONF
+{ "proxy": { "port": $FULCRUM, "accessLog": "/dev/null" }, "admin": { "port": $ADMIN },
+  "strategy": { "type": "round-robin" },
+  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$B1" }, { "id": "b2", "url": "http://127.0.0.1:$B2" } ] }
+CONF
+nginx -p "$WORK/backends" -c "$WORK/backends/nginx.conf" -g 'daemon off;' & pids+=($!)
+nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
+java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$WORK/fulcrum.json" > "$WORK/ready" 2> "$WORK/fulcrum.err" & pids+=($!)
+for _ in $(seq 1 100); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
+grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+javac -d "$WORK/client" "$ROOT/bench/FixedRate.java"
+client() { java -cp "$WORK/client" FixedRate "$1" "$RATE" 10 "$2"; }
+
+# warm up the JIT of both the client and Fulcrum
+client "http://127.0.0.1:$FULCRUM/" 5 > /dev/null
+client "http://127.0.0.1:$NGINX/" 2 > /dev/null
+
+for r in $(seq 1 "$ROUNDS"); do
+  for target in direct:$B1 nginx:$NGINX fulcrum:$FULCRUM; do
+    name=${target%%:*}
+    out=$(client "http://127.0.0.1:${target#*:}/" "$SECS")
+    echo "$name round $r: p50 p99 p99.9 max (ms) requests failed = $out" >&2
+    echo "$name $out" >> "$WORK/results"
+  done
+done
+
+python3 - "$WORK/results" "$RATE" "$SECS" "$ROUNDS" <<'PY'
+import sys, statistics
+rows = {}
+for line in open(sys.argv[1]):
+    name, p50, p99, p999, mx, n, failed = line.split()
+    rows.setdefault(name, []).append((float(p50), float(p99), float(p999), int(failed)))
+med = {k: [statistics.median(r[i] for r in v) for i in range(3)] + [sum(r[3] for r in v)] for k, v in rows.items()}
+print(f"{sys.argv[2]} req/s fixed rate, 10 connections, {sys.argv[3]} s, {sys.argv[4]} interleaved rounds, medians (ms)")
+print("| target | p50 | p99 | p99.9 | failed | p99 added over direct |")
+print("|---|---|---|---|---|---|")
+for k in ("direct", "nginx", "fulcrum"):
+    p50, p99, p999, failed = med[k]
+    print(f"| {k} | {p50:.3f} | {p99:.3f} | {p999:.3f} | {failed} | {p99 - med['direct'][1]:+.3f} |")
+PY
