@@ -84,6 +84,11 @@ public final class AdminServer implements AutoCloseable {
         return metrics;
     }
 
+    /** Feed this the proxy's count of new backend connections for {@code fulcrum_backend_connections_opened_total}. */
+    public void countBackendConnections(java.util.function.LongSupplier opened) {
+        metrics.countBackendConnections(opened);
+    }
+
     public AdminServer start() {
         RoutingHandler r = new RoutingHandler()
                 .get("/api/state", blocking(ex -> json(ex, 200, AdminModel.state(engine, runtime.proxyUrl()))))

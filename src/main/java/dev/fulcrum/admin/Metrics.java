@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code GET /metrics} through Micrometer's Prometheus registry: {@code fulcrum_requests_total{backend,code}},
  * {@code fulcrum_active_requests{backend}}, {@code fulcrum_backend_up{backend}},
- * {@code fulcrum_breaker_state{backend,state}} and {@code fulcrum_request_duration_seconds}.
+ * {@code fulcrum_breaker_state{backend,state}}, {@code fulcrum_request_duration_seconds} and
+ * {@code fulcrum_backend_connections_opened_total} (divided by the requests, how well backend connections are
+ * reused: near 0 means kept alive).
  *
  * <p>The request path touches only pre-built counters found through one map lookup; per-backend gauges
  * are (re)registered when scraped, so backends that come and go are followed without work per request.
@@ -45,6 +47,14 @@ final class Metrics implements RequestListener {
         // instances and histogram_quantile() works; the bounds span a fast local hop to a slow upstream
         this.duration = Timer.builder("fulcrum.request.duration").description("Time to answer a proxied request")
                 .serviceLevelObjectives(BUCKETS)
+                .register(registry);
+    }
+
+    /** Counts the proxy's new backend connections, read when scraped. */
+    void countBackendConnections(java.util.function.LongSupplier opened) {
+        io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.backend.connections.opened", opened,
+                        o -> o.getAsLong())
+                .description("Connections the proxy opened to backends (reused ones are not counted again)")
                 .register(registry);
     }
 

@@ -87,6 +87,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             this.proxy = p;
             a = new AdminServer(this, config.admin().host(), config.admin().port(), config.admin().token()).start();
             p.setRequestListener(a.requestListener());
+            a.countBackendConnections(p::backendConnectionsOpened);
             h = new HealthChecker(engine, healthSpec(config.healthCheck()));
             if (config.healthCheck().enabled()) {
                 h.start();

@@ -67,6 +67,10 @@ class MetricsEndpointTest {
         assertThat(breaker.value("fulcrum_breaker_state", Map.of("backend", "demo-a", "state", "CLOSED"))).isEqualTo(1.0);
         assertThat(breaker.value("fulcrum_breaker_state", Map.of("backend", "demo-a", "state", "OPEN"))).isEqualTo(0.0);
         assertThat(breaker.value("fulcrum_breaker_state", Map.of("backend", "demo-a", "state", "HALF_OPEN"))).isEqualTo(0.0);
+        // six sequential requests over kept-alive connections: at least one connection per backend, far fewer than six
+        PrometheusText.Family opened = m.get("fulcrum_backend_connections_opened_total");
+        assertThat(opened.type()).isEqualTo("counter");
+        assertThat(opened.value("fulcrum_backend_connections_opened_total", Map.of())).isBetween(2.0, 4.0);
     }
 
     @Test
