@@ -40,6 +40,7 @@ final class Metrics implements RequestListener {
     private final Map<String, Counter[]> counters = new ConcurrentHashMap<>();
     private volatile Map<String, BackendView> views = Map.of();
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
+    private volatile java.util.function.LongSupplier connectionsOpened;
 
     Metrics(Engine engine) {
         this.engine = engine;
@@ -52,6 +53,8 @@ final class Metrics implements RequestListener {
 
     /** Counts the proxy's new backend connections, read when scraped. */
     void countBackendConnections(java.util.function.LongSupplier opened) {
+        // Micrometer holds the counted object weakly: kept here, or the collector takes it and the count reads 0
+        this.connectionsOpened = opened;
         io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.backend.connections.opened", opened,
                         o -> o.getAsLong())
                 .description("Connections the proxy opened to backends (reused ones are not counted again)")
