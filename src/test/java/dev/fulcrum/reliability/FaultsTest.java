@@ -281,10 +281,6 @@ class FaultsTest {
         assertThat(view("reset").state()).isEqualTo(BackendState.EJECTED);
     }
 
-    @Disabled("bug (open, issue 7): while a backend flaps every 300 ms, about 1 in 1000 requests to the healthy"
-            + " anchor has its backend connection closed under it (UT001000 Connection closed in the client read"
-            + " listener, and the anchor's handler sees its exchange ended), so the anchor is blamed and the request"
-            + " fails with 502. Attempt-scoped callbacks (fixed) did not remove it; the remaining cause is not found")
     @Test
     void aBackendFlappingUnderLoadCostsNoRequestAndLeaksNothing() throws Exception {
         RecordingBackend anchor = recording("anchor");
