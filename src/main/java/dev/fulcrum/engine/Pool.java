@@ -428,7 +428,10 @@ public final class Pool {
         if (b.health == HealthStatus.DOWN) {
             return BackendState.DOWN;
         }
-        if (isEjected(b, now)) {
+        if (b.ejectedUntilNanos != Long.MIN_VALUE) {
+            // until the tick that ends it (refresh() clears the deadline first), not until the clock passes the
+            // deadline: the snapshot leaves the backend out until then, and a view saying UP while no request can
+            // reach it misleads whoever waits for UP to send traffic (issue 7)
             return BackendState.EJECTED;
         }
         return BackendState.UP;
@@ -498,6 +501,6 @@ public final class Pool {
         return new BackendView(b.id(), name, b.url().toString(), b.weight, eff, st, b.health, b.breaker().state(),
                 b.inFlight(), s.totalRequests(), s.failures(), s.rps(), s.errorRate(), s.p50Ms(), s.p99Ms(),
                 b.isBackup(), b.maxInFlight() == 0 ? null : b.maxInFlight(), b.timesEjected,
-                isEjected(b, now) ? (b.ejectedUntilNanos - now) / 1_000_000 : 0);
+                isEjected(b, now) ? (b.ejectedUntilNanos - now) / 1_000_000 : 0); // 0 once due, until the tick
     }
 }

@@ -428,11 +428,18 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         cancelReadTimer();
-        IoUtils.safeClose(connection);
+        // End the attempt BEFORE closing its connection. When the backend hung up with the request pending,
+        // Undertow reports the failure from its read listener and then again from the connection's close
+        // listener, which our close below runs on this very stack. That second notice carries the same attempt
+        // number, so only the released lease tells it the attempt is over; were the lease still held, it would
+        // start the retry from inside this call, and this call would then blame the retry's (healthy) backend,
+        // drop the retry's connection and answer 502 (issue 7).
+        ClientConnection failedConnection = connection;
         connection = null;
         Backend failedOn = lease.backend();
         lease.release(why);
         outcome = why;
+        IoUtils.safeClose(failedConnection);
         if (exchange.isResponseStarted() || responseReceived) {
             finished = true;
             IoUtils.safeClose(exchange.getConnection());

@@ -1,0 +1,140 @@
+package dev.fulcrum.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.BreakerSpec;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.engine.EngineSettings.OutlierSpec;
+import dev.fulcrum.engine.StrategySpec;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A backend that reads a request and hangs up without answering (a crashing or restarting process) makes
+ * Undertow report the failed request twice on one stack: once from the read that saw the connection end, and
+ * again from the connection's close listener when the proxy closes that connection. Issue 7: the second notice
+ * used to start the retry from inside the handling of the first, which then blamed the retry's healthy backend
+ * for the hang-up and answered 502.
+ */
+class HangUpRetryTest {
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private HangUp hangUp;
+    private TestBackend healthy;
+    private Engine engine;
+    private ProxyServer proxy;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+        if (healthy != null) {
+            healthy.close();
+        }
+        if (hangUp != null) {
+            hangUp.close();
+        }
+    }
+
+    @Test
+    void aGetWhoseBackendHangsUpIsRetriedAndTheBackendThatAnswersIsNotBlamed() throws Exception {
+        hangUp = new HangUp();
+        healthy = new TestBackend("healthy");
+        // no ejection, no breaker: round-robin keeps sending every other request to the backend that hangs up
+        engine = Engine.start(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(BreakerSpec.DISABLED));
+        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hangup", hangUp.url(), 1, null, false), false);
+        engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("healthy", healthy.url(), 1, null, false), false);
+        ProxySettings d = ProxySettings.defaults(0);
+        proxy = new ProxyServer(engine, new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null,
+                d.preserveHost(), 1, false, d.connectMs(), 10_000, d.idleMs(), d.requestHeaderMs(), false,
+                d.stickyCookie(), d.stickyTtlSeconds(), d.stickySecret(), null)).start();
+
+        for (int i = 0; i < 10; i++) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/x"))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as("GET %d: %s", i, r.body()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("healthy");
+        }
+
+        assertThat(hangUp.hungUp.get()).as("requests the hang-up backend read and dropped").isPositive();
+        assertThat(view("hangup").failures()).isEqualTo(hangUp.hungUp.get());
+        assertThat(view("healthy").failures()).as("failures blamed on the backend that answered").isZero();
+        assertThat(healthy.requests.get()).isEqualTo(10);
+        await().atMost(Duration.ofSeconds(10)).until(() -> view("hangup").activeRequests() + view("healthy").activeRequests() == 0);
+    }
+
+    private BackendView view(String id) {
+        return engine.backends().stream().filter(v -> v.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    /** Reads each request head, then closes the connection without a byte of answer. */
+    private static final class HangUp implements AutoCloseable {
+        final AtomicInteger hungUp = new AtomicInteger();
+        private final ServerSocket server;
+        private final Thread acceptor;
+
+        HangUp() throws IOException {
+            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            acceptor = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try (Socket s = server.accept()) {
+                        s.setSoTimeout(10_000);
+                        if (readHead(s.getInputStream())) {
+                            hungUp.incrementAndGet();
+                        }
+                    } catch (IOException e) {
+                        // closed by the test, or a peer that went away: either way, next connection
+                    }
+                }
+            }, "hang-up-backend");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getLocalPort();
+        }
+
+        private static boolean readHead(InputStream in) throws IOException {
+            int state = 0;
+            int b;
+            while ((b = in.read()) != -1) {
+                state = switch (state) {
+                    case 0, 2 -> b == '\r' ? state + 1 : 0;
+                    case 1, 3 -> b == '\n' ? state + 1 : 0;
+                    default -> 0;
+                };
+                if (state == 4) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.close();
+            acceptor.join(5_000);
+        }
+    }
+}
