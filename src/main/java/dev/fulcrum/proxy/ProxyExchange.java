@@ -502,18 +502,19 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return; // the tunnel holds the lease until it closes
         }
         finished = true;
-        if (lease != null && !lease.isReleased()) {
-            lease.release(responseDone ? outcome : Outcome.CLIENT_ABORT);
-        }
         if (connection != null) {
             // back to the pool only when both directions finished: a connection whose request is still being
-            // written (a backend that answered an upload early) would queue the next request behind it
+            // written (a backend that answered an upload early) would queue the next request behind it. Before
+            // the lease goes: its release may complete a drain and remove the backend, whose pool then closes it
             if (responseDone && requestDone) {
-                handler.connections(lease.backend()).release(connection);
+                handler.returnConnection(lease.backend(), connection);
             } else {
                 IoUtils.safeClose(connection);
             }
             connection = null;
+        }
+        if (lease != null && !lease.isReleased()) {
+            lease.release(responseDone ? outcome : Outcome.CLIENT_ABORT);
         }
         String id = lease == null || !responseReceived ? null : lease.backend().id();
         long start = exchange.getRequestStartTime();
