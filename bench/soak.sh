@@ -12,8 +12,7 @@ if [[ -n "${SOAK_SEED:-}" ]]; then
   seed_arg=("-Dsoak.seed=${SOAK_SEED}")
 fi
 rm -f target/reliability/figures.md
-# the flapping variant is @Disabled until its bug is fixed; -Djunit.jupiter.conditions.deactivate runs it anyway
 mvn -q -B test -Dtest='SoakTest' -Dsoak.seconds="${seconds}" "${seed_arg[@]}" \
-    -Djunit.jupiter.conditions.deactivate='org.junit.*DisabledCondition' -Dsurefire.failIfNoSpecifiedTests=false || status=$?
+    -Dsurefire.failIfNoSpecifiedTests=false || status=$?
 cat target/reliability/figures.md
 exit "${status:-0}"

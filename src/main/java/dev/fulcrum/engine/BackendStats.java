@@ -10,27 +10,29 @@ import org.HdrHistogram.Recorder;
  * {@link Recorder}) and rolled up once a second by the control thread into requests/s and latency
  * percentiles over the last {@value #LATENCY_SECONDS} seconds. The UI reads only the rolled-up values.
  *
- * <p>The histograms are HdrHistogram's packed kind, whose memory follows the values actually seen: latencies
- * fill a few hundred buckets of the thousands that span 1 ns to an hour. With the flat kind each backend
- * held about 400 KiB (fourteen histograms), and 1000 backends ran a 256 MiB heap out of memory; packed, a
- * backend holds about 20 KiB, for roughly 50 ns more per recorded request.
+ * <p>Memory matters at a thousand backends. Latencies are kept in microseconds (1 µs to an hour, two
+ * significant digits): the recorder's two flat histograms take about 26 KiB each and stay flat, because
+ * recording must be wait-free on the I/O threads (HdrHistogram's packed concurrent kind resizes under a
+ * phaser and stalls concurrent writers). The per-second histograms the window is made of are copied into
+ * packed histograms by the control thread, alone, where they take memory in proportion to the values
+ * seen. The window is kept incrementally (add the new second, subtract the one that expired). Fourteen flat
+ * nanosecond histograms, about 400 KiB a backend, ran a 256 MiB heap out of memory at 1000 backends.
  */
 public final class BackendStats {
     static final int LATENCY_SECONDS = 10;
-    private static final long MAX_TRACKED_NANOS = 3_600_000_000_000L;
+    private static final long MAX_TRACKED_MICROS = 3_600_000_000L;
 
     private final LongAdder requests = new LongAdder();
     private final LongAdder failures = new LongAdder();
-    private final Recorder recorder = new Recorder(2, true);
+    private final Recorder recorder = new Recorder(1, MAX_TRACKED_MICROS, 2);
 
     // owned by the control thread
-    private final Histogram[] seconds = new Histogram[LATENCY_SECONDS];
+    private final PackedHistogram[] seconds = new PackedHistogram[LATENCY_SECONDS];
+    private final PackedHistogram window = new PackedHistogram(1, MAX_TRACKED_MICROS, 2);
     private int slot;
     private long lastTotal;
     private long lastFailures;
     private long lastRollNanos = Long.MIN_VALUE;
-    private Histogram recycle;
-    private final Histogram merged = new PackedHistogram(2);
 
     // published to readers
     private volatile double rps;
@@ -44,7 +46,7 @@ public final class BackendStats {
             failures.increment();
         }
         if (outcome != Outcome.CLIENT_ABORT && outcome != Outcome.CONNECT_FAILURE) {
-            recorder.recordValue(Math.min(Math.max(latencyNanos, 1), MAX_TRACKED_NANOS));
+            recorder.recordValue(Math.min(Math.max(latencyNanos / 1000, 1), MAX_TRACKED_MICROS));
         }
     }
 
@@ -61,27 +63,29 @@ public final class BackendStats {
         lastTotal = total;
         lastFailures = failed;
         lastRollNanos = nowNanos;
-        Histogram h = recorder.getIntervalHistogram(recycle);
-        recycle = seconds[slot];
-        seconds[slot] = h;
-        slot = (slot + 1) % seconds.length;
-        merged.reset(); // reused: one allocation per backend, not one per second
-        for (Histogram s : seconds) {
-            if (s != null) {
-                merged.add(s);
-            }
+        PackedHistogram second = seconds[slot];
+        if (second == null) {
+            second = new PackedHistogram(1, MAX_TRACKED_MICROS, 2);
+            seconds[slot] = second;
+        } else if (second.getTotalCount() > 0) {
+            window.subtract(second); // ten seconds old: out of the window
         }
-        p50Ms = merged.getTotalCount() == 0 ? 0 : merged.getValueAtPercentile(50) / 1e6;
-        p99Ms = merged.getTotalCount() == 0 ? 0 : merged.getValueAtPercentile(99) / 1e6;
+        recorder.getIntervalHistogramInto(second); // copied straight into the packed slot: no third flat histogram
+        if (second.getTotalCount() > 0) {
+            window.add(second);
+        }
+        slot = (slot + 1) % seconds.length;
+        p50Ms = window.getTotalCount() == 0 ? 0 : window.getValueAtPercentile(50) / 1e3;
+        p99Ms = window.getTotalCount() == 0 ? 0 : window.getValueAtPercentile(99) / 1e3;
     }
 
-    /** Bytes the rolled-up histograms take (HdrHistogram's estimate); control thread, for tests. */
+    /** Bytes the rolled-up histograms take, the recorder's own two aside (HdrHistogram's estimate); control thread, for tests. */
     long histogramBytes() {
-        long n = merged.getEstimatedFootprintInBytes();
+        long n = window.getEstimatedFootprintInBytes();
         for (Histogram h : seconds) {
             n += h == null ? 0 : h.getEstimatedFootprintInBytes();
         }
-        return n + (recycle == null ? 0 : recycle.getEstimatedFootprintInBytes());
+        return n;
     }
 
     public long totalRequests() {
