@@ -11,55 +11,14 @@ set -euo pipefail
 RATE=${1:-2000}
 SECS=${2:-15}
 ROUNDS=${3:-3}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-JAR="$ROOT/target/fulcrum.jar"
-WORK=$(mktemp -d /tmp/fulcrum-latency.XXXXXX)
 B1=19701; B2=19702; NGINX=19780; FULCRUM=19790; ADMIN=19791
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-[ -f "$JAR" ] || { echo "no $JAR: run mvn -q package -DskipTests" >&2; exit 1; }
-command -v nginx >/dev/null || { echo "needs nginx (apt-get install nginx)" >&2; exit 1; }
-mkdir -p "$WORK/backends" "$WORK/proxy" "$WORK/client"
-cat > "$WORK/backends/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/backends/nginx.pid;
-error_log $WORK/backends/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
-  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } }
-}
-CONF
-cat > "$WORK/proxy/nginx.conf" <<CONF
-worker_processes auto;
-pid $WORK/proxy/nginx.pid;
-error_log $WORK/proxy/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  upstream pool { server 127.0.0.1:$B1; server 127.0.0.1:$B2; keepalive 64; }
-  server {
-    listen 127.0.0.1:$NGINX;
-    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; }
-  }
-}
-CONF
-cat > "$WORK/fulcrum.json" <<CONF
-{ "proxy": { "port": $FULCRUM, "accessLog": "/dev/null" }, "admin": { "port": $ADMIN },
-  "strategy": { "type": "round-robin" },
-  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$B1" }, { "id": "b2", "url": "http://127.0.0.1:$B2" } ] }
-CONF
-nginx -p "$WORK/backends" -c "$WORK/backends/nginx.conf" -g 'daemon off;' & pids+=($!)
-nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
-java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$WORK/fulcrum.json" > "$WORK/ready" 2> "$WORK/fulcrum.err" & pids+=($!)
-for _ in $(seq 1 100); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
-grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+needs nginx
+mkdir -p "$WORK/client"
+start_backends $B1 $B2
+start_nginx_proxy $NGINX $B1 $B2
+two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
+start_fulcrum "$WORK/fulcrum.json"
 javac -d "$WORK/client" "$ROOT/bench/FixedRate.java"
 client() { java -cp "$WORK/client" FixedRate "$1" "$RATE" 10 "$2"; }
 

@@ -9,31 +9,13 @@
 # Needs: nginx, wrk, a JDK (jcmd), and target/fulcrum.jar. Loopback only; stops by itself.
 set -euo pipefail
 MINUTES=${1:-10}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-JAR="$ROOT/target/fulcrum.jar"
-WORK=$(mktemp -d /tmp/fulcrum-memory.XXXXXX)
 B1=19901; B2=19902; FULCRUM=19990; ADMIN=19991
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-[ -f "$JAR" ] || { echo "no $JAR: run mvn -q package -DskipTests" >&2; exit 1; }
-cat > "$WORK/nginx.conf" <<CONF
-worker_processes 1; pid $WORK/nginx.pid; error_log $WORK/error.log warn;
-events { worker_connections 4096; }
-http { access_log off;
-  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
-  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } } }
-CONF
-cat > "$WORK/fulcrum.json" <<CONF
-{ "proxy": { "port": $FULCRUM, "accessLog": "$WORK/access.log" }, "admin": { "port": $ADMIN },
-  "strategy": { "type": "round-robin" },
-  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$B1" }, { "id": "b2", "url": "http://127.0.0.1:$B2" } ] }
-CONF
-nginx -p "$WORK" -c "$WORK/nginx.conf" -g 'daemon off;' & pids+=($!)
-java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$WORK/fulcrum.json" > "$WORK/ready" 2> "$WORK/fulcrum.err" & fpid=$!
-pids+=($fpid)
-for _ in $(seq 1 100); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
-grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+needs wrk nginx jcmd curl
+start_backends $B1 $B2
+two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2 "$WORK/access.log"
+start_fulcrum "$WORK/fulcrum.json"
+fpid=$FULCRUM_PID
 
 live_mib() { jcmd "$fpid" GC.run > /dev/null; jcmd "$fpid" GC.heap_info | awk '/garbage-first heap/ {for (i=1;i<=NF;i++) if ($i=="used") {v=$(i+1); sub("K,?","",v); printf "%.1f", v/1024}}'; }
 metric() { curl -s "http://127.0.0.1:$ADMIN/metrics" | awk -v m="$1" 'index($1, m)==1 && $1 !~ /_created/ {s+=$2} END {printf "%.0f", s}'; }

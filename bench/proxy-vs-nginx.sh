@@ -11,59 +11,15 @@ set -euo pipefail
 SECS=${1:-10}
 ROUNDS=${2:-3}
 CONNS=${3:-50}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-JAR="$ROOT/target/fulcrum.jar"
-WORK=$(mktemp -d /tmp/fulcrum-bench.XXXXXX)
 B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-[ -f "$JAR" ] || { echo "no $JAR: run mvn -q package -DskipTests" >&2; exit 1; }
-command -v wrk >/dev/null && command -v nginx >/dev/null || { echo "needs wrk and nginx (apt-get install wrk nginx)" >&2; exit 1; }
-
-mkdir -p "$WORK/backends" "$WORK/proxy"
-cat > "$WORK/backends/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/backends/nginx.pid;
-error_log $WORK/backends/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
-  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } }
-}
-CONF
-cat > "$WORK/proxy/nginx.conf" <<CONF
-worker_processes auto;
-pid $WORK/proxy/nginx.pid;
-error_log $WORK/proxy/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  upstream pool { server 127.0.0.1:$B1; server 127.0.0.1:$B2; keepalive 64; }
-  server {
-    listen 127.0.0.1:$NGINX;
-    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; }
-  }
-}
-CONF
-cat > "$WORK/fulcrum.json" <<CONF
-{ "proxy": { "port": $FULCRUM, "accessLog": "/dev/null" }, "admin": { "port": $ADMIN },
-  "strategy": { "type": "round-robin" },
-  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$B1" }, { "id": "b2", "url": "http://127.0.0.1:$B2" } ] }
-CONF
-
-nginx -p "$WORK/backends" -c "$WORK/backends/nginx.conf" -g 'daemon off;' & pids+=($!)
-nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
-java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$WORK/fulcrum.json" > "$WORK/ready" 2> "$WORK/fulcrum.err" & pids+=($!)
+. "$(dirname "$0")/lib.sh"
+needs wrk nginx
+start_backends $B1 $B2
+start_nginx_proxy $NGINX $B1 $B2
+two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
+start_fulcrum "$WORK/fulcrum.json"
 # Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine
 java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/StockUndertowProxy.java" $STOCK "http://127.0.0.1:$B1" "http://127.0.0.1:$B2" > "$WORK/stock" 2>&1 & pids+=($!)
-for _ in $(seq 1 100); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
-grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
 for _ in $(seq 1 100); do grep -q "stock ready" "$WORK/stock" 2>/dev/null && break; sleep 0.2; done
 grep -q "stock ready" "$WORK/stock" || { echo "stock Undertow proxy did not start:"; cat "$WORK/stock"; exit 1; }
 
@@ -76,7 +32,7 @@ run() { # name url -> "rps p99ms"
   local out rps p99
   out=$(wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "$2")
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-  p99=$(echo "$out" | awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}')
+  p99=$(p99_ms "$out")
   local errs; errs=$(echo "$out" | awk '/Non-2xx|Socket errors/ {print}' | tr '\n' ' ')
   echo "$1 round $3: $rps req/s, p99 $p99 ms $errs" >&2
   echo "$1 $rps $p99" >> "$WORK/results"

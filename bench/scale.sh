@@ -10,21 +10,10 @@
 # Needs: nginx, wrk, curl, python3 and target/fulcrum.jar. Loopback only; stops by itself.
 set -euo pipefail
 SECS=${1:-20}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-JAR="$ROOT/target/fulcrum.jar"
-WORK=$(mktemp -d /tmp/fulcrum-scale.XXXXXX)
 B1=19601; B2=19602; FULCRUM=19690; ADMIN=19691
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-[ -f "$JAR" ] || { echo "no $JAR: run mvn -q package -DskipTests" >&2; exit 1; }
-cat > "$WORK/nginx.conf" <<CONF
-worker_processes 1; pid $WORK/nginx.pid; error_log $WORK/error.log warn;
-events { worker_connections 4096; }
-http { access_log off; keepalive_requests 100000;
-  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
-  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } } }
-CONF
+. "$(dirname "$0")/lib.sh"
+needs wrk nginx curl python3
+start_backends $B1 $B2
 python3 - "$WORK/fulcrum.json" "$FULCRUM" "$ADMIN" "$B1" "$B2" <<'PY'
 import json, sys
 out, port, admin, b1, b2 = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
@@ -34,10 +23,7 @@ json.dump({"proxy": {"port": port, "accessLog": "/dev/null"}, "admin": {"port": 
            "strategy": {"type": "consistent-hash", "key": "path", "virtualNodes": 160},
            "backends": backends}, open(out, "w"))
 PY
-nginx -p "$WORK" -c "$WORK/nginx.conf" -g 'daemon off;' & pids+=($!)
-java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$WORK/fulcrum.json" > "$WORK/ready" 2> "$WORK/fulcrum.err" & pids+=($!)
-for _ in $(seq 1 150); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
-grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+start_fulcrum "$WORK/fulcrum.json"
 
 # wrk with a different path per request, so the ring spreads requests over all backends
 cat > "$WORK/paths.lua" <<'LUA'

@@ -8,26 +8,12 @@
 # Needs: nginx, wrk, xvfb-run (Debian xvfb), libgtk-3-0, and target/fulcrum.jar.
 set -euo pipefail
 ROUNDS=${1:-3}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-JAR="$ROOT/target/fulcrum.jar"
-WORK=$(mktemp -d /tmp/fulcrum-window.XXXXXX)
 B1=19301; B2=19302; PROXY=19390; ADMIN=19391
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; pkill -f "$WORK/f.json" 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
-cat > "$WORK/nginx.conf" <<CONF
-worker_processes 1; pid $WORK/nginx.pid; error_log $WORK/error.log warn;
-events { worker_connections 4096; }
-http { access_log off;
-  server { listen 127.0.0.1:$B1; location / { return 200 "hello from b1\n"; } }
-  server { listen 127.0.0.1:$B2; location / { return 200 "hello from b2\n"; } } }
-CONF
-cat > "$WORK/f.json" <<CONF
-{ "proxy": { "port": $PROXY, "accessLog": "/dev/null" }, "admin": { "port": $ADMIN },
-  "strategy": { "type": "round-robin" },
-  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$B1" }, { "id": "b2", "url": "http://127.0.0.1:$B2" } ] }
-CONF
-nginx -p "$WORK" -c "$WORK/nginx.conf" -g 'daemon off;' & pids+=($!)
+. "$(dirname "$0")/lib.sh"
+needs wrk nginx xvfb-run curl
+trap 'pkill -f "$WORK/f.json" 2>/dev/null || true; cleanup' EXIT
+start_backends $B1 $B2
+two_backend_config "$WORK/f.json" $PROXY $ADMIN $B1 $B2
 
 measure() { # mode -> appends "mode rps p99"
   local mode=$1 p
@@ -42,7 +28,7 @@ measure() { # mode -> appends "mode rps p99"
   wrk -t2 -c50 -d10s "http://127.0.0.1:$PROXY/" > /dev/null
   local out; out=$(wrk -t2 -c50 -d10s --latency "http://127.0.0.1:$PROXY/")
   local rps; rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
-  local p99; p99=$(echo "$out" | awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}')
+  local p99; p99=$(p99_ms "$out")
   echo "$mode: $rps req/s, p99 $p99 ms" >&2
   echo "$mode $rps $p99" >> "$WORK/results"
   pkill -f "$WORK/f.json" || true

@@ -289,4 +289,25 @@ class OutlierTest {
 
         assertThat(view("a").state()).isEqualTo(BackendState.EJECTED);
     }
+
+    /**
+     * The end of an ejection takes effect for routing at the first control tick after its deadline, so the state
+     * must not say UP before then. It did: a client that waited for UP and then sent a burst (the 5xx-burst fault
+     * test) could have its first ~100 ms of requests, up to 70 measured, all go to the other backend.
+     */
+    @Test
+    void aBackendIsReportedUpAgainOnlyWhenRequestsCanReachItAgain() {
+        given("a", "bursty");
+        fail("bursty", 3);
+        assertThat(view("bursty").state()).isEqualTo(BackendState.EJECTED);
+
+        clock.advance(Duration.ofMillis(1000)); // the deadline has passed; no tick yet
+        assertThat(picks(6)).as("routing before the tick").doesNotContain("bursty");
+        assertThat(view("bursty").state()).as("the state reported before the tick").isEqualTo(BackendState.EJECTED);
+        assertThat(view("bursty").ejectedForMs()).isZero();
+
+        engine.tick();
+        assertThat(view("bursty").state()).isEqualTo(BackendState.UP);
+        assertThat(picks(6)).contains("bursty");
+    }
 }

@@ -1,0 +1,86 @@
+# Shared by the bench scripts (sourced, not run): a work directory cleaned up on exit, the nginx
+# backends and proxy every comparison uses, and headless Fulcrum started and waited for.
+# Everything listens on 127.0.0.1 only.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+JAR="$ROOT/target/fulcrum.jar"
+WORK=$(mktemp -d /tmp/fulcrum-bench.XXXXXX)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# needs TOOL... : exits with the apt-get line when one is missing; always needs the jar
+needs() {
+  [ -f "$JAR" ] || { echo "no $JAR: run mvn -q package -DskipTests" >&2; exit 1; }
+  for t in "$@"; do
+    command -v "$t" > /dev/null || { echo "needs $t (apt-get install $*)" >&2; exit 1; }
+  done
+}
+
+# start_backends PORT... : one nginx process (worker_processes 1) answering `return 200` on each port,
+# keep-alive connections good for 100000 requests
+start_backends() {
+  mkdir -p "$WORK/backends"
+  {
+    echo "worker_processes 1; pid $WORK/backends/nginx.pid; error_log $WORK/backends/error.log warn;"
+    echo "events { worker_connections 4096; }"
+    echo "http { access_log off; keepalive_requests 100000;"
+    local i=1
+    for port in "$@"; do
+      echo "  server { listen 127.0.0.1:$port; location / { return 200 \"hello from b$i\\n\"; } }"
+      i=$((i + 1))
+    done
+    echo "}"
+  } > "$WORK/backends/nginx.conf"
+  nginx -p "$WORK/backends" -c "$WORK/backends/nginx.conf" -g 'daemon off;' & pids+=($!)
+}
+
+# start_nginx_proxy PORT BACKEND_PORT... : nginx as a reverse proxy, upstream keepalive on (the comparison)
+start_nginx_proxy() {
+  local port=$1; shift
+  mkdir -p "$WORK/proxy"
+  local servers=""
+  for b in "$@"; do servers="$servers server 127.0.0.1:$b;"; done
+  cat > "$WORK/proxy/nginx.conf" <<CONF
+worker_processes auto;
+pid $WORK/proxy/nginx.pid;
+error_log $WORK/proxy/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  upstream pool { $servers keepalive 64; }
+  server {
+    listen 127.0.0.1:$port;
+    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+CONF
+  nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
+}
+
+# two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null]: round robin over two backends
+two_backend_config() {
+  cat > "$1" <<CONF
+{ "proxy": { "port": $2, "accessLog": "${6:-/dev/null}" }, "admin": { "port": $3 },
+  "strategy": { "type": "round-robin" },
+  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$4" }, { "id": "b2", "url": "http://127.0.0.1:$5" } ] }
+CONF
+}
+
+# start_fulcrum CONFIG : headless Fulcrum with a 256 MiB heap, waited for until its ready line; sets FULCRUM_PID
+start_fulcrum() {
+  java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$1" > "$WORK/ready" 2> "$WORK/fulcrum.err" &
+  FULCRUM_PID=$!
+  pids+=($FULCRUM_PID)
+  for _ in $(seq 1 150); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
+  grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+}
+
+# p99_ms "wrk --latency output" : the 99th percentile in milliseconds
+p99_ms() {
+  echo "$1" | awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}'
+}
