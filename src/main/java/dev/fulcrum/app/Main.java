@@ -12,7 +12,16 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int code = new CommandLine(new FulcrumCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        int code;
+        try {
+            code = new CommandLine(new FulcrumCommand()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        } catch (Throwable t) {
+            // an Error escaping (seen: a jar replaced under a running process failing a class load during
+            // shutdown) must still end the process: the proxy's I/O threads would keep it alive, half stopped
+            System.err.println("fulcrum: failed: " + t);
+            t.printStackTrace();
+            code = 1;
+        }
         if (code != FulcrumCommand.KEEP_RUNNING) {
             System.exit(code);
         }

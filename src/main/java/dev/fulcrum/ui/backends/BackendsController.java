@@ -60,6 +60,9 @@ public final class BackendsController {
         weightColumn.setCellFactory(c -> new WeightCell(vm));
         actionsColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
         actionsColumn.setCellFactory(c -> new ActionsCell(vm));
+        // rows of one height (the buttons' and slider's): the table then lays out a changed row without measuring
+        // every row's preferred height, which it otherwise does for each of the four samples a second
+        backendsTable.setFixedCellSize(30);
         backendsTable.setRowFactory(t -> {
             TableRow<BackendRow> r = new TableRow<>();
             r.itemProperty().addListener((o, a, b) -> r.setId(b == null ? null : "row-" + b.id()));
