@@ -11,7 +11,7 @@ ROUNDS=${1:-3}
 B1=19301; B2=19302; PROXY=19390; ADMIN=19391
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx xvfb-run curl
-trap 'pkill -f "$WORK/f.json" 2>/dev/null || true; cleanup' EXIT
+trap 'pkill -f "^java .*$WORK/f.json" 2>/dev/null || true; cleanup' EXIT
 start_backends $B1 $B2
 two_backend_config "$WORK/f.json" $PROXY $ADMIN $B1 $B2
 
@@ -31,7 +31,7 @@ measure() { # mode -> appends "mode rps p99"
   local p99; p99=$(p99_ms "$out")
   echo "$mode: $rps req/s, p99 $p99 ms" >&2
   echo "$mode $rps $p99" >> "$WORK/results"
-  pkill -f "$WORK/f.json" || true
+  pkill -f "^java .*$WORK/f.json" || true   # java only: xvfb-run, whose arguments name the file too, then stops its Xvfb
   wait "$p" 2>/dev/null || true
   sleep 1
 }
