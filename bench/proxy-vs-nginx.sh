@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Throughput and tail latency on loopback: direct to a backend, through nginx (upstream keepalive on),
-# and through headless Fulcrum, on the same two backends (an nginx process answering `return 200`).
-# Rounds are interleaved (direct, nginx, fulcrum, direct, ...) and medians reported, because a shared
+# and through headless Fulcrum, on the same two backends (an nginx process answering `return 200`);
+# beside them Undertow's own reverse proxy and a bare Undertow server answering by itself (the ceiling
+# of the stack Fulcrum is built on). Rounds are interleaved (direct, nginx, fulcrum, direct, ...) and medians reported, because a shared
 # 2-core machine is noisy. Everything stops by itself; only 127.0.0.1 is used.
 #
 #   bench/proxy-vs-nginx.sh [seconds=10] [rounds=3] [connections=50]
@@ -11,7 +12,7 @@ set -euo pipefail
 SECS=${1:-10}
 ROUNDS=${2:-3}
 CONNS=${3:-50}
-B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195
+B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx
 start_backends $B1 $B2
@@ -22,11 +23,16 @@ start_fulcrum "$WORK/fulcrum.json"
 java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/StockUndertowProxy.java" $STOCK "http://127.0.0.1:$B1" "http://127.0.0.1:$B2" > "$WORK/stock" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "stock ready" "$WORK/stock" 2>/dev/null && break; sleep 0.2; done
 grep -q "stock ready" "$WORK/stock" || { echo "stock Undertow proxy did not start:"; cat "$WORK/stock"; exit 1; }
+# and the stack's ceiling: Undertow answering by itself, no backend at all
+java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowHello.java" $HELLO > "$WORK/hello" 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && break; sleep 0.2; done
+grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
 
 # warm up the JIT and the connection pools
 wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$FULCRUM/" > /dev/null
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
 wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$STOCK/" > /dev/null
+wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$HELLO/" > /dev/null
 
 run() { # name url -> "rps p99ms"
   local out rps p99
@@ -42,6 +48,7 @@ for r in $(seq 1 "$ROUNDS"); do
   run nginx "http://127.0.0.1:$NGINX/" "$r"
   run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
   run undertow-stock "http://127.0.0.1:$STOCK/" "$r"
+  run undertow-hello "http://127.0.0.1:$HELLO/" "$r"
 done
 
 python3 - "$WORK/results" "$SECS" "$ROUNDS" "$CONNS" <<'PY'
@@ -54,7 +61,7 @@ med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v
 print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
-for k in ("direct", "nginx", "fulcrum", "undertow-stock"):
+for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello"):
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 PY
