@@ -64,10 +64,7 @@ class HangUpRetryTest {
         engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hangup", hangUp.url(), 1, null, false), false);
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("healthy", healthy.url(), 1, null, false), false);
-        ProxySettings d = ProxySettings.defaults(0);
-        proxy = new ProxyServer(engine, new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null,
-                d.preserveHost(), 1, false, d.connectMs(), 10_000, d.idleMs(), d.requestHeaderMs(), false,
-                d.stickyCookie(), d.stickyTtlSeconds(), d.stickySecret(), null)).start();
+        proxy = new ProxyServer(engine, TestSettings.proxy().maxRetries(1).readMs(10_000).build()).start();
 
         for (int i = 0; i < 10; i++) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/x"))

@@ -128,9 +128,7 @@ class PassThroughTest {
     @Test
     void drainingABackendClosesItsWebSocketsAfterTheDrainTimeout() throws Exception {
         String backend = server(Handlers.path().addPrefixPath("/ws", Handlers.websocket((exchange, channel) -> channel.resumeReceives())));
-        ProxySettings d = ProxySettings.defaults(0);
-        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), 500, null, true, 2, false, d.connectMs(), d.readMs(),
-                d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), "ws", backend);
+        start(TestSettings.proxy().drainTimeoutMs(500).build(), "ws", backend);
         CompletableFuture<Integer> closed = new CompletableFuture<>();
         client.newWebSocketBuilder().buildAsync(URI.create(proxy.url().replace("http", "ws") + "/ws"),
                 new WebSocket.Listener() {
@@ -225,9 +223,7 @@ class PassThroughTest {
     void preserveHostFalseSendsTheBackendsOwnHost() throws Exception {
         String backend = server(ex -> ex.getResponseSender().send(ex.getRequestHeaders().getFirst(Headers.HOST)
                 + "|" + ex.getRequestHeaders().getFirst(Headers.X_FORWARDED_HOST)));
-        ProxySettings d = ProxySettings.defaults(0);
-        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, false, 2, false,
-                d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), "h", backend);
+        start(TestSettings.proxy().preserveHost(false).build(), "h", backend);
         String got = body("/");
         assertThat(got).startsWith(backend.substring("http://".length()) + "|127.0.0.1:" + proxy.port());
     }

@@ -143,9 +143,7 @@ class ProxyServerTest {
     void aBackendThatDoesNotAnswerInTimeGives504() throws Exception {
         TestBackend a = backend("a");
         a.delayMs = 3000;
-        ProxySettings d = ProxySettings.defaults(0);
-        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 0, false,
-                d.connectMs(), 300, d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a);
+        start(TestSettings.proxy().maxRetries(0).readMs(300).build(), a);
         HttpResponse<String> r = get("/slow");
         assertThat(r.statusCode()).isEqualTo(504);
         assertThat(r.body()).contains("\"status\":504");
@@ -185,9 +183,7 @@ class ProxyServerTest {
         TestBackend c = backend("c");
         // a request the dying server accepted but will never answer is retried after readMs (a kill -9 would
         // reset it at once; stopping an in-process server can leave it hanging instead)
-        ProxySettings d = ProxySettings.defaults(0);
-        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2, false,
-                d.connectMs(), 2000, d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a, b, c);
+        start(TestSettings.proxy().readMs(2000).build(), a, b, c);
         AtomicInteger failed = new AtomicInteger();
         AtomicInteger ok = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -261,9 +257,7 @@ class ProxyServerTest {
     @Test
     void aClientThatNeverFinishesItsHeadersIsDisconnected() throws Exception {
         TestBackend a = backend("a");
-        ProxySettings d = ProxySettings.defaults(0);
-        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2, false,
-                d.connectMs(), d.readMs(), d.idleMs(), 500, false, "S", 60, new byte[32], null), a);
+        start(TestSettings.proxy().requestHeaderMs(500).build(), a);
         try (Socket s = new Socket("127.0.0.1", proxy.port())) {
             s.setSoTimeout(10_000);
             s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
@@ -312,10 +306,8 @@ class ProxyServerTest {
     void stickyCookiePinsAClientToOneBackendAcrossTwoInstances() throws Exception {
         TestBackend a = backend("a");
         TestBackend b = backend("b");
-        ProxySettings d = ProxySettings.defaults(0);
         byte[] secret = "same-config".getBytes(StandardCharsets.UTF_8);
-        ProxySettings sticky = new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), null, true, 2,
-                false, d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), true, "FULCRUM_STICKY", 3600, secret, null);
+        ProxySettings sticky = TestSettings.proxy().sticky(secret).build();
         start(sticky, a, b);
         HttpResponse<String> first = get("/s");
         String cookie = first.headers().firstValue("Set-Cookie").orElseThrow();
@@ -346,9 +338,7 @@ class ProxyServerTest {
     void theAccessLogWritesOneJsonLinePerRequest(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         TestBackend a = backend("a");
         java.nio.file.Path log = dir.resolve("access.log");
-        ProxySettings d = ProxySettings.defaults(0);
-        start(new ProxySettings(d.host(), 0, d.maxHeaderBytes(), d.drainTimeoutMs(), log.toString(), true, 2, false,
-                d.connectMs(), d.readMs(), d.idleMs(), d.requestHeaderMs(), false, "S", 60, new byte[32], null), a);
+        start(TestSettings.proxy().accessLog(log.toString()).build(), a);
         get("/logged?x=1");
         get("/again");
         await().atMost(Duration.ofSeconds(5)).until(() -> java.nio.file.Files.exists(log)

@@ -7,6 +7,7 @@ import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.proxy.ProxyServer;
 import dev.fulcrum.proxy.ProxySettings;
+import dev.fulcrum.proxy.TestSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,12 +44,10 @@ final class ProxyHarness implements AutoCloseable {
 
     /** Proxy settings with the few knobs these tests turn; everything else as {@link ProxySettings#defaults}. */
     static ProxySettings settings(int maxRetries, long connectMs, long readMs, long requestHeaderMs) {
-        ProxySettings d = ProxySettings.defaults(0);
         // the access log would put every request of the load tests on standard error
         String accessLog = java.nio.file.Files.isWritable(java.nio.file.Path.of("/dev/null")) ? "/dev/null" : null;
-        return new ProxySettings(d.host(), 0, d.maxHeaderBytes(), 5_000, accessLog, d.preserveHost(), maxRetries,
-                false, connectMs, readMs, d.idleMs(), requestHeaderMs, false, d.stickyCookie(), d.stickyTtlSeconds(),
-                d.stickySecret(), null);
+        return TestSettings.proxy().drainTimeoutMs(5_000).accessLog(accessLog).maxRetries(maxRetries)
+                .timeouts(connectMs, readMs, requestHeaderMs).build();
     }
 
     <T extends AutoCloseable> T own(T c) {
