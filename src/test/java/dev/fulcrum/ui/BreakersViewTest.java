@@ -20,7 +20,7 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-/** The breaker view against a real engine whose demo backend fails every request. */
+/** The breaker and health views against a real engine whose demo backend fails every request. */
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class BreakersViewTest {
@@ -86,5 +86,24 @@ class BreakersViewTest {
         // and selecting the tab shows OPEN without waiting for the next sample
         robot.interact(() -> window.controller().select("Breakers"));
         assertThat(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText()).isEqualTo("OPEN");
+    }
+
+    @Test
+    void theHealthViewBuildsNothingWhileItsTabIsHiddenAndShowsEveryBackendWhenSelected(FxRobot robot) {
+        // given another tab selected, and several samples taken since
+        robot.interact(() -> window.controller().select("Backends"));
+        java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
+        robot.interact(() -> window.session().stateProperty().addListener((o, a, s) -> samples.incrementAndGet()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            UiTestSupport.get(app, "/"); // traffic, so that every sample differs from the one before
+            return samples.get() >= 3;
+        });
+
+        // then the hidden Health view built no row
+        assertThat(robot.lookup("#health-flaky").tryQuery()).isEmpty();
+
+        // and selecting it shows the backend's row
+        robot.interact(() -> window.controller().select("Health"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#health-flaky").tryQuery().isPresent());
     }
 }
