@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.BackendMetrics;
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.engine.Ticker;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -25,7 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Feeds the adaptive strategy: about once a second, {@code GET <url>/metrics.json} on every backend and
+ * Feeds the adaptive strategy: about once a second, {@code GET <url>/metrics.json} on every backend of a pool
+ * that uses it, and
  * {@link Backend#reportMetrics} with what it says ({@code {"cpu":0..1,"inflight":N,"latencyMs":X}}, the
  * shape demo backends serve, CONTRACT 2.4).
  *
@@ -104,6 +107,9 @@ public final class MetricsPoller implements AutoCloseable {
         List<CompletableFuture<?>> out = new ArrayList<>();
         for (Backend b : engine.allBackends()) {
             ids.add(b.id());
+            if (!usedByItsPool(b)) {
+                continue;
+            }
             Long until = backedOffUntil.get(b.id());
             if (until != null && now - until < 0) {
                 continue;
@@ -114,6 +120,16 @@ public final class MetricsPoller implements AutoCloseable {
         }
         backedOffUntil.keySet().retainAll(ids);
         return CompletableFuture.allOf(out.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Only the adaptive strategy reads these metrics: a backend in a pool with another strategy is not asked
+     * (a developer's own server would otherwise log a stray 404 for /metrics.json every minute). A pool
+     * switched to adaptive at run time is polled from the next round.
+     */
+    private boolean usedByItsPool(Backend b) {
+        Pool p = engine.pool(b.pool());
+        return p != null && StrategySpec.ADAPTIVE.equals(p.snapshot().spec().type());
     }
 
     /** True while the backend is not being asked for metrics after a failed poll. */

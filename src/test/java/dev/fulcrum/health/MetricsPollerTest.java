@@ -36,7 +36,7 @@ class MetricsPollerTest {
     @BeforeEach
     void startEngine() {
         engine = Engine.start(EngineSettings.DEFAULT);
-        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ADAPTIVE));
     }
 
     @AfterEach
@@ -69,6 +69,23 @@ class MetricsPollerTest {
         u.start();
         toClose.add(u::stop);
         return "http://127.0.0.1:" + ((InetSocketAddress) u.getListenerInfo().get(0).getAddress()).getPort();
+    }
+
+    @Test
+    void backendsOfAPoolThatDoesNotUseTheMetricsAreNotAskedUntilItDoes() {
+        AtomicInteger hits = new AtomicInteger();
+        engine.addPool("web", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend("web", new BackendSpec("dev-server", fixedServer(404, "not found", hits), 1, null, false), false);
+        MetricsPoller poller = new MetricsPoller(engine, 1000, 0, clock);
+        toClose.add(poller);
+
+        poller.pollAll().join();
+        poller.pollAll().join();
+        assertThat(hits).hasValue(0);
+
+        engine.setStrategy("web", StrategySpec.of(StrategySpec.ADAPTIVE));
+        poller.pollAll().join();
+        assertThat(hits).hasValue(1);
     }
 
     @Test
