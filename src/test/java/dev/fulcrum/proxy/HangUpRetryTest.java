@@ -3,25 +3,20 @@ package dev.fulcrum.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.BreakerSpec;
-import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.EngineSettings.OutlierSpec;
-import dev.fulcrum.engine.StrategySpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,40 +26,16 @@ import org.junit.jupiter.api.Test;
  * used to start the retry from inside the handling of the first, which then blamed the retry's healthy backend
  * for the hang-up and answered 502.
  */
-class HangUpRetryTest {
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
-    private HangUp hangUp;
-    private TestBackend healthy;
-    private Engine engine;
-    private ProxyServer proxy;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (engine != null) {
-            engine.close();
-        }
-        if (healthy != null) {
-            healthy.close();
-        }
-        if (hangUp != null) {
-            hangUp.close();
-        }
-    }
-
+class HangUpRetryTest extends ProxyTestBase {
     @Test
     void aGetWhoseBackendHangsUpIsRetriedAndTheBackendThatAnswersIsNotBlamed() throws Exception {
-        hangUp = new HangUp();
-        healthy = new TestBackend("healthy");
+        HangUp hangUp = new HangUp();
+        closeables.add(hangUp);
+        TestBackend healthy = new TestBackend("healthy");
+        closeables.add(healthy);
         // no ejection, no breaker: round-robin keeps sending every other request to the backend that hangs up
-        engine = Engine.start(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(BreakerSpec.DISABLED));
-        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hangup", hangUp.url(), 1, null, false), false);
-        engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("healthy", healthy.url(), 1, null, false), false);
-        proxy = new ProxyServer(engine, TestSettings.proxy().maxRetries(1).readMs(10_000).build()).start();
+        start(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(BreakerSpec.DISABLED),
+                TestSettings.proxy().maxRetries(1).readMs(10_000).build(), "hangup", hangUp.url(), "healthy", healthy.url());
 
         for (int i = 0; i < 10; i++) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/x"))

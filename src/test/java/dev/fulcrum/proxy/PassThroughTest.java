@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.BackendView;
-import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Router;
 import dev.fulcrum.engine.StrategySpec;
 import io.undertow.Handlers;
@@ -29,7 +26,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -39,31 +35,11 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a local development proxy must pass through untouched: WebSockets, SSE, routes, HTTPS/2, big bodies. */
-class PassThroughTest {
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
-    private Engine engine;
-    private ProxyServer proxy;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (engine != null) {
-            engine.close();
-        }
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-    }
-
+class PassThroughTest extends ProxyTestBase {
     private String server(io.undertow.server.HttpHandler handler) {
         Undertow u = Undertow.builder().addHttpListener(0, "127.0.0.1").setIoThreads(1).setWorkerThreads(4)
                 .setServerOption(io.undertow.UndertowOptions.MAX_ENTITY_SIZE, -1L)
@@ -73,18 +49,6 @@ class PassThroughTest {
         return "http://127.0.0.1:" + ((InetSocketAddress) u.getListenerInfo().get(0).getAddress()).getPort();
     }
 
-    private void start(ProxySettings settings, String... idUrlPairs) {
-        engine = Engine.start(EngineSettings.DEFAULT);
-        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        for (int i = 0; i < idUrlPairs.length; i += 2) {
-            engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec(idUrlPairs[i], idUrlPairs[i + 1], 1, null, false), false);
-        }
-        proxy = new ProxyServer(engine, settings).start();
-    }
-
-    private int inFlight() {
-        return engine.backends().stream().mapToInt(BackendView::activeRequests).sum();
-    }
 
     @Test
     void aWebSocketEchoesBothWaysThroughTheProxyAndReleasesItsSlotOnClose() throws Exception {

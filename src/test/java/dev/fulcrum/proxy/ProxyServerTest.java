@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
@@ -14,7 +13,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -25,29 +23,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class ProxyServerTest {
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
-    private Engine engine;
-    private ProxyServer proxy;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (proxy != null) {
-            proxy.close();
-        }
-        if (engine != null) {
-            engine.close();
-        }
-        for (AutoCloseable c : closeables) {
-            c.close();
-        }
-    }
-
+class ProxyServerTest extends ProxyTestBase {
     private TestBackend backend(String name) {
         TestBackend b = new TestBackend(name);
         closeables.add(b);
@@ -55,12 +33,12 @@ class ProxyServerTest {
     }
 
     private void start(ProxySettings settings, TestBackend... backends) {
-        engine = Engine.start(EngineSettings.DEFAULT);
-        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        for (TestBackend b : backends) {
-            engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec(b.name, b.url(), 1, null, false), false);
+        String[] pairs = new String[backends.length * 2];
+        for (int i = 0; i < backends.length; i++) {
+            pairs[2 * i] = backends[i].name;
+            pairs[2 * i + 1] = backends[i].url();
         }
-        proxy = new ProxyServer(engine, settings).start();
+        start(settings, pairs);
     }
 
     private void start(TestBackend... backends) {
@@ -72,9 +50,6 @@ class ProxyServerTest {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private int totalInFlight() {
-        return engine.backends().stream().mapToInt(BackendView::activeRequests).sum();
-    }
 
     @Test
     void roundRobinSpreadsRequestsAndNamesTheBackendInAHeader() throws Exception {
@@ -136,7 +111,7 @@ class ProxyServerTest {
         HttpResponse<String> r = get("/");
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(r.body()).contains("\"status\":502");
-        await().atMost(Duration.ofSeconds(5)).until(() -> totalInFlight() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
     }
 
     @Test
@@ -147,7 +122,7 @@ class ProxyServerTest {
         HttpResponse<String> r = get("/slow");
         assertThat(r.statusCode()).isEqualTo(504);
         assertThat(r.body()).contains("\"status\":504");
-        await().atMost(Duration.ofSeconds(5)).until(() -> totalInFlight() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
     }
 
     @Test
@@ -209,7 +184,7 @@ class ProxyServerTest {
         pool.shutdown();
         assertThat(failed.get()).isZero();
         assertThat(ok.get()).isEqualTo(600);
-        await().atMost(Duration.ofSeconds(5)).until(() -> totalInFlight() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
     }
 
     @Test
@@ -223,7 +198,7 @@ class ProxyServerTest {
                 s.getOutputStream().flush();
             }
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> totalInFlight() == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> inFlight() == 0);
         assertThat(get("/after").statusCode()).isEqualTo(200);
     }
 
