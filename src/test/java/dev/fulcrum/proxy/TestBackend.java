@@ -47,7 +47,11 @@ final class TestBackend implements AutoCloseable {
                 try {
                     handle(ex);
                 } finally {
-                    working.decrementAndGet();
+                    synchronized (working) {
+                        if (working.decrementAndGet() == 0) {
+                            working.notifyAll();
+                        }
+                    }
                 }
             });
             return;
@@ -84,8 +88,16 @@ final class TestBackend implements AutoCloseable {
     void kill() {
         dead = true;
         long until = System.nanoTime() + 2_000_000_000L;
-        while (working.get() > 0 && System.nanoTime() < until) {
-            Thread.onSpinWait();
+        synchronized (working) {
+            long left;
+            while (working.get() > 0 && (left = until - System.nanoTime()) > 0) {
+                try {
+                    working.wait(left / 1_000_000 + 1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
         }
         server.stop();
     }
