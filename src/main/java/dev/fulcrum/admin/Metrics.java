@@ -53,10 +53,11 @@ final class Metrics implements RequestListener {
 
     /** Counts the proxy's new backend connections, read when scraped. */
     void countBackendConnections(java.util.function.LongSupplier opened) {
-        // Micrometer holds the counted object weakly: kept here, or the collector takes it and the count reads 0
+        // Micrometer holds the counted object weakly, so it counts through this registry's owner, which lives as
+        // long as the registry: a lambda held only by the counter would be collected and the count read 0
         this.connectionsOpened = opened;
-        io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.backend.connections.opened", opened,
-                        o -> o.getAsLong())
+        io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.backend.connections.opened", this,
+                        m -> m.connectionsOpened.getAsLong())
                 .description("Connections the proxy opened to backends (reused ones are not counted again)")
                 .register(registry);
     }

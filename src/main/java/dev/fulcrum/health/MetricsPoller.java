@@ -28,13 +28,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Feeds the adaptive strategy: about once a second, {@code GET <url>/metrics.json} on every backend of a pool
- * that uses it, and
- * {@link Backend#reportMetrics} with what it says ({@code {"cpu":0..1,"inflight":N,"latencyMs":X}}, the
- * shape demo backends serve, CONTRACT 2.4).
+ * that uses it, and {@link Backend#reportMetrics} with what it says
+ * ({@code {"cpu":0..1,"inflight":N,"latencyMs":X}}, the shape demo backends serve, CONTRACT 2.4). Backends of
+ * pools with any other strategy are never asked.
  *
  * <p>Most real backends serve no such page. A backend that answers anything but 200 with those three
  * numbers, or does not answer within the period, is left alone for {@code backoffMs} (a minute by default)
- * before it is asked again, so an ordinary server sees one stray 404 a minute, not one a second.
+ * before it is asked again, so an ordinary server in an adaptive pool sees one stray 404 a minute, not one a
+ * second.
  * Polls are asynchronous and independent, like health probes.
  *
  * <p>Reports are stamped with the engine's ticker, the clock the adaptive strategy's

@@ -86,7 +86,10 @@ final class AccessLog implements AutoCloseable {
             return true;
         }
 
-        synchronized ArrayList<Entry> take() {
+        synchronized List<Entry> take() {
+            if (entries.isEmpty()) {
+                return List.of(); // an idle thread's list is kept, not replaced ten times a second
+            }
             ArrayList<Entry> taken = entries;
             entries = new ArrayList<>(Math.min(BATCH_LIMIT, Math.max(16, taken.size())));
             return taken;
@@ -176,7 +179,6 @@ final class AccessLog implements AutoCloseable {
     void attemptFailed(String backend, Outcome why, IOException e) {
         if (LOG.isDebugEnabled()) {
             LOG.debug("attempt on {} failed: {} ({})", backend, why, e.toString());
-
         }
     }
 

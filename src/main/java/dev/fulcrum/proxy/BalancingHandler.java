@@ -31,7 +31,6 @@ final class BalancingHandler implements HttpHandler {
     private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
     private volatile ByteBufferPool buffers;
     private volatile RequestListener listener = RequestListener.NONE;
-
     private volatile int ioThreads = 1;
     /** Slot i belongs to I/O thread i, which alone creates and uses it. */
     private volatile ReadDeadlines[] deadlines = new ReadDeadlines[0];

@@ -65,11 +65,7 @@ public final class LoadController {
         rpsChart.setCreateSymbols(false);
         inFlightChart.setAnimated(false);
         inFlightChart.setLegendVisible(false);
-        session.stateProperty().addListener((o, a, st) -> {
-            if (vm.showingProperty().get()) {
-                colour();
-            }
-        });
+        session.stateProperty().addListener((o, a, st) -> colour());
         vm.showingProperty().addListener((o, a, now) -> colour());
         vm.pausedProperty().bind(pauseButton.selectedProperty());
         pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
@@ -81,6 +77,9 @@ public final class LoadController {
      * and legend together. Bars get their colour one by one.
      */
     private void colour() {
+        if (!vm.showingProperty().get()) {
+            return; // a hidden tab is coloured when it is selected
+        }
         Map<String, Color> palette = Palette.forPool(session.state(), session.pool());
         for (XYChart<Number, Number> chart : List.of(rpsChart, p99Chart, errorChart)) {
             StringBuilder css = new StringBuilder();
