@@ -1,17 +1,17 @@
 package dev.fulcrum.proxy;
 
-import io.undertow.client.ClientCallback;
-import io.undertow.client.ClientConnection;
-import io.undertow.client.UndertowClient;
 import io.undertow.connector.ByteBufferPool;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import org.xnio.IoUtils;
+import org.xnio.ChannelListener;
+import org.xnio.IoFuture;
 import org.xnio.OptionMap;
 import org.xnio.Options;
+import org.xnio.StreamConnection;
 import org.xnio.XnioIoThread;
 
 /**
@@ -22,7 +22,7 @@ import org.xnio.XnioIoThread;
 final class BackendConnections {
     /** Told when a connection is ready or could not be made. */
     interface Callback {
-        void connected(ClientConnection connection);
+        void connected(BackendConnection connection);
 
         void connectFailed(IOException e);
     }
@@ -34,6 +34,7 @@ final class BackendConnections {
             .getMap();
 
     private final URI uri;
+    private volatile InetSocketAddress address;
     private final ByteBufferPool buffers;
     private final long connectMs;
     private final long idleNanos;
@@ -42,8 +43,7 @@ final class BackendConnections {
     private volatile boolean closed;
 
     private static final class Idle {
-        final ArrayDeque<ClientConnection> connections = new ArrayDeque<>();
-        final ArrayDeque<Long> since = new ArrayDeque<>();
+        final ArrayDeque<BackendConnection> connections = new ArrayDeque<>();
     }
 
     BackendConnections(URI uri, ByteBufferPool buffers, int ioThreads, long connectMs, long idleMs) {
@@ -67,13 +67,12 @@ final class BackendConnections {
         Idle stack = idle[thread.getNumber() % idle.length];
         long now = System.nanoTime();
         while (!stack.connections.isEmpty()) {
-            ClientConnection c = stack.connections.pollLast();
-            long since = stack.since.pollLast();
-            if (c.isOpen() && now - since < idleNanos) {
+            BackendConnection c = stack.connections.pollLast();
+            if (c.isOpen() && now - c.idleSince() < idleNanos) {
                 callback.connected(c);
                 return;
             }
-            IoUtils.safeClose(c);
+            c.close();
         }
         if (closed) {
             callback.connectFailed(new IOException("backend removed"));
@@ -81,22 +80,27 @@ final class BackendConnections {
         }
         Connect attempt = new Connect(callback);
         attempt.timer = thread.executeAfter(attempt::timeout, connectMs, TimeUnit.MILLISECONDS);
-        UndertowClient.getInstance().connect(attempt, uri, thread, buffers, CLIENT_OPTIONS);
+        InetSocketAddress a = address;
+        if (a == null || a.isUnresolved()) {
+            a = new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort()); // resolved once, not per connect
+            address = a;
+        }
+        attempt.future = thread.openStreamConnection(a, attempt, CLIENT_OPTIONS);
+        attempt.future.addNotifier(attempt, null);
     }
 
-    /** Returns a connection whose exchange finished cleanly; on the I/O thread that owns it. */
-    void release(ClientConnection c) {
-        if (closed || !c.isOpen() || c.isUpgraded()) {
-            IoUtils.safeClose(c);
+    /** Takes back a connection whose exchange ended, on the I/O thread that owns it; keeps it if it can serve again. */
+    void release(BackendConnection c) {
+        if (!c.finishExchange() || closed) {
+            c.close();
             return;
         }
-        Idle stack = idle[c.getIoThread().getNumber() % idle.length];
+        Idle stack = idle[c.ioThread().getNumber() % idle.length];
         if (stack.connections.size() >= MAX_IDLE_PER_THREAD) {
-            IoUtils.safeClose(c);
+            c.close();
             return;
         }
         stack.connections.addLast(c);
-        stack.since.addLast(System.nanoTime());
     }
 
     /** Closes idle connections; busy ones close as their exchanges end. */
@@ -104,23 +108,24 @@ final class BackendConnections {
         closed = true;
         for (Idle stack : idle) {
             XnioIoThread t = null;
-            for (ClientConnection c : stack.connections) {
-                t = c.getIoThread();
+            for (BackendConnection c : stack.connections) {
+                t = c.ioThread();
             }
             if (t != null) {
                 t.execute(() -> {
                     while (!stack.connections.isEmpty()) {
-                        IoUtils.safeClose(stack.connections.pollLast());
-                        stack.since.pollLast();
+                        stack.connections.pollLast().close();
                     }
                 });
             }
         }
     }
 
-    private final class Connect implements ClientCallback<ClientConnection> {
+    private final class Connect extends IoFuture.HandlingNotifier<StreamConnection, Object>
+            implements ChannelListener<StreamConnection> {
         private final Callback callback;
         private XnioIoThread.Key timer;
+        private IoFuture<StreamConnection> future;
         private boolean done;
 
         Connect(Callback callback) {
@@ -130,24 +135,26 @@ final class BackendConnections {
         void timeout() {
             if (!done) {
                 done = true;
+                future.cancel();
                 callback.connectFailed(new IOException("connect timed out after " + connectMs + " ms"));
             }
         }
 
         @Override
-        public void completed(ClientConnection result) {
+        public void handleEvent(StreamConnection channel) {
             opened.increment();
+            BackendConnection c = new BackendConnection(channel, buffers);
             if (done) {
-                IoUtils.safeClose(result); // too late: the request has moved on
+                c.close(); // too late: the request has moved on
                 return;
             }
             done = true;
             timer.remove();
-            callback.connected(result);
+            callback.connected(c);
         }
 
         @Override
-        public void failed(IOException e) {
+        public void handleFailed(IOException e, Object attachment) {
             if (!done) {
                 done = true;
                 timer.remove();

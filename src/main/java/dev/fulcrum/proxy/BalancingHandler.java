@@ -5,7 +5,6 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.Router;
-import io.undertow.client.ClientConnection;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -16,7 +15,6 @@ import io.undertow.util.Headers;
 import io.undertow.util.SameThreadExecutor;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.xnio.IoUtils;
 
 /**
  * The proxy's root handler: refuses ambiguous or oversized requests, routes the path to a pool, honours a
@@ -94,10 +92,10 @@ final class BalancingHandler implements HttpHandler {
     }
 
     /** Returns a finished exchange's connection to its backend's pool; closes it if the backend was removed. */
-    void returnConnection(Backend b, ClientConnection c) {
+    void returnConnection(Backend b, BackendConnection c) {
         BackendConnections pool = connections.get(b);
         if (pool == null) {
-            IoUtils.safeClose(c); // not a new pool for a backend that is gone
+            c.close(); // not a new pool for a backend that is gone
         } else {
             pool.release(c);
         }

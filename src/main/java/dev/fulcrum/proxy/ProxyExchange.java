@@ -4,18 +4,19 @@ import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
-import io.undertow.client.ClientCallback;
-import io.undertow.client.ClientConnection;
-import io.undertow.client.ClientExchange;
-import io.undertow.client.ClientRequest;
-import io.undertow.client.ClientResponse;
+import io.undertow.connector.ByteBufferPool;
+import io.undertow.io.IoCallback;
+import io.undertow.io.Sender;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import java.io.IOException;
+import java.nio.BufferOverflowException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -42,10 +43,12 @@ import io.undertow.util.Transfer;
  * released exactly once through {@link Lease#release}, from whichever completion path comes first.
  */
 final class ProxyExchange extends ReadDeadlines.Waiter {
-    private static final HttpString KEEP_ALIVE = new HttpString("Keep-Alive");
-    private static final HttpString PROXY_CONNECTION = new HttpString("Proxy-Connection");
-    private static final HttpString TE = new HttpString("TE");
-    private static final HttpString TRAILER = new HttpString("Trailer");
+    /** Hop-by-hop headers (RFC 9110 7.6.1), Upgrade apart: an upgrade keeps it. Expect is answered here, not forwarded. */
+    private static final HttpString[] HOP_BY_HOP = {
+        Headers.CONNECTION, new HttpString("Keep-Alive"), new HttpString("Proxy-Connection"), Headers.TRANSFER_ENCODING,
+        new HttpString("TE"), new HttpString("Trailer"), Headers.PROXY_AUTHENTICATE, Headers.PROXY_AUTHORIZATION,
+        Headers.EXPECT,
+    };
 
     private final BalancingHandler handler;
     private final HttpServerExchange exchange;
@@ -57,14 +60,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private Set<Backend> tried;
     private int attempts;
     private Lease lease;
-    private ClientConnection connection;
+    private BackendConnection connection;
     private boolean sent;
     private boolean requestDone;
-    /**
-     * Which try is current. Every callback an attempt registers (connect, send, response, stream errors)
-     * carries its attempt's number and is ignored, apart from freeing its own connection, once a retry has
-     * moved on: a late failure notice from a dead backend must not act on the retry's lease or connection.
-     */
+    /** Which try is current (see {@link Attempt}). */
     private int attemptNo;
     private boolean bodyStarted;
     private boolean responseReceived;
@@ -98,7 +97,23 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
         });
         ClientWatch.of(exchange).watch(this);
+        keepClientReadsOn();
         attempt();
+    }
+
+    /**
+     * Undertow suspends reads on a plain HTTP/1.1 client connection when it has parsed a request and resumes
+     * them when the exchange ends: one epoll_ctl call each way, per request, while the request waits on a
+     * backend. Turning them back on before the selector runs again cancels both calls. Should the client send
+     * anything meanwhile (a pipelined request, a hang-up), Undertow's read listener sees a request running and
+     * suspends then, as it does for its own handlers. Not for bodies (their channel takes over the reads),
+     * upgrades (the tunnel takes over the connection) or TLS (the engine's channel is not shared that way).
+     */
+    private void keepClientReadsOn() {
+        if (exchange.isRequestComplete() && !upgrade && exchange.getConnection() instanceof HttpServerConnection c
+                && c.getSslSessionInfo() == null) {
+            c.getOriginalSourceConduit().resumeReads();
+        }
     }
 
     private void attempt() {
@@ -120,106 +135,322 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         lease = l;
         attempts++;
         sent = false;
-        requestDone = false;
         connection = null;
-        int a = ++attemptNo;
         BackendConnections conns = handler.connections(l.backend());
-        conns.acquire(exchange.getIoThread(), new BackendConnections.Callback() {
-            @Override
-            public void connected(ClientConnection c) {
-                if (a != attemptNo || finished) {
-                    conns.release(c); // unused: no request went out on it
-                    return;
-                }
-                ProxyExchange.this.connected(c, a);
-            }
-
-            @Override
-            public void connectFailed(IOException e) {
-                if (a == attemptNo) {
-                    sent = false;
-                    attemptFailed(Outcome.CONNECT_FAILURE, e, a);
-                }
-            }
-        });
+        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns));
     }
 
-    // ---------------------------------------------------------------- connect
+    /**
+     * One try on one backend. Every callback carries its attempt's number and is ignored, apart from freeing its
+     * own connection, once a retry has moved on: a late notice from a dead backend must not act on the retry's
+     * lease or connection.
+     */
+    private final class Attempt implements BackendConnections.Callback, BackendConnection.Listener {
+        private final int a;
+        private final BackendConnections conns;
 
-    private void connected(ClientConnection c, int a) {
-        connection = c;
-        ClientRequest req = buildRequest(c);
-        sent = true;
-        if (exchange.isRequestComplete()) {
-            // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
-            // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang
-            startReadTimer();
+        Attempt(int a, BackendConnections conns) {
+            this.a = a;
+            this.conns = conns;
         }
-        c.sendRequest(req, new ClientCallback<>() {
-            @Override
-            public void completed(ClientExchange result) {
-                if (a != attemptNo || finished) {
-                    IoUtils.safeClose(c);
-                    return;
-                }
-                sentRequest(result, a);
-            }
 
-            @Override
-            public void failed(IOException e) {
+        private boolean current() {
+            return a == attemptNo && !finished;
+        }
+
+        @Override
+        public void connected(BackendConnection c) {
+            if (!current()) {
+                conns.release(c); // unused: no request went out on it
+                return;
+            }
+            connection = c;
+            sent = true;
+            if (exchange.isRequestComplete()) {
+                // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
+                // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang
+                startReadTimer();
+            }
+            c.send(requestHead(), exchange.getResponseHeaders(), exchange.getRequestMethod().equals(Methods.HEAD), this);
+        }
+
+        @Override
+        public void connectFailed(IOException e) {
+            if (a == attemptNo) {
+                sent = false;
                 attemptFailed(Outcome.CONNECT_FAILURE, e, a);
             }
-        });
+        }
+
+        @Override
+        public void headWritten() {
+            if (current()) {
+                sendBody(connection, a);
+            }
+        }
+
+        @Override
+        public void responseArrived(int status, String reason, ByteBuffer body) {
+            if (current()) {
+                ProxyExchange.this.responseArrived(status, reason, body);
+            }
+        }
+
+        @Override
+        public void failed(IOException e) {
+            attemptFailed(Outcome.CONNECT_FAILURE, e, a);
+        }
     }
 
-    private ClientRequest buildRequest(ClientConnection c) {
-        ClientRequest req = new ClientRequest();
+    // ---------------------------------------------------------------- request
+
+    private static final ThreadLocal<ByteBuffer> HEAD_SCRATCH = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(16 * 1024));
+
+    /** The request head for the backend, in a scratch buffer of this thread (grown for a huge head). */
+    private ByteBuffer requestHead() {
+        ByteBuffer buf = HEAD_SCRATCH.get();
+        for (;;) {
+            buf.clear();
+            try {
+                writeHead(buf);
+                return buf.flip();
+            } catch (BufferOverflowException e) {
+                buf = ByteBuffer.allocate(buf.capacity() * 4);
+            }
+        }
+    }
+
+    private void writeHead(ByteBuffer out) {
+        exchange.getRequestMethod().appendTo(out);
+        out.put((byte) ' ');
+        ascii(out, targetPath);
         String qs = exchange.getQueryString();
-        req.setPath(qs == null || qs.isEmpty() ? targetPath : targetPath + '?' + qs);
-        req.setMethod(exchange.getRequestMethod());
+        if (qs != null && !qs.isEmpty()) {
+            out.put((byte) '?');
+            ascii(out, qs);
+        }
+        ascii(out, " HTTP/1.1\r\n");
         HeaderMap in = exchange.getRequestHeaders();
-        HeaderMap out = req.getRequestHeaders();
-        copyEndToEnd(in, out, upgrade);
+        List<String> named = connectionNamed(in);
+        String host = in.getFirst(Headers.HOST);
+        boolean replaceHost = !handler.settings().preserveHost() || host == null;
+        for (long f = in.fastIterateNonEmpty(); f != -1L; f = in.fiNextNonEmpty(f)) {
+            HeaderValues v = in.fiCurrent(f);
+            HttpString name = v.getHeaderName();
+            if (dropped(name, upgrade, named) || name.equals(Headers.X_FORWARDED_FOR)
+                    || name.equals(Headers.X_FORWARDED_PROTO) || (host != null && name.equals(Headers.X_FORWARDED_HOST))
+                    || (replaceHost && name.equals(Headers.HOST))) {
+                continue;
+            }
+            for (int i = 0; i < v.size(); i++) {
+                header(out, name, v.get(i));
+            }
+        }
         String clientIp = request.clientIp();
         String xff = in.getFirst(Headers.X_FORWARDED_FOR);
-        out.put(Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
-        out.put(Headers.X_FORWARDED_PROTO, exchange.getRequestScheme());
-        String host = in.getFirst(Headers.HOST);
+        header(out, Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
+        header(out, Headers.X_FORWARDED_PROTO, exchange.getRequestScheme());
         if (host != null) {
-            out.put(Headers.X_FORWARDED_HOST, host);
+            header(out, Headers.X_FORWARDED_HOST, host);
         }
-        if (!handler.settings().preserveHost() || host == null) {
+        if (replaceHost) {
             Backend b = lease.backend();
-            out.put(Headers.HOST, b.host() + ":" + b.port());
+            header(out, Headers.HOST, b.host() + ":" + b.port());
         }
-        if (!upgrade) {
-            out.put(Headers.CONNECTION, "keep-alive");
+        header(out, Headers.CONNECTION, upgrade ? "Upgrade" : "keep-alive");
+        if (!exchange.isRequestComplete() && !in.contains(Headers.CONTENT_LENGTH)) {
+            header(out, Headers.TRANSFER_ENCODING, "chunked");
         }
-        if (!exchange.isRequestComplete() && !out.contains(Headers.CONTENT_LENGTH)) {
-            out.put(Headers.TRANSFER_ENCODING, Headers.CHUNKED.toString());
-        }
-        return req;
+        out.put((byte) '\r').put((byte) '\n');
     }
 
-    /** Copies headers minus the hop-by-hop ones (RFC 9110 7.6.1), including any the Connection header names. */
-    static void copyEndToEnd(HeaderMap in, HeaderMap out, boolean keepUpgrade) {
+    private static void header(ByteBuffer out, HttpString name, String value) {
+        name.appendTo(out);
+        out.put((byte) ':').put((byte) ' ');
+        ascii(out, value);
+        out.put((byte) '\r').put((byte) '\n');
+    }
+
+    /** Chars as the bytes they were read from (Undertow reads header bytes as ISO-8859-1). */
+    private static void ascii(ByteBuffer out, String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            out.put((byte) s.charAt(i));
+        }
+    }
+
+    /** The head is out: streams the body, if any; the read timeout counts from its end (a long upload is not a slow backend). */
+    private void sendBody(BackendConnection c, int a) {
+        if (exchange.isRequestComplete()) {
+            c.requestComplete();
+            requestDone = true;
+            return;
+        }
+        bodyStarted = true;
+        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> attemptFailed(Outcome.CONNECT_FAILURE, e, a);
+        StreamSinkChannel toBackend = c.requestBody(!exchange.getRequestHeaders().contains(Headers.CONTENT_LENGTH));
+        Transfer.initiateTransfer(exchange.getRequestChannel(), toBackend, ChannelListeners.closingChannelListener(),
+                sink -> c.endRequestBody(() -> {
+                    if (a == attemptNo) {
+                        requestDone = true;
+                        startReadTimer();
+                    }
+                }, onError),
+                onError, onError, exchange.getConnection().getByteBufferPool());
+    }
+
+    private void startReadTimer() {
+        if (handler.settings().readMs() > 0 && !responseReceived && !finished) {
+            handler.deadlines(exchange.getIoThread()).arm(this);
+        }
+    }
+
+    @Override
+    void deadlinePassed() {
+        readTimedOut();
+    }
+
+    /** Ends a sink: shutdown and flush, finishing the flush asynchronously if it cannot complete now. */
+    static void finishWrites(StreamSinkChannel channel) {
+        try {
+            channel.shutdownWrites();
+            if (!channel.flush()) {
+                channel.getWriteSetter().set(ChannelListeners.flushingChannelListener(
+                        ch -> {
+                            ch.suspendWrites();
+                            ch.getWriteSetter().set(null);
+                        }, ChannelListeners.closingChannelExceptionHandler()));
+                channel.resumeWrites();
+            } else {
+                channel.getWriteSetter().set(null);
+            }
+        } catch (IOException e) {
+            IoUtils.safeClose(channel);
+        }
+    }
+
+    private void readTimedOut() {
+        if (!responseReceived && !finished) {
+            attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"),
+                    attemptNo);
+        }
+    }
+
+    // ---------------------------------------------------------------- response
+
+    /** The backend's head is in the exchange's response headers; {@code body} is the whole body, or null to stream it. */
+    private void responseArrived(int status, String reason, ByteBuffer body) {
+        responseReceived = true;
+        cancelReadTimer();
+        outcome = status >= 500 ? Outcome.SERVER_ERROR : Outcome.SUCCESS;
+        exchange.setStatusCode(status);
+        exchange.setReasonPhrase(reason);
+        HeaderMap out = exchange.getResponseHeaders();
+        boolean switching = status == 101 && upgrade;
+        stripHopByHop(out, switching);
+        out.put(ErrorResponses.X_FULCRUM_BACKEND, lease.backend().id());
+        handler.sticky().onResponse(exchange, pool, lease.backend());
+        if (switching) {
+            upgradeTunnel(connection);
+            return;
+        }
+        if (body != null) {
+            if (!body.hasRemaining()) {
+                responseDone = true;
+                exchange.endExchange();
+                return;
+            }
+            exchange.getResponseSender().send(body, new IoCallback() {
+                @Override
+                public void onComplete(HttpServerExchange ex, Sender sender) {
+                    responseDone = true;
+                    ex.endExchange();
+                }
+
+                @Override
+                public void onException(HttpServerExchange ex, Sender sender, IOException e) {
+                    handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
+                    brokeMidResponse(Outcome.CLIENT_ABORT);
+                }
+            });
+            return;
+        }
+        StreamSourceChannel fromBackend = connection.responseBody();
+        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
+            // a failed read is the backend's doing (a reset mid-body counts against it); a failed write, the client's
+            Outcome why = ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT;
+            handler.log().attemptFailed(lease.backend().id(), why, e);
+            brokeMidResponse(why);
+        };
+        Transfer.initiateTransfer(fromBackend, exchange.getResponseChannel(), null, sink -> {
+            responseDone = true;
+            finishWrites(sink);
+        }, onError, onError, exchange.getConnection().getByteBufferPool());
+    }
+
+    /** HTTP/1.1 Upgrade (WebSocket): splice the two connections until either side closes. */
+    private void upgradeTunnel(BackendConnection c) {
+        upgraded = true;
+        ByteBufferPool buffers = exchange.getConnection().getByteBufferPool();
+        exchange.upgradeChannel((StreamConnection client, HttpServerExchange ex) -> {
+            StreamConnection b = c.upgrade();
+            ChannelListener<StreamConnection> closed = x -> {
+                IoUtils.safeClose(client, b);
+                lease.release(Outcome.SUCCESS);
+                handler.tunnels().remove(this);
+            };
+            client.setCloseListener(closed);
+            b.setCloseListener(closed);
+            if (!b.isOpen()) {
+                closed.handleEvent(b);
+                return;
+            }
+            handler.tunnels().add(this, client, b);
+            ChannelExceptionHandler<java.nio.channels.Channel> close = (ch, e) -> IoUtils.safeClose(client, b);
+            splice(b.getSourceChannel(), client.getSinkChannel(), close, buffers);
+            splice(client.getSourceChannel(), b.getSinkChannel(), close, buffers);
+        });
+        exchange.endExchange();
+    }
+
+    private static void splice(StreamSourceChannel from, StreamSinkChannel to,
+                               ChannelExceptionHandler<java.nio.channels.Channel> onError, ByteBufferPool buffers) {
+        Transfer.initiateTransfer(from, to, ChannelListeners.closingChannelListener(),
+                ChannelListeners.writeShutdownChannelListener(ChannelListeners.flushingChannelListener(
+                        ChannelListeners.closingChannelListener(), ChannelListeners.closingChannelExceptionHandler()),
+                        ChannelListeners.closingChannelExceptionHandler()),
+                onError, onError, buffers);
+    }
+
+    // ---------------------------------------------------------------- hop-by-hop headers (RFC 9110 7.6.1)
+
+    /** The header names a Connection header lists beyond its usual tokens, or null when it lists none. */
+    static List<String> connectionNamed(HeaderMap h) {
         List<String> named = null;
-        HeaderValues conn = in.get(Headers.CONNECTION);
+        HeaderValues conn = h.get(Headers.CONNECTION);
         if (conn != null) {
             for (String v : conn) {
                 named = namedHeaders(v, named);
             }
         }
-        for (long f = in.fastIterateNonEmpty(); f != -1L; f = in.fiNextNonEmpty(f)) {
-            HeaderValues v = in.fiCurrent(f);
-            HttpString name = v.getHeaderName();
-            if (isHopByHop(name, keepUpgrade) || (named != null && isNamed(named, name))) {
-                continue;
+        return named;
+    }
+
+    /** Removes the hop-by-hop headers, including any the Connection header names; an upgrade keeps its Upgrade. */
+    static void stripHopByHop(HeaderMap h, boolean keepUpgrade) {
+        List<String> named = connectionNamed(h);
+        for (HttpString n : HOP_BY_HOP) {
+            h.remove(n);
+        }
+        if (!keepUpgrade) {
+            h.remove(Headers.UPGRADE);
+        }
+        if (named != null) {
+            for (String n : named) {
+                h.remove(n);
             }
-            out.putAll(name, v);
         }
         if (keepUpgrade) {
-            out.put(Headers.CONNECTION, "Upgrade");
+            h.put(Headers.CONNECTION, "Upgrade");
         }
     }
 
@@ -262,163 +493,24 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                 || (len == 7 && v.regionMatches(true, from, "upgrade", 0, 7));
     }
 
-    private static boolean isNamed(List<String> named, HttpString name) {
-        for (String n : named) {
-            if (name.equalToString(n)) {
+    /** Whether a request header stays behind: hop-by-hop, or named by the Connection header. */
+    private static boolean dropped(HttpString n, boolean keepUpgrade, List<String> named) {
+        for (HttpString h : HOP_BY_HOP) {
+            if (n.equals(h)) {
                 return true;
             }
         }
-        return false;
-    }
-
-    private static boolean isHopByHop(HttpString n, boolean keepUpgrade) {
-        return n.equals(Headers.CONNECTION) || n.equals(KEEP_ALIVE) || n.equals(PROXY_CONNECTION)
-                || n.equals(Headers.TRANSFER_ENCODING) || n.equals(TE) || n.equals(TRAILER)
-                || n.equals(Headers.PROXY_AUTHENTICATE) || n.equals(Headers.PROXY_AUTHORIZATION)
-                || n.equals(Headers.EXPECT) || (!keepUpgrade && n.equals(Headers.UPGRADE));
-    }
-
-    // ---------------------------------------------------------------- request sent
-
-    private void sentRequest(ClientExchange result, int a) {
-        result.setResponseListener(new ClientCallback<>() {
-            @Override
-            public void completed(ClientExchange r) {
-                if (a != attemptNo || finished) {
-                    IoUtils.safeClose(r.getConnection());
-                    return;
+        if (!keepUpgrade && n.equals(Headers.UPGRADE)) {
+            return true;
+        }
+        if (named != null) {
+            for (String x : named) {
+                if (n.equalToString(x)) {
+                    return true;
                 }
-                responseArrived(r);
             }
-
-            @Override
-            public void failed(IOException e) {
-                attemptFailed(Outcome.CONNECT_FAILURE, e, a);
-            }
-        });
-        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> attemptFailed(Outcome.CONNECT_FAILURE, e, a);
-        // the read timeout counts from the end of the request: a long upload is not a slow backend
-        ChannelListener<StreamSinkChannel> done = sink -> {
-            finishWrites(sink);
-            if (a == attemptNo) {
-                requestDone = true;
-                startReadTimer();
-            }
-        };
-        if (!exchange.isRequestComplete()) {
-            bodyStarted = true;
-            Transfer.initiateTransfer(exchange.getRequestChannel(), result.getRequestChannel(),
-                    ChannelListeners.closingChannelListener(), done, onError, onError,
-                    exchange.getConnection().getByteBufferPool());
-        } else {
-            done.handleEvent(result.getRequestChannel());
         }
-    }
-
-    private void startReadTimer() {
-        if (handler.settings().readMs() > 0 && !responseReceived && !finished) {
-            handler.deadlines(exchange.getIoThread()).arm(this);
-        }
-    }
-
-    @Override
-    void deadlinePassed() {
-        readTimedOut();
-    }
-
-    /** Ends a sink: shutdown and flush, finishing the flush asynchronously if it cannot complete now. */
-    static void finishWrites(StreamSinkChannel channel) {
-        try {
-            channel.shutdownWrites();
-            if (!channel.flush()) {
-                channel.getWriteSetter().set(ChannelListeners.flushingChannelListener(
-                        ch -> {
-                            ch.suspendWrites();
-                            ch.getWriteSetter().set(null);
-                        }, ChannelListeners.closingChannelExceptionHandler()));
-                channel.resumeWrites();
-            } else {
-                channel.getWriteSetter().set(null);
-            }
-        } catch (IOException e) {
-            IoUtils.safeClose(channel);
-        }
-    }
-
-    private void readTimedOut() {
-        if (!responseReceived && !finished) {
-            attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"),
-                    attemptNo);
-        }
-    }
-
-    // ---------------------------------------------------------------- response
-
-    private void responseArrived(ClientExchange result) {
-        responseReceived = true;
-        cancelReadTimer();
-        ClientResponse response = result.getResponse();
-        int status = response.getResponseCode();
-        outcome = status >= 500 ? Outcome.SERVER_ERROR : Outcome.SUCCESS;
-        exchange.setStatusCode(status);
-        exchange.setReasonPhrase(response.getStatus());
-        HeaderMap out = exchange.getResponseHeaders();
-        boolean switching = status == 101 && upgrade;
-        copyEndToEnd(response.getResponseHeaders(), out, switching);
-        out.put(ErrorResponses.X_FULCRUM_BACKEND, lease.backend().id());
-        handler.sticky().onResponse(exchange, pool, lease.backend());
-        if (switching) {
-            upgradeTunnel(result);
-            return;
-        }
-        StreamSourceChannel fromBackend = result.getResponseChannel();
-        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
-            // a failed read is the backend's doing (a reset mid-body counts against it); a failed write, the client's
-            Outcome why = ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT;
-            handler.log().attemptFailed(lease.backend().id(), why, e);
-            brokeMidResponse(why);
-        };
-        Transfer.initiateTransfer(fromBackend, exchange.getResponseChannel(),
-                ChannelListeners.closingChannelListener(), sink -> {
-                    responseDone = true;
-                    finishWrites(sink);
-                }, onError, onError, exchange.getConnection().getByteBufferPool());
-    }
-
-    /** HTTP/1.1 Upgrade (WebSocket): splice the two connections until either side closes. */
-    private void upgradeTunnel(ClientExchange result) {
-        upgraded = true;
-        exchange.upgradeChannel((StreamConnection client, HttpServerExchange ex) -> {
-            StreamConnection backendSide = null;
-            try {
-                backendSide = result.getConnection().performUpgrade();
-                StreamConnection b = backendSide;
-                ChannelListener<StreamConnection> closed = c -> {
-                    IoUtils.safeClose(client, b);
-                    lease.release(Outcome.SUCCESS);
-                    handler.tunnels().remove(this);
-                };
-                client.setCloseListener(closed);
-                b.setCloseListener(closed);
-                handler.tunnels().add(this, client, b);
-                ChannelExceptionHandler<java.nio.channels.Channel> close = (ch, e) -> IoUtils.safeClose(client, b);
-                splice(b.getSourceChannel(), client.getSinkChannel(), close, result);
-                splice(client.getSourceChannel(), b.getSinkChannel(), close, result);
-            } catch (IOException e) {
-                IoUtils.safeClose(client, backendSide);
-                lease.release(Outcome.CONNECT_FAILURE);
-            }
-        });
-        exchange.endExchange();
-    }
-
-    private static void splice(StreamSourceChannel from, StreamSinkChannel to,
-                               ChannelExceptionHandler<java.nio.channels.Channel> onError, ClientExchange result) {
-        Transfer.initiateTransfer(from, to, ChannelListeners.closingChannelListener(),
-                ChannelListeners.writeShutdownChannelListener(ChannelListeners.flushingChannelListener(
-                        ChannelListeners.closingChannelListener(), ChannelListeners.closingChannelExceptionHandler()),
-                        ChannelListeners.closingChannelExceptionHandler()),
-                onError, onError, result.getConnection().getBufferPool());
+        return false;
     }
 
     // ---------------------------------------------------------------- failure and completion
@@ -434,17 +526,20 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         // number, so only the released lease tells it the attempt is over; were the lease still held, it would
         // start the retry from inside this call, and this call would then blame the retry's (healthy) backend,
         // drop the retry's connection and answer 502 (issue 7).
-        ClientConnection failedConnection = connection;
+        BackendConnection failedConnection = connection;
         connection = null;
         Backend failedOn = lease.backend();
         lease.release(why);
         outcome = why;
-        IoUtils.safeClose(failedConnection);
+        if (failedConnection != null) {
+            failedConnection.close();
+        }
         if (exchange.isResponseStarted() || responseReceived) {
             finished = true;
             IoUtils.safeClose(exchange.getConnection());
             return;
         }
+        exchange.getResponseHeaders().clear(); // whatever part of a head the failed backend got to send
         if (tried == null) {
             tried = new HashSet<>(4);
         }
@@ -466,8 +561,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         if (lease != null && !lease.isReleased()) {
             lease.release(responseDone ? outcome : why);
         }
-        IoUtils.safeClose(connection);
-        connection = null;
+        closeConnection();
         IoUtils.safeClose(exchange.getConnection());
     }
 
@@ -479,7 +573,13 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             if (lease != null && !lease.isReleased()) {
                 lease.release(Outcome.CLIENT_ABORT);
             }
-            IoUtils.safeClose(connection);
+            closeConnection();
+        }
+    }
+
+    private void closeConnection() {
+        if (connection != null) {
+            connection.close();
             connection = null;
         }
     }
@@ -503,14 +603,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         finished = true;
         if (connection != null) {
-            // back to the pool only when both directions finished: a connection whose request is still being
-            // written (a backend that answered an upload early) would queue the next request behind it. Before
-            // the lease goes: its release may complete a drain and remove the backend, whose pool then closes it
-            if (responseDone && requestDone) {
-                handler.returnConnection(lease.backend(), connection);
-            } else {
-                IoUtils.safeClose(connection);
-            }
+            // back to the pool only when both directions finished (the connection knows): one whose request is
+            // still being written (a backend that answered an upload early) would queue the next request behind
+            // it. Before the lease goes: its release may complete a drain and remove the backend, whose pool
+            // then closes it
+            handler.returnConnection(lease.backend(), connection);
             connection = null;
         }
         if (lease != null && !lease.isReleased()) {

@@ -21,20 +21,18 @@ class HopByHopTest {
         HeaderMap in = headers("Connection", " keep-alive, X-A ,x-b,, ", "Connection", "Close", "X-A", "1", "X-B", "2",
                 "X-C", "3", "Keep-Alive", "timeout=5", "Transfer-Encoding", "chunked", "Upgrade", "websocket",
                 "Content-Length", "4");
-        HeaderMap out = new HeaderMap();
-        ProxyExchange.copyEndToEnd(in, out, false);
-        assertThat(out.getHeaderNames()).extracting(HttpString::toString)
+        ProxyExchange.stripHopByHop(in, false);
+        assertThat(in.getHeaderNames()).extracting(HttpString::toString)
                 .containsExactlyInAnyOrder("X-C", "Content-Length");
     }
 
     @Test
     void anUpgradeKeepsItsUpgradeHeaderAndSaysSoInConnection() {
         HeaderMap in = headers("Connection", "Upgrade, X-A", "Upgrade", "websocket", "X-A", "1", "Sec-WebSocket-Key", "k");
-        HeaderMap out = new HeaderMap();
-        ProxyExchange.copyEndToEnd(in, out, true);
-        assertThat(out.getFirst("Upgrade")).isEqualTo("websocket");
-        assertThat(out.getFirst("Connection")).isEqualTo("Upgrade");
-        assertThat(out.getFirst("Sec-WebSocket-Key")).isEqualTo("k");
-        assertThat(out.contains("X-A")).isFalse();
+        ProxyExchange.stripHopByHop(in, true);
+        assertThat(in.getFirst("Upgrade")).isEqualTo("websocket");
+        assertThat(in.getFirst("Connection")).isEqualTo("Upgrade");
+        assertThat(in.getFirst("Sec-WebSocket-Key")).isEqualTo("k");
+        assertThat(in.contains("X-A")).isFalse();
     }
 }

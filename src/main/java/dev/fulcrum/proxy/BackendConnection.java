@@ -1,0 +1,556 @@
+package dev.fulcrum.proxy;
+
+import io.undertow.conduits.ChunkedStreamSinkConduit;
+import io.undertow.conduits.ChunkedStreamSourceConduit;
+import io.undertow.conduits.FixedLengthStreamSourceConduit;
+import io.undertow.connector.ByteBufferPool;
+import io.undertow.connector.PooledByteBuffer;
+import io.undertow.util.AbstractAttachable;
+import io.undertow.util.HeaderMap;
+import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
+import io.undertow.util.PooledAdaptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.xnio.ChannelExceptionHandler;
+import org.xnio.ChannelListener;
+import org.xnio.IoUtils;
+import org.xnio.StreamConnection;
+import org.xnio.XnioIoThread;
+import org.xnio.channels.StreamSinkChannel;
+import org.xnio.channels.StreamSourceChannel;
+import org.xnio.conduits.ConduitStreamSinkChannel;
+import org.xnio.conduits.ConduitStreamSourceChannel;
+import org.xnio.conduits.PushBackStreamSourceConduit;
+import org.xnio.conduits.StreamSinkConduit;
+import org.xnio.conduits.StreamSourceConduit;
+
+/**
+ * One keep-alive HTTP/1.1 connection to a backend, on the raw XNIO channels: it writes the request head the
+ * proxy composed in one buffer, parses the response head straight into the client exchange's response
+ * headers, and hands the body over whole when it came with the head (the common case for small answers) or
+ * as a channel that streams it. Undertow's own client did this through a request conduit, a parser into a
+ * header map of its own, a conduit stack per request and a spurious read after every response: the largest
+ * cost left in the proxy's profile.
+ *
+ * <p>Owned by one I/O thread: opened, used, pooled and closed there, so nothing here is synchronised. Reads
+ * stay on for the connection's whole life (no interest change per request, so no {@code epoll_ctl}); while
+ * idle, "readable" means the backend hung up or sent something nobody asked for, and either closes it.
+ */
+final class BackendConnection {
+    /** What the connection tells the exchange using it, on the connection's I/O thread. */
+    interface Listener {
+        /** The request head is on the wire. */
+        void headWritten();
+
+        /**
+         * The response head arrived and its headers (hop-by-hop ones included) were added to the map given to
+         * {@link #send}. {@code body} is the whole body when it came with the head (possibly empty); when null,
+         * the body streams from {@link #responseBody()}.
+         */
+        void responseArrived(int status, String reason, ByteBuffer body);
+
+        /** The connection failed before a whole response head arrived. */
+        void failed(IOException e);
+    }
+
+    /** Socket reads while waiting for a head are at most this; what follows the head then fits one pooled buffer. */
+    private static final int READ_CHUNK = 16 * 1024;
+    /** A response head larger than this is refused (nginx: "upstream sent too big header"). */
+    static final int MAX_HEAD = 64 * 1024;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+
+    /** Per I/O thread: the socket read buffer and its copy as bytes, reused by every connection of the thread. */
+    private static final class Scratch {
+        final ByteBuffer in = ByteBuffer.allocateDirect(READ_CHUNK);
+        final byte[] bytes = new byte[READ_CHUNK];
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    private final StreamConnection connection;
+    private final ConduitStreamSourceChannel source;
+    private final ConduitStreamSinkChannel sink;
+    private final StreamSourceConduit rawSource;
+    private final StreamSinkConduit rawSink;
+    private final ByteBufferPool buffers;
+    private final ChannelListener<ConduitStreamSourceChannel> reader = ch -> readable();
+
+    private Listener listener;
+    private HeaderMap headers;
+    private boolean headRequest;
+    /** A response head that came in several reads, gathered here until it is whole. */
+    private byte[] partial;
+    private int partialLength;
+    /** For an upgrade: what the backend sent right behind its 101 head, handed to the tunnel. */
+    private byte[] afterHead;
+    private boolean headParsed;
+    private String reason;
+    private boolean http10;
+    private boolean requestDone;
+    private boolean responseDone;
+    private boolean reusable = true;
+    private HeaderMap chunkProbe;
+    private long idleSince;
+
+    BackendConnection(StreamConnection connection, ByteBufferPool buffers) {
+        this.connection = connection;
+        this.source = connection.getSourceChannel();
+        this.sink = connection.getSinkChannel();
+        this.rawSource = source.getConduit();
+        this.rawSink = sink.getConduit();
+        this.buffers = buffers;
+        source.setReadListener(reader);
+        source.resumeReads();
+    }
+
+    XnioIoThread ioThread() {
+        return connection.getIoThread();
+    }
+
+    boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    void close() {
+        IoUtils.safeClose(connection);
+    }
+
+    long idleSince() {
+        return idleSince;
+    }
+
+    /**
+     * Sends a request head ({@code head}, flipped; it may be a scratch buffer, it is not kept) and waits for the
+     * answer, whose headers go into {@code responseHeaders}. Call on the connection's I/O thread, when idle.
+     */
+    void send(ByteBuffer head, HeaderMap responseHeaders, boolean headRequest, Listener l) {
+        listener = l;
+        headers = responseHeaders;
+        this.headRequest = headRequest;
+        headParsed = false;
+        requestDone = false;
+        responseDone = false;
+        try {
+            while (head.hasRemaining() && sink.write(head) > 0) {
+                // a head is small; the socket normally takes it at once
+            }
+        } catch (IOException e) {
+            fail(e);
+            return;
+        }
+        if (!head.hasRemaining()) {
+            l.headWritten();
+            return;
+        }
+        ByteBuffer rest = ByteBuffer.allocate(head.remaining()).put(head).flip();
+        sink.setWriteListener(ch -> {
+            try {
+                while (rest.hasRemaining() && ch.write(rest) > 0) {
+                    // keep going while the socket takes it
+                }
+            } catch (IOException e) {
+                ch.suspendWrites();
+                fail(e);
+                return;
+            }
+            if (!rest.hasRemaining()) {
+                ch.suspendWrites();
+                ch.setWriteListener(null);
+                if (listener == l) {
+                    l.headWritten();
+                }
+            }
+        });
+        sink.resumeWrites();
+    }
+
+    /** Where the request body goes: straight to the socket, or through chunked coding when its length is unknown. */
+    StreamSinkChannel requestBody(boolean chunked) {
+        if (chunked) {
+            // Undertow's encoder writes no last chunk for an empty body: it marks this map instead (see below)
+            chunkProbe = new HeaderMap();
+            sink.setConduit(new ChunkedStreamSinkConduit(rawSink, buffers, false, false, chunkProbe, c -> { },
+                    new AbstractAttachable() { }));
+        }
+        return sink;
+    }
+
+    /**
+     * The request body was read to its end: finishes the chunked coding, flushes, and tells {@code done} once
+     * every byte is on the wire (at once, or later from the write listener).
+     */
+    void endRequestBody(Runnable done, ChannelExceptionHandler<? super StreamSinkChannel> onError) {
+        boolean chunked = chunkProbe != null;
+        try {
+            if (chunked) {
+                sink.shutdownWrites(); // the encoder's last chunk; with passClose off, the socket stays open
+            }
+            if (!sink.flush()) {
+                sink.setWriteListener(ch -> {
+                    try {
+                        if (ch.flush()) {
+                            requestEnded(chunked, done);
+                        }
+                    } catch (IOException e) {
+                        ch.suspendWrites();
+                        onError.handleException(ch, e);
+                    }
+                });
+                sink.resumeWrites();
+                return;
+            }
+            requestEnded(chunked, done);
+        } catch (IOException e) {
+            onError.handleException(sink, e);
+        }
+    }
+
+    private void requestEnded(boolean chunked, Runnable done) throws IOException {
+        sink.suspendWrites();
+        sink.setWriteListener(null);
+        if (chunked) {
+            boolean empty = chunkProbe.contains(Headers.CONTENT_LENGTH);
+            chunkProbe = null;
+            sink.setConduit(rawSink);
+            if (empty) {
+                ByteBuffer last = ByteBuffer.wrap(LAST_CHUNK);
+                while (last.hasRemaining() && sink.write(last) > 0) {
+                    // five bytes into a socket that just drained
+                }
+                if (last.hasRemaining()) {
+                    throw new IOException("backend did not take the end of the request body");
+                }
+            }
+        }
+        requestDone = true;
+        done.run();
+    }
+
+    /** The request has no body: it was complete with its head. */
+    void requestComplete() {
+        requestDone = true;
+    }
+
+    /** The streamed response body: reads return -1 at its end. */
+    StreamSourceChannel responseBody() {
+        return source;
+    }
+
+    /**
+     * Both directions of the exchange ended cleanly and the backend keeps the connection open: ready for the
+     * next request. Resets the per-exchange state; false means close it instead.
+     */
+    boolean finishExchange() {
+        boolean ok = requestDone && responseDone && reusable && connection.isOpen();
+        if (ok && source.getConduit() != rawSource) {
+            // a streamed body: its framing conduit goes, and the connection reads for itself again
+            source.setConduit(rawSource);
+            source.setReadListener(reader);
+            source.resumeReads();
+        }
+        listener = null;
+        headers = null;
+        partial = null;
+        afterHead = null;
+        idleSince = System.nanoTime();
+        return ok;
+    }
+
+    /** Hands the raw connection to a tunnel after a 101, with whatever the backend already sent behind the head. */
+    StreamConnection upgrade() {
+        reusable = false;
+        listener = null;
+        source.setReadListener(null);
+        source.suspendReads();
+        if (afterHead != null && afterHead.length > 0) {
+            PushBackStreamSourceConduit pushBack = new PushBackStreamSourceConduit(rawSource);
+            PooledByteBuffer p = buffers.allocate();
+            p.getBuffer().put(afterHead).flip();
+            pushBack.pushBack(new PooledAdaptor(p));
+            source.setConduit(pushBack);
+        }
+        afterHead = null;
+        return connection;
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    private void readable() {
+        if (listener == null || headParsed) {
+            idleRead();
+            return;
+        }
+        Scratch s = SCRATCH.get();
+        ByteBuffer in = s.in;
+        in.clear();
+        int n;
+        try {
+            n = source.read(in);
+        } catch (IOException e) {
+            fail(e);
+            return;
+        }
+        if (n == 0) {
+            return;
+        }
+        if (n < 0) {
+            fail(new IOException("backend closed the connection before answering"));
+            return;
+        }
+        in.flip();
+        byte[] b;
+        int len;
+        if (partial == null) {
+            b = s.bytes;
+            in.get(b, 0, n);
+            len = n;
+        } else {
+            if (partialLength + n > partial.length) {
+                partial = Arrays.copyOf(partial, Math.max(partial.length * 2, partialLength + n));
+            }
+            in.get(partial, partialLength, n);
+            b = partial;
+            len = partialLength + n;
+        }
+        try {
+            parse(b, len);
+        } catch (IOException e) {
+            fail(e);
+        }
+    }
+
+    /** Readable while no answer is awaited: a hang-up, or bytes nobody asked for; either way the connection ends. */
+    private void idleRead() {
+        ByteBuffer in = SCRATCH.get().in;
+        in.clear();
+        try {
+            if (source.read(in) == 0) {
+                return; // nothing after all
+            }
+        } catch (IOException e) {
+            // closing anyway
+        }
+        reusable = false;
+        source.suspendReads();
+        close();
+    }
+
+    private void parse(byte[] b, int len) throws IOException {
+        int pos = 0;
+        for (;;) {
+            int end = headEnd(b, pos, len);
+            if (end < 0) {
+                if (len - pos > MAX_HEAD) {
+                    throw new IOException("response head larger than " + MAX_HEAD + " bytes");
+                }
+                if (b != partial || pos > 0) {
+                    byte[] keep = new byte[Math.max(2 * READ_CHUNK, len - pos)];
+                    System.arraycopy(b, pos, keep, 0, len - pos);
+                    partial = keep;
+                }
+                partialLength = len - pos;
+                return;
+            }
+            partial = null;
+            int status = head(b, pos, end);
+            if (status >= 100 && status < 200 && status != 101) {
+                headers.clear(); // an interim answer (103 Early Hints): the real one follows
+                pos = end;
+                continue;
+            }
+            body(status, b, end, len);
+            return;
+        }
+    }
+
+    /** Index just past the blank line that ends the head starting at {@code from}, or -1. Bare LF is accepted. */
+    private static int headEnd(byte[] b, int from, int len) {
+        for (int i = from; i < len; i++) {
+            if (b[i] == '\n') {
+                if (i + 1 < len && b[i + 1] == '\n') {
+                    return i + 2;
+                }
+                if (i + 2 < len && b[i + 1] == '\r' && b[i + 2] == '\n') {
+                    return i + 3;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Parses the status line and headers in {@code b[from, end)}; returns the status. */
+    private int head(byte[] b, int from, int end) throws IOException {
+        int eol = lineEnd(b, from, end);
+        int lineLen = eol - from;
+        if (lineLen < 12 || b[from] != 'H' || b[from + 1] != 'T' || b[from + 2] != 'T' || b[from + 3] != 'P'
+                || b[from + 4] != '/' || b[from + 5] != '1' || b[from + 6] != '.' || (b[from + 7] != '0' && b[from + 7] != '1')
+                || b[from + 8] != ' ' || !digit(b[from + 9]) || !digit(b[from + 10]) || !digit(b[from + 11])
+                || (lineLen > 12 && b[from + 12] != ' ')) {
+            throw new IOException("invalid status line from backend: "
+                    + new String(b, from, Math.min(lineLen, 80), StandardCharsets.ISO_8859_1));
+        }
+        http10 = b[from + 7] == '0';
+        int status = (b[from + 9] - '0') * 100 + (b[from + 10] - '0') * 10 + (b[from + 11] - '0');
+        reason = lineLen > 13 ? new String(b, from + 13, lineLen - 13, StandardCharsets.ISO_8859_1) : "";
+        headers.clear();
+        int pos = next(b, eol, end);
+        while (pos < end) {
+            int e = lineEnd(b, pos, end);
+            if (e == pos) {
+                break; // the blank line
+            }
+            if (b[pos] == ' ' || b[pos] == '\t') {
+                throw new IOException("obsolete line folding in a backend response header");
+            }
+            int colon = pos;
+            while (colon < e && b[colon] != ':') {
+                if (!Tokens.isTokenChar(b[colon])) {
+                    throw new IOException("invalid header name from backend: "
+                            + new String(b, pos, Math.min(e - pos, 80), StandardCharsets.ISO_8859_1));
+                }
+                colon++;
+            }
+            if (colon == pos || colon == e) {
+                throw new IOException("invalid header line from backend: "
+                        + new String(b, pos, Math.min(e - pos, 80), StandardCharsets.ISO_8859_1));
+            }
+            int vs = colon + 1;
+            int ve = e;
+            while (vs < ve && (b[vs] == ' ' || b[vs] == '\t')) {
+                vs++;
+            }
+            while (ve > vs && (b[ve - 1] == ' ' || b[ve - 1] == '\t')) {
+                ve--;
+            }
+            headers.add(Tokens.headerName(b, pos, colon - pos), new String(b, vs, ve - vs, StandardCharsets.ISO_8859_1));
+            pos = next(b, e, end);
+        }
+        return status;
+    }
+
+    /** End of the line starting at {@code from}: the index of its CR LF or bare LF. */
+    private static int lineEnd(byte[] b, int from, int end) {
+        int i = from;
+        while (i < end && b[i] != '\n') {
+            i++;
+        }
+        return i > from && b[i - 1] == '\r' ? i - 1 : i;
+    }
+
+    /** Start of the line after the one ending at {@code eol}. */
+    private static int next(byte[] b, int eol, int end) {
+        return eol < end && b[eol] == '\r' ? eol + 2 : eol + 1;
+    }
+
+    private static boolean digit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** The head is parsed; works out how the body is framed (RFC 9112 6.3) and hands the answer over. */
+    private void body(int status, byte[] b, int end, int len) throws IOException {
+        HeaderValues te = headers.get(Headers.TRANSFER_ENCODING);
+        HeaderValues cl = headers.get(Headers.CONTENT_LENGTH);
+        if (http10 ? !connectionSays(headers, "keep-alive") : connectionSays(headers, "close")) {
+            reusable = false;
+        }
+        long length; // -1: until the backend closes
+        boolean chunked = false;
+        if (headRequest || status == 204 || status == 304 || status == 101) {
+            length = 0;
+            if (status == 101) {
+                afterHead = Arrays.copyOfRange(b, end, len);
+                reusable = false;
+            }
+        } else if (te != null) {
+            chunked = te.getLast().trim().regionMatches(true, Math.max(0, te.getLast().trim().length() - 7), "chunked", 0, 7);
+            length = -1;
+            if (!chunked || cl != null) {
+                reusable = false; // RFC 9112 6.3: framing the backend made ambiguous is not trusted again
+            }
+        } else if (cl != null) {
+            length = contentLength(cl);
+        } else {
+            length = -1;
+            reusable = false;
+        }
+        headParsed = true;
+        Listener l = listener;
+        if (!chunked && length >= 0 && len - end >= length) {
+            if (len - end > length && status != 101) {
+                reusable = false; // more than it announced: the next answer on this connection could not be trusted
+            }
+            responseDone = true;
+            ByteBuffer whole = length == 0 ? EMPTY : ByteBuffer.wrap(Arrays.copyOfRange(b, end, end + (int) length));
+            l.responseArrived(status, reason, whole);
+            return;
+        }
+        PushBackStreamSourceConduit pushBack = new PushBackStreamSourceConduit(rawSource);
+        if (len > end) {
+            PooledByteBuffer p = buffers.allocate();
+            p.getBuffer().put(b, end, len - end).flip();
+            pushBack.pushBack(new PooledAdaptor(p));
+        }
+        // the framing conduit says when the body was read to its end (a close-delimited body never is: no reuse)
+        StreamSourceConduit framed = chunked
+                ? new ChunkedStreamSourceConduit(pushBack, pushBack, buffers, c -> responseDone = true,
+                        new AbstractAttachable() { }, connection)
+                : length >= 0 ? new FixedLengthStreamSourceConduit(pushBack, length, c -> responseDone = true) : pushBack;
+        source.setReadListener(null);
+        source.setConduit(framed);
+        l.responseArrived(status, reason, null);
+    }
+
+    private static long contentLength(HeaderValues values) throws IOException {
+        long length = -1;
+        for (String v : values) {
+            for (String part : v.split(",", -1)) {
+                String p = part.trim();
+                long n;
+                try {
+                    n = p.isEmpty() || p.length() > 18 || p.charAt(0) == '+' || p.charAt(0) == '-' ? -1 : Long.parseLong(p);
+                } catch (NumberFormatException e) {
+                    n = -1;
+                }
+                if (n < 0 || (length >= 0 && n != length)) {
+                    throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", values) + ")");
+                }
+                length = n;
+            }
+        }
+        return length;
+    }
+
+    private static boolean connectionSays(HeaderMap h, String token) {
+        HeaderValues values = h.get(Headers.CONNECTION);
+        if (values == null) {
+            return false;
+        }
+        for (String v : values) {
+            for (String part : v.split(",")) {
+                if (part.trim().equalsIgnoreCase(token)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void fail(IOException e) {
+        Listener l = listener;
+        listener = null;
+        reusable = false;
+        close();
+        if (l != null) {
+            l.failed(e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "BackendConnection" + connection.getPeerAddress();
+    }
+}

@@ -1,0 +1,295 @@
+package dev.fulcrum.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.engine.EngineSettings;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The proxy's own HTTP/1.1 client against a backend written on plain sockets, which answers with exactly
+ * the bytes a test scripts: heads that arrive in pieces, interim answers, bare LF, every body framing, and the
+ * malformed answers a proxy must refuse (502) rather than pass on. It also records the request bytes the
+ * proxy sent, so the request side is checked on the wire.
+ */
+class BackendConnectionTest extends ProxyTestBase {
+
+    @Test
+    void aHeadThatArrivesInPiecesIsGatheredAndTheConnectionServesAgain() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-", "Type: text/plain\r\nContent-Length: 5\r\n", "\r\nhel", "lo"));
+        start(b);
+        for (int i = 0; i < 3; i++) {
+            HttpResponse<String> r = get("/x");
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo("hello");
+            assertThat(r.headers().firstValue("Content-Type")).hasValue("text/plain");
+        }
+        assertThat(b.accepted.get()).as("connections the proxy opened").isEqualTo(1);
+    }
+
+    @Test
+    void anInterimAnswerIsSkippedAndBareLineFeedsAreAccepted() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n",
+                "HTTP/1.1 200 OK\nX-Lf: yes\nContent-Length: 2\n\nok"));
+        start(b);
+        HttpResponse<String> r = get("/x");
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("ok");
+        assertThat(r.headers().firstValue("X-Lf")).hasValue("yes");
+        assertThat(r.headers().firstValue("Link")).isEmpty();
+    }
+
+    @Test
+    void aChunkedAnswerStreamsAndTheConnectionIsReused() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+                "6\r\n world\r\n", "0\r\n\r\n"));
+        start(b);
+        assertThat(get("/a").body()).isEqualTo("hello world");
+        assertThat(get("/b").body()).isEqualTo("hello world");
+        assertThat(b.accepted.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aBodyThatEndsWithTheConnectionIsPassedOnAndTheConnectionIsNotReused() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.0 200 OK\r\n\r\nuntil ", "close", Scripted.CLOSE));
+        start(b);
+        assertThat(get("/a").body()).isEqualTo("until close");
+        assertThat(get("/b").body()).isEqualTo("until close");
+        assertThat(b.accepted.get()).isEqualTo(2);
+    }
+
+    @Test
+    void connectionCloseFromTheBackendMeansANewConnectionNextTime() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
+        start(b);
+        assertThat(get("/a").body()).isEqualTo("ok");
+        assertThat(get("/b").body()).isEqualTo("ok");
+        assertThat(b.accepted.get()).isEqualTo(2);
+    }
+
+    @Test
+    void headAnd204AnswersHaveNoBodyAndKeepTheConnection() throws Exception {
+        Scripted b = backend(req -> req.startsWith("HEAD")
+                ? List.of("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n")
+                : List.of("HTTP/1.1 204 No Content\r\n\r\n"));
+        start(b);
+        HttpResponse<Void> head = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/h"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.headers().firstValue("Content-Length")).hasValue("10");
+        assertThat(get("/n").statusCode()).isEqualTo(204);
+        assertThat(get("/n").statusCode()).isEqualTo(204);
+        assertThat(b.accepted.get()).isEqualTo(1);
+    }
+
+    @Test
+    void anAnswerLongerThanItsContentLengthIsCutThereAndItsConnectionDropped() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA"));
+        start(b);
+        assertThat(get("/a").body()).isEqualTo("ok");
+        assertThat(get("/b").body()).isEqualTo("ok");
+        assertThat(b.accepted.get()).isEqualTo(2);
+    }
+
+    @Test
+    void malformedAnswersAreRefusedWith502() throws Exception {
+        for (String bad : List.of(
+                "HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n",
+                "HTTX/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nX-A: 1\r\n  folded\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nContent-Length: 1, 2\r\n\r\nx",
+                "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 0\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nNoColon\r\nContent-Length: 0\r\n\r\n")) {
+            Scripted b = backend(req -> List.of(bad));
+            start(b);
+            HttpResponse<String> r = get("/x");
+            assertThat(r.statusCode()).as(bad).isEqualTo(502);
+            assertThat(r.body()).contains("unreachable");
+            closeAll();
+            closeables.clear();
+            proxy = null;
+            engine = null;
+        }
+    }
+
+    @Test
+    void aHeadLargerThanTheLimitIsRefusedWith502() throws Exception {
+        String big = "X-Big: " + "a".repeat(BackendConnection.MAX_HEAD) + "\r\n";
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\n", big, "Content-Length: 0\r\n\r\n"));
+        start(b);
+        assertThat(get("/x").statusCode()).isEqualTo(502);
+    }
+
+    @Test
+    void theRequestGoesOutWithForwardedHeadersAndWithoutHopByHopOnes() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+        start(b);
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), URI.create(proxy.url()).getPort())) {
+            c.getOutputStream().write(("GET /p/q?x=1&y=%20 HTTP/1.1\r\nHost: example.test\r\nConnection: X-Secret\r\n"
+                    + "X-Secret: s\r\nTE: trailers\r\nX-Kept: k\r\nX-Forwarded-For: 10.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            c.setSoTimeout(10_000);
+            assertThat(Scripted.readRequest(c.getInputStream())).startsWith("HTTP/1.1 200"); // a head, read the same way
+        }
+        String req = b.requests.get(0);
+        assertThat(req).startsWith("GET /p/q?x=1&y=%20 HTTP/1.1\r\n");
+        assertThat(req).contains("\r\nX-Kept: k\r\n", "\r\nX-Forwarded-For: 10.0.0.1, 127.0.0.1\r\n",
+                "\r\nX-Forwarded-Proto: http\r\n", "\r\nConnection: keep-alive\r\n", "\r\nHost: example.test\r\n");
+        assertThat(req).contains("\r\nX-Forwarded-Host: example.test\r\n").doesNotContain("X-Secret").doesNotContain("TE:");
+        assertThat(req).endsWith("\r\n\r\n");
+    }
+
+    @Test
+    void bodiesGoOutWithTheirLengthOrChunkedIncludingAnEmptyChunkedOne() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+        start(b);
+        client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/fixed"))
+                .POST(HttpRequest.BodyPublishers.ofString("abc")).build(), HttpResponse.BodyHandlers.ofString());
+        java.util.function.Supplier<InputStream> empty = () -> InputStream.nullInputStream();
+        java.util.function.Supplier<InputStream> some = () -> new java.io.ByteArrayInputStream("xyz".getBytes(StandardCharsets.US_ASCII));
+        HttpResponse<String> e = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/empty"))
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofInputStream(empty)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(e.statusCode()).isEqualTo(200);
+        client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/chunked"))
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofInputStream(some)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(b.requests.get(0)).contains("\r\nContent-Length: 3\r\n").endsWith("\r\n\r\nabc");
+        assertThat(b.requests.get(1)).contains("\r\nTransfer-Encoding: chunked\r\n").endsWith("\r\n\r\n0\r\n\r\n");
+        assertThat(b.requests.get(2)).contains("\r\nTransfer-Encoding: chunked\r\n").endsWith("3\r\nxyz\r\n0\r\n\r\n");
+        assertThat(b.accepted.get()).isEqualTo(1);
+    }
+
+    // ---------------------------------------------------------------- fixtures
+
+    private void start(Scripted b) {
+        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(5_000).build(), "s", b.url());
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(proxy.url() + path)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private Scripted backend(Function<String, List<String>> answer) throws IOException {
+        Scripted s = new Scripted(answer);
+        closeables.add(s);
+        return s;
+    }
+
+    /**
+     * Reads each request (head, then a Content-Length or chunked body), records its bytes, and writes the
+     * scripted pieces with a pause between them so that each arrives in a read of its own.
+     */
+    private static final class Scripted implements AutoCloseable {
+        static final String CLOSE = "<close>";
+        final AtomicInteger accepted = new AtomicInteger();
+        final List<String> requests = new CopyOnWriteArrayList<>();
+        private final ServerSocket server;
+        private final Function<String, List<String>> answer;
+
+        Scripted(Function<String, List<String>> answer) throws IOException {
+            this.answer = answer;
+            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread t = new Thread(this::acceptLoop, "scripted-backend");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + port();
+        }
+
+        private void acceptLoop() {
+            while (!server.isClosed()) {
+                try {
+                    Socket s = server.accept();
+                    accepted.incrementAndGet();
+                    Thread t = new Thread(() -> serve(s), "scripted-connection");
+                    t.setDaemon(true);
+                    t.start();
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        }
+
+        private void serve(Socket s) {
+            try (s) {
+                s.setSoTimeout(10_000);
+                InputStream in = s.getInputStream();
+                OutputStream out = s.getOutputStream();
+                for (;;) {
+                    String req = readRequest(in);
+                    if (req == null) {
+                        return;
+                    }
+                    requests.add(req);
+                    for (String piece : answer.apply(req)) {
+                        if (piece.equals(CLOSE)) {
+                            return;
+                        }
+                        out.write(piece.getBytes(StandardCharsets.ISO_8859_1));
+                        out.flush();
+                        Thread.sleep(30);
+                    }
+                }
+            } catch (IOException | InterruptedException e) {
+                // the proxy closed the connection
+            }
+        }
+
+        private static String readRequest(InputStream in) throws IOException {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int b;
+            while ((b = in.read()) != -1) {
+                buf.write(b);
+                if (buf.size() >= 4 && buf.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+                    break;
+                }
+            }
+            if (b == -1) {
+                return null;
+            }
+            String head = buf.toString(StandardCharsets.ISO_8859_1);
+            String lower = head.toLowerCase();
+            int cl = lower.indexOf("\r\ncontent-length: ");
+            if (cl >= 0) {
+                int n = Integer.parseInt(head.substring(cl + 18, head.indexOf('\r', cl + 2)).trim());
+                buf.write(in.readNBytes(n));
+            } else if (lower.contains("\r\ntransfer-encoding: chunked\r\n")) {
+                while ((b = in.read()) != -1) {
+                    buf.write(b);
+                    if (buf.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n0\r\n\r\n")) {
+                        break;
+                    }
+                }
+            }
+            return buf.toString(StandardCharsets.ISO_8859_1);
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+}
