@@ -504,36 +504,77 @@ final class BackendConnection {
         l.responseArrived(status, reason, null);
     }
 
+    /** The one length all Content-Length values (and list members) agree on; anything else is refused. */
     private static long contentLength(HeaderValues values) throws IOException {
         long length = -1;
         for (String v : values) {
-            for (String part : v.split(",", -1)) {
-                String p = part.trim();
-                long n;
-                try {
-                    n = p.isEmpty() || p.length() > 18 || p.charAt(0) == '+' || p.charAt(0) == '-' ? -1 : Long.parseLong(p);
-                } catch (NumberFormatException e) {
-                    n = -1;
+            int i = 0;
+            int n = v.length();
+            while (i <= n) {
+                int end = v.indexOf(',', i);
+                if (end < 0) {
+                    end = n;
                 }
-                if (n < 0 || (length >= 0 && n != length)) {
+                long part = digits(v, i, end);
+                if (part < 0 || (length >= 0 && part != length)) {
                     throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", values) + ")");
                 }
-                length = n;
+                length = part;
+                i = end + 1;
             }
         }
         return length;
     }
 
+    /** The decimal number in {@code s[from, to)} between optional blanks, or -1. */
+    private static long digits(String s, int from, int to) {
+        while (from < to && s.charAt(from) == ' ') {
+            from++;
+        }
+        while (to > from && s.charAt(to - 1) == ' ') {
+            to--;
+        }
+        if (from == to || to - from > 18) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
+    /** Whether a Connection header lists {@code token}. */
     private static boolean connectionSays(HeaderMap h, String token) {
         HeaderValues values = h.get(Headers.CONNECTION);
         if (values == null) {
             return false;
         }
+        int len = token.length();
         for (String v : values) {
-            for (String part : v.split(",")) {
-                if (part.trim().equalsIgnoreCase(token)) {
+            int i = 0;
+            int n = v.length();
+            while (i < n) {
+                int end = v.indexOf(',', i);
+                if (end < 0) {
+                    end = n;
+                }
+                int a = i;
+                int b = end;
+                while (a < b && v.charAt(a) == ' ') {
+                    a++;
+                }
+                while (b > a && v.charAt(b - 1) == ' ') {
+                    b--;
+                }
+                if (b - a == len && v.regionMatches(true, a, token, 0, len)) {
                     return true;
                 }
+                i = end + 1;
             }
         }
         return false;

@@ -14,6 +14,7 @@ import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
+import io.undertow.util.StatusCodes;
 import java.io.IOException;
 import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
@@ -343,7 +344,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         cancelReadTimer();
         outcome = status >= 500 ? Outcome.SERVER_ERROR : Outcome.SUCCESS;
         exchange.setStatusCode(status);
-        exchange.setReasonPhrase(reason);
+        if (!reason.equals(StatusCodes.getReason(status))) {
+            exchange.setReasonPhrase(reason); // an attachment map per exchange: only when it is not the usual one
+        }
         HeaderMap out = exchange.getResponseHeaders();
         boolean switching = status == 101 && upgrade;
         stripHopByHop(out, switching);
