@@ -8,6 +8,7 @@ import io.undertow.connector.PooledByteBuffer;
 import io.undertow.util.AbstractAttachable;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
+import io.undertow.util.HttpString;
 import io.undertow.util.Headers;
 import io.undertow.util.PooledAdaptor;
 import java.io.IOException;
@@ -67,6 +68,7 @@ final class BackendConnection {
     private static final class Scratch {
         final ByteBuffer in = ByteBuffer.allocateDirect(READ_CHUNK);
         final byte[] bytes = new byte[READ_CHUNK];
+        final Tokens.Values values = new Tokens.Values();
     }
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -317,7 +319,7 @@ final class BackendConnection {
             len = partialLength + n;
         }
         try {
-            parse(b, len);
+            parse(b, len, s.values);
         } catch (IOException e) {
             fail(e);
         }
@@ -339,7 +341,7 @@ final class BackendConnection {
         close();
     }
 
-    private void parse(byte[] b, int len) throws IOException {
+    private void parse(byte[] b, int len, Tokens.Values values) throws IOException {
         int pos = 0;
         for (;;) {
             int end = headEnd(b, pos, len);
@@ -356,7 +358,7 @@ final class BackendConnection {
                 return;
             }
             partial = null;
-            int status = head(b, pos, end);
+            int status = head(b, pos, end, values);
             if (status >= 100 && status < 200 && status != 101) {
                 headers.clear(); // an interim answer (103 Early Hints): the real one follows
                 pos = end;
@@ -383,7 +385,7 @@ final class BackendConnection {
     }
 
     /** Parses the status line and headers in {@code b[from, end)}; returns the status. */
-    private int head(byte[] b, int from, int end) throws IOException {
+    private int head(byte[] b, int from, int end, Tokens.Values values) throws IOException {
         int eol = lineEnd(b, from, end);
         int lineLen = eol - from;
         if (lineLen < 12 || b[from] != 'H' || b[from + 1] != 'T' || b[from + 2] != 'T' || b[from + 3] != 'P'
@@ -426,7 +428,12 @@ final class BackendConnection {
             while (ve > vs && (b[ve - 1] == ' ' || b[ve - 1] == '\t')) {
                 ve--;
             }
-            headers.add(Tokens.headerName(b, pos, colon - pos), new String(b, vs, ve - vs, StandardCharsets.ISO_8859_1));
+            int k = Tokens.known(b, pos, colon - pos);
+            if (k >= 0) {
+                headers.add(Tokens.name(k), values.value(k, b, vs, ve - vs));
+            } else {
+                headers.add(new HttpString(b, pos, colon - pos), new String(b, vs, ve - vs, StandardCharsets.ISO_8859_1));
+            }
             pos = next(b, e, end);
         }
         return status;

@@ -2,11 +2,15 @@ package dev.fulcrum.proxy;
 
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * Header-name bytes from a backend's response, as Undertow names. The names backends send on nearly every
- * answer map to Undertow's own constants (no allocation, and Undertow's map finds them by identity); any
- * other name is copied once, keeping the backend's spelling.
+ * Header bytes from a backend's response, as Undertow names and values. The names backends send on nearly
+ * every answer map to Undertow's own constants (no allocation, and Undertow's map finds them by identity); any
+ * other name is copied, keeping the backend's spelling. For those same names, a backend tends to repeat the
+ * value too ({@code Server}, {@code Content-Type}, the same {@code Date} for a second): {@link Values} hands
+ * back the previous String when the bytes match it, so most answers allocate no header strings at all.
  */
 final class Tokens {
     private static final boolean[] TOKEN = new boolean[128];
@@ -17,8 +21,8 @@ final class Tokens {
         Headers.UPGRADE, Headers.ACCEPT_RANGES, Headers.AGE, Headers.PRAGMA, Headers.CONTENT_LANGUAGE,
         Headers.SEC_WEB_SOCKET_ACCEPT, Headers.CONTENT_DISPOSITION,
     };
-    /** KNOWN by name length, then first letter (lower case): a tiny two-level index. */
-    private static final HttpString[][] BY_LENGTH = new HttpString[64][];
+    /** Indexes into KNOWN by name length. */
+    private static final int[][] BY_LENGTH = new int[64][];
 
     static {
         String extra = "!#$%&'*+-.^_`|~";
@@ -32,11 +36,12 @@ final class Tokens {
         for (char c : extra.toCharArray()) {
             TOKEN[c] = true;
         }
-        for (HttpString h : KNOWN) {
-            HttpString[] row = BY_LENGTH[h.length()];
-            row = row == null ? new HttpString[1] : java.util.Arrays.copyOf(row, row.length + 1);
-            row[row.length - 1] = h;
-            BY_LENGTH[h.length()] = row;
+        for (int i = 0; i < KNOWN.length; i++) {
+            int len = KNOWN[i].length();
+            int[] row = BY_LENGTH[len];
+            row = row == null ? new int[1] : Arrays.copyOf(row, row.length + 1);
+            row[row.length - 1] = i;
+            BY_LENGTH[len] = row;
         }
     }
 
@@ -48,16 +53,42 @@ final class Tokens {
         return b >= 0 && TOKEN[b];
     }
 
-    static HttpString headerName(byte[] b, int off, int len) {
-        HttpString[] row = len < BY_LENGTH.length ? BY_LENGTH[len] : null;
+    /** The index of a well-known header name in {@code b[off, off+len)}, or -1. */
+    static int known(byte[] b, int off, int len) {
+        int[] row = len < BY_LENGTH.length ? BY_LENGTH[len] : null;
         if (row != null) {
-            for (HttpString h : row) {
-                if (sameIgnoringCase(h, b, off, len)) {
-                    return h;
+            for (int i : row) {
+                if (sameIgnoringCase(KNOWN[i], b, off, len)) {
+                    return i;
                 }
             }
         }
-        return new HttpString(b, off, len);
+        return -1;
+    }
+
+    static HttpString name(int known) {
+        return KNOWN[known];
+    }
+
+    /** The last value seen for each well-known header; one per I/O thread, touched by that thread only. */
+    static final class Values {
+        private final String[] last = new String[KNOWN.length];
+
+        String value(int known, byte[] b, int off, int len) {
+            String s = last[known];
+            if (s != null && s.length() == len) {
+                int i = 0;
+                while (i < len && s.charAt(i) == (b[off + i] & 0xff)) {
+                    i++;
+                }
+                if (i == len) {
+                    return s;
+                }
+            }
+            s = new String(b, off, len, StandardCharsets.ISO_8859_1);
+            last[known] = s;
+            return s;
+        }
     }
 
     private static boolean sameIgnoringCase(HttpString h, byte[] b, int off, int len) {
