@@ -95,8 +95,8 @@ final class Tokens {
         for (int i = 0; i < len; i++) {
             int x = h.byteAt(i);
             int y = b[off + i];
-            if (x != y && (x | 0x20) != (y | 0x20)) {
-                return false;
+            if (x != y && ((x | 0x20) < 'a' || (x | 0x20) > 'z' || (x ^ 0x20) != y)) {
+                return false; // only letters differ by case
             }
         }
         return true;
