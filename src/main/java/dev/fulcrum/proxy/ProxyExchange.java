@@ -58,6 +58,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private final String targetPath;
     private final boolean idempotent;
     private final boolean upgrade;
+    /** No body to forward: known at the start (a body is only read by the transfer to the backend). */
+    private final boolean bodyless;
+    private ClientWatch watch;
     private Set<Backend> tried;
     private int attempts;
     private Lease lease;
@@ -87,6 +90,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         this.upgrade = exchange.getRequestHeaders().contains(Headers.UPGRADE)
                 && !"h2c".equalsIgnoreCase(exchange.getRequestHeaders().getFirst(Headers.UPGRADE));
         this.stickyLease = stickyLease;
+        this.bodyless = exchange.isRequestComplete();
     }
 
     void start() {
@@ -97,7 +101,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                 next.proceed();
             }
         });
-        ClientWatch.of(exchange).watch(this);
+        watch = ClientWatch.of(exchange);
+        watch.watch(this);
         keepClientReadsOn();
         attempt();
     }
@@ -111,7 +116,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * upgrades (the tunnel takes over the connection) or TLS (the engine's channel is not shared that way).
      */
     private void keepClientReadsOn() {
-        if (exchange.isRequestComplete() && !upgrade && exchange.getConnection() instanceof HttpServerConnection c
+        if (bodyless && !upgrade && exchange.getConnection() instanceof HttpServerConnection c
                 && c.getSslSessionInfo() == null) {
             c.getOriginalSourceConduit().resumeReads();
         }
@@ -167,7 +172,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
             connection = c;
             sent = true;
-            if (exchange.isRequestComplete()) {
+            if (bodyless) {
                 // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
                 // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang
                 startReadTimer();
@@ -259,7 +264,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             header(out, Headers.HOST, b.host() + ":" + b.port());
         }
         header(out, Headers.CONNECTION, upgrade ? "Upgrade" : "keep-alive");
-        if (!exchange.isRequestComplete() && !in.contains(Headers.CONTENT_LENGTH)) {
+        if (!bodyless && !in.contains(Headers.CONTENT_LENGTH)) {
             header(out, Headers.TRANSFER_ENCODING, "chunked");
         }
         out.put((byte) '\r').put((byte) '\n');
@@ -281,7 +286,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     /** The head is out: streams the body, if any; the read timeout counts from its end (a long upload is not a slow backend). */
     private void sendBody(BackendConnection c, int a) {
-        if (exchange.isRequestComplete()) {
+        if (bodyless) {
             c.requestComplete();
             requestDone = true;
             return;
@@ -599,7 +604,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     private void onExchangeComplete() {
-        ClientWatch.of(exchange).unwatch(this);
+        watch.unwatch(this);
         cancelReadTimer();
         if (upgraded) {
             return; // the tunnel holds the lease until it closes
