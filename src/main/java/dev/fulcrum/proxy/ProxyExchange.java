@@ -528,12 +528,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         cancelReadTimer();
-        // End the attempt BEFORE closing its connection. When the backend hung up with the request pending,
-        // Undertow reports the failure from its read listener and then again from the connection's close
-        // listener, which our close below runs on this very stack. That second notice carries the same attempt
-        // number, so only the released lease tells it the attempt is over; were the lease still held, it would
-        // start the retry from inside this call, and this call would then blame the retry's (healthy) backend,
-        // drop the retry's connection and answer 502 (issue 7).
+        // End the attempt BEFORE closing its connection: anything the close sets off on this very stack must
+        // find the attempt over. (Undertow's client, used until session 12, reported a hang-up a second time
+        // from its close listener; with the lease still held, that second notice started the retry from inside
+        // this call, which then blamed the retry's healthy backend and answered 502: issue 7, HangUpRetryTest.)
         BackendConnection failedConnection = connection;
         connection = null;
         Backend failedOn = lease.backend();

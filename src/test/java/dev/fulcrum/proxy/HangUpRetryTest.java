@@ -20,11 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * A backend that reads a request and hangs up without answering (a crashing or restarting process) makes
- * Undertow report the failed request twice on one stack: once from the read that saw the connection end, and
- * again from the connection's close listener when the proxy closes that connection. Issue 7: the second notice
- * used to start the retry from inside the handling of the first, which then blamed the retry's healthy backend
- * for the hang-up and answered 502.
+ * A backend that reads a request and hangs up without answering (a crashing or restarting process): the GET
+ * goes to the other backend and only the one that hung up is blamed. Issue 7: Undertow's client (used until
+ * session 12) reported such a failure twice on one stack, and the second notice started the retry from inside
+ * the handling of the first, which then blamed the retry's healthy backend and answered 502.
  */
 class HangUpRetryTest extends ProxyTestBase {
     @Test
