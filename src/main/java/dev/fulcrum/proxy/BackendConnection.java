@@ -515,14 +515,9 @@ final class BackendConnection {
     private static long contentLength(HeaderValues values) throws IOException {
         long length = -1;
         for (String v : values) {
-            int i = 0;
-            int n = v.length();
-            while (i <= n) {
-                int end = v.indexOf(',', i);
-                if (end < 0) {
-                    end = n;
-                }
-                long part = digits(v, i, end);
+            for (int i = 0; i <= v.length(); ) {
+                int end = Tokens.memberEnd(v, i);
+                long part = digits(v, Tokens.trimStart(v, i, end), Tokens.trimEnd(v, i, end));
                 if (part < 0 || (length >= 0 && part != length)) {
                     throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", values) + ")");
                 }
@@ -533,14 +528,8 @@ final class BackendConnection {
         return length;
     }
 
-    /** The decimal number in {@code s[from, to)} between optional blanks, or -1. */
+    /** The decimal number {@code s[from, to)}, or -1. */
     private static long digits(String s, int from, int to) {
-        while (from < to && s.charAt(from) == ' ') {
-            from++;
-        }
-        while (to > from && s.charAt(to - 1) == ' ') {
-            to--;
-        }
         if (from == to || to - from > 18) {
             return -1;
         }
@@ -563,22 +552,10 @@ final class BackendConnection {
         }
         int len = token.length();
         for (String v : values) {
-            int i = 0;
-            int n = v.length();
-            while (i < n) {
-                int end = v.indexOf(',', i);
-                if (end < 0) {
-                    end = n;
-                }
-                int a = i;
-                int b = end;
-                while (a < b && v.charAt(a) == ' ') {
-                    a++;
-                }
-                while (b > a && v.charAt(b - 1) == ' ') {
-                    b--;
-                }
-                if (b - a == len && v.regionMatches(true, a, token, 0, len)) {
+            for (int i = 0; i < v.length(); ) {
+                int end = Tokens.memberEnd(v, i);
+                int a = Tokens.trimStart(v, i, end);
+                if (Tokens.trimEnd(v, a, end) - a == len && v.regionMatches(true, a, token, 0, len)) {
                     return true;
                 }
                 i = end + 1;

@@ -468,21 +468,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * answer costs no allocation.
      */
     private static List<String> namedHeaders(String value, List<String> named) {
-        int i = 0;
-        int n = value.length();
-        while (i < n) {
-            int end = value.indexOf(',', i);
-            if (end < 0) {
-                end = n;
-            }
-            int a = i;
-            int b = end;
-            while (a < b && value.charAt(a) <= ' ') {
-                a++;
-            }
-            while (b > a && value.charAt(b - 1) <= ' ') {
-                b--;
-            }
+        for (int i = 0; i < value.length(); ) {
+            int end = Tokens.memberEnd(value, i);
+            int a = Tokens.trimStart(value, i, end);
+            int b = Tokens.trimEnd(value, a, end);
             if (a < b && !isPlainToken(value, a, b)) {
                 if (named == null) {
                     named = new ArrayList<>(2);

@@ -53,6 +53,28 @@ final class Tokens {
         return b >= 0 && TOKEN[b];
     }
 
+    /** Where the member of a comma-separated header list that starts at {@code from} ends: its comma, or the end. */
+    static int memberEnd(String v, int from) {
+        int e = v.indexOf(',', from);
+        return e < 0 ? v.length() : e;
+    }
+
+    /** {@code from} moved past leading blanks of {@code v[from, to)}. */
+    static int trimStart(String v, int from, int to) {
+        while (from < to && v.charAt(from) <= ' ') {
+            from++;
+        }
+        return from;
+    }
+
+    /** {@code to} moved back over trailing blanks of {@code v[from, to)}. */
+    static int trimEnd(String v, int from, int to) {
+        while (to > from && v.charAt(to - 1) <= ' ') {
+            to--;
+        }
+        return to;
+    }
+
     /** The index of a well-known header name in {@code b[off, off+len)}, or -1. */
     static int known(byte[] b, int off, int len) {
         int[] row = len < BY_LENGTH.length ? BY_LENGTH[len] : null;
