@@ -92,8 +92,9 @@ final class BackendConnection {
     private boolean headParsed;
     private String reason;
     private boolean http10;
-    private boolean requestDone;
-    private boolean responseDone;
+    /** Both true while no exchange uses the connection (so a fresh one that went unused can be pooled). */
+    private boolean requestDone = true;
+    private boolean responseDone = true;
     private boolean reusable = true;
     private HeaderMap chunkProbe;
     private long idleSince;

@@ -154,6 +154,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private final class Attempt implements BackendConnections.Callback, BackendConnection.Listener {
         private final int a;
         private final BackendConnections conns;
+        private BackendConnection conn;
 
         Attempt(int a, BackendConnections conns) {
             this.a = a;
@@ -170,6 +171,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                 conns.release(c); // unused: no request went out on it
                 return;
             }
+            conn = c;
             connection = c;
             sent = true;
             if (bodyless) {
@@ -192,6 +194,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         public void headWritten() {
             if (current()) {
                 sendBody(connection, a);
+            } else {
+                conn.close(); // the exchange moved on: nobody will read what comes back
             }
         }
 
@@ -199,6 +203,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         public void responseArrived(int status, String reason, ByteBuffer body) {
             if (current()) {
                 ProxyExchange.this.responseArrived(status, reason, body);
+            } else {
+                conn.close();
             }
         }
 
