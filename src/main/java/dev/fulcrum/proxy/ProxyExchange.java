@@ -66,7 +66,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private Lease lease;
     private BackendConnection connection;
     private boolean sent;
-    private boolean requestDone;
     /** Which try is current (see {@link Attempt}). */
     private int attemptNo;
     private boolean bodyStarted;
@@ -193,7 +192,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         @Override
         public void headWritten() {
             if (current()) {
-                sendBody(connection, a);
+                sendBody(conn, a);
             } else {
                 conn.close(); // the exchange moved on: nobody will read what comes back
             }
@@ -294,7 +293,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private void sendBody(BackendConnection c, int a) {
         if (bodyless) {
             c.requestComplete();
-            requestDone = true;
             return;
         }
         bodyStarted = true;
@@ -303,7 +301,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         Transfer.initiateTransfer(exchange.getRequestChannel(), toBackend, ChannelListeners.closingChannelListener(),
                 sink -> c.endRequestBody(() -> {
                     if (a == attemptNo) {
-                        requestDone = true;
                         startReadTimer();
                     }
                 }, onError),
