@@ -236,6 +236,7 @@ class BackendConnectionTest extends ProxyTestBase {
         private void serve(Socket s) {
             try (s) {
                 s.setSoTimeout(10_000);
+                s.setTcpNoDelay(true); // each scripted piece leaves at once, not held back by Nagle for the next
                 InputStream in = s.getInputStream();
                 OutputStream out = s.getOutputStream();
                 for (;;) {
