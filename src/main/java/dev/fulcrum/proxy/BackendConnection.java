@@ -49,7 +49,8 @@ final class BackendConnection {
         /**
          * The response head arrived and its headers (hop-by-hop ones included) were added to the map given to
          * {@link #send}. {@code body} is the whole body when it came with the head (possibly empty); when null,
-         * the body streams from {@link #responseBody()}.
+         * the body streams from {@link #responseBody()}. The buffer is a view on the thread's read buffer, valid
+         * only during this call: write it out or copy it.
          */
         void responseArrived(int status, String reason, ByteBuffer body);
 
@@ -320,7 +321,7 @@ final class BackendConnection {
             len = partialLength + n;
         }
         try {
-            parse(b, len, s.values);
+            parse(b, len, s);
         } catch (IOException e) {
             fail(e);
         }
@@ -342,7 +343,7 @@ final class BackendConnection {
         close();
     }
 
-    private void parse(byte[] b, int len, Tokens.Values values) throws IOException {
+    private void parse(byte[] b, int len, Scratch s) throws IOException {
         int pos = 0;
         for (;;) {
             int end = headEnd(b, pos, len);
@@ -359,13 +360,13 @@ final class BackendConnection {
                 return;
             }
             partial = null;
-            int status = head(b, pos, end, values);
+            int status = head(b, pos, end, s.values);
             if (status >= 100 && status < 200 && status != 101) {
                 headers.clear(); // an interim answer (103 Early Hints): the real one follows
                 pos = end;
                 continue;
             }
-            body(status, b, end, len);
+            body(status, b, end, len, s);
             return;
         }
     }
@@ -459,7 +460,7 @@ final class BackendConnection {
     }
 
     /** The head is parsed; works out how the body is framed (RFC 9112 6.3) and hands the answer over. */
-    private void body(int status, byte[] b, int end, int len) throws IOException {
+    private void body(int status, byte[] b, int end, int len, Scratch s) throws IOException {
         HeaderValues te = headers.get(Headers.TRANSFER_ENCODING);
         HeaderValues cl = headers.get(Headers.CONTENT_LENGTH);
         if (http10 ? !connectionSays(headers, "keep-alive") : connectionSays(headers, "close")) {
@@ -492,8 +493,7 @@ final class BackendConnection {
                 reusable = false; // more than it announced: the next answer on this connection could not be trusted
             }
             responseDone = true;
-            ByteBuffer whole = length == 0 ? EMPTY : ByteBuffer.wrap(Arrays.copyOfRange(b, end, end + (int) length));
-            l.responseArrived(status, reason, whole);
+            l.responseArrived(status, reason, length == 0 ? EMPTY : bodyView(b, end, (int) length, s));
             return;
         }
         PushBackStreamSourceConduit pushBack = new PushBackStreamSourceConduit(rawSource);
@@ -510,6 +510,19 @@ final class BackendConnection {
         source.setReadListener(null);
         source.setConduit(framed);
         l.responseArrived(status, reason, null);
+    }
+
+    /**
+     * The body bytes {@code b[from, from + length)} without copying them: the read buffer itself when {@code b} is
+     * its copy (same offsets, and direct, so the socket write takes it as it is), else the gathered array, which
+     * this connection no longer holds.
+     */
+    private static ByteBuffer bodyView(byte[] b, int from, int length, Scratch s) {
+        if (b == s.bytes) {
+            s.in.limit(from + length).position(from);
+            return s.in;
+        }
+        return ByteBuffer.wrap(b, from, length);
     }
 
     /** The one length all Content-Length values (and list members) agree on; anything else is refused. */

@@ -5,8 +5,6 @@ import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
 import io.undertow.connector.ByteBufferPool;
-import io.undertow.io.IoCallback;
-import io.undertow.io.Sender;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.HeaderMap;
@@ -65,6 +63,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private int attempts;
     private Lease lease;
     private BackendConnection connection;
+    /** The pool {@link #connection} came from and goes back to (closed, and closing it, once its backend is removed). */
+    private BackendConnections connectionOwner;
     private boolean sent;
     /** Which try is current (see {@link Attempt}). */
     private int attemptNo;
@@ -172,6 +172,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
             conn = c;
             connection = c;
+            connectionOwner = conns;
             sent = true;
             if (bodyless) {
                 // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
@@ -365,37 +366,59 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         if (body != null) {
-            if (!body.hasRemaining()) {
-                responseDone = true;
-                exchange.endExchange();
-                return;
-            }
-            exchange.getResponseSender().send(body, new IoCallback() {
-                @Override
-                public void onComplete(HttpServerExchange ex, Sender sender) {
-                    responseDone = true;
-                    ex.endExchange();
-                }
-
-                @Override
-                public void onException(HttpServerExchange ex, Sender sender, IOException e) {
-                    handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
-                    brokeMidResponse(Outcome.CLIENT_ABORT);
-                }
-            });
+            sendWhole(body);
             return;
         }
         StreamSourceChannel fromBackend = connection.responseBody();
         ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
             // a failed read is the backend's doing (a reset mid-body counts against it); a failed write, the client's
-            Outcome why = ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT;
-            handler.log().attemptFailed(lease.backend().id(), why, e);
-            brokeMidResponse(why);
+            broke(ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT, e);
         };
         Transfer.initiateTransfer(fromBackend, exchange.getResponseChannel(), null, sink -> {
             responseDone = true;
             finishWrites(sink);
         }, onError, onError, exchange.getConnection().getByteBufferPool());
+    }
+
+    /**
+     * A body that came whole with the backend's head. It is written at once, with the response head (one
+     * system call, usually all of it): {@code body} is the backend connection's read buffer and is valid only
+     * now, so what the client's socket does not take yet is copied and written when it drains.
+     */
+    private void sendWhole(ByteBuffer body) {
+        StreamSinkChannel out = exchange.getResponseChannel();
+        try {
+            while (body.hasRemaining() && out.write(body) > 0) {
+                // the socket took some: offer the rest
+            }
+        } catch (IOException e) {
+            broke(Outcome.CLIENT_ABORT, e);
+            return;
+        }
+        if (!body.hasRemaining()) {
+            responseDone = true;
+            exchange.endExchange();
+            return;
+        }
+        ByteBuffer rest = ByteBuffer.allocate(body.remaining()).put(body).flip();
+        out.getWriteSetter().set(ch -> {
+            try {
+                while (rest.hasRemaining()) {
+                    if (ch.write(rest) == 0) {
+                        return; // wait for the next write-ready
+                    }
+                }
+            } catch (IOException e) {
+                ch.suspendWrites();
+                broke(Outcome.CLIENT_ABORT, e);
+                return;
+            }
+            ch.suspendWrites();
+            ch.getWriteSetter().set(null);
+            responseDone = true;
+            exchange.endExchange();
+        });
+        out.resumeWrites();
     }
 
     /** HTTP/1.1 Upgrade (WebSocket): splice the two connections until either side closes. */
@@ -554,8 +577,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
     }
 
-    /** A socket error while streaming the response: the backend (read side) or the client (write side) went away. */
-    private void brokeMidResponse(Outcome why) {
+    /** A socket error while sending the response: the backend (read side) or the client (write side) went away. */
+    private void broke(Outcome why, IOException e) {
+        handler.log().attemptFailed(lease.backend().id(), why, e);
         if (lease != null && !lease.isReleased()) {
             lease.release(responseDone ? outcome : why);
         }
@@ -605,7 +629,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             // still being written (a backend that answered an upload early) would queue the next request behind
             // it. Before the lease goes: its release may complete a drain and remove the backend, whose pool
             // then closes it
-            handler.returnConnection(lease.backend(), connection);
+            connectionOwner.release(connection);
             connection = null;
         }
         if (lease != null && !lease.isReleased()) {

@@ -175,6 +175,61 @@ class BackendConnectionTest extends ProxyTestBase {
         assertThat(b.accepted.get()).isEqualTo(1);
     }
 
+    @Test
+    void wholeBodiesAClientCannotTakeAtOnceArriveIntactAndInOrder() throws Exception {
+        // each answer comes in one piece, head and body, so the proxy writes the body straight from its read buffer;
+        // a client that pipelines many requests and reads nothing fills its socket, so what the socket does not take
+        // has to be kept apart from that buffer, which the next answer overwrites
+        Scripted b = backend(req -> {
+            String path = req.substring(4, req.indexOf(' ', 4));
+            String body = (path + ";").repeat(15_000 / (path.length() + 1));
+            return List.of("HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+        });
+        start(b);
+        int n = 400; // 6 MB: more than the proxy's socket send buffer grows to (4 MiB at most)
+        try (Socket c = new Socket()) {
+            c.setReceiveBufferSize(2048);
+            c.setSoTimeout(20_000);
+            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()));
+            OutputStream out = c.getOutputStream();
+            for (int i = 0; i < n; i++) {
+                out.write(("GET /r" + i + " HTTP/1.1\r\nHost: t\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            }
+            out.flush();
+            // read nothing until the proxy is stuck: its socket is full and it stops asking the backend
+            int seen = -1;
+            while (b.requests.size() != seen && b.requests.size() < n) {
+                seen = b.requests.size();
+                Thread.sleep(300);
+            }
+            // other clients meanwhile, on every I/O thread: their answers pass through the read buffer the stuck body came in
+            List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> others = new java.util.ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                others.add(client.sendAsync(HttpRequest.newBuilder(URI.create(proxy.url() + "/other" + i))
+                        .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString()));
+            }
+            for (var f : others) {
+                assertThat(f.get().body()).startsWith("/other");
+            }
+            java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(c.getInputStream()));
+            for (int i = 0; i < n; i++) {
+                StringBuilder head = new StringBuilder();
+                while (!head.toString().endsWith("\r\n\r\n")) {
+                    head.append((char) in.readUnsignedByte());
+                }
+                assertThat(head.toString()).startsWith("HTTP/1.1 200 ");
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+                assertThat(m.find()).as("Content-Length in %s", head).isTrue();
+                byte[] body = new byte[Integer.parseInt(m.group(1))];
+                in.readFully(body);
+                String path = "/r" + i;
+                assertThat(new String(body, StandardCharsets.US_ASCII))
+                        .isEqualTo((path + ";").repeat(15_000 / (path.length() + 1)));
+            }
+        }
+        assertThat(b.requests).hasSize(n + 16);
+    }
+
     // ---------------------------------------------------------------- fixtures
 
     private void start(Scripted b) {
@@ -245,13 +300,16 @@ class BackendConnectionTest extends ProxyTestBase {
                         return;
                     }
                     requests.add(req);
-                    for (String piece : answer.apply(req)) {
-                        if (piece.equals(CLOSE)) {
+                    List<String> pieces = answer.apply(req);
+                    for (int i = 0; i < pieces.size(); i++) {
+                        if (pieces.get(i).equals(CLOSE)) {
                             return;
                         }
-                        out.write(piece.getBytes(StandardCharsets.ISO_8859_1));
+                        if (i > 0) {
+                            Thread.sleep(30);
+                        }
+                        out.write(pieces.get(i).getBytes(StandardCharsets.ISO_8859_1));
                         out.flush();
-                        Thread.sleep(30);
                     }
                 }
             } catch (IOException | InterruptedException e) {
