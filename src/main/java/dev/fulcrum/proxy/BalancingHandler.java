@@ -91,16 +91,6 @@ final class BalancingHandler implements HttpHandler {
         return c;
     }
 
-    /** Returns a finished exchange's connection to its backend's pool; closes it if the backend was removed. */
-    void returnConnection(Backend b, BackendConnection c) {
-        BackendConnections pool = connections.get(b);
-        if (pool == null) {
-            c.close(); // not a new pool for a backend that is gone
-        } else {
-            pool.release(c);
-        }
-    }
-
     /** Drops the connection pool of a removed backend. */
     void forget(String backendId) {
         connections.entrySet().removeIf(e -> {

@@ -4,8 +4,10 @@ import dev.fulcrum.engine.Engine;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.connector.ByteBufferPool;
+import io.undertow.server.HttpHandler;
 import io.undertow.server.handlers.GracefulShutdownHandler;
 import io.undertow.server.handlers.HttpContinueReadHandler;
+import io.undertow.util.Headers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -39,7 +41,10 @@ public final class ProxyServer implements AutoCloseable {
             throw new UncheckedIOException("proxy.accessLog: cannot open (got: " + settings.accessLog() + ")", e);
         }
         this.balancer = new BalancingHandler(engine, settings, accessLog);
-        this.graceful = new GracefulShutdownHandler(new HttpContinueReadHandler(balancer));
+        // 100-continue handling only where a client asked for it: its check costs every other request a set lookup
+        HttpHandler continuing = new HttpContinueReadHandler(balancer);
+        this.graceful = new GracefulShutdownHandler(
+                ex -> (ex.getRequestHeaders().contains(Headers.EXPECT) ? continuing : balancer).handleRequest(ex));
     }
 
     public ProxyServer start() {
