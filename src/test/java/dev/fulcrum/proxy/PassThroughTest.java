@@ -14,6 +14,7 @@ import io.undertow.websockets.core.AbstractReceiveListener;
 import io.undertow.websockets.core.BufferedTextMessage;
 import io.undertow.websockets.core.WebSocketChannel;
 import io.undertow.websockets.core.WebSockets;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -22,6 +23,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;
@@ -49,6 +51,39 @@ class PassThroughTest extends ProxyTestBase {
         return "http://127.0.0.1:" + ((InetSocketAddress) u.getListenerInfo().get(0).getAddress()).getPort();
     }
 
+
+    @Test
+    void expect100ContinueIsAnsweredByTheProxyBeforeTheBodyIsSent() throws Exception {
+        // curl sends Expect: 100-continue with any upload over 1 kB and waits (1 s) for the interim answer
+        String backend = server(ex -> ex.getRequestReceiver().receiveFullString((e, body) -> e.getResponseSender()
+                .send("got " + body + " expect=" + e.getRequestHeaders().getFirst(Headers.EXPECT))));
+        start(ProxySettings.defaults(0), "b", backend);
+        try (java.net.Socket c = new java.net.Socket("127.0.0.1", proxy.port())) {
+            c.setSoTimeout(5_000);
+            c.getOutputStream().write(("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            java.io.InputStream in = c.getInputStream();
+            String interim = readHead(in);
+            assertThat(interim).startsWith("HTTP/1.1 100 ");
+            c.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+            String head = readHead(in);
+            assertThat(head).startsWith("HTTP/1.1 200 ");
+            int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            assertThat(new String(in.readNBytes(length), StandardCharsets.US_ASCII)).isEqualTo("got hello expect=null");
+        }
+    }
+
+    private static String readHead(java.io.InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new java.io.EOFException("connection closed after: " + head);
+            }
+            head.append((char) b);
+        }
+        return head.toString();
+    }
 
     @Test
     void aWebSocketEchoesBothWaysThroughTheProxyAndReleasesItsSlotOnClose() throws Exception {
