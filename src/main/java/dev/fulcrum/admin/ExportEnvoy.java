@@ -61,6 +61,9 @@ final class ExportEnvoy {
         }
         out.comment("drainTimeoutMs " + c.proxy().drainTimeoutMs() + ": envoy --drain-time-s "
                 + Math.max(1, c.proxy().drainTimeoutMs() / 1000));
+        if (c.proxy().ioThreads() > 0) {
+            out.comment("ioThreads " + c.proxy().ioThreads() + ": envoy --concurrency " + c.proxy().ioThreads());
+        }
         out.line("static_resources:");
         out.in();
         listener(out, plan);

@@ -55,6 +55,10 @@ final class ExportHaproxy {
                 + "tune.bufsize (default 16384) and answers 400, not 431");
         out.comment("drainTimeoutMs " + c.proxy().drainTimeoutMs() + ": \"hard-stop-after "
                 + ExportText.time(c.proxy().drainTimeoutMs()) + "\" bounds a soft stop");
+        if (c.proxy().ioThreads() > 0) {
+            out.comment("ioThreads " + c.proxy().ioThreads());
+            out.line("nbthread " + c.proxy().ioThreads());
+        }
         out.out();
         out.line("");
         defaults(out, c);

@@ -104,6 +104,9 @@ final class ExportNginx {
         }
         out.comment("drainTimeoutMs " + c.proxy().drainTimeoutMs() + ": main context \"worker_shutdown_timeout "
                 + ExportText.time(c.proxy().drainTimeoutMs()) + ";\" bounds how long old workers finish requests.");
+        if (c.proxy().ioThreads() > 0) {
+            out.comment("ioThreads " + c.proxy().ioThreads() + ": main context \"worker_processes " + c.proxy().ioThreads() + ";\"");
+        }
     }
 
     // ---------------------------------------------------------------- upstream

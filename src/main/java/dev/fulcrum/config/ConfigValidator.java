@@ -174,6 +174,7 @@ public final class ConfigValidator {
         port(p.port(), "proxy.port");
         atLeast(p.maxHeaderBytes(), 1, "proxy.maxHeaderBytes");
         atLeast(p.drainTimeoutMs(), 0, "proxy.drainTimeoutMs");
+        between(p.ioThreads(), 0, 256, "proxy.ioThreads");
         if (p.accessLog() != null) {
             writableFile(p.accessLog(), "proxy.accessLog");
         }

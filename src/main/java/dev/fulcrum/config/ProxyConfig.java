@@ -10,16 +10,17 @@ package dev.fulcrum.config;
  * @param accessLog      file for the JSON-lines access log; null = standard error
  * @param preserveHost   forward the client's Host header instead of the backend's address
  * @param tls            the optional HTTPS listener; never null
+ * @param ioThreads      threads that run the proxy's sockets; 0 = one per core, at least 2
  */
 public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
-                          boolean preserveHost, TlsConfig tls) {
-    public static final ProxyConfig DEFAULT = new ProxyConfig("127.0.0.1", 8080, 8192, 30_000, null, true, TlsConfig.DEFAULT);
+                          boolean preserveHost, TlsConfig tls, int ioThreads) {
+    public static final ProxyConfig DEFAULT = new ProxyConfig("127.0.0.1", 8080, 8192, 30_000, null, true, TlsConfig.DEFAULT, 0);
 
     public ProxyConfig {
         tls = tls == null ? TlsConfig.DEFAULT : tls;
     }
 
     public ProxyConfig withPort(int newPort) {
-        return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls);
+        return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads);
     }
 }

@@ -48,7 +48,7 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     public ProxyServer start() {
-        int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        int ioThreads = settings.ioThreads() > 0 ? settings.ioThreads() : Math.max(2, Runtime.getRuntime().availableProcessors());
         ByteBufferPool buffers = new ThreadCachedBufferPool(16 * 1024, true, 64, 256);
         Undertow.Builder builder = Undertow.builder()
                 .setByteBufferPool(buffers)
@@ -130,6 +130,11 @@ public final class ProxyServer implements AutoCloseable {
     /** Observes every finished request (metrics). */
     public void setRequestListener(RequestListener listener) {
         balancer.listener(listener);
+    }
+
+    /** Threads running the proxy's sockets ({@code proxy.ioThreads}, or one per core and at least 2). */
+    public int ioThreads() {
+        return server.getWorker().getIoThreadCount();
     }
 
     public int openTunnels() {

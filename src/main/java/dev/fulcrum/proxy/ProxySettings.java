@@ -8,11 +8,12 @@ import java.time.Duration;
  *
  * @param accessLog   a file for the JSON-lines access log, or null for standard error
  * @param stickySecret key that signs sticky cookies; every instance with the same config derives the same
+ * @param ioThreads   threads that run the proxy's sockets; 0 = one per core, at least 2
  */
 public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                             boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
                             long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
-                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls) {
+                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads) {
 
     /**
      * The HTTPS listener (HTTP/2 through ALPN when {@code http2}); certificate and privateKey are PEM paths,
@@ -23,13 +24,13 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
 
     public static ProxySettings defaults(int port) {
         return new ProxySettings("127.0.0.1", port, 8192, 30_000, null, true, 2, false, 3000, 30_000, 60_000, 10_000,
-                false, "FULCRUM_STICKY", 3600, new byte[32], null);
+                false, "FULCRUM_STICKY", 3600, new byte[32], null, 0);
     }
 
     public ProxySettings withTls(Tls t) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, t);
+                stickyTtlSeconds, stickySecret, t, ioThreads);
     }
 
     public Duration drainTimeout() {

@@ -82,7 +82,7 @@ final class ExportFixturesForTest {
                 List.of(BackendConfig.of("h", "http://localhost:9100", 2)), List.of()));
         return new FulcrumConfig(
                 new dev.fulcrum.config.ProxyConfig("127.0.0.1", 0, 16_000, 5_000, null, false,
-                        new dev.fulcrum.config.TlsConfig(true, 8443, null, null, true)),
+                        new dev.fulcrum.config.TlsConfig(true, 8443, null, null, true), 4),
                 base.admin(), base.strategy(), base.backends(), base.demoBackends(),
                 new dev.fulcrum.config.HealthCheckConfig(false, "/health", 2000, 1000, 200, 2, 3),
                 new dev.fulcrum.config.OutlierConfig(false, 5, 30_000, 50),

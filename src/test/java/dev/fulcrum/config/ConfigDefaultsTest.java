@@ -44,7 +44,7 @@ class ConfigDefaultsTest {
         FulcrumConfig c = ConfigLoader.parse(MINIMAL);
 
         assertThat(c.proxy()).isEqualTo(new ProxyConfig("127.0.0.1", 8080, 8192, 30000, null, true,
-                new TlsConfig(false, 8443, null, null, true)));
+                new TlsConfig(false, 8443, null, null, true), 0));
         assertThat(c.admin()).isEqualTo(new AdminConfig("127.0.0.1", 8081, null));
         assertThat(c.strategy().type()).isEqualTo("smooth-weighted-round-robin");
         assertThat(c.strategy()).isEqualTo(new StrategySpec("smooth-weighted-round-robin", null, null, null, null,

@@ -346,10 +346,11 @@ class ConfigErrorsTest {
                   "timeouts": { "connectMs": 0, "readMs": 0, "idleMs": 0, "requestHeaderMs": 0 },
                   "slowStartMs": -1,
                   "stickySession": { "cookie": "bad cookie", "ttlSeconds": 0 },
-                  "proxy": { "maxHeaderBytes": 0, "drainTimeoutMs": -1 } }
+                  "proxy": { "maxHeaderBytes": 0, "drainTimeoutMs": -1, "ioThreads": 1000 } }
                 """)).containsExactly(
                 "config error: proxy.maxHeaderBytes: must be at least 1 (got: 0)",
                 "config error: proxy.drainTimeoutMs: must be at least 0 (got: -1)",
+                "config error: proxy.ioThreads: must be between 0 and 256 (got: 1000)",
                 "config error: demoBackends[0].latencyMs: must be at least 0 (got: -1)",
                 "config error: demoBackends[0].errorRate: must be between 0 and 1 (got: 1.5)",
                 "config error: healthCheck.path: must start with / and contain no spaces (got: health)",

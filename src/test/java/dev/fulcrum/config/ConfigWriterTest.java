@@ -25,7 +25,7 @@ class ConfigWriterTest {
     private static FulcrumConfig everything() {
         return new FulcrumConfig(
                 new ProxyConfig("0.0.0.0", 18080, 16384, 5000, "/tmp/access.log", false,
-                        new TlsConfig(true, 18443, null, null, false)),
+                        new TlsConfig(true, 18443, null, null, false), 3),
                 new AdminConfig("0.0.0.0", 18081, "s3cret"),
                 new StrategySpec("consistent-hash", "header:X-User", 200, 1.25, null, null, null, null, null),
                 List.of(new BackendConfig("a", "http://10.0.0.1:9001", 3, 10, false),

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -64,6 +65,28 @@ class ProxyServerTest extends ProxyTestBase {
             seen.add(r.body());
         }
         assertThat(seen).containsExactlyInAnyOrder("a", "a", "b", "b");
+    }
+
+    @Test
+    void ioThreadsSetsHowManyThreadsRunTheSocketsAndEveryOneServes() throws Exception {
+        TestBackend a = backend("a");
+        start(TestSettings.proxy().ioThreads(3).build(), a);
+        assertThat(proxy.ioThreads()).isEqualTo(3);
+        // connections are spread over the threads: each one's backend pool and read deadlines work
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> many = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            HttpClient c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            many.add(c.sendAsync(HttpRequest.newBuilder(URI.create(proxy.url() + "/t" + i)).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        for (var f : many) {
+            assertThat(f.get().body()).isEqualTo("a");
+        }
+        proxy.close();
+        engine.close();
+        start(a);
+        assertThat(proxy.ioThreads()).as("0, the default: one per core, at least 2")
+                .isEqualTo(Math.max(2, Runtime.getRuntime().availableProcessors()));
     }
 
     @Test

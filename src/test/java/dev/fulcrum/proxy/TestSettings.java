@@ -2,11 +2,21 @@ package dev.fulcrum.proxy;
 
 /**
  * {@link ProxySettings#defaults} on an OS-chosen port with the one or two fields a test is about changed, so a
- * test says what it varies instead of spelling out all seventeen fields.
+ * test says what it varies instead of spelling out every field.
  * Example: {@code TestSettings.proxy().readMs(300).maxRetries(0).build()}.
  */
 public final class TestSettings {
-    private ProxySettings s = ProxySettings.defaults(0);
+    private static final ProxySettings D = ProxySettings.defaults(0);
+    private long drainTimeoutMs = D.drainTimeoutMs();
+    private String accessLog = D.accessLog();
+    private boolean preserveHost = D.preserveHost();
+    private int maxRetries = D.maxRetries();
+    private long connectMs = D.connectMs();
+    private long readMs = D.readMs();
+    private long requestHeaderMs = D.requestHeaderMs();
+    private boolean stickyEnabled = D.stickyEnabled();
+    private byte[] stickySecret = D.stickySecret();
+    private int ioThreads = D.ioThreads();
 
     private TestSettings() {
     }
@@ -16,57 +26,57 @@ public final class TestSettings {
     }
 
     public TestSettings drainTimeoutMs(long ms) {
-        s = new ProxySettings(s.host(), s.port(), s.maxHeaderBytes(), ms, s.accessLog(), s.preserveHost(),
-                s.maxRetries(), s.retryNonIdempotent(), s.connectMs(), s.readMs(), s.idleMs(), s.requestHeaderMs(),
-                s.stickyEnabled(), s.stickyCookie(), s.stickyTtlSeconds(), s.stickySecret(), s.tls());
+        drainTimeoutMs = ms;
         return this;
     }
 
     public TestSettings accessLog(String file) {
-        s = new ProxySettings(s.host(), s.port(), s.maxHeaderBytes(), s.drainTimeoutMs(), file, s.preserveHost(),
-                s.maxRetries(), s.retryNonIdempotent(), s.connectMs(), s.readMs(), s.idleMs(), s.requestHeaderMs(),
-                s.stickyEnabled(), s.stickyCookie(), s.stickyTtlSeconds(), s.stickySecret(), s.tls());
+        accessLog = file;
         return this;
     }
 
     public TestSettings preserveHost(boolean preserve) {
-        s = new ProxySettings(s.host(), s.port(), s.maxHeaderBytes(), s.drainTimeoutMs(), s.accessLog(), preserve,
-                s.maxRetries(), s.retryNonIdempotent(), s.connectMs(), s.readMs(), s.idleMs(), s.requestHeaderMs(),
-                s.stickyEnabled(), s.stickyCookie(), s.stickyTtlSeconds(), s.stickySecret(), s.tls());
+        preserveHost = preserve;
         return this;
     }
 
     public TestSettings maxRetries(int n) {
-        s = new ProxySettings(s.host(), s.port(), s.maxHeaderBytes(), s.drainTimeoutMs(), s.accessLog(), s.preserveHost(),
-                n, s.retryNonIdempotent(), s.connectMs(), s.readMs(), s.idleMs(), s.requestHeaderMs(),
-                s.stickyEnabled(), s.stickyCookie(), s.stickyTtlSeconds(), s.stickySecret(), s.tls());
+        maxRetries = n;
         return this;
     }
 
-    public TestSettings timeouts(long connectMs, long readMs, long requestHeaderMs) {
-        s = new ProxySettings(s.host(), s.port(), s.maxHeaderBytes(), s.drainTimeoutMs(), s.accessLog(), s.preserveHost(),
-                s.maxRetries(), s.retryNonIdempotent(), connectMs, readMs, s.idleMs(), requestHeaderMs,
-                s.stickyEnabled(), s.stickyCookie(), s.stickyTtlSeconds(), s.stickySecret(), s.tls());
+    public TestSettings timeouts(long connect, long read, long requestHeader) {
+        connectMs = connect;
+        readMs = read;
+        requestHeaderMs = requestHeader;
         return this;
     }
 
     public TestSettings readMs(long ms) {
-        return timeouts(s.connectMs(), ms, s.requestHeaderMs());
+        readMs = ms;
+        return this;
     }
 
     public TestSettings requestHeaderMs(long ms) {
-        return timeouts(s.connectMs(), s.readMs(), ms);
+        requestHeaderMs = ms;
+        return this;
     }
 
     /** Sticky cookies on, signed with {@code secret}. */
     public TestSettings sticky(byte[] secret) {
-        s = new ProxySettings(s.host(), s.port(), s.maxHeaderBytes(), s.drainTimeoutMs(), s.accessLog(), s.preserveHost(),
-                s.maxRetries(), s.retryNonIdempotent(), s.connectMs(), s.readMs(), s.idleMs(), s.requestHeaderMs(),
-                true, s.stickyCookie(), s.stickyTtlSeconds(), secret, s.tls());
+        stickyEnabled = true;
+        stickySecret = secret;
+        return this;
+    }
+
+    public TestSettings ioThreads(int n) {
+        ioThreads = n;
         return this;
     }
 
     public ProxySettings build() {
-        return s;
+        return new ProxySettings(D.host(), D.port(), D.maxHeaderBytes(), drainTimeoutMs, accessLog, preserveHost,
+                maxRetries, D.retryNonIdempotent(), connectMs, readMs, D.idleMs(), requestHeaderMs, stickyEnabled,
+                D.stickyCookie(), D.stickyTtlSeconds(), stickySecret, D.tls(), ioThreads);
     }
 }
