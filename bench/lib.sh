@@ -39,7 +39,9 @@ start_backends() {
   nginx -p "$WORK/backends" -c "$WORK/backends/nginx.conf" -g 'daemon off;' & pids+=($!)
 }
 
-# start_nginx_proxy PORT BACKEND_PORT... : nginx as a reverse proxy, upstream keepalive on (the comparison)
+# start_nginx_proxy PORT BACKEND_PORT... : nginx as a reverse proxy, upstream keepalive on (the comparison);
+# keepalive is the idle connections each worker keeps, so it must exceed a worker's share of wrk's connections,
+# or nginx closes and reopens backend connections at high connection counts (64 did at -c200)
 start_nginx_proxy() {
   local port=$1; shift
   mkdir -p "$WORK/proxy"
@@ -52,7 +54,7 @@ error_log $WORK/proxy/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
-  upstream pool { $servers keepalive 64; }
+  upstream pool { $servers keepalive 512; }
   server {
     listen 127.0.0.1:$port;
     location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; }
@@ -62,10 +64,11 @@ CONF
   nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
 }
 
-# two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null]: round robin over two backends
+# two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null]: round robin over two backends;
+# IO_THREADS=N in the environment sets proxy.ioThreads (default 0: one per core, at least 2)
 two_backend_config() {
   cat > "$1" <<CONF
-{ "proxy": { "port": $2, "accessLog": "${6:-/dev/null}" }, "admin": { "port": $3 },
+{ "proxy": { "port": $2, "accessLog": "${6:-/dev/null}", "ioThreads": ${IO_THREADS:-0} }, "admin": { "port": $3 },
   "strategy": { "type": "round-robin" },
   "backends": [ { "id": "b1", "url": "http://127.0.0.1:$4" }, { "id": "b2", "url": "http://127.0.0.1:$5" } ] }
 CONF
