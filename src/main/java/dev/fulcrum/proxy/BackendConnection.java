@@ -475,10 +475,14 @@ final class BackendConnection {
                 reusable = false;
             }
         } else if (te != null) {
-            chunked = te.getLast().trim().regionMatches(true, Math.max(0, te.getLast().trim().length() - 7), "chunked", 0, 7);
+            chunked = lastCodingIsChunked(te.getLast());
             length = -1;
+            if (cl != null) {
+                // RFC 9112 6.3: Transfer-Encoding wins; passed on, the length would frame the client's copy
+                headers.remove(Headers.CONTENT_LENGTH);
+            }
             if (!chunked || cl != null) {
-                reusable = false; // RFC 9112 6.3: framing the backend made ambiguous is not trusted again
+                reusable = false; // framing the backend made ambiguous is not trusted again
             }
         } else if (cl != null) {
             length = contentLength(cl);
@@ -523,6 +527,12 @@ final class BackendConnection {
             return s.in;
         }
         return ByteBuffer.wrap(b, from, length);
+    }
+
+    /** Whether the last transfer coding listed is chunked: the body is then chunked, else it runs until close. */
+    static boolean lastCodingIsChunked(String transferEncoding) {
+        String last = transferEncoding.substring(transferEncoding.lastIndexOf(',') + 1).trim();
+        return last.equalsIgnoreCase("chunked");
     }
 
     /** The one length all Content-Length values (and list members) agree on; anything else is refused. */

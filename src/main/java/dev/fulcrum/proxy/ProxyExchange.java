@@ -86,8 +86,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         HttpString m = exchange.getRequestMethod();
         this.idempotent = handler.settings().retryNonIdempotent()
                 || m.equals(Methods.GET) || m.equals(Methods.HEAD) || m.equals(Methods.OPTIONS);
+        // only an HTTP/1.x connection can be handed over: an HTTP/2 stream cannot, so a WebSocket
+        // upgrade asked over HTTP/2 goes to the backend as an ordinary request, its Upgrade header dropped
         this.upgrade = exchange.getRequestHeaders().contains(Headers.UPGRADE)
-                && !"h2c".equalsIgnoreCase(exchange.getRequestHeaders().getFirst(Headers.UPGRADE));
+                && !"h2c".equalsIgnoreCase(exchange.getRequestHeaders().getFirst(Headers.UPGRADE))
+                && exchange.getConnection() instanceof HttpServerConnection;
         this.stickyLease = stickyLease;
         this.bodyless = exchange.isRequestComplete();
     }
@@ -349,6 +352,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     /** The backend's head is in the exchange's response headers; {@code body} is the whole body, or null to stream it. */
     private void responseArrived(int status, String reason, ByteBuffer body) {
+        if (status == 101 && !upgrade) {
+            // a 1xx is interim: passed on, the client would keep waiting for an answer that never comes
+            attemptFailed(Outcome.SERVER_ERROR, new IOException("backend answered 101 Switching Protocols to a "
+                    + "request that asked for no upgrade"), attemptNo);
+            return;
+        }
         responseReceived = true;
         cancelReadTimer();
         outcome = status >= 500 ? Outcome.SERVER_ERROR : Outcome.SUCCESS;

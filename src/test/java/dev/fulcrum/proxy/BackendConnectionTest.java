@@ -74,6 +74,29 @@ class BackendConnectionTest extends ProxyTestBase {
     }
 
     @Test
+    void transferEncodingOverridesContentLengthAndOnlyAFinalChunkedMeansChunked() throws Exception {
+        // RFC 9112 6.3: with both, the chunked framing counts and the length must not reach the client, whose copy
+        // it would cut short; the connection is not trusted again
+        Scripted both = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n"
+                + "5\r\nhello\r\n0\r\n\r\n"));
+        start(both);
+        HttpResponse<String> r = get("/a");
+        assertThat(r.body()).isEqualTo("hello");
+        assertThat(r.headers().firstValue("Content-Length")).isNotEqualTo(java.util.Optional.of("3"));
+        assertThat(get("/b").body()).isEqualTo("hello");
+        assertThat(both.accepted.get()).isEqualTo(2);
+        closeAll();
+        closeables.clear();
+        // "xchunked" is not chunked: the body runs until the backend closes, passed on as it came
+        Scripted other = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+                Scripted.CLOSE));
+        start(other);
+        assertThat(get("/c").body()).isEqualTo("5\r\nhello\r\n0\r\n\r\n");
+        assertThat(get("/d").body()).isEqualTo("5\r\nhello\r\n0\r\n\r\n");
+        assertThat(other.accepted.get()).isEqualTo(2);
+    }
+
+    @Test
     void connectionCloseFromTheBackendMeansANewConnectionNextTime() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
         start(b);
@@ -115,7 +138,9 @@ class BackendConnectionTest extends ProxyTestBase {
                 "HTTP/1.1 200 OK\r\nContent-Length: 1, 2\r\n\r\nx",
                 "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
                 "HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 0\r\n\r\n",
-                "HTTP/1.1 200 OK\r\nNoColon\r\nContent-Length: 0\r\n\r\n")) {
+                "HTTP/1.1 200 OK\r\nNoColon\r\nContent-Length: 0\r\n\r\n",
+                // a 1xx is interim to the client: an upgrade nobody asked for would leave it waiting for ever
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")) {
             Scripted b = backend(req -> List.of(bad));
             start(b);
             HttpResponse<String> r = get("/x");
