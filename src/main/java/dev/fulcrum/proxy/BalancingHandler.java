@@ -40,10 +40,11 @@ final class BalancingHandler implements HttpHandler {
         this.sticky = new StickyCookies(settings);
     }
 
-    void bind(ByteBufferPool buffers, io.undertow.Undertow server) {
+    /** Before the listener accepts anything: a request must never find the handler without its pools. */
+    void bind(ByteBufferPool buffers, int ioThreadCount) {
         this.buffers = buffers;
-        this.ioThreads = server.getWorker().getIoThreadCount();
-        this.deadlines = new ReadDeadlines[ioThreads];
+        this.ioThreads = ioThreadCount;
+        this.deadlines = new ReadDeadlines[ioThreadCount];
     }
 
     /** The read deadlines of exchanges on {@code thread}; call on that thread only. */

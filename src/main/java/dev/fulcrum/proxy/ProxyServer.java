@@ -74,6 +74,7 @@ public final class ProxyServer implements AutoCloseable {
                 .setSocketOption(Options.BACKLOG, 4096)
                 .setHandler(graceful)
                 .build();
+        balancer.bind(buffers, ioThreads); // before start: the listener may take a request at once
         server.start();
         for (Undertow.ListenerInfo info : server.getListenerInfo()) {
             int p = ((InetSocketAddress) info.getAddress()).getPort();
@@ -83,7 +84,6 @@ public final class ProxyServer implements AutoCloseable {
                 port = p;
             }
         }
-        balancer.bind(buffers, server);
         engine.subscribe(e -> {
             if ("membership".equals(e.type()) && "removed".equals(e.to())) {
                 balancer.forget(e.backend());
