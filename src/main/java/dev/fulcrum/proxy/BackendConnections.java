@@ -42,8 +42,21 @@ final class BackendConnections {
     private final LongAdder opened = new LongAdder();
     private volatile boolean closed;
 
+    /**
+     * One I/O thread's idle connections, touched by that thread only. {@link #close()} runs elsewhere, so it does
+     * not read the deque: it asks the owner to empty it. The owner is recorded before the thread reads
+     * {@code closed} (both volatile), so either the thread sees the pool closed or close() sees the owner.
+     */
     private static final class Idle {
         final ArrayDeque<BackendConnection> connections = new ArrayDeque<>();
+        volatile XnioIoThread owner;
+
+        Idle ownedBy(XnioIoThread thread) {
+            if (owner == null) {
+                owner = thread;
+            }
+            return this;
+        }
     }
 
     BackendConnections(URI uri, ByteBufferPool buffers, int ioThreads, long connectMs, long idleMs) {
@@ -64,7 +77,7 @@ final class BackendConnections {
 
     /** Must be called on {@code thread}; calls back on it. */
     void acquire(XnioIoThread thread, Callback callback) {
-        Idle stack = idle[thread.getNumber() % idle.length];
+        Idle stack = idle[thread.getNumber() % idle.length].ownedBy(thread);
         long now = System.nanoTime();
         while (!stack.connections.isEmpty()) {
             BackendConnection c = stack.connections.pollLast();
@@ -91,11 +104,11 @@ final class BackendConnections {
 
     /** Takes back a connection whose exchange ended, on the I/O thread that owns it; keeps it if it can serve again. */
     void release(BackendConnection c) {
+        Idle stack = idle[c.ioThread().getNumber() % idle.length].ownedBy(c.ioThread());
         if (!c.finishExchange() || closed) {
             c.close();
             return;
         }
-        Idle stack = idle[c.ioThread().getNumber() % idle.length];
         if (stack.connections.size() >= MAX_IDLE_PER_THREAD) {
             c.close();
             return;
@@ -103,14 +116,11 @@ final class BackendConnections {
         stack.connections.addLast(c);
     }
 
-    /** Closes idle connections; busy ones close as their exchanges end. */
+    /** Closes idle connections, each on its own thread; busy ones close as their exchanges end. Any thread. */
     void close() {
         closed = true;
         for (Idle stack : idle) {
-            XnioIoThread t = null;
-            for (BackendConnection c : stack.connections) {
-                t = c.ioThread();
-            }
+            XnioIoThread t = stack.owner;
             if (t != null) {
                 t.execute(() -> {
                     while (!stack.connections.isEmpty()) {

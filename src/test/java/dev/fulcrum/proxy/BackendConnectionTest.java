@@ -97,6 +97,24 @@ class BackendConnectionTest extends ProxyTestBase {
     }
 
     @Test
+    void removingABackendClosesTheConnectionsPooledForIt() throws Exception {
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+        start(b);
+        // several clients at once, so more than one I/O thread pools a connection
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            many.add(java.net.http.HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(proxy.url() + "/" + i))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        for (var f : many) {
+            assertThat(f.get().body()).isEqualTo("ok");
+        }
+        assertThat(b.open.get()).as("idle pooled connections").isPositive();
+        engine.remove("s");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(b.open.get()).isZero());
+    }
+
+    @Test
     void connectionCloseFromTheBackendMeansANewConnectionNextTime() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
         start(b);
@@ -279,6 +297,8 @@ class BackendConnectionTest extends ProxyTestBase {
     private static final class Scripted implements AutoCloseable {
         static final String CLOSE = "<close>";
         final AtomicInteger accepted = new AtomicInteger();
+        /** Connections the proxy holds open (a serving thread ends when the proxy closes its side). */
+        final AtomicInteger open = new AtomicInteger();
         final List<String> requests = new CopyOnWriteArrayList<>();
         private final ServerSocket server;
         private final Function<String, List<String>> answer;
@@ -314,6 +334,7 @@ class BackendConnectionTest extends ProxyTestBase {
         }
 
         private void serve(Socket s) {
+            open.incrementAndGet();
             try (s) {
                 s.setSoTimeout(10_000);
                 s.setTcpNoDelay(true); // each scripted piece leaves at once, not held back by Nagle for the next
@@ -339,6 +360,8 @@ class BackendConnectionTest extends ProxyTestBase {
                 }
             } catch (IOException | InterruptedException e) {
                 // the proxy closed the connection
+            } finally {
+                open.decrementAndGet();
             }
         }
 
