@@ -2,11 +2,12 @@ package dev.fulcrum.proxy;
 
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.ServerConnection;
+import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.AttachmentKey;
 import java.net.InetSocketAddress;
 
 /**
- * What the proxy keeps per client connection. Notices a client that hangs up while its request waits on a
+ * What the proxy keeps per HTTP/1.x client connection. Notices a client that hangs up while its request waits on a
  * backend: one close listener per connection (not per request, which would pile up on a long keep-alive
  * connection) tells whichever exchange is current, so its lease is released and its backend connection
  * closed at once. Also remembers the client's address as text, worked out once per connection rather than
@@ -20,6 +21,12 @@ final class ClientWatch implements ServerConnection.CloseListener {
 
     static ClientWatch of(HttpServerExchange exchange) {
         ServerConnection c = exchange.getConnection();
+        if (!(c instanceof HttpServerConnection)) {
+            // an HTTP/2 stream is a connection object of its own, and its close listeners go onto the shared
+            // connection's list: one per request would pile up there for the connection's life. A stream's
+            // exchange learns of a hang-up when its answer cannot be written, within the read timeout at the latest
+            return new ClientWatch();
+        }
         ClientWatch w = c.getAttachment(KEY);
         if (w == null) {
             w = new ClientWatch();
