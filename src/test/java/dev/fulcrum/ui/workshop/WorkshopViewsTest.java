@@ -155,6 +155,8 @@ class WorkshopViewsTest {
         robot.clickOn("#sbsRun");
         await().atMost(Duration.ofSeconds(30)).until(() -> workshop.sideBySide().reportProperty().get() != null
                 && !workshop.sideBySide().runningProperty().get());
+        // the report is visible as soon as it is set, before its listener has filled the table on the FX thread
+        org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
 
         // then the table has one row per strategy, naive last, each row's loads summing to the trace
         SideBySideReport r = workshop.sideBySide().reportProperty().get();
