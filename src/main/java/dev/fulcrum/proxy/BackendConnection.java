@@ -23,6 +23,7 @@ import org.xnio.XnioIoThread;
 import org.xnio.channels.StreamSinkChannel;
 import org.xnio.channels.StreamSourceChannel;
 import org.xnio.conduits.ConduitStreamSinkChannel;
+import org.xnio.conduits.AbstractStreamSourceConduit;
 import org.xnio.conduits.ConduitStreamSourceChannel;
 import org.xnio.conduits.PushBackStreamSourceConduit;
 import org.xnio.conduits.StreamSinkConduit;
@@ -56,6 +57,13 @@ final class BackendConnection {
 
         /** The connection failed before a whole response head arrived. */
         void failed(IOException e);
+
+        /**
+         * While a body streams: {@code true} when a read found nothing (the body now waits on the backend),
+         * {@code false} when one brought bytes or the end. Not called while the client holds the body up.
+         */
+        default void bodyWaiting(boolean waiting) {
+        }
     }
 
     /** Socket reads while waiting for a head are at most this; what follows the head then fits one pooled buffer. */
@@ -512,8 +520,45 @@ final class BackendConnection {
                         new AbstractAttachable() { }, connection)
                 : length >= 0 ? new FixedLengthStreamSourceConduit(pushBack, length, c -> responseDone = true) : pushBack;
         source.setReadListener(null);
-        source.setConduit(framed);
+        source.setConduit(new Watched(framed, l));
         l.responseArrived(status, reason, null);
+    }
+
+    /** Tells the listener whether each body read found bytes, so it can time a backend that stalls mid-body. */
+    private static final class Watched extends AbstractStreamSourceConduit<StreamSourceConduit> {
+        private final Listener listener;
+
+        Watched(StreamSourceConduit next, Listener listener) {
+            super(next);
+            this.listener = listener;
+        }
+
+        private <T extends Number> T seen(T n) {
+            listener.bodyWaiting(n.longValue() == 0);
+            return n;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            return seen(next.read(dst));
+        }
+
+        @Override
+        public long read(ByteBuffer[] dsts, int offs, int len) throws IOException {
+            return seen(next.read(dsts, offs, len));
+        }
+
+        @Override
+        public long transferTo(long position, long count, java.nio.channels.FileChannel target) throws IOException {
+            return seen(next.transferTo(position, count, target));
+        }
+
+        @Override
+        public long transferTo(long count, ByteBuffer throughBuffer, StreamSinkChannel target) throws IOException {
+            long n = next.transferTo(count, throughBuffer, target);
+            listener.bodyWaiting(n == 0 && !throughBuffer.hasRemaining()); // bytes left over: the target is full
+            return n;
+        }
     }
 
     /**

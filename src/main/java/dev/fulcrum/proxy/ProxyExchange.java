@@ -215,6 +215,13 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         public void failed(IOException e) {
             attemptFailed(Outcome.CONNECT_FAILURE, e, a);
         }
+
+        @Override
+        public void bodyWaiting(boolean waiting) {
+            if (current()) {
+                ProxyExchange.this.bodyWaiting(waiting);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- request
@@ -345,6 +352,23 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         if (!responseReceived && !finished) {
             attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"),
                     attemptNo);
+        } else if (!responseDone && !finished && !upgraded) {
+            // too late for an error answer: the client's connection is closed, as nginx does on proxy_read_timeout
+            broke(Outcome.TIMEOUT, new IOException("no body bytes from the backend within " + handler.settings().readMs()
+                    + " ms"));
+        }
+    }
+
+    /**
+     * A streamed body waits on the backend (a read found nothing) or moved on. readMs then bounds each wait, as
+     * nginx's proxy_read_timeout bounds the time between two reads; a client that holds the body up is not timed
+     * here (its reads found bytes; Transfer waits on the client's socket, not the backend's).
+     */
+    private void bodyWaiting(boolean waiting) {
+        if (!waiting) {
+            cancelReadTimer();
+        } else if (handler.settings().readMs() > 0 && !responseDone && !finished) {
+            handler.deadlines(exchange.getIoThread()).arm(this);
         }
     }
 

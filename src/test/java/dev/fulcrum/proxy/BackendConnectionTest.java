@@ -115,6 +115,44 @@ class BackendConnectionTest extends ProxyTestBase {
     }
 
     @Test
+    void aBackendThatStallsMidBodyIsCutOffAfterReadMs() throws Exception {
+        // nginx's proxy_read_timeout: readMs bounds every wait for the backend, not only the wait for its head
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", "<pause 4000>", "world"));
+        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(500).build(), "s", b.url());
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            c.setSoTimeout(3_000); // well before the backend would go on
+            c.getOutputStream().write("GET /stall HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String got = new String(c.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(got).startsWith("HTTP/1.1 200 ").endsWith("hello"); // then the proxy closed the connection
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
+    }
+
+    @Test
+    void aClientThatHoldsUpAStreamedBodyIsNotTimedOut() throws Exception {
+        // the wait is on the client's socket, not the backend: readMs does not apply (its reads all found bytes)
+        int size = 8_000_000; // more than the proxy's socket buffers take, so the proxy really waits on the client
+        String body = "x".repeat(size);
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\n\r\n", body));
+        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(300).build(), "s", b.url());
+        try (Socket c = new Socket()) {
+            c.setReceiveBufferSize(4096);
+            c.setSoTimeout(10_000);
+            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()));
+            c.getOutputStream().write("GET /big HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            Thread.sleep(1_500); // a slow client: reads nothing for five times readMs
+            InputStream in = c.getInputStream();
+            StringBuilder head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                head.append((char) in.read());
+            }
+            byte[] got = in.readNBytes(size);
+            assertThat(got.length).isEqualTo(size);
+            assertThat(new String(got, StandardCharsets.ISO_8859_1)).isEqualTo(body);
+        }
+    }
+
+    @Test
     void connectionCloseFromTheBackendMeansANewConnectionNextTime() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
         start(b);
@@ -296,6 +334,8 @@ class BackendConnectionTest extends ProxyTestBase {
      */
     private static final class Scripted implements AutoCloseable {
         static final String CLOSE = "<close>";
+        /** A piece "<pause N>" holds the answer back N ms. */
+        static final String PAUSE = "<pause ";
         final AtomicInteger accepted = new AtomicInteger();
         /** Connections the proxy holds open (a serving thread ends when the proxy closes its side). */
         final AtomicInteger open = new AtomicInteger();
@@ -353,6 +393,10 @@ class BackendConnectionTest extends ProxyTestBase {
                         }
                         if (i > 0) {
                             Thread.sleep(30);
+                        }
+                        if (pieces.get(i).startsWith(PAUSE)) {
+                            Thread.sleep(Long.parseLong(pieces.get(i).substring(PAUSE.length(), pieces.get(i).length() - 1)));
+                            continue;
                         }
                         out.write(pieces.get(i).getBytes(StandardCharsets.ISO_8859_1));
                         out.flush();
