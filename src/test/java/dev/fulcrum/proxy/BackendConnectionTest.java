@@ -58,19 +58,13 @@ class BackendConnectionTest extends ProxyTestBase {
     void aChunkedAnswerStreamsAndTheConnectionIsReused() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
                 "6\r\n world\r\n", "0\r\n\r\n"));
-        start(b);
-        assertThat(get("/a").body()).isEqualTo("hello world");
-        assertThat(get("/b").body()).isEqualTo("hello world");
-        assertThat(b.accepted.get()).isEqualTo(1);
+        twoAnswers(b, "hello world", 1);
     }
 
     @Test
     void aBodyThatEndsWithTheConnectionIsPassedOnAndTheConnectionIsNotReused() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.0 200 OK\r\n\r\nuntil ", "close", Scripted.CLOSE));
-        start(b);
-        assertThat(get("/a").body()).isEqualTo("until close");
-        assertThat(get("/b").body()).isEqualTo("until close");
-        assertThat(b.accepted.get()).isEqualTo(2);
+        twoAnswers(b, "until close", 2);
     }
 
     @Test
@@ -79,21 +73,14 @@ class BackendConnectionTest extends ProxyTestBase {
         // it would cut short; the connection is not trusted again
         Scripted both = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n"
                 + "5\r\nhello\r\n0\r\n\r\n"));
-        start(both);
-        HttpResponse<String> r = get("/a");
-        assertThat(r.body()).isEqualTo("hello");
+        HttpResponse<String> r = twoAnswers(both, "hello", 2);
         assertThat(r.headers().firstValue("Content-Length")).isNotEqualTo(java.util.Optional.of("3"));
-        assertThat(get("/b").body()).isEqualTo("hello");
-        assertThat(both.accepted.get()).isEqualTo(2);
         closeAll();
         closeables.clear();
         // "xchunked" is not chunked: the body runs until the backend closes, passed on as it came
         Scripted other = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
                 Scripted.CLOSE));
-        start(other);
-        assertThat(get("/c").body()).isEqualTo("5\r\nhello\r\n0\r\n\r\n");
-        assertThat(get("/d").body()).isEqualTo("5\r\nhello\r\n0\r\n\r\n");
-        assertThat(other.accepted.get()).isEqualTo(2);
+        twoAnswers(other, "5\r\nhello\r\n0\r\n\r\n", 2);
     }
 
     @Test
@@ -315,6 +302,16 @@ class BackendConnectionTest extends ProxyTestBase {
 
     private void start(Scripted b) {
         start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(5_000).build(), "s", b.url());
+    }
+
+    /** Starts the proxy on {@code b}, expects two GETs answered with {@code body} over {@code connections}; the first. */
+    private HttpResponse<String> twoAnswers(Scripted b, String body, int connections) throws Exception {
+        start(b);
+        HttpResponse<String> first = get("/a");
+        assertThat(first.body()).isEqualTo(body);
+        assertThat(get("/b").body()).isEqualTo(body);
+        assertThat(b.accepted.get()).as("connections the proxy opened").isEqualTo(connections);
+        return first;
     }
 
     private HttpResponse<String> get(String path) throws Exception {
