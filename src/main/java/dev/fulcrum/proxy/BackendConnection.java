@@ -481,6 +481,9 @@ final class BackendConnection {
             if (status == 101) {
                 afterHead = Arrays.copyOfRange(b, end, len);
                 reusable = false;
+                // what the backend sends next belongs to the tunnel: unread until upgrade() hands the connection
+                // over (read here, it would look like bytes on an idle connection and close it)
+                source.suspendReads();
             }
         } else if (te != null) {
             chunked = lastCodingIsChunked(te.getLast());
