@@ -140,6 +140,24 @@ class BackendConnectionTest extends ProxyTestBase {
     }
 
     @Test
+    void aWebSocketClientThatHangsUpBeforeThe101ArrivesLeavesNothingInFlight() throws Exception {
+        // the backend agrees to the upgrade after the client has gone: the 101 cannot be delivered, no tunnel opens,
+        // and the request's lease must still be released
+        Scripted b = backend(req -> List.of("<pause 500>",
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", "<pause 2000>"));
+        start(b);
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            c.getOutputStream().write(("GET /ws HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> b.requests.size() == 1);
+            c.setSoLinger(true, 0); // a reset, as a browser tab closing
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
+        assertThat(proxy.openTunnels()).isZero();
+    }
+
+    @Test
     void connectionCloseFromTheBackendMeansANewConnectionNextTime() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
         start(b);
