@@ -27,24 +27,19 @@ final class BalancingHandler implements HttpHandler {
     private final StickyCookies sticky;
     private final Tunnels tunnels = new Tunnels();
     private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
-    private volatile ByteBufferPool buffers;
+    private final ByteBufferPool buffers;
     private volatile RequestListener listener = RequestListener.NONE;
-    private volatile int ioThreads = 1;
-    /** Slot i belongs to I/O thread i, which alone creates and uses it. */
-    private volatile ReadDeadlines[] deadlines = new ReadDeadlines[0];
+    /** Slot i belongs to I/O thread i, which alone creates and uses it; one per I/O thread. */
+    private final ReadDeadlines[] deadlines;
 
-    BalancingHandler(Engine engine, ProxySettings settings, AccessLog log) {
+    /** {@code buffers} and {@code ioThreads} are the server's, so a request never finds the handler half made. */
+    BalancingHandler(Engine engine, ProxySettings settings, AccessLog log, ByteBufferPool buffers, int ioThreads) {
         this.engine = engine;
         this.settings = settings;
         this.log = log;
         this.sticky = new StickyCookies(settings);
-    }
-
-    /** Before the listener accepts anything: a request must never find the handler without its pools. */
-    void bind(ByteBufferPool buffers, int ioThreadCount) {
         this.buffers = buffers;
-        this.ioThreads = ioThreadCount;
-        this.deadlines = new ReadDeadlines[ioThreadCount];
+        this.deadlines = new ReadDeadlines[ioThreads];
     }
 
     /** The read deadlines of exchanges on {@code thread}; call on that thread only. */
@@ -86,7 +81,7 @@ final class BalancingHandler implements HttpHandler {
     BackendConnections connections(Backend b) {
         BackendConnections c = connections.get(b);
         if (c == null) {
-            c = connections.computeIfAbsent(b, k -> new BackendConnections(k.url(), buffers, ioThreads,
+            c = connections.computeIfAbsent(b, k -> new BackendConnections(k.url(), buffers, deadlines.length,
                     settings.connectMs(), settings.idleMs()));
         }
         return c;

@@ -26,6 +26,8 @@ public final class ProxyServer implements AutoCloseable {
     private final Engine engine;
     private final ProxySettings settings;
     private final AccessLog accessLog;
+    private final int ioThreads;
+    private final ByteBufferPool buffers = new ThreadCachedBufferPool(16 * 1024, true, 64, 256);
     private final BalancingHandler balancer;
     private final GracefulShutdownHandler graceful;
     private Undertow server;
@@ -40,7 +42,8 @@ public final class ProxyServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("proxy.accessLog: cannot open (got: " + settings.accessLog() + ")", e);
         }
-        this.balancer = new BalancingHandler(engine, settings, accessLog);
+        this.ioThreads = settings.ioThreads() > 0 ? settings.ioThreads() : Math.max(2, Runtime.getRuntime().availableProcessors());
+        this.balancer = new BalancingHandler(engine, settings, accessLog, buffers, ioThreads);
         // 100-continue handling only where a client asked for it: its check costs every other request a set lookup
         HttpHandler continuing = new HttpContinueReadHandler(balancer);
         this.graceful = new GracefulShutdownHandler(
@@ -48,8 +51,6 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     public ProxyServer start() {
-        int ioThreads = settings.ioThreads() > 0 ? settings.ioThreads() : Math.max(2, Runtime.getRuntime().availableProcessors());
-        ByteBufferPool buffers = new ThreadCachedBufferPool(16 * 1024, true, 64, 256);
         Undertow.Builder builder = Undertow.builder()
                 .setByteBufferPool(buffers)
                 .addHttpListener(settings.port(), settings.host());
@@ -74,7 +75,6 @@ public final class ProxyServer implements AutoCloseable {
                 .setSocketOption(Options.BACKLOG, 4096)
                 .setHandler(graceful)
                 .build();
-        balancer.bind(buffers, ioThreads); // before start: the listener may take a request at once
         server.start();
         for (Undertow.ListenerInfo info : server.getListenerInfo()) {
             int p = ((InetSocketAddress) info.getAddress()).getPort();
