@@ -579,8 +579,10 @@ final class BackendConnection {
 
     /** Whether the last transfer coding listed is chunked: the body is then chunked, else it runs until close. */
     static boolean lastCodingIsChunked(String transferEncoding) {
-        String last = transferEncoding.substring(transferEncoding.lastIndexOf(',') + 1).trim();
-        return last.equalsIgnoreCase("chunked");
+        int end = transferEncoding.length();
+        int from = Tokens.trimStart(transferEncoding, transferEncoding.lastIndexOf(',') + 1, end);
+        int to = Tokens.trimEnd(transferEncoding, from, end);
+        return to - from == 7 && transferEncoding.regionMatches(true, from, "chunked", 0, 7);
     }
 
     /** The one length all Content-Length values (and list members) agree on; anything else is refused. */

@@ -75,9 +75,14 @@ final class BackendConnections {
         return opened.sum();
     }
 
+    /** The idle connections of {@code thread}, which is the only one to touch them. */
+    private Idle idleOf(XnioIoThread thread) {
+        return idle[thread.getNumber() % idle.length].ownedBy(thread);
+    }
+
     /** Must be called on {@code thread}; calls back on it. */
     void acquire(XnioIoThread thread, Callback callback) {
-        Idle stack = idle[thread.getNumber() % idle.length].ownedBy(thread);
+        Idle stack = idleOf(thread);
         long now = System.nanoTime();
         while (!stack.connections.isEmpty()) {
             BackendConnection c = stack.connections.pollLast();
@@ -104,7 +109,7 @@ final class BackendConnections {
 
     /** Takes back a connection whose exchange ended, on the I/O thread that owns it; keeps it if it can serve again. */
     void release(BackendConnection c) {
-        Idle stack = idle[c.ioThread().getNumber() % idle.length].ownedBy(c.ioThread());
+        Idle stack = idleOf(c.ioThread());
         if (!c.finishExchange() || closed) {
             c.close();
             return;
