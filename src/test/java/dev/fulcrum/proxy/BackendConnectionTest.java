@@ -160,10 +160,7 @@ class BackendConnectionTest extends ProxyTestBase {
     @Test
     void connectionCloseFromTheBackendMeansANewConnectionNextTime() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
-        start(b);
-        assertThat(get("/a").body()).isEqualTo("ok");
-        assertThat(get("/b").body()).isEqualTo("ok");
-        assertThat(b.accepted.get()).isEqualTo(2);
+        twoAnswers(b, "ok", 2);
     }
 
     @Test
@@ -184,10 +181,7 @@ class BackendConnectionTest extends ProxyTestBase {
     @Test
     void anAnswerLongerThanItsContentLengthIsCutThereAndItsConnectionDropped() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA"));
-        start(b);
-        assertThat(get("/a").body()).isEqualTo("ok");
-        assertThat(get("/b").body()).isEqualTo("ok");
-        assertThat(b.accepted.get()).isEqualTo(2);
+        twoAnswers(b, "ok", 2);
     }
 
     @Test
