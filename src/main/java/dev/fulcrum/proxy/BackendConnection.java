@@ -106,6 +106,8 @@ final class BackendConnection {
     private boolean responseDone = true;
     private boolean reusable = true;
     private HeaderMap chunkProbe;
+    /** While a chunked body streams: the conduit its decoder hands back whatever it read past the last chunk. */
+    private PushBackStreamSourceConduit chunkedRest;
     private long idleSince;
 
     BackendConnection(StreamConnection connection, ByteBufferPool buffers) {
@@ -257,6 +259,10 @@ final class BackendConnection {
      * next request. Resets the per-exchange state; false means close it instead.
      */
     boolean finishExchange() {
+        if (chunkedRest != null) {
+            reusable &= nothingAfterLastChunk();
+            chunkedRest = null;
+        }
         boolean ok = requestDone && responseDone && reusable && connection.isOpen();
         if (ok && source.getConduit() != rawSource) {
             // a streamed body: its framing conduit goes, and the connection reads for itself again
@@ -270,6 +276,24 @@ final class BackendConnection {
         afterHead = null;
         idleSince = System.nanoTime();
         return ok;
+    }
+
+    /**
+     * Whether a chunked body ended where the backend's bytes did. Anything read past the last chunk was sent
+     * unasked (a broken backend, or one answering twice): the next answer on this connection could not be
+     * trusted. Bytes the decoder did not keep are still in the socket, and cost a read here to find.
+     */
+    private boolean nothingAfterLastChunk() {
+        if (!responseDone) {
+            return false;
+        }
+        ByteBuffer probe = SCRATCH.get().in;
+        probe.clear();
+        try {
+            return chunkedRest.read(probe) == 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Hands the raw connection to a tunnel after a 101, with whatever the backend already sent behind the head. */
@@ -486,13 +510,16 @@ final class BackendConnection {
                 source.suspendReads();
             }
         } else if (te != null) {
-            chunked = lastCodingIsChunked(te.getLast());
+            if (!onlyChunked(te)) {
+                // another coding (gzip, chunked) would reach the client undeclared once chunked is taken off, and
+                // without chunked last the body's end is unknowable: refused, as nginx does ("unknown Transfer-Encoding")
+                throw new IOException("unsupported Transfer-Encoding from backend (got: " + String.join(", ", te) + ")");
+            }
+            chunked = true;
             length = -1;
             if (cl != null) {
                 // RFC 9112 6.3: Transfer-Encoding wins; passed on, the length would frame the client's copy
                 headers.remove(Headers.CONTENT_LENGTH);
-            }
-            if (!chunked || cl != null) {
                 reusable = false; // framing the backend made ambiguous is not trusted again
             }
         } else if (cl != null) {
@@ -522,6 +549,7 @@ final class BackendConnection {
                 ? new ChunkedStreamSourceConduit(pushBack, pushBack, buffers, c -> responseDone = true,
                         new AbstractAttachable() { }, connection)
                 : length >= 0 ? new FixedLengthStreamSourceConduit(pushBack, length, c -> responseDone = true) : pushBack;
+        chunkedRest = chunked ? pushBack : null;
         source.setReadListener(null);
         source.setConduit(new Watched(framed, l));
         l.responseArrived(status, reason, null);
@@ -577,12 +605,15 @@ final class BackendConnection {
         return ByteBuffer.wrap(b, from, length);
     }
 
-    /** Whether the last transfer coding listed is chunked: the body is then chunked, else it runs until close. */
-    static boolean lastCodingIsChunked(String transferEncoding) {
-        int end = transferEncoding.length();
-        int from = Tokens.trimStart(transferEncoding, transferEncoding.lastIndexOf(',') + 1, end);
-        int to = Tokens.trimEnd(transferEncoding, from, end);
-        return to - from == 7 && transferEncoding.regionMatches(true, from, "chunked", 0, 7);
+    /** Whether the transfer codings are chunked and nothing else: the only framing the proxy passes on. */
+    static boolean onlyChunked(HeaderValues transferEncoding) {
+        if (transferEncoding.size() != 1) {
+            return false;
+        }
+        String v = transferEncoding.getFirst();
+        int from = Tokens.trimStart(v, 0, v.length());
+        int to = Tokens.trimEnd(v, from, v.length());
+        return to - from == 7 && v.regionMatches(true, from, "chunked", 0, 7);
     }
 
     /** The one length all Content-Length values (and list members) agree on; anything else is refused. */

@@ -73,6 +73,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private boolean responseDone;
     private boolean finished;
     private boolean upgraded;
+    /** The backend answered and stopped taking the request body: the exchange ends when the answer is out. */
+    private boolean uploadAbandoned;
+    /** The 101 reached the client and the two connections are spliced: the tunnel owns the lease now. */
+    private boolean tunnelOpen;
     private Outcome outcome = Outcome.SUCCESS;
     private Lease stickyLease;
 
@@ -307,7 +311,19 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         bodyStarted = true;
-        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> attemptFailed(Outcome.CONNECT_FAILURE, e, a);
+        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
+            if (a == attemptNo && responseReceived) {
+                // the backend answered before it took the whole upload (a 413, say) and stopped reading: its answer
+                // stands and goes on to the client, and Undertow drains the rest of the upload once it is out (as
+                // for any handler that answers early); the connection is not reused (its request never ended)
+                uploadAbandoned = true;
+                if (responseDone) {
+                    exchange.endExchange();
+                }
+                return;
+            }
+            attemptFailed(Outcome.CONNECT_FAILURE, e, a);
+        };
         StreamSinkChannel toBackend = c.requestBody(!exchange.getRequestHeaders().contains(Headers.CONTENT_LENGTH));
         Transfer.initiateTransfer(exchange.getRequestChannel(), toBackend, ChannelListeners.closingChannelListener(),
                 sink -> c.endRequestBody(() -> {
@@ -410,6 +426,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         Transfer.initiateTransfer(fromBackend, exchange.getResponseChannel(), null, sink -> {
             responseDone = true;
             finishWrites(sink);
+            if (uploadAbandoned) {
+                exchange.endExchange();
+            }
         }, onError, onError, exchange.getConnection().getByteBufferPool());
     }
 
@@ -459,6 +478,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         upgraded = true;
         ByteBufferPool buffers = exchange.getConnection().getByteBufferPool();
         exchange.upgradeChannel((StreamConnection client, HttpServerExchange ex) -> {
+            watch.unwatch(this); // the tunnel's own close listeners take over from here
+            tunnelOpen = true;
             StreamConnection b = c.upgrade();
             ChannelListener<StreamConnection> closed = x -> {
                 IoUtils.safeClose(client, b);
@@ -620,9 +641,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         IoUtils.safeClose(exchange.getConnection());
     }
 
-    /** The client's connection closed while this exchange was active. */
+    /**
+     * The client's connection closed while this exchange was active, or after it agreed to an upgrade but before
+     * the 101 was flushed and the tunnel opened (which then never opens).
+     */
     void clientClosed() {
-        if (!finished && !upgraded) {
+        if (!finished && (!upgraded || !tunnelOpen)) {
             finished = true;
             cancelReadTimer();
             if (lease != null && !lease.isReleased()) {
@@ -651,11 +675,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     private void onExchangeComplete() {
-        watch.unwatch(this);
         cancelReadTimer();
         if (upgraded) {
-            return; // the tunnel holds the lease until it closes
+            return; // the tunnel holds the lease until it closes; until it opens, the client's hang-up is watched
         }
+        watch.unwatch(this);
         finished = true;
         if (connection != null) {
             // back to the pool only when both directions finished (the connection knows): one whose request is
