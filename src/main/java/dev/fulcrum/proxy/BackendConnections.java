@@ -4,7 +4,9 @@ import io.undertow.connector.ByteBufferPool;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.xnio.ChannelListener;
@@ -33,7 +35,17 @@ final class BackendConnections {
             .set(Options.KEEP_ALIVE, true)
             .getMap();
 
+    /** Works out a backend's socket address; may block (a DNS lookup), so it never runs on an I/O thread. */
+    interface Resolver {
+        InetSocketAddress resolve(URI uri);
+    }
+
+    /** The JDK's lookup (hosts file, then DNS); a name that does not resolve gives an unresolved address. */
+    static final Resolver DNS = u -> new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 80 : u.getPort());
+
     private final URI uri;
+    private final Resolver resolver;
+    /** Resolved once, on the first connect; null until then (and again after a lookup that failed). */
     private volatile InetSocketAddress address;
     private final ByteBufferPool buffers;
     private final long connectMs;
@@ -59,8 +71,9 @@ final class BackendConnections {
         }
     }
 
-    BackendConnections(URI uri, ByteBufferPool buffers, int ioThreads, long connectMs, long idleMs) {
+    BackendConnections(URI uri, Resolver resolver, ByteBufferPool buffers, int ioThreads, long connectMs, long idleMs) {
         this.uri = uri;
+        this.resolver = resolver;
         this.buffers = buffers;
         this.connectMs = connectMs;
         this.idleNanos = idleMs * 1_000_000L;
@@ -99,12 +112,23 @@ final class BackendConnections {
         Connect attempt = new Connect(callback);
         attempt.timer = thread.executeAfter(attempt::timeout, connectMs, TimeUnit.MILLISECONDS);
         InetSocketAddress a = address;
-        if (a == null || a.isUnresolved()) {
-            a = new InetSocketAddress(uri.getHost(), uri.getPort() < 0 ? 80 : uri.getPort()); // resolved once, not per connect
-            address = a;
+        if (a != null) {
+            attempt.open(thread, a);
+            return;
         }
-        attempt.future = thread.openStreamConnection(a, attempt, CLIENT_OPTIONS);
-        attempt.future.addNotifier(attempt, null);
+        // a lookup can take seconds (a slow or absent DNS server): on a task thread, or every connection this
+        // I/O thread serves would wait with it
+        try {
+            thread.getWorker().execute(() -> {
+                InetSocketAddress r = resolver.resolve(uri);
+                if (!r.isUnresolved()) {
+                    address = r;
+                }
+                thread.execute(() -> attempt.open(thread, r));
+            });
+        } catch (RejectedExecutionException e) { // the proxy is shutting down
+            attempt.handleFailed(new IOException("no thread to look up " + uri.getHost() + ": " + e.getMessage()), null);
+        }
     }
 
     /** Takes back a connection whose exchange ended, on the I/O thread that owns it; keeps it if it can serve again. */
@@ -147,10 +171,25 @@ final class BackendConnections {
             this.callback = callback;
         }
 
+        /** On the I/O thread, once the address is known (unless the connect timed out while it was looked up). */
+        void open(XnioIoThread thread, InetSocketAddress a) {
+            if (done) {
+                return;
+            }
+            if (a.isUnresolved()) {
+                handleFailed(new UnknownHostException("backend host " + a.getHostString() + " does not resolve"), null);
+                return;
+            }
+            future = thread.openStreamConnection(a, this, CLIENT_OPTIONS);
+            future.addNotifier(this, null);
+        }
+
         void timeout() {
             if (!done) {
                 done = true;
-                future.cancel();
+                if (future != null) {
+                    future.cancel();
+                }
                 callback.connectFailed(new IOException("connect timed out after " + connectMs + " ms"));
             }
         }

@@ -81,7 +81,7 @@ final class BalancingHandler implements HttpHandler {
     BackendConnections connections(Backend b) {
         BackendConnections c = connections.get(b);
         if (c == null) {
-            c = connections.computeIfAbsent(b, k -> new BackendConnections(k.url(), buffers, deadlines.length,
+            c = connections.computeIfAbsent(b, k -> new BackendConnections(k.url(), BackendConnections.DNS, buffers, deadlines.length,
                     settings.connectMs(), settings.idleMs()));
         }
         return c;

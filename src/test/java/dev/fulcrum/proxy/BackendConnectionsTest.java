@@ -1,0 +1,107 @@
+package dev.fulcrum.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.xnio.OptionMap;
+import org.xnio.Options;
+import org.xnio.Xnio;
+import org.xnio.XnioIoThread;
+import org.xnio.XnioWorker;
+
+/**
+ * The per-backend connection pools on a real XNIO worker with one I/O thread: a backend whose host name takes
+ * long to look up must not hold up the other backends that thread serves.
+ */
+class BackendConnectionsTest {
+    private XnioWorker worker;
+    private ServerSocket slowServer;
+    private ServerSocket fastServer;
+    private final ThreadCachedBufferPool buffers = new ThreadCachedBufferPool(16 * 1024, true, 8, 16);
+
+    @BeforeEach
+    void start() throws IOException {
+        worker = Xnio.getInstance().createWorker(OptionMap.builder()
+                .set(Options.WORKER_IO_THREADS, 1).set(Options.WORKER_TASK_CORE_THREADS, 2)
+                .set(Options.WORKER_TASK_MAX_THREADS, 2).getMap());
+        slowServer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        fastServer = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        slowServer.close();
+        fastServer.close();
+        worker.shutdownNow();
+    }
+
+    @Test
+    void aSlowNameLookupDoesNotHoldUpTheIoThread() throws Exception {
+        CountDownLatch lookupMayEnd = new CountDownLatch(1);
+        BackendConnections.Resolver slowDns = u -> {
+            try {
+                lookupMayEnd.await(20, TimeUnit.SECONDS); // a DNS server that takes its time
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new InetSocketAddress(InetAddress.getLoopbackAddress(), slowServer.getLocalPort());
+        };
+        BackendConnections slow = new BackendConnections(URI.create("http://slow.test:80"), slowDns, buffers, 1, 30_000, 60_000);
+        BackendConnections fast = new BackendConnections(URI.create("http://127.0.0.1:" + fastServer.getLocalPort()),
+                BackendConnections.DNS, buffers, 1, 30_000, 60_000);
+        XnioIoThread thread = worker.getIoThread(0);
+        Outcome slowOne = new Outcome();
+        Outcome fastOne = new Outcome();
+        try {
+            thread.execute(() -> slow.acquire(thread, slowOne));
+            thread.execute(() -> fast.acquire(thread, fastOne));
+            assertThat(fastOne.result.get(10, TimeUnit.SECONDS)).as("the other backend, while the lookup hangs").isEqualTo("connected");
+            assertThat(slowOne.result).isNotDone();
+        } finally {
+            lookupMayEnd.countDown();
+        }
+        assertThat(slowOne.result.get(10, TimeUnit.SECONDS)).isEqualTo("connected");
+    }
+
+    @Test
+    void aNameThatDoesNotResolveFailsTheConnectAndIsLookedUpAgainNextTime() throws Exception {
+        int[] lookups = {0};
+        BackendConnections.Resolver none = u -> {
+            lookups[0]++;
+            return InetSocketAddress.createUnresolved(u.getHost(), u.getPort());
+        };
+        BackendConnections c = new BackendConnections(URI.create("http://nowhere.test:80"), none, buffers, 1, 30_000, 60_000);
+        XnioIoThread thread = worker.getIoThread(0);
+        for (int i = 0; i < 2; i++) {
+            Outcome o = new Outcome();
+            thread.execute(() -> c.acquire(thread, o));
+            assertThat(o.result.get(10, TimeUnit.SECONDS)).isEqualTo("failed: backend host nowhere.test does not resolve");
+        }
+        assertThat(lookups[0]).isEqualTo(2);
+    }
+
+    private static final class Outcome implements BackendConnections.Callback {
+        final CompletableFuture<String> result = new CompletableFuture<>();
+
+        @Override
+        public void connected(BackendConnection connection) {
+            connection.close();
+            result.complete("connected");
+        }
+
+        @Override
+        public void connectFailed(IOException e) {
+            result.complete("failed: " + e.getMessage());
+        }
+    }
+}
