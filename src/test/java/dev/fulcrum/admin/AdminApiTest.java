@@ -195,6 +195,11 @@ class AdminApiTest {
                 Arguments.of("POST", "/api/backends", "{\"id\":5," + u + "}", "id: must be a string"),
                 Arguments.of("POST", "/api/backends", "{\"id\":\"bad id\"," + u + "}", "id: must be"),
                 Arguments.of("POST", "/api/backends", "{\"id\":\"x\",\"url\":\"http://h:1/path\"}", "url: "),
+                // backends speak plain HTTP: an https:// one would be sent plaintext, on port 80 without a port
+                Arguments.of("POST", "/api/backends", "{\"id\":\"x\",\"url\":\"https://127.0.0.1:8443\"}",
+                        "url: must be an absolute http://host:port URL (scheme http) (got: https://127.0.0.1:8443)"),
+                Arguments.of("POST", "/api/backends", "{\"id\":\"x\",\"url\":\"http://127.0.0.1\"}",
+                        "url: must be an absolute http://host:port URL with a port between 1 and 65535 (got: http://127.0.0.1)"),
                 Arguments.of("POST", "/api/backends", "{\"id\":\"x\"," + u + ",\"weight\":\"3\"}", "weight: must be an integer"),
                 Arguments.of("POST", "/api/backends", "{\"id\":\"x\"," + u + ",\"weight\":1.5}", "weight: must be an integer"),
                 Arguments.of("POST", "/api/backends", "{\"id\":\"x\"," + u + ",\"weight\":1001}", "weight: must be between 0 and 1000 (got: 1001)"),
