@@ -7,6 +7,10 @@
 #
 #   bench/proxy-vs-nginx.sh [seconds=10] [rounds=3] [connections=50]
 #
+# WARMUP=seconds (default 30) is the load each Java server gets before the rounds: HotSpot's C2 compiler is
+# still busy 15-25 s into a run on this 2-core machine, taking CPU from everything else (a JVM benchmark
+# measures the steady state, as JMH's warm-up iterations do; nginx has nothing to warm up).
+#
 # Needs: nginx and wrk (Debian packages), java 17, and target/fulcrum.jar (mvn -q package -DskipTests).
 set -euo pipefail
 SECS=${1:-10}
@@ -29,10 +33,11 @@ for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && bre
 grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
 
 # warm up the JIT and the connection pools
-wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$FULCRUM/" > /dev/null
+WARMUP=${WARMUP:-30}
+wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM/" > /dev/null
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
-wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$STOCK/" > /dev/null
-wrk -t2 -c"$CONNS" -d5s "http://127.0.0.1:$HELLO/" > /dev/null
+wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$STOCK/" > /dev/null
+wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
 
 run() { # name url -> "rps p99ms"
   local out rps p99
