@@ -120,7 +120,13 @@ final class BackendConnections {
         // I/O thread serves would wait with it
         try {
             thread.getWorker().execute(() -> {
-                InetSocketAddress r = resolver.resolve(uri);
+                InetSocketAddress r;
+                try {
+                    r = resolver.resolve(uri);
+                } catch (RuntimeException e) { // a SecurityException, or a resolver's bug: not a wait for the timer
+                    thread.execute(() -> attempt.handleFailed(new IOException("looking up " + uri.getHost() + " failed: " + e, e), null));
+                    return;
+                }
                 if (!r.isUnresolved()) {
                     address = r;
                 }
@@ -174,6 +180,10 @@ final class BackendConnections {
         /** On the I/O thread, once the address is known (unless the connect timed out while it was looked up). */
         void open(XnioIoThread thread, InetSocketAddress a) {
             if (done) {
+                return;
+            }
+            if (closed) { // removed while its name was looked up
+                handleFailed(new IOException("backend removed"), null);
                 return;
             }
             if (a.isUnresolved()) {

@@ -73,8 +73,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private boolean responseDone;
     private boolean finished;
     private boolean upgraded;
-    /** The backend answered and stopped taking the request body: the exchange ends when the answer is out. */
-    private boolean uploadAbandoned;
+    /** Where the request body goes while it streams to the backend. */
+    private StreamSinkChannel upload;
     /** The 101 reached the client and the two connections are spliced: the tunnel owns the lease now. */
     private boolean tunnelOpen;
     private Outcome outcome = Outcome.SUCCESS;
@@ -314,24 +314,47 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
             if (a == attemptNo && responseReceived) {
                 // the backend answered before it took the whole upload (a 413, say) and stopped reading: its answer
-                // stands and goes on to the client, and Undertow drains the rest of the upload once it is out (as
-                // for any handler that answers early); the connection is not reused (its request never ended)
-                uploadAbandoned = true;
+                // stands and goes on to the client; the exchange ends once it is out (see endAfterAnswer)
                 if (responseDone) {
-                    exchange.endExchange();
+                    endAfterAnswer();
                 }
                 return;
             }
             attemptFailed(Outcome.CONNECT_FAILURE, e, a);
         };
+        // a failed read is the client's doing (it hung up or cut its body short): not the backend's, and there is
+        // nothing left to wait for
+        ChannelExceptionHandler<java.nio.channels.Channel> clientFailed = (ch, e) -> {
+            if (a == attemptNo && !finished) {
+                finished = true;
+                cancelReadTimer();
+                broke(Outcome.CLIENT_ABORT, e);
+            }
+        };
         StreamSinkChannel toBackend = c.requestBody(!exchange.getRequestHeaders().contains(Headers.CONTENT_LENGTH));
+        upload = toBackend;
         Transfer.initiateTransfer(exchange.getRequestChannel(), toBackend, ChannelListeners.closingChannelListener(),
                 sink -> c.endRequestBody(() -> {
                     if (a == attemptNo) {
                         startReadTimer();
                     }
                 }, onError),
-                onError, onError, exchange.getConnection().getByteBufferPool());
+                clientFailed, onError, exchange.getConnection().getByteBufferPool());
+    }
+
+    /**
+     * The answer is all out: ends the exchange. When the request body is not all read yet (a backend that answered
+     * early), the upload to the backend stops and Undertow drains the rest from the client, as for any handler
+     * that answers before reading the body (nginx discards it too); the backend connection is then not reused,
+     * its request never having ended.
+     */
+    private void endAfterAnswer() {
+        if (upload != null && !exchange.isRequestComplete()) {
+            upload.suspendWrites(); // the upload's pump must not take reads back from Undertow's drain
+            upload.getWriteSetter().set(null);
+            upload = null;
+        }
+        exchange.endExchange();
     }
 
     private void startReadTimer() {
@@ -426,8 +449,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         Transfer.initiateTransfer(fromBackend, exchange.getResponseChannel(), null, sink -> {
             responseDone = true;
             finishWrites(sink);
-            if (uploadAbandoned) {
-                exchange.endExchange();
+            if (!exchange.isRequestComplete()) {
+                endAfterAnswer();
             }
         }, onError, onError, exchange.getConnection().getByteBufferPool());
     }
@@ -449,7 +472,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         if (!body.hasRemaining()) {
             responseDone = true;
-            exchange.endExchange();
+            endAfterAnswer();
             return;
         }
         ByteBuffer rest = ByteBuffer.allocate(body.remaining()).put(body).flip();
@@ -468,7 +491,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             ch.suspendWrites();
             ch.getWriteSetter().set(null);
             responseDone = true;
-            exchange.endExchange();
+            endAfterAnswer();
         });
         out.resumeWrites();
     }
@@ -478,8 +501,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         upgraded = true;
         ByteBufferPool buffers = exchange.getConnection().getByteBufferPool();
         exchange.upgradeChannel((StreamConnection client, HttpServerExchange ex) -> {
-            watch.unwatch(this); // the tunnel's own close listeners take over from here
-            tunnelOpen = true;
             StreamConnection b = c.upgrade();
             ChannelListener<StreamConnection> closed = x -> {
                 IoUtils.safeClose(client, b);
@@ -488,6 +509,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             };
             client.setCloseListener(closed);
             b.setCloseListener(closed);
+            watch.unwatch(this); // the tunnel's own close listeners have taken over
+            tunnelOpen = true;
             if (!b.isOpen()) {
                 closed.handleEvent(b);
                 return;

@@ -201,31 +201,84 @@ class BackendConnectionTest extends ProxyTestBase {
             OutputStream out = c.getOutputStream();
             out.write(("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: " + size + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            Thread uploader = new Thread(() -> {
-                byte[] chunk = new byte[64 * 1024];
-                try {
-                    for (long sent = 0; sent < size; sent += chunk.length) {
-                        out.write(chunk);
-                    }
-                } catch (IOException e) {
-                    // the proxy closed the connection: fine once the answer is in
-                }
-            }, "uploader");
-            uploader.setDaemon(true);
-            uploader.start();
-            InputStream in = c.getInputStream();
-            StringBuilder got = new StringBuilder();
-            while (!got.toString().endsWith("\r\n0\r\n\r\n")) {
-                int ch = in.read();
-                assertThat(ch).as("answer so far: %s", got).isNotNegative();
-                got.append((char) ch);
-            }
-            assertThat(got.toString()).startsWith("HTTP/1.1 413 ").contains("\r\ntoo big\r\n");
+            upload(out, size);
+            String got = readUntil(c.getInputStream(), "\r\n0\r\n\r\n");
+            assertThat(got).startsWith("HTTP/1.1 413 ").contains("\r\ntoo big\r\n");
             Thread.sleep(600); // the reset reaches the proxy and fails the upload
             c.setSoLinger(true, 0);
         }
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
         assertThat(engine.backends().get(0).failures()).as("failures blamed on the backend").isZero();
+    }
+
+    @Test
+    void aStreamedEarlyAnswerEndsTheExchangeThoughTheBackendNeitherReadsNorCloses() throws Exception {
+        // once the answer is out, the rest of the upload is the proxy's to drain (as nginx discards it): waiting for
+        // the backend to take it or hang up would hold the lease for as long as it pleases
+        Scripted b = backend(req -> List.of("HTTP/1.1 413 Payload Too Large\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "7\r\ntoo big\r\n", "0\r\n\r\n", "<pause 15000>"));
+        b.headOnly = true;
+        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(20_000).build(), "s", b.url());
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            c.setSoTimeout(10_000);
+            long size = 200_000_000L;
+            c.getOutputStream().write(("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: " + size + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            upload(c.getOutputStream(), size);
+            assertThat(readUntil(c.getInputStream(), "\r\n0\r\n\r\n")).startsWith("HTTP/1.1 413 ");
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
+        }
+        assertThat(engine.backends().get(0).failures()).isZero();
+    }
+
+    @Test
+    void aClientThatCutsItsUploadShortIsNotTheBackendsFailure() throws Exception {
+        // before the backend's head arrives and after it: the failed read is the client's; the lease goes at once
+        // (not after readMs) and nothing counts against the backend
+        for (String head : List.of("<pause 100>", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")) {
+            Scripted b = backend(req -> List.of(head, "<pause 15000>"));
+            b.headOnly = true;
+            start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(20_000).build(), "s", b.url());
+            try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+                OutputStream out = c.getOutputStream();
+                out.write("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.write(new byte[100_000]);
+                out.flush();
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> b.requests.size() == 1);
+                Thread.sleep(300); // the backend's head, if any, reaches the proxy
+            } // a close half way through the body
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).as(head).isZero());
+            assertThat(engine.backends().get(0).failures()).as(head).isZero();
+            closeAll();
+            closeables.clear();
+            proxy = null;
+            engine = null;
+        }
+    }
+
+    private static void upload(OutputStream out, long size) {
+        Thread uploader = new Thread(() -> {
+            byte[] chunk = new byte[64 * 1024];
+            try {
+                for (long sent = 0; sent < size; sent += chunk.length) {
+                    out.write(chunk);
+                }
+            } catch (IOException e) {
+                // the proxy closed the connection: fine once the answer is in
+            }
+        }, "uploader");
+        uploader.setDaemon(true);
+        uploader.start();
+    }
+
+    private static String readUntil(InputStream in, String end) throws IOException {
+        StringBuilder got = new StringBuilder();
+        while (!got.toString().endsWith(end)) {
+            int ch = in.read();
+            assertThat(ch).as("answer so far: %s", got).isNotNegative();
+            got.append((char) ch);
+        }
+        return got.toString();
     }
 
     @Test

@@ -90,6 +90,40 @@ class BackendConnectionsTest {
         assertThat(lookups[0]).isEqualTo(2);
     }
 
+    @Test
+    void aBackendRemovedWhileItsNameIsLookedUpGetsNoConnection() throws Exception {
+        CountDownLatch lookupStarted = new CountDownLatch(1);
+        CountDownLatch lookupMayEnd = new CountDownLatch(1);
+        BackendConnections c = new BackendConnections(URI.create("http://slow.test:80"), u -> {
+            lookupStarted.countDown();
+            try {
+                lookupMayEnd.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new InetSocketAddress(InetAddress.getLoopbackAddress(), slowServer.getLocalPort());
+        }, buffers, 1, 30_000, 60_000);
+        XnioIoThread thread = worker.getIoThread(0);
+        Outcome o = new Outcome();
+        thread.execute(() -> c.acquire(thread, o));
+        assertThat(lookupStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        c.close();
+        lookupMayEnd.countDown();
+        assertThat(o.result.get(10, TimeUnit.SECONDS)).isEqualTo("failed: backend removed");
+    }
+
+    @Test
+    void aLookupThatThrowsFailsTheConnectWithItsCauseNotTheTimer() throws Exception {
+        BackendConnections c = new BackendConnections(URI.create("http://broken.test:80"), u -> {
+            throw new SecurityException("no lookups here");
+        }, buffers, 1, 30_000, 60_000);
+        XnioIoThread thread = worker.getIoThread(0);
+        Outcome o = new Outcome();
+        thread.execute(() -> c.acquire(thread, o));
+        assertThat(o.result.get(10, TimeUnit.SECONDS)) // the connect timer is 30 s
+                .startsWith("failed: looking up broken.test failed: java.lang.SecurityException: no lookups here");
+    }
+
     private static final class Outcome implements BackendConnections.Callback {
         final CompletableFuture<String> result = new CompletableFuture<>();
 
