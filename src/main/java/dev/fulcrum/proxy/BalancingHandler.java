@@ -8,6 +8,7 @@ import dev.fulcrum.engine.Router;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.server.handlers.Cookie;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
@@ -109,6 +110,9 @@ final class BalancingHandler implements HttpHandler {
     @Override
     public void handleRequest(HttpServerExchange exchange) {
         String refusal = framingProblem(exchange.getRequestHeaders());
+        if (refusal == null && !(exchange.getConnection() instanceof HttpServerConnection)) {
+            refusal = fieldValueProblem(exchange.getRequestHeaders());
+        }
         if (refusal != null) {
             ErrorResponses.send(exchange, 400, refusal, true);
             return;
@@ -174,6 +178,27 @@ final class BalancingHandler implements HttpHandler {
                 for (String part : v.split(",", -1)) {
                     if (!part.trim().equals(first) || !isDigits(first)) {
                         return "Content-Length: conflicting or invalid values (got: " + String.join(", ", cl) + ")";
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * RFC 9113 8.2.1: an HTTP/2 field value holding CR, LF or NUL is malformed. HPACK carries any octet and Undertow
+     * checks names, not values; passed on, such a value would split the HTTP/1.1 head written to the backend into
+     * two requests (smuggling). HTTP/1.1's own parser never lets them through.
+     */
+    static String fieldValueProblem(HeaderMap h) {
+        for (long f = h.fastIterateNonEmpty(); f != -1L; f = h.fiNextNonEmpty(f)) {
+            HeaderValues v = h.fiCurrent(f);
+            for (int i = 0; i < v.size(); i++) {
+                String s = v.get(i);
+                for (int k = 0; k < s.length(); k++) {
+                    char c = s.charAt(k);
+                    if (c == '\r' || c == '\n' || c == 0) {
+                        return "header " + v.getHeaderName() + ": CR, LF or NUL in an HTTP/2 field value";
                     }
                 }
             }

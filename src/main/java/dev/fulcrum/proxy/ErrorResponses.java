@@ -12,7 +12,7 @@ public final class ErrorResponses {
     /** Sends a JSON error and ends the exchange; closes the connection when {@code close}. */
     public static void send(HttpServerExchange exchange, int status, String message, boolean close) {
         if (exchange.isResponseStarted()) {
-            org.xnio.IoUtils.safeClose(exchange.getConnection());
+            cutOff(exchange);
             return;
         }
         exchange.setStatusCode(status);
@@ -22,6 +22,19 @@ public final class ErrorResponses {
             exchange.getResponseHeaders().put(Headers.CONNECTION, "close");
         }
         exchange.getResponseSender().send(json(status, message));
+    }
+
+    /**
+     * Cuts the client off when an answer cannot be completed: its connection (HTTP/1.x) or its stream (HTTP/2: a
+     * RST_STREAM). An HTTP/2 exchange does not complete by itself after that (its completion waits for a write that
+     * never comes), which would keep it out of the access log and metrics and hold graceful shutdown for its whole
+     * drain timeout: it is ended here.
+     */
+    static void cutOff(HttpServerExchange exchange) {
+        org.xnio.IoUtils.safeClose(exchange.getConnection());
+        if (!(exchange.getConnection() instanceof io.undertow.server.protocol.http.HttpServerConnection)) {
+            exchange.endExchange();
+        }
     }
 
     public static String json(int status, String message) {

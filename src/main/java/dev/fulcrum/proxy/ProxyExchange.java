@@ -75,6 +75,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private boolean upgraded;
     /** Where the request body goes while it streams to the backend. */
     private StreamSinkChannel upload;
+    /**
+     * The client's side of the answer (Undertow hands it out once); a streamed answer is flushed whenever the backend
+     * has nothing more for now.
+     */
+    private StreamSinkChannel responseSink;
     /** The 101 reached the client and the two connections are spliced: the tunnel owns the lease now. */
     private boolean tunnelOpen;
     private Outcome outcome = Outcome.SUCCESS;
@@ -268,6 +273,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                     || (replaceHost && name.equals(Headers.HOST))) {
                 continue;
             }
+            if (v.size() > 1 && name.equals(Headers.COOKIE)) {
+                // RFC 9113 8.2.3: HTTP/2 may split the cookies into several fields; HTTP/1.1 wants one, joined by "; "
+                header(out, name, String.join("; ", v));
+                continue;
+            }
             for (int i = 0; i < v.size(); i++) {
                 header(out, name, v.get(i));
             }
@@ -275,7 +285,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         String clientIp = request.clientIp();
         String xff = in.getFirst(Headers.X_FORWARDED_FOR);
         header(out, Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
-        header(out, Headers.X_FORWARDED_PROTO, exchange.getRequestScheme());
+        // what the connection is, not what an HTTP/2 client wrote in :scheme (h2c with "https" on the plain port)
+        header(out, Headers.X_FORWARDED_PROTO, exchange.getConnection().getSslSessionInfo() != null ? "https" : "http");
         if (host != null) {
             header(out, Headers.X_FORWARDED_HOST, host);
         }
@@ -349,10 +360,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * its request never having ended.
      */
     private void endAfterAnswer() {
-        if (upload != null && !exchange.isRequestComplete()) {
-            upload.suspendWrites(); // the upload's pump must not take reads back from Undertow's drain
-            upload.getWriteSetter().set(null);
-            upload = null;
+        if (!exchange.isRequestComplete()) {
+            if (upload != null) {
+                upload.suspendWrites(); // the upload's pump must not take reads back from Undertow's drain
+                upload.getWriteSetter().set(null);
+                upload = null;
+            }
+            // Undertow drains the upload before it flushes the answer, and an HTTP/2 stream holds it until a
+            // flush: the answer would wait for the client's whole upload (for ever, if the client waits for it)
+            finishWrites(responseSink);
         }
         exchange.endExchange();
     }
@@ -404,6 +420,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * here (its reads found bytes; Transfer waits on the client's socket, not the backend's).
      */
     private void bodyWaiting(boolean waiting) {
+        if (waiting && responseSink != null && !responseDone) {
+            // the backend has nothing more for now: what it sent goes out (an HTTP/2 stream holds it until a flush,
+            // so server-sent events over https would otherwise arrive all at the end)
+            try {
+                responseSink.flush();
+            } catch (IOException e) {
+                // the transfer's next write reports it
+            }
+        }
         if (!waiting) {
             cancelReadTimer();
         } else if (handler.settings().readMs() > 0 && !responseDone && !finished) {
@@ -442,11 +467,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         StreamSourceChannel fromBackend = connection.responseBody();
+        responseSink = exchange.getResponseChannel();
         ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
             // a failed read is the backend's doing (a reset mid-body counts against it); a failed write, the client's
             broke(ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT, e);
         };
-        Transfer.initiateTransfer(fromBackend, exchange.getResponseChannel(), null, sink -> {
+        Transfer.initiateTransfer(fromBackend, responseSink, null, sink -> {
             responseDone = true;
             finishWrites(sink);
             if (!exchange.isRequestComplete()) {
@@ -462,6 +488,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      */
     private void sendWhole(ByteBuffer body) {
         StreamSinkChannel out = exchange.getResponseChannel();
+        responseSink = out;
         try {
             while (body.hasRemaining() && out.write(body) > 0) {
                 // the socket took some: offer the rest
@@ -634,7 +661,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         if (exchange.isResponseStarted() || responseReceived) {
             finished = true;
-            IoUtils.safeClose(exchange.getConnection());
+            ErrorResponses.cutOff(exchange);
             return;
         }
         exchange.getResponseHeaders().clear(); // whatever part of a head the failed backend got to send
@@ -645,7 +672,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         boolean reached = sent;
         boolean mayRetry = attempts <= handler.settings().maxRetries() && !bodyStarted && (!reached || idempotent);
         handler.log().attemptFailed(failedOn.id(), why, e);
-        if (mayRetry) {
+        if (mayRetry && !exchange.getConnection().isOpen()) {
+            clientClosed(); // nobody left to answer: no other backend is bothered
+            exchange.endExchange();
+        } else if (mayRetry) {
             attempt();
         } else {
             respondError(why == Outcome.TIMEOUT ? 504 : 502, why == Outcome.TIMEOUT
@@ -661,7 +691,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             lease.release(responseDone ? outcome : why);
         }
         closeConnection();
-        IoUtils.safeClose(exchange.getConnection());
+        ErrorResponses.cutOff(exchange);
     }
 
     /**

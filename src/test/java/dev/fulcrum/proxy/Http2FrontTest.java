@@ -1,0 +1,163 @@
+package dev.fulcrum.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTTPS / HTTP/2 front (Undertow's h2) in front of the proxy's HTTP/1.1 backends, driven by a bare h2 client that
+ * sends exactly what a test gives it, against a backend that records the bytes it receives. What holds for HTTP/1.1
+ * clients must hold here too: nothing smuggled, streamed answers streamed, every exchange completed.
+ */
+class Http2FrontTest extends ProxyTestBase {
+    @TempDir
+    Path dir;
+
+    @Test
+    void crOrLfInAnHttp2HeaderValueIsRefusedAndNeverReachesTheBackend() throws Exception {
+        // HPACK carries any octet: written into the HTTP/1.1 head, this value would be a second request
+        RawBackend b = backend();
+        start(tls(TestSettings.proxy()), "r", b.url());
+        RawH2 c = h2();
+        int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
+                new String[] {":authority", authority()}, new String[] {":path", "/public"},
+                new String[] {"x-a", "1\r\n\r\nGET /admin/secret HTTP/1.1\r\nHost: internal\r\nX-B: 2"}), true);
+        assertThat(c.streams.get(id).await(5_000)).isTrue();
+        assertThat(c.streams.get(id).status).isEqualTo(400);
+        assertThat(c.streams.get(id).body.toString()).contains("x-a: CR, LF or NUL in an HTTP/2 field value");
+        assertThat(b.received.toString()).isEmpty();
+    }
+
+    @Test
+    void aStreamedAnswerReachesAnHttp2ClientAsTheBackendWritesIt() throws Exception {
+        // server-sent events over https: each event must go out when it comes, not when the stream ends
+        CountDownLatch clientGotTheFirstEvent = new CountDownLatch(1);
+        RawBackend b = backend();
+        b.answer = (head, out) -> {
+            RawBackend.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "f\r\ndata: event 1\n\n\r\n");
+            try {
+                clientGotTheFirstEvent.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            RawBackend.write(out, "f\r\ndata: event 2\n\n\r\n0\r\n\r\n");
+        };
+        start(tls(TestSettings.proxy()), "r", b.url());
+        RawH2 c = h2();
+        RawH2.Stream s = c.streams.get(c.get(authority(), "/events"));
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> {
+                synchronized (s.body) {
+                    return s.body.toString().contains("data: event 1");
+                }
+            });
+        } finally {
+            clientGotTheFirstEvent.countDown();
+        }
+        assertThat(s.await(5_000)).isTrue();
+        assertThat(s.body.toString()).isEqualTo("data: event 1\n\ndata: event 2\n\n");
+    }
+
+    @Test
+    void anHttp2ExchangeCutOffByABackendDyingMidBodyCompletesAndShutdownStaysClean() throws Exception {
+        RawBackend b = backend();
+        b.answer = (head, out) -> {
+            RawBackend.write(out, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + "x".repeat(1000));
+            try {
+                Thread.sleep(300);
+                out.close(); // gone mid-body
+            } catch (Exception e) {
+                // closed
+            }
+        };
+        start(tls(TestSettings.proxy().readMs(10_000).drainTimeoutMs(10_000)), "r", b.url());
+        AtomicInteger completed = new AtomicInteger();
+        proxy.setRequestListener((backend, status, latency) -> completed.incrementAndGet());
+        RawH2 c = h2();
+        int id = c.get(authority(), "/mid");
+        assertThat(c.streams.get(id).await(5_000)).isTrue();
+        assertThat(c.streams.get(id).resetCode).as("the stream is reset, not ended as if complete").isNotNegative();
+        // its completion is what the access log, the metrics and graceful shutdown wait for
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> completed.get() == 1);
+        assertThat(inFlight()).isZero();
+        assertThat(proxy.shutdownGracefully()).as("shutdown found nothing in flight").isTrue();
+        proxy = null;
+    }
+
+    @Test
+    void anEarlyAnswerToAnHttp2UploadReachesAClientThatIsStillUploading() throws Exception {
+        RawBackend b = backend();
+        b.answer = (head, out) -> RawBackend.write(out, "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 7\r\n\r\ntoo big");
+        start(tls(TestSettings.proxy()), "r", b.url());
+        RawH2 c = h2();
+        int id = c.request(List.of(new String[] {":method", "POST"}, new String[] {":scheme", "https"},
+                new String[] {":authority", authority()}, new String[] {":path", "/upload"},
+                new String[] {"content-length", "10000000"}), false);
+        c.data(id, new byte[16_000], false); // then waits for the answer, as a streaming upload may
+        RawH2.Stream s = c.streams.get(id);
+        assertThat(s.head.await(5, TimeUnit.SECONDS)).as("answer before the upload ends").isTrue();
+        assertThat(s.status).isEqualTo(413);
+    }
+
+    @Test
+    void splitCookieFieldsReachTheBackendAsOneCookieHeader() throws Exception {
+        // RFC 9113 8.2.3: HTTP/2 may send each cookie as its own field; HTTP/1.1 allows one Cookie line
+        RawBackend b = backend();
+        start(tls(TestSettings.proxy()), "r", b.url());
+        RawH2 c = h2();
+        int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
+                new String[] {":authority", authority()}, new String[] {":path", "/c"},
+                new String[] {"cookie", "a=1"}, new String[] {"cookie", "b=2"}), true);
+        assertThat(c.streams.get(id).await(5_000)).isTrue();
+        String head = b.received.toString();
+        assertThat(head).containsIgnoringCase("\r\nCookie: a=1; b=2\r\n");
+        assertThat(head.toLowerCase().split("\r\ncookie:", -1)).hasSize(2);
+    }
+
+    @Test
+    void xForwardedProtoSaysWhatTheConnectionIsNotWhatTheClientClaims() throws Exception {
+        // h2c with prior knowledge on the plain port, claiming :scheme https
+        RawBackend b = backend();
+        start(tls(TestSettings.proxy()), "r", b.url());
+        RawH2 c = new RawH2("127.0.0.1", proxy.port(), false);
+        closeables.add(c);
+        int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
+                new String[] {":authority", "x"}, new String[] {":path", "/h2c"}), true);
+        assertThat(c.streams.get(id).await(5_000)).isTrue();
+        assertThat(b.received.toString()).contains("\r\nX-Forwarded-Proto: http\r\n");
+        RawH2 secure = h2();
+        assertThat(secure.streams.get(secure.get(authority(), "/h2")).await(5_000)).isTrue();
+        assertThat(b.received.toString()).contains("\r\nX-Forwarded-Proto: https\r\n");
+    }
+
+    // ---------------------------------------------------------------- fixtures
+
+    private RawBackend backend() throws Exception {
+        RawBackend b = new RawBackend();
+        closeables.add(b);
+        return b;
+    }
+
+    private ProxySettings tls(TestSettings t) {
+        return t.build().withTls(new ProxySettings.Tls(0, null, null, true, dir));
+    }
+
+    private RawH2 h2() throws Exception {
+        RawH2 c = new RawH2("127.0.0.1", proxy.tlsPort(), true);
+        closeables.add(c);
+        return c;
+    }
+
+    private String authority() {
+        return "localhost:" + proxy.tlsPort();
+    }
+}
