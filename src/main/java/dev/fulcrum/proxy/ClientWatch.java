@@ -7,11 +7,13 @@ import io.undertow.util.AttachmentKey;
 import java.net.InetSocketAddress;
 
 /**
- * What the proxy keeps per HTTP/1.x client connection. Notices a client that hangs up while its request waits on a
- * backend: one close listener per connection (not per request, which would pile up on a long keep-alive
- * connection) tells whichever exchange is current, so its lease is released and its backend connection
- * closed at once. Also remembers the client's address as text, worked out once per connection rather than
- * once per request.
+ * What the proxy keeps per HTTP/1.x client connection. When the connection closes while an exchange is current,
+ * one close listener per connection (not per request, which would pile up on a long keep-alive connection) tells
+ * that exchange, so its lease is released and its backend connection closed at once. It hears of the closes the
+ * server notices: a failed write or read, an upload cut short, the proxy closing it. A client that only hangs up
+ * while its request waits on a backend is not noticed before the answer (or readMs): Undertow does not read a
+ * connection whose request is running (RELIABILITY, still open). Also remembers the client's address as text,
+ * worked out once per connection rather than once per request.
  */
 final class ClientWatch implements ServerConnection.CloseListener {
     private static final AttachmentKey<ClientWatch> KEY = AttachmentKey.create(ClientWatch.class);
