@@ -1,25 +1,38 @@
 package dev.fulcrum.proxy;
 
+import io.undertow.connector.PooledByteBuffer;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.ServerConnection;
 import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.AttachmentKey;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import org.xnio.ChannelListener;
+import org.xnio.IoUtils;
+import org.xnio.conduits.ConduitStreamSourceChannel;
 
 /**
  * What the proxy keeps per HTTP/1.x client connection. When the connection closes while an exchange is current,
  * one close listener per connection (not per request, which would pile up on a long keep-alive connection) tells
- * that exchange, so its lease is released and its backend connection closed at once. It hears of the closes the
- * server notices: a failed write or read, an upload cut short, the proxy closing it. A client that only hangs up
- * while its request waits on a backend is not noticed before the answer (or readMs): Undertow does not read a
- * connection whose request is running (RELIABILITY, still open). Also remembers the client's address as text,
- * worked out once per connection rather than once per request.
+ * that exchange, so its lease is released and its backend connection closed at once. Also remembers the client's
+ * address as text, worked out once per connection rather than once per request.
+ *
+ * <p>Undertow does not read a connection whose request is running, so on its own a client that hangs up while its
+ * request waits on a backend would go unnoticed until the answer. While a request without a body waits on plain
+ * HTTP/1.1, {@link #probeWhileWaiting} puts a read listener of its own on the connection (nginx watches for the same
+ * with EPOLLRDHUP): the end of the stream or a reset closes the connection, which ends the exchange as a client
+ * abort; bytes of a pipelined request are handed back to Undertow, which parses them once this exchange is done.
+ * No extra system call while nothing arrives. Runs on the connection's I/O thread only.
  */
 final class ClientWatch implements ServerConnection.CloseListener {
     private static final AttachmentKey<ClientWatch> KEY = AttachmentKey.create(ClientWatch.class);
 
     private ProxyExchange current; // touched only on the connection's I/O thread
     private String clientIp;
+    private HttpServerConnection connection;
+    /** Undertow's read listener, put back when the waiting exchange ends. */
+    private ChannelListener<? super ConduitStreamSourceChannel> serverReader;
+    private final ChannelListener<ConduitStreamSourceChannel> probe = this::probe;
 
     static ClientWatch of(HttpServerExchange exchange) {
         ServerConnection c = exchange.getConnection();
@@ -32,6 +45,7 @@ final class ClientWatch implements ServerConnection.CloseListener {
         ClientWatch w = c.getAttachment(KEY);
         if (w == null) {
             w = new ClientWatch();
+            w.connection = (HttpServerConnection) c;
             c.putAttachment(KEY, w);
             c.addCloseListener(w);
         }
@@ -45,6 +59,57 @@ final class ClientWatch implements ServerConnection.CloseListener {
             clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
         }
         return clientIp;
+    }
+
+    /** Reads the connection while the current request waits on a backend (plain HTTP/1.1, no request body). */
+    void probeWhileWaiting() {
+        ConduitStreamSourceChannel ch = connection.getChannel().getSourceChannel();
+        ChannelListener<? super ConduitStreamSourceChannel> l = ch.getReadListener();
+        if (l != probe) {
+            serverReader = l;
+            ch.setReadListener(probe);
+        }
+        connection.getOriginalSourceConduit().resumeReads();
+    }
+
+    /** The waiting exchange ended: Undertow reads the connection again (before it looks for the next request). */
+    void stopProbing() {
+        if (connection != null) {
+            ConduitStreamSourceChannel ch = connection.getChannel().getSourceChannel();
+            if (ch.getReadListener() == probe) {
+                ch.setReadListener(serverReader);
+            }
+        }
+    }
+
+    private void probe(ConduitStreamSourceChannel ch) {
+        HttpServerConnection c = connection;
+        if (c.getExtraBytes() != null) {
+            ch.suspendReads(); // bytes of a next request are already waiting: what follows them stays in order, unread
+            return;
+        }
+        PooledByteBuffer p = c.getByteBufferPool().allocate();
+        boolean handedBack = false;
+        try {
+            int n = c.getOriginalSourceConduit().read(p.getBuffer());
+            if (n == 0) {
+                return;
+            }
+            ch.suspendReads();
+            if (n < 0) {
+                IoUtils.safeClose(c); // the client hung up: closed() below ends the exchange as a client abort
+                return;
+            }
+            p.getBuffer().flip();
+            c.ungetRequestBytes(p); // a pipelined request: Undertow's, once this exchange is done
+            handedBack = true;
+        } catch (IOException e) {
+            IoUtils.safeClose(c); // a reset
+        } finally {
+            if (!handedBack) {
+                p.close();
+            }
+        }
     }
 
     void watch(ProxyExchange e) {

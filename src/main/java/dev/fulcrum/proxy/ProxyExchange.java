@@ -121,15 +121,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     /**
      * Undertow suspends reads on a plain HTTP/1.1 client connection when it has parsed a request and resumes
      * them when the exchange ends: one epoll_ctl call each way, per request, while the request waits on a
-     * backend. Turning them back on before the selector runs again cancels both calls. Should the client send
-     * anything meanwhile (a pipelined request, a hang-up), Undertow's read listener sees a request running and
-     * suspends then, as it does for its own handlers. Not for bodies (their channel takes over the reads),
-     * upgrades (the tunnel takes over the connection) or TLS (the engine's channel is not shared that way).
+     * backend. Turning them back on before the selector runs again cancels both calls, and the client watch's
+     * probe reads whatever comes meanwhile: a hang-up ends the exchange at once, a pipelined request waits its
+     * turn. Not for bodies (their channel takes over the reads), upgrades (the tunnel takes over the connection)
+     * or TLS (the engine's channel is not shared that way).
      */
     private void keepClientReadsOn() {
         if (bodyless && !upgrade && exchange.getConnection() instanceof HttpServerConnection c
                 && c.getSslSessionInfo() == null) {
-            c.getOriginalSourceConduit().resumeReads();
+            watch.probeWhileWaiting();
         }
     }
 
@@ -728,6 +728,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     private void onExchangeComplete() {
+        watch.stopProbing();
         cancelReadTimer();
         if (upgraded) {
             return; // the tunnel holds the lease until it closes; until it opens, the client's hang-up is watched

@@ -226,6 +226,61 @@ class ProxyServerTest extends ProxyTestBase {
     }
 
     @Test
+    void aClientThatHangsUpWhileItsRequestWaitsOnABackendIsNoticedAtOnce() throws Exception {
+        // nginx notices too (EPOLLRDHUP): the lease goes back now, not when the slow backend answers
+        TestBackend a = backend("a");
+        a.delayMs = 15_000;
+        start(a);
+        for (boolean reset : new boolean[] {false, true}) {
+            try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+                s.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                s.getOutputStream().flush();
+                await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+                if (reset) {
+                    s.setSoLinger(true, 0);
+                }
+            }
+            await(reset ? "reset" : "close").atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+        }
+    }
+
+    @Test
+    void aRequestPipelinedWhileTheFirstWaitsIsAnsweredAfterIt() throws Exception {
+        // the bytes of the second request arrive while the first waits on a backend; they are read (to see a
+        // hang-up) and must still be parsed, in order, once the first is answered
+        TestBackend a = backend("a");
+        TestBackend b = backend("b");
+        a.delayMs = 500;
+        start(a, b); // round robin: the first request to a, the second to b
+        try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write("GET /first HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+            out.write("GET /second HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            assertThat(readResponse(in)).startsWith("HTTP/1.1 200").contains("X-Fulcrum-Backend: a");
+            assertThat(readResponse(in)).startsWith("HTTP/1.1 200").contains("X-Fulcrum-Backend: b");
+        }
+        assertThat(a.requests.get() + b.requests.get()).isEqualTo(2);
+    }
+
+    /** One response with a Content-Length body, head and body as text. */
+    private static String readResponse(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            assertThat(c).as("response so far: %s", head).isNotNegative();
+            head.append((char) c);
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+        assertThat(m.find()).as("Content-Length in %s", head).isTrue();
+        return head + new String(in.readNBytes(Integer.parseInt(m.group(1))), StandardCharsets.ISO_8859_1);
+    }
+
+    @Test
     void contentLengthWithTransferEncodingIsRefusedAndTheConnectionClosed() throws Exception {
         TestBackend a = backend("a");
         start(a);

@@ -143,7 +143,8 @@ class HostileInputTest {
                         "nothing, or one POST /a with body hello"),
                 new Case("non-hex chunk size",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
-                        Set.of(400, -1), true, seen -> seen.stream().allMatch(s -> s.body().isEmpty()),
+                        Set.of(400, -1), true, seen -> seen.stream().allMatch(s -> s.body().isEmpty()
+                                || s.body().startsWith("<unreadable")), // cut off before any byte
                         "no body byte"),
                 // RFC 9112 5.2: reject with 400 or replace the fold by SP before forwarding; Undertow unfolds
                 new Case("obs-fold (header line starting with a space)",

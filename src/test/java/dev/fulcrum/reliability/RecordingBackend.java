@@ -81,11 +81,14 @@ final class RecordingBackend implements AutoCloseable {
         requests.incrementAndGet();
         Map<String, List<String>> h = new TreeMap<>();
         ex.getRequestHeaders().forEach(v -> h.put(v.getHeaderName().toString().toLowerCase(), new ArrayList<>(v)));
+        // the bytes that arrived, then a marker if the body broke off: what reached the backend, either way
+        java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
         String body;
         try {
-            body = new String(ex.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            ex.getInputStream().transferTo(got);
+            body = got.toString(StandardCharsets.ISO_8859_1);
         } catch (Exception e) {
-            body = "<unreadable: " + e + ">";
+            body = got.toString(StandardCharsets.ISO_8859_1) + "<unreadable: " + e + ">";
         }
         seen.add(new Seen(ex.getRequestMethod().toString(), ex.getRequestURI(), ex.getQueryString(), h, body));
         try {
