@@ -256,7 +256,8 @@ class PassThroughTest extends ProxyTestBase {
                 .hasMessageStartingWith("proxy.tls.certificate: no certificate").hasMessageContaining(cert.toString());
     }
 
-    private static SSLContext trustAll() throws Exception {
+    /** A TLS context that trusts any certificate (the proxy's own, made for the test). */
+    static SSLContext trustAll() throws Exception {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(null, new TrustManager[] {new X509TrustManager() {
             public void checkClientTrusted(X509Certificate[] c, String a) {

@@ -8,18 +8,14 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * A bare HTTP/2 client for tests: h2 over TLS (ALPN) or h2c with prior knowledge. It sends exactly the header fields it
@@ -64,19 +60,7 @@ final class RawH2 implements AutoCloseable {
 
     RawH2(String host, int port, boolean tls) throws Exception {
         if (tls) {
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, new TrustManager[] {new X509TrustManager() {
-                public void checkClientTrusted(X509Certificate[] c, String a) {
-                }
-
-                public void checkServerTrusted(X509Certificate[] c, String a) {
-                }
-
-                public X509Certificate[] getAcceptedIssuers() {
-                    return new X509Certificate[0];
-                }
-            }}, null);
-            SSLSocket s = (SSLSocket) ctx.getSocketFactory().createSocket(host, port);
+            SSLSocket s = (SSLSocket) PassThroughTest.trustAll().getSocketFactory().createSocket(host, port);
             SSLParameters p = s.getSSLParameters();
             p.setApplicationProtocols(new String[] {"h2"});
             s.setSSLParameters(p);
