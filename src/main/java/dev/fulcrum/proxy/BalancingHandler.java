@@ -135,9 +135,11 @@ final class BalancingHandler implements HttpHandler {
             ErrorResponses.send(exchange, 503, "no pool for " + path, false);
             return;
         }
-        String target = exchange.getRequestURI();
-        if (exchange.isHostIncludedInRequestURI()) {
-            target = exchange.getRequestPath();
+        String target = originTarget(exchange);
+        String bad = targetProblem(target, exchange.getQueryString());
+        if (bad != null) {
+            ErrorResponses.send(exchange, 400, bad, true);
+            return;
         }
         if (route != null && route.stripPrefix()) {
             target = target.substring(Math.min(target.length(), route.pathPrefix().length()));
@@ -181,6 +183,41 @@ final class BalancingHandler implements HttpHandler {
                     }
                 }
             }
+        }
+        return null;
+    }
+
+    /**
+     * The path to send on, as the client sent it (never decoded: a decoded %0d%0a would end the line). An absolute-form
+     * target ({@code GET http://host/p HTTP/1.1}) loses its scheme and authority.
+     */
+    static String originTarget(HttpServerExchange exchange) {
+        String uri = exchange.getRequestURI();
+        if (!exchange.isHostIncludedInRequestURI()) {
+            return uri;
+        }
+        int scheme = uri.indexOf("://");
+        int path = scheme < 0 ? -1 : uri.indexOf('/', scheme + 3);
+        return path < 0 ? "/" : uri.substring(path);
+    }
+
+    /**
+     * What goes into the backend's request line must be one visible-ASCII token: a space, CR, LF or other control
+     * byte, a fragment or a non-ASCII char there would let a client write a request line (and headers, and a second
+     * request) of its own. HTTP/1.1's parser lets none of them through raw; this holds the line for every way in
+     * (an HTTP/2 :path, an absolute-form target).
+     */
+    static String targetProblem(String target, String query) {
+        String t = target;
+        for (int part = 0; part < 2; part++) {
+            for (int i = 0; t != null && i < t.length(); i++) {
+                char c = t.charAt(i);
+                if (c <= 0x20 || c >= 0x7f || c == '#') {
+                    return "request target: invalid character 0x" + Integer.toHexString(c) + " (got: "
+                            + ErrorResponses.printable(target + (query == null || query.isEmpty() ? "" : "?" + query)) + ")";
+                }
+            }
+            t = query;
         }
         return null;
     }

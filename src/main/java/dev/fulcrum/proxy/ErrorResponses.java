@@ -37,6 +37,20 @@ public final class ErrorResponses {
         }
     }
 
+    /** {@code s} with control and non-ASCII chars written as {@code \xNN} (for an error message that echoes input). */
+    static String printable(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c >= 0x7f) {
+                b.append(String.format("\\x%02x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
     public static String json(int status, String message) {
         return "{\"error\":\"" + escape(message) + "\",\"status\":" + status + "}";
     }

@@ -37,6 +37,20 @@ class Http2FrontTest extends ProxyTestBase {
     }
 
     @Test
+    void aSpaceOrCrLfInAnHttp2PathNeverReachesTheBackendsRequestLine() throws Exception {
+        RawBackend b = backend();
+        start(tls(TestSettings.proxy()), "r", b.url());
+        RawH2 c = h2();
+        for (String path : List.of("/a HTTP/1.1\r\nX-Injected: 1\r\nX-B:", "/a b", "/caf\u00e9")) {
+            int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
+                    new String[] {":authority", authority()}, new String[] {":path", path}), true);
+            assertThat(c.streams.get(id).await(5_000)).isTrue();
+            assertThat(c.streams.get(id).status).as(path).isIn(-1, 400); // refused here, or reset by Undertow
+        }
+        assertThat(b.received.toString()).isEmpty();
+    }
+
+    @Test
     void aStreamedAnswerReachesAnHttp2ClientAsTheBackendWritesIt() throws Exception {
         // server-sent events over https: each event must go out when it comes, not when the stream ends
         CountDownLatch clientGotTheFirstEvent = new CountDownLatch(1);

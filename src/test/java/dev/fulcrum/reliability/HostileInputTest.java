@@ -179,6 +179,17 @@ class HostileInputTest {
                         "GET " + evilTarget + " HTTP/1.1\r\nHost: 127.0.0.1:" + evil.port() + "\r\n\r\n", Set.of(200, 400),
                         false, nothingOr(exactlyOne("GET", "/steal", "")),
                         "nothing, or GET /steal on our backend; the other host never"),
+                // the path goes on as sent: decoded, %0d%0a would end the backend's request line and start headers
+                // (or a whole second request) of the client's choosing
+                new Case("absolute-form target with an encoded CR LF",
+                        "GET http://x/a%0d%0aX-Injected:%201 HTTP/1.1\r\nHost: x\r\n\r\n", Set.of(200, 400), false,
+                        nothingOr(exactlyOne("GET", "/a%0d%0aX-Injected:%201", "")),
+                        "nothing, or one GET with the path as sent"),
+                new Case("absolute-form target smuggling a second request",
+                        "GET http://x/a%20HTTP/1.1%0d%0aHost:%20a%0d%0a%0d%0aGET%20/secret%20HTTP/1.1%0d%0aX:%20y HTTP/1.1\r\n"
+                                + "Host: x\r\n\r\n", Set.of(200, 400), false,
+                        nothingOr(exactlyOne("GET", "/a%20HTTP/1.1%0d%0aHost:%20a%0d%0a%0d%0aGET%20/secret%20HTTP/1.1%0d%0aX:%20y", "")),
+                        "nothing, or one GET with the path as sent"),
                 refused("non-ASCII (UTF-8) byte in the path", "GET /caf\u00c3\u00a9 HTTP/1.1\r\nHost: x\r\n\r\n"),
                 new Case("non-ASCII (obs-text) byte in a header value",
                         "GET /a HTTP/1.1\r\nHost: x\r\nX-Name: caf\u00c3\u00a9\r\n\r\n", Set.of(200, 400), false,
