@@ -168,11 +168,30 @@ public final class AdminServer implements AutoCloseable {
         return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
     }
 
+    /**
+     * The token, and two checks a web page in the operator's own browser cannot pass. A page from another site may
+     * send a "simple" cross-origin POST to 127.0.0.1 without a preflight (add a backend of its own, drain the
+     * others): a request whose {@code Origin} is not this API's own is refused. Without a token (loopback only),
+     * a page served from a name the attacker re-points at 127.0.0.1 (DNS rebinding) would be same-origin and could
+     * read answers too: the {@code Host} must then name this machine. Programs (curl, the window, scripts) send
+     * neither an Origin nor a foreign Host.
+     */
     private HttpHandler auth(HttpHandler next) {
         return ex -> {
             String path = ex.getRequestPath();
             boolean guarded = path.startsWith("/api/") || path.equals("/api") || path.equals("/metrics");
             byte[] expected = token;
+            String hostHeader = ex.getRequestHeaders().getFirst(Headers.HOST);
+            String origin = ex.getRequestHeaders().getFirst(Headers.ORIGIN);
+            if (guarded && origin != null && !origin.equalsIgnoreCase("http://" + hostHeader)) {
+                error(ex, 403, "Origin: requests from web pages of other sites are refused (got: " + origin + ")");
+                return;
+            }
+            if (guarded && expected == null && hostHeader != null && !ConfigValidator.isLoopback(hostOnly(hostHeader))) {
+                error(ex, 403, "Host: without admin.token only a loopback name or address is accepted (got: "
+                        + hostHeader + ")");
+                return;
+            }
             if (guarded && expected != null && !validToken(ex.getRequestHeaders().getFirst(Headers.AUTHORIZATION), expected)) {
                 ex.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer");
                 error(ex, 401, "Authorization: a valid Bearer token is required");
@@ -180,6 +199,16 @@ public final class AdminServer implements AutoCloseable {
             }
             next.handleRequest(ex);
         };
+    }
+
+    /** The host part of a Host header: {@code [::1]:8081} gives {@code [::1]}, {@code localhost:8081} gives {@code localhost}. */
+    static String hostOnly(String hostHeader) {
+        if (hostHeader.startsWith("[")) {
+            int end = hostHeader.indexOf(']');
+            return end < 0 ? hostHeader : hostHeader.substring(0, end + 1);
+        }
+        int colon = hostHeader.indexOf(':');
+        return colon < 0 ? hostHeader : hostHeader.substring(0, colon);
     }
 
     /**

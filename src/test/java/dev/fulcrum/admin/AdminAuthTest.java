@@ -86,6 +86,39 @@ class AdminAuthTest {
     }
 
     @Test
+    void aWebPageOfAnotherSiteCannotChangeOrReadTheStateEvenWithoutAToken() throws Exception {
+        // a "simple" cross-origin POST (text/plain, no preflight) from a page in the operator's browser, and a page
+        // served from a name re-pointed at 127.0.0.1 (DNS rebinding)
+        try (RunningFulcrum f = RunningFulcrum.start()) {
+            URI admin = URI.create(f.admin);
+            String self = admin.getHost() + ":" + admin.getPort();
+            String add = "{\"id\":\"evil\",\"url\":\"http://127.0.0.1:1\",\"weight\":1000}";
+            String before = f.get("/api/state").body();
+            String crossSite = raw(admin, "POST /api/backends HTTP/1.1\r\nHost: " + self + "\r\nOrigin: http://evil.example\r\n"
+                    + "Content-Type: text/plain\r\nContent-Length: " + add.length() + "\r\nConnection: close\r\n\r\n" + add);
+            assertThat(crossSite).startsWith("HTTP/1.1 403").contains("Origin: requests from web pages of other sites are refused");
+            String rebound = raw(admin, "GET /api/state HTTP/1.1\r\nHost: rebind.evil.example:" + admin.getPort()
+                    + "\r\nConnection: close\r\n\r\n");
+            assertThat(rebound).startsWith("HTTP/1.1 403").contains("Host: without admin.token only a loopback name");
+            assertThat(f.get("/api/state").body()).isEqualTo(before);
+            // the API's own origin, and loopback names, are served
+            String sameSite = raw(admin, "POST /api/backends/demo-a/drain HTTP/1.1\r\nHost: " + self + "\r\nOrigin: http://" + self
+                    + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            assertThat(sameSite).startsWith("HTTP/1.1 202");
+            assertThat(raw(admin, "GET /api/state HTTP/1.1\r\nHost: localhost:" + admin.getPort() + "\r\nConnection: close\r\n\r\n"))
+                    .startsWith("HTTP/1.1 200");
+        }
+    }
+
+    private static String raw(URI admin, String request) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket(admin.getHost(), admin.getPort())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    @Test
     void aNonLoopbackAdminHostWithoutATokenIsAConfigError() {
         for (String host : List.of("0.0.0.0", "10.1.2.3", "::")) {
             String json = RunningFulcrum.config(null, RunningFulcrum.QUIET)

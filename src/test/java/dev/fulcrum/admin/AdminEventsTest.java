@@ -101,7 +101,7 @@ class AdminEventsTest {
              Socket slow = new Socket()) {
             slow.setReceiveBufferSize(2048);
             slow.connect(new InetSocketAddress("127.0.0.1", f.app.admin().port()), 5000);
-            slow.getOutputStream().write("GET /api/events HTTP/1.1\r\nHost: test\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            slow.getOutputStream().write("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             slow.getOutputStream().flush();
             await().atMost(Duration.ofSeconds(10)).until(() -> f.app.admin().eventClients() == 2);
 
