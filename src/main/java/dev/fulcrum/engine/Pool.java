@@ -95,7 +95,9 @@ public final class Pool {
     public Lease tryLease(String backendId) {
         PoolSnapshot s = snapshot;
         Backend b = find(s.primaryCandidates(), backendId);
-        if (b == null) {
+        if (b == null && !anyAdmits(s.primaryCandidates())) {
+            // a backup serves only while no primary can (as pick decides): a cookie from an outage, or a forged
+            // one, does not keep a client on it once a primary is back
             b = find(s.backupCandidates(), backendId);
         }
         if (b == null || !b.admitsAnother()) {
@@ -108,6 +110,15 @@ public final class Pool {
         }
         inFlight.incrementAndGet();
         return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
+    }
+
+    private static boolean anyAdmits(Candidates c) {
+        for (int i = 0; i < c.size(); i++) {
+            if (c.get(i).admitsAnother()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Backend find(Candidates c, String id) {

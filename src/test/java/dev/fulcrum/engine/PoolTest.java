@@ -198,6 +198,19 @@ class PoolTest {
     }
 
     @Test
+    void aStickyLeaseNamesABackupOnlyWhileNoPrimaryIsAvailable() {
+        add("a", 1);
+        add(new BackendSpec("k", "http://127.0.0.1:9009", 1, null, true));
+        assertThat(pool.tryLease("k")).as("a primary is up: the cookie is not honoured").isNull();
+        down("a");
+        Lease onBackup = pool.tryLease("k");
+        assertThat(onBackup).isNotNull();
+        onBackup.release(Outcome.SUCCESS);
+        up("a");
+        assertThat(pool.tryLease("k")).as("the primary is back").isNull();
+    }
+
+    @Test
     void aBackupTakesOverWhenEveryPrimaryIsAtItsCap() {
         add(new BackendSpec("a", "http://127.0.0.1:9001", 1, 1, false));
         add(new BackendSpec("k", "http://127.0.0.1:9009", 1, null, true));
