@@ -424,13 +424,18 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     }
 
     /**
-     * The sticky-cookie key: a digest of the cookie name and every backend's id and URL, so any instance
-     * started with the same backends honours the same cookies and no secret has to be configured.
+     * The sticky-cookie key: a digest of {@code stickySession.secret} (when set), the cookie name and every
+     * backend's id and URL, so any instance started with the same config honours the same cookies. Without a
+     * secret nothing in it is secret: cookies are opaque but can be forged by whoever guesses the backends.
      */
     static byte[] stickySecret(FulcrumConfig c) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
             d.update(("fulcrum-sticky|" + c.stickySession().cookie()).getBytes(StandardCharsets.UTF_8));
+            String secret = c.stickySession().secret();
+            if (secret != null) {
+                d.update(("|secret|" + secret.length() + "|" + secret).getBytes(StandardCharsets.UTF_8));
+            }
             for (Map.Entry<String, PoolConfig> e : c.allPools().entrySet()) {
                 d.update(("|" + e.getKey()).getBytes(StandardCharsets.UTF_8));
                 for (BackendConfig b : e.getValue().backends()) {

@@ -401,6 +401,10 @@ public final class ConfigValidator {
             add("stickySession.cookie", "must be a cookie name (letters, digits and !#$%&'*+.^_`|~-)", s.cookie());
         }
         positive(s.ttlSeconds(), "stickySession.ttlSeconds");
+        if (s.secret() != null && s.secret().length() < 16) {
+            // the value itself stays out of the message, as a password would
+            add("stickySession.secret", "must be at least 16 characters", s.secret().length() + " characters");
+        }
     }
 
     private void routes(FulcrumConfig c) {

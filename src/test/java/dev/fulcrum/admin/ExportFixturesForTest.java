@@ -62,7 +62,7 @@ final class ExportFixturesForTest {
         return new FulcrumConfig(withPools.proxy(), withPools.admin(), withPools.strategy(), withPools.backends(),
                 withPools.demoBackends(), withPools.healthCheck(), withPools.outlierDetection(),
                 withPools.circuitBreaker(), withPools.retries(), withPools.timeouts(), 10_000,
-                new StickyConfig(true, "FULCRUM_STICKY", 3600), withPools.pools(),
+                new StickyConfig(true, "FULCRUM_STICKY", 3600, null), withPools.pools(),
                 List.of(new RouteConfig("/api", "api", true), new RouteConfig("/static/", "api", false)));
     }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.config.ConfigWriter;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.HealthCheckConfig;
@@ -47,6 +48,20 @@ class FulcrumAppTest {
             out.add(new DemoBackendConfig(d.id(), 0, d.weight(), d.latencyMs(), d.errorRate()));
         }
         return out;
+    }
+
+    @Test
+    void theStickyKeyTakesTheConfiguredSecretSoACookieCannotBeRecomputedFromTheBackendsAlone() throws Exception {
+        String json = """
+                { "backends": [ { "id": "a", "url": "http://127.0.0.1:9001" } ],
+                  "stickySession": { "enabled": true %s } }
+                """;
+        FulcrumConfig base = ConfigLoader.parse(json.formatted(""));
+        FulcrumConfig secret = ConfigLoader.parse(json.formatted(", \"secret\": \"0123456789abcdef-one\""));
+        FulcrumConfig other = ConfigLoader.parse(json.formatted(", \"secret\": \"0123456789abcdef-two\""));
+        assertThat(FulcrumApp.stickySecret(secret)).isNotEqualTo(FulcrumApp.stickySecret(base)) // what a client can compute
+                .isNotEqualTo(FulcrumApp.stickySecret(other))
+                .isEqualTo(FulcrumApp.stickySecret(ConfigLoader.parse(ConfigWriter.toJson(secret)))); // another instance
     }
 
     static Stream<Path> samples() throws Exception {

@@ -57,7 +57,7 @@ class ConfigDefaultsTest {
         assertThat(c.retries()).isEqualTo(new RetryConfig(2, false));
         assertThat(c.timeouts()).isEqualTo(new TimeoutConfig(3000, 30000, 60000, 10000));
         assertThat(c.slowStartMs()).isZero();
-        assertThat(c.stickySession()).isEqualTo(new StickyConfig(false, "FULCRUM_STICKY", 3600));
+        assertThat(c.stickySession()).isEqualTo(new StickyConfig(false, "FULCRUM_STICKY", 3600, null));
         assertThat(c.pools()).isEmpty();
         assertThat(c.routes()).isEmpty();
     }

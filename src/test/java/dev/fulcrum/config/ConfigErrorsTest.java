@@ -345,7 +345,7 @@ class ConfigErrorsTest {
                   "retries": { "maxRetries": -1 },
                   "timeouts": { "connectMs": 0, "readMs": 0, "idleMs": 0, "requestHeaderMs": 0 },
                   "slowStartMs": -1,
-                  "stickySession": { "cookie": "bad cookie", "ttlSeconds": 0 },
+                  "stickySession": { "cookie": "bad cookie", "ttlSeconds": 0, "secret": "short" },
                   "proxy": { "maxHeaderBytes": 0, "drainTimeoutMs": -1, "ioThreads": 1000 } }
                 """)).containsExactly(
                 "config error: proxy.maxHeaderBytes: must be at least 1 (got: 0)",
@@ -377,7 +377,8 @@ class ConfigErrorsTest {
                 "config error: slowStartMs: must be at least 0 (got: -1)",
                 "config error: stickySession.cookie: must be a cookie name (letters, digits and !#$%&'*+.^_`|~-) "
                         + "(got: bad cookie)",
-                "config error: stickySession.ttlSeconds: must be greater than 0 (got: 0)");
+                "config error: stickySession.ttlSeconds: must be greater than 0 (got: 0)",
+                "config error: stickySession.secret: must be at least 16 characters (got: 5 characters)");
     }
 
     @Test

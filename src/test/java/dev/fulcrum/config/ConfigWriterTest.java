@@ -37,7 +37,7 @@ class ConfigWriterTest {
                 new RetryConfig(0, true),
                 new TimeoutConfig(100, 200, 300, 400),
                 7000,
-                new StickyConfig(true, "SID", 60),
+                new StickyConfig(true, "SID", 60, "a-secret-of-16-chars+"),
                 Map.of("api", new PoolConfig(new StrategySpec("adaptive", null, null, null, null, null, null,
                                 Map.of("cpu", 1.0, "latency", 0.0), 500L),
                         List.of(BackendConfig.of("api-1", "http://127.0.0.1:3000", 1)),
