@@ -129,6 +129,13 @@ final class BalancingHandler implements HttpHandler {
             return;
         }
         String path = exchange.getRequestPath();
+        if (hasDotSegment(path)) {
+            // routed as written, "/api/x/../admin" would go by the /api rule to a backend that resolves it to
+            // /api/admin; clients resolve dot segments before they send (RFC 3986 5.2.4), so one that did not is refused
+            ErrorResponses.send(exchange, 400, "request target: a \".\" or \"..\" path segment (got: "
+                    + ErrorResponses.printable(exchange.getRequestURI()) + ")", true);
+            return;
+        }
         Router.Route route = engine.router().match(path);
         Pool pool = engine.pool(route == null ? Engine.DEFAULT_POOL : route.pool());
         if (pool == null) {
@@ -185,6 +192,20 @@ final class BalancingHandler implements HttpHandler {
             }
         }
         return null;
+    }
+
+    /** Whether the decoded path has a {@code .} or {@code ..} segment (encoded ones, %2e, come decoded here). */
+    static boolean hasDotSegment(String path) {
+        int n = path.length();
+        for (int i = 0; i < n; i++) {
+            if (path.charAt(i) == '.' && (i == 0 || path.charAt(i - 1) == '/')) {
+                int end = i + 1 < n && path.charAt(i + 1) == '.' ? i + 2 : i + 1;
+                if (end == n || path.charAt(end) == '/') {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -190,6 +190,10 @@ class HostileInputTest {
                                 + "Host: x\r\n\r\n", Set.of(200, 400), false,
                         nothingOr(exactlyOne("GET", "/a%20HTTP/1.1%0d%0aHost:%20a%0d%0a%0d%0aGET%20/secret%20HTTP/1.1%0d%0aX:%20y", "")),
                         "nothing, or one GET with the path as sent"),
+                // routed as written, a dot segment would pick a route the backend's resolved path does not belong to
+                refused("dot-dot segment in the path", "GET /api/x/../admin/secret HTTP/1.1\r\nHost: x\r\n\r\n"),
+                refused("encoded dot-dot segment in the path", "GET /api/x/%2e%2e/admin/secret HTTP/1.1\r\nHost: x\r\n\r\n"),
+                refused("dot segment in the path", "GET /api/./admin HTTP/1.1\r\nHost: x\r\n\r\n"),
                 refused("non-ASCII (UTF-8) byte in the path", "GET /caf\u00c3\u00a9 HTTP/1.1\r\nHost: x\r\n\r\n"),
                 new Case("non-ASCII (obs-text) byte in a header value",
                         "GET /a HTTP/1.1\r\nHost: x\r\nX-Name: caf\u00c3\u00a9\r\n\r\n", Set.of(200, 400), false,
