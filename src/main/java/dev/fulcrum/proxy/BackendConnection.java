@@ -510,7 +510,7 @@ final class BackendConnection {
                 source.suspendReads();
             }
         } else if (te != null) {
-            if (!onlyChunked(te)) {
+            if (!Tokens.onlyChunked(te)) {
                 // another coding (gzip, chunked) would reach the client undeclared once chunked is taken off, and
                 // without chunked last the body's end is unknowable: refused, as nginx does ("unknown Transfer-Encoding")
                 throw new IOException("unsupported Transfer-Encoding from backend (got: " + String.join(", ", te) + ")");
@@ -603,17 +603,6 @@ final class BackendConnection {
             return s.in;
         }
         return ByteBuffer.wrap(b, from, length);
-    }
-
-    /** Whether the transfer codings are chunked and nothing else: the only framing the proxy passes on. */
-    static boolean onlyChunked(HeaderValues transferEncoding) {
-        if (transferEncoding.size() != 1) {
-            return false;
-        }
-        String v = transferEncoding.getFirst();
-        int from = Tokens.trimStart(v, 0, v.length());
-        int to = Tokens.trimEnd(v, from, v.length());
-        return to - from == 7 && v.regionMatches(true, from, "chunked", 0, 7);
     }
 
     /** The one length all Content-Length values (and list members) agree on; anything else is refused. */

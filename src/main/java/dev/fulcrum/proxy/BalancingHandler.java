@@ -178,7 +178,7 @@ final class BalancingHandler implements HttpHandler {
             return "Content-Length and Transfer-Encoding together (got: Content-Length: " + cl.getFirst()
                     + ", Transfer-Encoding: " + te.getFirst() + ")";
         }
-        if (te != null && (te.size() != 1 || !te.getFirst().trim().equalsIgnoreCase("chunked"))) {
+        if (te != null && !Tokens.onlyChunked(te)) {
             return "Transfer-Encoding: only chunked is accepted (got: " + String.join(", ", te) + ")";
         }
         if (cl != null) {

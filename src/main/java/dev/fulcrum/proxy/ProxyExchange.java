@@ -474,8 +474,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         };
         Transfer.initiateTransfer(fromBackend, responseSink, null, sink -> {
             responseDone = true;
-            finishWrites(sink);
-            if (!exchange.isRequestComplete()) {
+            if (exchange.isRequestComplete()) {
+                finishWrites(sink); // the exchange ends when the answer is flushed
+            } else {
                 endAfterAnswer();
             }
         }, onError, onError, exchange.getConnection().getByteBufferPool());
@@ -699,7 +700,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * the 101 was flushed and the tunnel opened (which then never opens).
      */
     void clientClosed() {
-        if (!finished && (!upgraded || !tunnelOpen)) {
+        if (!finished && !tunnelOpen) {
             finished = true;
             cancelReadTimer();
             if (lease != null && !lease.isReleased()) {

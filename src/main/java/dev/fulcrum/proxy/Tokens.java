@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,20 @@ final class Tokens {
             to--;
         }
         return to;
+    }
+
+    /**
+     * Whether Transfer-Encoding lists chunked and nothing else: the only framing the proxy accepts, from a client
+     * (anything else is refused, not guessed at) and from a backend (anything else is a bad answer).
+     */
+    static boolean onlyChunked(HeaderValues transferEncoding) {
+        if (transferEncoding.size() != 1) {
+            return false;
+        }
+        String v = transferEncoding.getFirst();
+        int from = trimStart(v, 0, v.length());
+        int to = trimEnd(v, from, v.length());
+        return to - from == 7 && v.regionMatches(true, from, "chunked", 0, 7);
     }
 
     /** The index of a well-known header name in {@code b[off, off+len)}, or -1. */
