@@ -175,9 +175,8 @@ class BackendConnectionTest extends ProxyTestBase {
             c.getOutputStream().write(("GET /ws HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> b.requests.size() == 1);
-            Thread.sleep(300); // the 101 reaches the proxy and stalls on the client's full window
-            assertThat(inFlight()).as("while the 101 is on its way").isEqualTo(1);
+            // the 101 is on its way: its first bytes reach the client (which reads none of them)
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> c.getInputStream().available() > 0);
             c.setSoLinger(true, 0);
         }
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
@@ -204,7 +203,10 @@ class BackendConnectionTest extends ProxyTestBase {
             upload(out, size);
             String got = readUntil(c.getInputStream(), "\r\n0\r\n\r\n");
             assertThat(got).startsWith("HTTP/1.1 413 ").contains("\r\ntoo big\r\n");
-            Thread.sleep(600); // the reset reaches the proxy and fails the upload
+            // the backend resets its side; with the client still there, the exchange ends without blaming it
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> b.open.get() == 0);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
+            assertThat(engine.backends().get(0).failures()).as("failures blamed on the backend").isZero();
             c.setSoLinger(true, 0);
         }
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
@@ -245,7 +247,9 @@ class BackendConnectionTest extends ProxyTestBase {
                 out.write(new byte[100_000]);
                 out.flush();
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> b.requests.size() == 1);
-                Thread.sleep(300); // the backend's head, if any, reaches the proxy
+                if (head.startsWith("HTTP/")) { // the backend's head has come through to the client
+                    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> c.getInputStream().available() > 0);
+                }
             } // a close half way through the body
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).as(head).isZero());
             assertThat(engine.backends().get(0).failures()).as(head).isZero();

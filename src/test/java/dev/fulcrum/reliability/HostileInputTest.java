@@ -68,6 +68,12 @@ class HostileInputTest {
                 && seen.get(0).body().equals(body);
     }
 
+    /** The body bytes the backend received, without the marker it adds when the body broke off. */
+    static String received(Seen s) {
+        int cut = s.body().indexOf(RecordingBackend.UNREADABLE);
+        return cut < 0 ? s.body() : s.body().substring(0, cut);
+    }
+
     static Predicate<List<Seen>> nothingOr(Predicate<List<Seen>> p) {
         return seen -> seen.isEmpty() || p.test(seen);
     }
@@ -135,7 +141,7 @@ class HostileInputTest {
                         "nothing, or one POST /a with body hello"),
                 new Case("chunk size overflowing 64 bits",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nhello\r\n0\r\n\r\n",
-                        Set.of(400, -1), true, seen -> seen.stream().noneMatch(s -> s.body().length() > 5),
+                        Set.of(400, -1), true, seen -> seen.stream().noneMatch(s -> received(s).length() > 5),
                         "no body beyond the bytes sent"),
                 new Case("invalid chunk extension (control byte)",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;\u0001x\r\nhello\r\n0\r\n\r\n",
@@ -143,8 +149,7 @@ class HostileInputTest {
                         "nothing, or one POST /a with body hello"),
                 new Case("non-hex chunk size",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
-                        Set.of(400, -1), true, seen -> seen.stream().allMatch(s -> s.body().isEmpty()
-                                || s.body().startsWith("<unreadable")), // cut off before any byte
+                        Set.of(400, -1), true, seen -> seen.stream().allMatch(s -> received(s).isEmpty()),
                         "no body byte"),
                 // RFC 9112 5.2: reject with 400 or replace the fold by SP before forwarding; Undertow unfolds
                 new Case("obs-fold (header line starting with a space)",

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * to answer slowly or with another status.
  */
 final class RecordingBackend implements AutoCloseable {
+    /** Starts the text that follows the bytes of a body that broke off before its end. */
+    static final String UNREADABLE = "<unreadable: ";
     /** One request as the backend saw it; header names are lower-cased, each with every value it carried. */
     record Seen(String method, String uri, String query, Map<String, List<String>> headers, String body) {
     }
@@ -88,7 +90,7 @@ final class RecordingBackend implements AutoCloseable {
             ex.getInputStream().transferTo(got);
             body = got.toString(StandardCharsets.ISO_8859_1);
         } catch (Exception e) {
-            body = got.toString(StandardCharsets.ISO_8859_1) + "<unreadable: " + e + ">";
+            body = got.toString(StandardCharsets.ISO_8859_1) + UNREADABLE + e + ">";
         }
         seen.add(new Seen(ex.getRequestMethod().toString(), ex.getRequestURI(), ex.getQueryString(), h, body));
         try {
