@@ -14,6 +14,7 @@ import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.SameThreadExecutor;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -128,7 +129,7 @@ final class BalancingHandler implements HttpHandler {
             ErrorResponses.send(exchange, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
             return;
         }
-        String path = exchange.getRequestPath();
+        String path = mergeSlashes(exchange.getRequestPath());
         if (hasDotSegment(path)) {
             // routed as written, "/api/x/../admin" would go by the /api rule to a backend that resolves it to
             // /api/admin; clients resolve dot segments before they send (RFC 3986 5.2.4), so one that did not is refused
@@ -149,10 +150,7 @@ final class BalancingHandler implements HttpHandler {
             return;
         }
         if (route != null && route.stripPrefix()) {
-            target = target.substring(Math.min(target.length(), route.pathPrefix().length()));
-            if (target.isEmpty() || target.charAt(0) != '/') {
-                target = "/" + target;
-            }
+            target = stripPrefix(target, route.pathPrefix());
         }
         ExchangeRequest request = new ExchangeRequest(exchange, path);
         Lease stickyLease = null;
@@ -192,6 +190,64 @@ final class BalancingHandler implements HttpHandler {
             }
         }
         return null;
+    }
+
+    /**
+     * The path with each run of slashes made one, as nginx's {@code merge_slashes} does before it matches locations:
+     * routed as written, {@code //api/x} would pass the {@code /api} rule by and go to the default pool.
+     */
+    static String mergeSlashes(String path) {
+        if (path.indexOf("//") < 0) {
+            return path;
+        }
+        StringBuilder b = new StringBuilder(path.length());
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c != '/' || i == 0 || path.charAt(i - 1) != '/') {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * The raw target without the route's prefix. The router matched the decoded path with its slashes merged, so the
+     * prefix is found in the raw target the same way: {@code %73} counts as the {@code s} it stands for, {@code //} as
+     * one slash, and the rest goes on as the client wrote it. ({@code %2F} stays three characters, as Undertow leaves
+     * an encoded slash undecoded.)
+     */
+    static String stripPrefix(String target, String prefix) {
+        byte[] want = prefix.getBytes(StandardCharsets.UTF_8);
+        int i = 0;
+        int k = 0;
+        while (k < want.length) {
+            if (i >= target.length()) {
+                return "/";
+            }
+            int b = target.charAt(i);
+            int step = 1;
+            if (b == '/' && k > 0 && want[k - 1] == '/') {
+                i++;
+                continue;
+            }
+            if (b == '%' && i + 2 < target.length()) {
+                int hi = Character.digit(target.charAt(i + 1), 16);
+                int lo = Character.digit(target.charAt(i + 2), 16);
+                if (hi >= 0 && lo >= 0 && (hi << 4 | lo) != '/') {
+                    b = hi << 4 | lo;
+                    step = 3;
+                }
+            }
+            if ((byte) b != want[k]) {
+                // not the prefix the router matched (a decoding this walk does not know): cut by length, as before
+                String rest = target.substring(Math.min(target.length(), prefix.length()));
+                return rest.startsWith("/") ? rest : "/" + rest;
+            }
+            i += step;
+            k++;
+        }
+        String rest = target.substring(i);
+        return rest.startsWith("/") ? rest : "/" + rest;
     }
 
     /** Whether the decoded path has a {@code .} or {@code ..} segment (encoded ones, %2e, come decoded here). */

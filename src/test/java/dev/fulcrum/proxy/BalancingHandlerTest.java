@@ -26,4 +26,25 @@ class BalancingHandlerTest {
         assertThat(BalancingHandler.targetProblem("/a", "q#frag")).isEqualTo("request target: invalid character 0x23 (got: /a?q#frag)");
         assertThat(BalancingHandler.targetProblem("/caf\u00e9", null)).startsWith("request target: invalid character 0xe9");
     }
+
+    @Test
+    void slashRunsAreMergedBeforeRouting() {
+        assertThat(BalancingHandler.mergeSlashes("/api/x")).isEqualTo("/api/x");
+        assertThat(BalancingHandler.mergeSlashes("//api///x//")).isEqualTo("/api/x/");
+        assertThat(BalancingHandler.mergeSlashes("/")).isEqualTo("/");
+    }
+
+    @Test
+    void theStrippedPrefixIsFoundInTheRawTargetAsTheRouterMatchedIt() {
+        assertThat(BalancingHandler.stripPrefix("/api/v2/users", "/api/v2")).isEqualTo("/users");
+        assertThat(BalancingHandler.stripPrefix("/api/v2", "/api/v2")).isEqualTo("/");
+        assertThat(BalancingHandler.stripPrefix("/%73/x", "/s")).isEqualTo("/x");
+        assertThat(BalancingHandler.stripPrefix("/%61pi/%76%32/a%20b", "/api/v2")).isEqualTo("/a%20b");
+        assertThat(BalancingHandler.stripPrefix("//api//x", "/api")).isEqualTo("//x");
+        assertThat(BalancingHandler.stripPrefix("/api//x", "/api/")).isEqualTo("/x");
+        assertThat(BalancingHandler.stripPrefix("/caf%C3%A9/x", "/caf\u00e9")).isEqualTo("/x");
+        assertThat(BalancingHandler.stripPrefix("/x", "/")).isEqualTo("/x");
+        // an encoded slash is not a slash (Undertow leaves it encoded, so the router saw "%2F")
+        assertThat(BalancingHandler.stripPrefix("/a%2Fb/x", "/a%2Fb")).isEqualTo("/x");
+    }
 }

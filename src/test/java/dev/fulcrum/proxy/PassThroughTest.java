@@ -211,6 +211,10 @@ class PassThroughTest extends ProxyTestBase {
         assertThat(body("/x")).isEqualTo("web /x");
         assertThat(body("/api/v2/users?id=1")).isEqualTo("v2 /users");
         assertThat(body("/api/v2")).isEqualTo("v2 /");
+        // the router merges slash runs (nginx's merge_slashes) and strips the prefix however the client encoded it
+        assertThat(body("//api//x")).isEqualTo("api //api//x");
+        assertThat(body("/api//v2/users")).isEqualTo("v2 /users");
+        assertThat(body("/%61pi/v%32/a%20b")).isEqualTo("v2 /a%20b");
     }
 
     private String body(String path) throws Exception {
