@@ -9,7 +9,6 @@ import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.protocol.http.HttpServerConnection;
-import io.undertow.server.handlers.Cookie;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
@@ -155,8 +154,7 @@ final class BalancingHandler implements HttpHandler {
         ExchangeRequest request = new ExchangeRequest(exchange, path);
         Lease stickyLease = null;
         if (sticky.enabled()) {
-            Cookie c = exchange.getRequestCookie(sticky.cookieName());
-            String id = c == null ? null : sticky.backendFor(pool, c.getValue());
+            String id = sticky.backendFor(pool, StickyCookies.first(exchange.getRequestHeaders(), sticky.cookieName()));
             if (id != null) {
                 stickyLease = pool.tryLease(id);
             }

@@ -2,7 +2,6 @@ package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.RequestContext;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.server.handlers.Cookie;
 import java.util.Deque;
 
 /** The engine's view of a live request: every value is read lazily, only if a strategy asks. */
@@ -41,8 +40,7 @@ final class ExchangeRequest implements RequestContext {
 
     @Override
     public String cookie(String name) {
-        Cookie c = exchange.getRequestCookie(name);
-        return c == null ? null : c.getValue();
+        return StickyCookies.first(exchange.getRequestHeaders(), name);
     }
 
     @Override

@@ -3,8 +3,10 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Pool;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.server.handlers.Cookie;
 import io.undertow.server.handlers.CookieImpl;
+import io.undertow.util.HeaderMap;
+import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
@@ -86,14 +88,56 @@ final class StickyCookies {
             return;
         }
         String t = token(pool.name(), backend.id());
-        Cookie sent = exchange.getRequestCookie(name);
-        if (sent != null && t.equals(sent.getValue())) {
+        if (t.equals(first(exchange.getRequestHeaders(), name))) {
             return;
         }
         CookieImpl c = new CookieImpl(name, t);
         c.setPath("/");
         c.setHttpOnly(true);
+        c.setSameSiteMode("Lax");
+        // set over TLS, the cookie is not sent back over plain HTTP, where anyone on the path could read and replay it
+        c.setSecure(exchange.getConnection().getSslSessionInfo() != null);
         c.setMaxAge((int) Math.min(Integer.MAX_VALUE, ttlSeconds));
         exchange.setResponseCookie(c);
+    }
+
+    /**
+     * The value of the first cookie called {@code name} in the request's Cookie headers, or null. Of two with the same
+     * name the first is the one with the longer path (RFC 6265 5.4), and the first is what nginx's {@code $cookie_}
+     * and most servers take; Undertow's own parse keeps the last.
+     */
+    static String first(HeaderMap headers, String name) {
+        HeaderValues all = headers.get(Headers.COOKIE);
+        if (all == null) {
+            return null;
+        }
+        for (String v : all) {
+            int i = 0;
+            while (i < v.length()) {
+                int end = v.indexOf(';', i);
+                if (end < 0) {
+                    end = v.length();
+                }
+                int s = i;
+                while (s < end && v.charAt(s) == ' ') {
+                    s++;
+                }
+                int eq = v.indexOf('=', s);
+                if (eq > 0 && eq < end && eq - s == name.length() && v.startsWith(name, s)) {
+                    int e = end;
+                    while (e > eq + 1 && v.charAt(e - 1) == ' ') {
+                        e--;
+                    }
+                    int b = eq + 1;
+                    if (e - b >= 2 && v.charAt(b) == '"' && v.charAt(e - 1) == '"') {
+                        b++;
+                        e--;
+                    }
+                    return v.substring(b, e);
+                }
+                i = end + 1;
+            }
+        }
+        return null;
     }
 }

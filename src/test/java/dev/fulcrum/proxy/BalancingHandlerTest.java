@@ -47,4 +47,19 @@ class BalancingHandlerTest {
         // an encoded slash is not a slash (Undertow leaves it encoded, so the router saw "%2F")
         assertThat(BalancingHandler.stripPrefix("/a%2Fb/x", "/a%2Fb")).isEqualTo("/x");
     }
+
+    @Test
+    void theFirstCookieOfANameIsTheOneRead() {
+        io.undertow.util.HeaderMap h = new io.undertow.util.HeaderMap();
+        assertThat(StickyCookies.first(h, "S")).isNull();
+        h.add(io.undertow.util.Headers.COOKIE, "a=1;S=first; S=second");
+        h.add(io.undertow.util.Headers.COOKIE, "S=third");
+        assertThat(StickyCookies.first(h, "S")).isEqualTo("first");
+        assertThat(StickyCookies.first(h, "a")).isEqualTo("1");
+        assertThat(StickyCookies.first(h, "b")).isNull();
+        h.put(io.undertow.util.Headers.COOKIE, "XS=no; S = no;  S=\"q\" ");
+        assertThat(StickyCookies.first(h, "S")).isEqualTo("q");
+        h.put(io.undertow.util.Headers.COOKIE, "S=; S=x");
+        assertThat(StickyCookies.first(h, "S")).isEmpty();
+    }
 }

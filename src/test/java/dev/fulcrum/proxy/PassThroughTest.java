@@ -247,6 +247,21 @@ class PassThroughTest extends ProxyTestBase {
     }
 
     @Test
+    void theStickyCookieSetOverTlsIsSecure(@TempDir Path dir) throws Exception {
+        String backend = server(ex -> ex.getResponseSender().send("ok"));
+        start(TestSettings.proxy().sticky("k".getBytes(StandardCharsets.UTF_8)).build()
+                .withTls(new ProxySettings.Tls(0, null, null, true, dir)), "s", backend);
+        HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trustAll()).build();
+        HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(proxy.tlsUrl() + "/x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.headers().firstValue("set-cookie").orElseThrow()).startsWith("FULCRUM_STICKY=")
+                .contains("; Secure").contains("; HttpOnly").contains("; SameSite=Lax");
+        HttpResponse<String> plain = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/x")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(plain.headers().firstValue("set-cookie").orElseThrow()).doesNotContainIgnoringCase("secure");
+    }
+
+    @Test
     void aBrokenKeyFileIsAnErrorNamingTheFieldAndFile(@TempDir Path dir) throws Exception {
         Path cert = dir.resolve("c.pem");
         Path key = dir.resolve("k.pem");

@@ -365,7 +365,20 @@ class ProxyServerTest extends ProxyTestBase {
         HttpResponse<String> first = get("/s");
         String cookie = first.headers().firstValue("Set-Cookie").orElseThrow();
         assertThat(cookie).startsWith("FULCRUM_STICKY=").doesNotContain("127.0.0.1").doesNotContain(String.valueOf(a.port()));
+        assertThat(cookie).contains("; HttpOnly").contains("; SameSite=Lax").doesNotContain("Secure");
         String value = cookie.substring("FULCRUM_STICKY=".length(), cookie.indexOf(';'));
+        // round robin: the next request without a cookie goes to the other backend and gets the other token
+        HttpResponse<String> second = get("/s");
+        assertThat(second.body()).isNotEqualTo(first.body());
+        String other = second.headers().firstValue("Set-Cookie").orElseThrow();
+        other = other.substring("FULCRUM_STICKY=".length(), other.indexOf(';'));
+        // of two cookies with the same name the first wins (nginx's $cookie_, RFC 6265 5.4's longer path first)
+        for (String[] pair : new String[][] {{value, other}, {other, value}}) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/s"))
+                    .header("Cookie", "x=1; FULCRUM_STICKY=" + pair[0] + "; FULCRUM_STICKY=" + pair[1]).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.body()).isEqualTo(pair[0].equals(value) ? first.body() : second.body());
+        }
         for (int i = 0; i < 6; i++) {
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/s"))
                     .header("Cookie", "FULCRUM_STICKY=" + value).build(), HttpResponse.BodyHandlers.ofString());
