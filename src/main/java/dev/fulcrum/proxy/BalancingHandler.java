@@ -303,6 +303,10 @@ final class BalancingHandler implements HttpHandler {
      * two requests (smuggling). HTTP/1.1's own parser never lets them through.
      */
     static String fieldValueProblem(HeaderMap h) {
+        if (h.getFirst(Headers.HOST) == null) {
+            // Undertow sets Host from :authority, dropping any host field; HTTP/1.1 without Host gets 400 too (RFC 9112 3.2)
+            return "HTTP/2 request without :authority (a host field alone is not read; send :authority)";
+        }
         for (long f = h.fastIterateNonEmpty(); f != -1L; f = h.fiNextNonEmpty(f)) {
             HeaderValues v = h.fiCurrent(f);
             for (int i = 0; i < v.size(); i++) {

@@ -153,6 +153,28 @@ class Http2FrontTest extends ProxyTestBase {
         assertThat(b.received.toString()).contains("\r\nX-Forwarded-Proto: https\r\n");
     }
 
+    @Test
+    void anHttp2RequestWithoutAuthorityIsRefusedNotSentWithTheBackendsHost() throws Exception {
+        // Undertow sets Host from :authority and drops a host field; as HTTP/1.1 without Host, the answer is 400
+        RawBackend b = backend();
+        start(tls(TestSettings.proxy()), "r", b.url());
+        RawH2 c = h2();
+        for (List<String[]> host : List.of(List.<String[]>of(), List.<String[]>of(new String[] {"host", "app.example:8443"}))) {
+            List<String[]> fields = new java.util.ArrayList<>(List.of(new String[] {":method", "GET"},
+                    new String[] {":scheme", "https"}, new String[] {":path", "/h"}));
+            fields.addAll(host);
+            int id = c.request(fields, true);
+            assertThat(c.streams.get(id).await(5_000)).isTrue();
+            assertThat(c.streams.get(id).status).isEqualTo(400);
+            assertThat(c.streams.get(id).body.toString()).contains("HTTP/2 request without :authority");
+        }
+        assertThat(b.received.toString()).isEmpty();
+        int ok = c.get(authority(), "/with-authority");
+        assertThat(c.streams.get(ok).await(5_000)).isTrue();
+        assertThat(c.streams.get(ok).status).isEqualTo(200);
+        assertThat(b.received.toString()).contains("\r\nHost: " + authority() + "\r\n");
+    }
+
     // ---------------------------------------------------------------- fixtures
 
     private RawBackend backend() throws Exception {
