@@ -523,7 +523,10 @@ final class BackendConnection {
                 reusable = false; // framing the backend made ambiguous is not trusted again
             }
         } else if (cl != null) {
-            length = contentLength(cl);
+            length = Tokens.contentLength(cl);
+            if (length < 0) {
+                throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", cl) + ")");
+            }
         } else {
             length = -1;
             reusable = false;
@@ -606,38 +609,6 @@ final class BackendConnection {
     }
 
     /** The one length all Content-Length values (and list members) agree on; anything else is refused. */
-    private static long contentLength(HeaderValues values) throws IOException {
-        long length = -1;
-        for (String v : values) {
-            for (int i = 0; i <= v.length(); ) {
-                int end = Tokens.memberEnd(v, i);
-                long part = digits(v, Tokens.trimStart(v, i, end), Tokens.trimEnd(v, i, end));
-                if (part < 0 || (length >= 0 && part != length)) {
-                    throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", values) + ")");
-                }
-                length = part;
-                i = end + 1;
-            }
-        }
-        return length;
-    }
-
-    /** The decimal number {@code s[from, to)}, or -1. */
-    private static long digits(String s, int from, int to) {
-        if (from == to || to - from > 18) {
-            return -1;
-        }
-        long n = 0;
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            n = n * 10 + (c - '0');
-        }
-        return n;
-    }
-
     /** Whether a Connection header lists {@code token}. */
     private static boolean connectionSays(HeaderMap h, String token) {
         HeaderValues values = h.get(Headers.CONNECTION);

@@ -177,15 +177,8 @@ final class BalancingHandler implements HttpHandler {
         if (te != null && !Tokens.onlyChunked(te)) {
             return "Transfer-Encoding: only chunked is accepted (got: " + String.join(", ", te) + ")";
         }
-        if (cl != null) {
-            String first = cl.getFirst().trim();
-            for (String v : cl) {
-                for (String part : v.split(",", -1)) {
-                    if (!part.trim().equals(first) || !isDigits(first)) {
-                        return "Content-Length: conflicting or invalid values (got: " + String.join(", ", cl) + ")";
-                    }
-                }
-            }
+        if (cl != null && Tokens.contentLength(cl) < 0) {
+            return "Content-Length: conflicting or invalid values (got: " + String.join(", ", cl) + ")";
         }
         return null;
     }
@@ -320,18 +313,6 @@ final class BalancingHandler implements HttpHandler {
             }
         }
         return null;
-    }
-
-    private static boolean isDigits(String s) {
-        if (s.isEmpty() || s.length() > 18) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** "METHOD SP target[?query] SP VERSION" as it came on the wire, without the CRLF. */

@@ -90,6 +90,42 @@ final class Tokens {
         return to - from == 7 && v.regionMatches(true, from, "chunked", 0, 7);
     }
 
+    /**
+     * The one length that every Content-Length line and list member states, or -1 when one is not a decimal number
+     * (at most 18 digits) or two differ (RFC 9112 6.3: such framing is refused, never guessed at).
+     */
+    static long contentLength(HeaderValues values) {
+        long length = -1;
+        for (String v : values) {
+            for (int i = 0; i <= v.length(); ) {
+                int end = memberEnd(v, i);
+                long part = digits(v, trimStart(v, i, end), trimEnd(v, i, end));
+                if (part < 0 || (length >= 0 && part != length)) {
+                    return -1;
+                }
+                length = part;
+                i = end + 1;
+            }
+        }
+        return length;
+    }
+
+    /** The decimal number {@code s[from, to)}, or -1. */
+    private static long digits(String s, int from, int to) {
+        if (from == to || to - from > 18) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
+    }
+
     /** The index of a well-known header name in {@code b[off, off+len)}, or -1. */
     static int known(byte[] b, int off, int len) {
         int[] row = len < BY_LENGTH.length ? BY_LENGTH[len] : null;

@@ -33,4 +33,23 @@ class TokensTest {
         assertThat(values.value(server, latin, 0, 4)).isEqualTo("caf\u00e9");
         assertThat(values.value(server, bytes("cafe"), 0, 4)).isEqualTo("cafe");
     }
+
+    @Test
+    void contentLengthIsOneDecimalNumberHoweverOftenItIsStated() {
+        assertThat(Tokens.contentLength(values("5"))).isEqualTo(5);
+        assertThat(Tokens.contentLength(values(" 5 ", "5, 5", "05"))).isEqualTo(5);
+        assertThat(Tokens.contentLength(values("999999999999999999"))).isEqualTo(999_999_999_999_999_999L);
+        for (String[] bad : new String[][] {{"5", "6"}, {"5, 6"}, {""}, {"5,"}, {"+5"}, {"-1"}, {"0x5"}, {"5 5"},
+                {"9999999999999999999"}}) {
+            assertThat(Tokens.contentLength(values(bad))).as(String.join("|", bad)).isEqualTo(-1);
+        }
+    }
+
+    private static io.undertow.util.HeaderValues values(String... v) {
+        io.undertow.util.HeaderMap h = new io.undertow.util.HeaderMap();
+        for (String s : v) {
+            h.add(io.undertow.util.Headers.CONTENT_LENGTH, s);
+        }
+        return h.get(io.undertow.util.Headers.CONTENT_LENGTH);
+    }
 }
