@@ -18,8 +18,8 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * address as text, worked out once per connection rather than once per request.
  *
  * <p>Undertow does not read a connection whose request is running, so on its own a client that hangs up while its
- * request waits on a backend would go unnoticed until the answer. While a request without a body waits on plain
- * HTTP/1.1, {@link #probeWhileWaiting} puts a read listener of its own on the connection (nginx watches for the same
+ * request waits on a backend would go unnoticed until the answer. While a request without a body waits on HTTP/1.1
+ * (plain or TLS), {@link #probeWhileWaiting} puts a read listener of its own on the connection (nginx watches for the same
  * with EPOLLRDHUP): the end of the stream or a reset closes the connection, which ends the exchange as a client
  * abort; bytes of a pipelined request are handed back to Undertow, which parses them once this exchange is done.
  * No extra system call while nothing arrives. Runs on the connection's I/O thread only.
@@ -61,7 +61,7 @@ final class ClientWatch implements ServerConnection.CloseListener {
         return clientIp;
     }
 
-    /** Reads the connection while the current request waits on a backend (plain HTTP/1.1, no request body). */
+    /** Reads the connection while the current request waits on a backend (HTTP/1.1, no request body). */
     void probeWhileWaiting() {
         ConduitStreamSourceChannel ch = connection.getChannel().getSourceChannel();
         ChannelListener<? super ConduitStreamSourceChannel> l = ch.getReadListener();

@@ -119,16 +119,16 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     /**
-     * Undertow suspends reads on a plain HTTP/1.1 client connection when it has parsed a request and resumes
+     * Undertow suspends reads on an HTTP/1.1 client connection when it has parsed a request and resumes
      * them when the exchange ends: one epoll_ctl call each way, per request, while the request waits on a
      * backend. Turning them back on before the selector runs again cancels both calls, and the client watch's
      * probe reads whatever comes meanwhile: a hang-up ends the exchange at once, a pipelined request waits its
-     * turn. Not for bodies (their channel takes over the reads), upgrades (the tunnel takes over the connection)
-     * or TLS (the engine's channel is not shared that way).
+     * turn. Over TLS the probe reads through the connection's TLS conduit (decrypted bytes go back the same way).
+     * Not for bodies (their channel takes over the reads), upgrades (the tunnel takes over the connection) or
+     * HTTP/2 (a stream is no connection of its own).
      */
     private void keepClientReadsOn() {
-        if (bodyless && !upgrade && exchange.getConnection() instanceof HttpServerConnection c
-                && c.getSslSessionInfo() == null) {
+        if (bodyless && !upgrade && exchange.getConnection() instanceof HttpServerConnection) {
             watch.probeWhileWaiting();
         }
     }

@@ -226,45 +226,63 @@ class ProxyServerTest extends ProxyTestBase {
     }
 
     @Test
-    void aClientThatHangsUpWhileItsRequestWaitsOnABackendIsNoticedAtOnce() throws Exception {
+    void aClientThatHangsUpWhileItsRequestWaitsOnABackendIsNoticedAtOnce(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
         // nginx notices too (EPOLLRDHUP): the lease goes back now, not when the slow backend answers
         TestBackend a = backend("a");
         a.delayMs = 15_000;
-        start(a);
-        for (boolean reset : new boolean[] {false, true}) {
-            try (Socket s = new Socket("127.0.0.1", proxy.port())) {
-                s.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                s.getOutputStream().flush();
-                await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
-                if (reset) {
-                    s.setSoLinger(true, 0);
+        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), a);
+        for (boolean tls : new boolean[] {false, true}) {
+            for (boolean reset : new boolean[] {false, true}) {
+                try (Socket s = client(tls)) {
+                    s.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    s.getOutputStream().flush();
+                    await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+                    if (reset) {
+                        s.setSoLinger(true, 0);
+                    }
                 }
+                await((tls ? "tls " : "") + (reset ? "reset" : "close")).atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
             }
-            await(reset ? "reset" : "close").atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
         }
     }
 
     @Test
-    void aRequestPipelinedWhileTheFirstWaitsIsAnsweredAfterIt() throws Exception {
+    void aRequestPipelinedWhileTheFirstWaitsIsAnsweredAfterIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
         // the bytes of the second request arrive while the first waits on a backend; they are read (to see a
         // hang-up) and must still be parsed, in order, once the first is answered
         TestBackend a = backend("a");
         TestBackend b = backend("b");
         a.delayMs = 500;
-        start(a, b); // round robin: the first request to a, the second to b
-        try (Socket s = new Socket("127.0.0.1", proxy.port())) {
-            s.setSoTimeout(10_000);
-            OutputStream out = s.getOutputStream();
-            out.write("GET /first HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
-            out.write("GET /second HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            assertThat(readResponse(in)).startsWith("HTTP/1.1 200").contains("X-Fulcrum-Backend: a");
-            assertThat(readResponse(in)).startsWith("HTTP/1.1 200").contains("X-Fulcrum-Backend: b");
+        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), a, b);
+        for (boolean tls : new boolean[] {false, true}) {
+            // round robin: the first request to a, the second to b
+            try (Socket s = client(tls)) {
+                s.setSoTimeout(10_000);
+                OutputStream out = s.getOutputStream();
+                out.write("GET /first HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+                out.write("GET /second HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                InputStream in = s.getInputStream();
+                assertThat(readResponse(in)).startsWith("HTTP/1.1 200").contains("X-Fulcrum-Backend: a");
+                assertThat(readResponse(in)).startsWith("HTTP/1.1 200").contains("X-Fulcrum-Backend: b");
+            }
         }
-        assertThat(a.requests.get() + b.requests.get()).isEqualTo(2);
+        assertThat(a.requests.get() + b.requests.get()).isEqualTo(4);
+    }
+
+    /** A plain socket to the proxy, or a TLS one (HTTP/1.1: no ALPN) with its handshake done. */
+    private Socket client(boolean tls) throws Exception {
+        if (!tls) {
+            return new Socket("127.0.0.1", proxy.port());
+        }
+        javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) PassThroughTest.trustAll().getSocketFactory()
+                .createSocket("127.0.0.1", proxy.tlsPort());
+        s.startHandshake();
+        return s;
     }
 
     /** One response with a Content-Length body, head and body as text. */
