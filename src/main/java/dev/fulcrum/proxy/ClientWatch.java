@@ -4,17 +4,22 @@ import io.undertow.connector.PooledByteBuffer;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.ServerConnection;
 import io.undertow.server.protocol.http.HttpServerConnection;
+import io.undertow.server.protocol.http2.Http2ServerConnection;
 import io.undertow.util.AttachmentKey;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.xnio.ChannelListener;
 import org.xnio.IoUtils;
 import org.xnio.conduits.ConduitStreamSourceChannel;
 
 /**
- * What the proxy keeps per HTTP/1.x client connection. When the connection closes while an exchange is current,
- * one close listener per connection (not per request, which would pile up on a long keep-alive connection) tells
- * that exchange, so its lease is released and its backend connection closed at once. Also remembers the client's
+ * What the proxy keeps per client connection. When the connection closes while an exchange is current (on HTTP/2:
+ * while any of its streams' exchanges is), one close listener per connection (not per request, which would pile up on
+ * a long keep-alive connection) tells that exchange, so its lease is released and its backend connection closed at
+ * once. (A single HTTP/2 stream reset by the client is still seen only when its answer cannot be written.) Also remembers the client's
  * address as text, worked out once per connection rather than once per request.
  *
  * <p>Undertow does not read a connection whose request is running, so on its own a client that hangs up while its
@@ -28,6 +33,8 @@ final class ClientWatch implements ServerConnection.CloseListener {
     private static final AttachmentKey<ClientWatch> KEY = AttachmentKey.create(ClientWatch.class);
 
     private ProxyExchange current; // touched only on the connection's I/O thread
+    /** HTTP/2: the exchanges of the connection's streams that are under way (one I/O thread serves them all). */
+    private Set<ProxyExchange> streams;
     private String clientIp;
     private HttpServerConnection connection;
     /** Undertow's read listener, put back when the waiting exchange ends. */
@@ -36,16 +43,20 @@ final class ClientWatch implements ServerConnection.CloseListener {
 
     static ClientWatch of(HttpServerExchange exchange) {
         ServerConnection c = exchange.getConnection();
-        if (!(c instanceof HttpServerConnection)) {
-            // an HTTP/2 stream is a connection object of its own, and its close listeners go onto the shared
-            // connection's list: one per request would pile up there for the connection's life. A stream's
-            // exchange learns of a hang-up when its answer cannot be written, within the read timeout at the latest
+        boolean h2 = c instanceof Http2ServerConnection;
+        if (!(c instanceof HttpServerConnection) && !h2) {
             return new ClientWatch();
         }
+        // an HTTP/2 stream is a connection object of its own, but its attachments and close listeners are the shared
+        // connection's: one watch and one close listener per TCP connection, not one per stream piling up there
         ClientWatch w = c.getAttachment(KEY);
         if (w == null) {
             w = new ClientWatch();
-            w.connection = (HttpServerConnection) c;
+            if (h2) {
+                w.streams = new HashSet<>();
+            } else {
+                w.connection = (HttpServerConnection) c;
+            }
             c.putAttachment(KEY, w);
             c.addCloseListener(w);
         }
@@ -113,17 +124,29 @@ final class ClientWatch implements ServerConnection.CloseListener {
     }
 
     void watch(ProxyExchange e) {
-        current = e;
+        if (streams != null) {
+            streams.add(e);
+        } else {
+            current = e;
+        }
     }
 
     void unwatch(ProxyExchange e) {
-        if (current == e) {
+        if (streams != null) {
+            streams.remove(e);
+        } else if (current == e) {
             current = null;
         }
     }
 
     @Override
     public void closed(ServerConnection connection) {
+        if (streams != null) {
+            List<ProxyExchange> all = List.copyOf(streams);
+            streams.clear();
+            all.forEach(ProxyExchange::clientClosed);
+            return;
+        }
         ProxyExchange e = current;
         current = null;
         if (e != null) {

@@ -175,6 +175,42 @@ class Http2FrontTest extends ProxyTestBase {
         assertThat(b.received.toString()).contains("\r\nHost: " + authority() + "\r\n");
     }
 
+    @Test
+    void anHttp2ClientThatHangsUpWhileItsRequestsWaitIsNoticedAtOnce() throws Exception {
+        // the connection's close reaches every stream's exchange: the leases go back now, not at the answer or readMs
+        CountDownLatch release = new CountDownLatch(1);
+        RawBackend b = backend();
+        b.answer = (head, out) -> {
+            try {
+                release.await(20, TimeUnit.SECONDS);
+                RawBackend.write(out, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+            } catch (Exception e) {
+                // closed
+            }
+        };
+        start(tls(TestSettings.proxy().readMs(20_000)), "r", b.url());
+        try {
+            for (int round = 0; round < 2; round++) {
+                RawH2 c = h2();
+                c.get(authority(), "/slow/1");
+                c.get(authority(), "/slow/2");
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 2);
+                c.close();
+                Awaitility.await("round " + round).atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+            }
+        } finally {
+            release.countDown();
+        }
+        // streams that ended normally leave nothing behind on a connection that stays open
+        RawH2 c = h2();
+        for (int i = 0; i < 3; i++) {
+            RawH2.Stream s = c.streams.get(c.get(authority(), "/ok/" + i));
+            assertThat(s.await(5_000)).isTrue();
+            assertThat(s.status).isEqualTo(200);
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+    }
+
     // ---------------------------------------------------------------- fixtures
 
     private RawBackend backend() throws Exception {
