@@ -43,6 +43,21 @@ public final class BackendsController {
         return vm;
     }
 
+    /**
+     * "p50 / p99 ms": a dash while there is nothing measured (a latency is never exactly 0), a tenth of a
+     * millisecond below 10 ms, where a local backend answers and whole milliseconds would read "0 / 1 ms".
+     */
+    static String latencyText(double p50, double p99) {
+        if (p50 == 0 && p99 == 0) {
+            return "\u2013";
+        }
+        return ms(p50) + " / " + ms(p99) + " ms";
+    }
+
+    private static String ms(double v) {
+        return v < 10 ? String.format(java.util.Locale.ROOT, "%.1f", v) : String.format(java.util.Locale.ROOT, "%.0f", v);
+    }
+
     @FXML
     private void initialize() {
         backendsTable.setItems(vm.rows());
@@ -53,7 +68,7 @@ public final class BackendsController {
         text(breakerColumn, b -> b.breaker() == null ? "" : b.breaker().state());
         text(inFlightColumn, b -> Integer.toString(b.activeRequests()));
         text(rpsColumn, b -> String.format("%.1f", b.rps()));
-        text(latencyColumn, b -> String.format("%.0f / %.0f ms", b.latencyP50Ms(), b.latencyP99Ms()));
+        text(latencyColumn, b -> latencyText(b.latencyP50Ms(), b.latencyP99Ms()));
         stateColumn.setCellFactory(c -> new StyledCell("state-"));
         breakerColumn.setCellFactory(c -> new StyledCell("breaker-"));
         weightColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
