@@ -105,6 +105,12 @@ public final class ConfigWatcher implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("cannot read {}: {}", file, e.toString());
             return List.of("file: cannot read (got: " + file + ")");
+        } catch (RuntimeException e) {
+            // whatever went wrong, this thread must live on to apply the next edit
+            LOG.error("the edited config from {} could not be applied", file, e);
+            List<String> problems = List.of("$: could not be applied: " + e.getMessage() + " (got: " + file + ")");
+            reject(problems);
+            return problems;
         }
     }
 

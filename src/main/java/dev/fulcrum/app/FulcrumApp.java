@@ -65,6 +65,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     private final Path configFile;
     private volatile FulcrumConfig config;
     private volatile ConfigWatcher watcher;
+    private volatile java.util.function.UnaryOperator<FulcrumConfig> overrides = c -> c;
 
     private FulcrumApp(FulcrumConfig config, Path configFile) {
         this.config = config;
@@ -207,7 +208,8 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     }
 
     /** Applies a valid config: pools, backends, weights, strategies, routes, demo faults, health checks. */
-    public synchronized List<String> apply(FulcrumConfig next) {
+    public synchronized List<String> apply(FulcrumConfig given) {
+        FulcrumConfig next = overrides.apply(given);
         List<String> problems = changeProblems(next);
         if (!problems.isEmpty()) {
             return problems;
@@ -231,9 +233,12 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 wanted.add(e.getKey() + "/" + s.id());
             }
         }
+        Set<String> wantedIds = new TreeSet<>();
+        wanted.forEach(w -> wantedIds.add(w.substring(w.indexOf('/') + 1)));
         Set<String> discovered = discovery.ownedIds();
         for (Map.Entry<String, String> live : liveIds.entrySet()) {
-            if (!wanted.contains(live.getValue() + "/" + live.getKey()) && !discovered.contains(live.getKey())) {
+            // an id that moves to another pool is moved below in one step, not drained away
+            if (!wantedIds.contains(live.getKey()) && !discovered.contains(live.getKey())) {
                 engine.remove(live.getKey());
             }
         }
@@ -267,9 +272,12 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             }
             for (BackendSpec s : specs(e.getValue(), demos)) {
                 String pool = liveIds.get(s.id());
-                if (pool == null || !pool.equals(e.getKey())) {
+                if (pool == null) {
                     engine.addBackend(e.getKey(), s, true);
+                } else if (!pool.equals(e.getKey())) {
+                    engine.move(s.id(), e.getKey(), s, true);
                 } else {
+                    engine.keep(s.id()); // a removal under way (DELETE, an earlier config) is called off
                     engine.setWeight(s.id(), s.weight());
                 }
             }
@@ -325,6 +333,26 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     /** What a running process cannot change in place; reported as problems so nothing is half applied. */
     private List<String> changeProblems(FulcrumConfig next) {
         List<String> out = new ArrayList<>();
+        // the proxy's settings are fixed when its listeners start (ports, TLS, limits, timeouts, retries, the sticky
+        // key): a config that changes them is refused, not answered "applied" while the old ones go on
+        FulcrumConfig now = config;
+        restartProblems("proxy", now.proxy(), next.proxy(), out);
+        restartProblems("admin.host", now.admin().host(), next.admin().host(), out);
+        restartProblems("admin.port", now.admin().port(), next.admin().port(), out);
+        restartProblems("retries", now.retries(), next.retries(), out);
+        restartProblems("timeouts", now.timeouts(), next.timeouts(), out);
+        restartProblems("stickySession", now.stickySession(), next.stickySession(), out);
+        // an id a discovery source added is taken: the config cannot also list it
+        Set<String> discovered = discovery.ownedIds();
+        next.allPools().forEach((pool, pc) -> {
+            for (int i = 0; i < pc.backends().size(); i++) {
+                String id = pc.backends().get(i).id();
+                if (discovered.contains(id)) {
+                    String path = pool.equals(Engine.DEFAULT_POOL) ? "backends[" + i + "].id" : "pools." + pool + ".backends[" + i + "].id";
+                    out.add(path + ": already taken by a discovered backend (got: " + id + ")");
+                }
+            }
+        });
         // listeners keep their address until a restart; a token must not be dropped from one that is public
         if (next.admin().token() == null && admin != null && !ConfigValidator.isLoopback(admin.host())) {
             out.add("admin.token: required while the admin API listens on " + admin.host()
@@ -345,6 +373,27 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             }
         });
         return out;
+    }
+
+    /** One problem per field (of a record, field by field) whose value differs between the running and next config. */
+    private static void restartProblems(String path, Object running, Object next, List<String> out) {
+        if (java.util.Objects.equals(running, next)) {
+            return;
+        }
+        if (running != null && next != null && running.getClass().isRecord() && running.getClass() == next.getClass()) {
+            for (java.lang.reflect.RecordComponent c : running.getClass().getRecordComponents()) {
+                try {
+                    restartProblems(path + "." + c.getName(), c.getAccessor().invoke(running), c.getAccessor().invoke(next), out);
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return;
+        }
+        // a secret is never echoed
+        String got = path.endsWith(".secret") ? "another secret" : String.valueOf(next);
+        out.add(path + ": takes effect at a restart; the running process keeps "
+                + (path.endsWith(".secret") ? "its own" : String.valueOf(running)) + " (got: " + got + ")");
     }
 
     private static boolean sameUrl(String a, String b) {
@@ -492,6 +541,12 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         for (BackendSpec s : specs(p, fleet)) {
             engine.addBackend(pool, s, slowStart);
         }
+    }
+
+    /** What the command line sets over every config this process applies (--proxy-port, --admin-port). */
+    public FulcrumApp overriding(java.util.function.UnaryOperator<FulcrumConfig> overrides) {
+        this.overrides = overrides;
+        return this;
     }
 
     /** Applies valid edits of the config file live from now on (no-op without a file). */

@@ -65,11 +65,23 @@ public final class FulcrumCommand implements Callable<Integer> {
         if (headless) {
             return runHeadless(cfg);
         }
-        return Gui.launch(new Gui.Options(new Gui.Embedded(cfg, config), null, null));
+        return Gui.launch(new Gui.Options(new Gui.Embedded(cfg, config, this::overrides), null, null));
     }
 
     FulcrumConfig loadConfig() {
-        FulcrumConfig cfg = config == null ? ConfigLoader.workshop() : ConfigLoader.load(config);
+        FulcrumConfig cfg = overrides(config == null ? ConfigLoader.workshop() : ConfigLoader.load(config));
+        if (proxyPort != null || adminPort != null) {
+            // checked as if written in the file: a port out of range or one the other listener has is a config error
+            List<ConfigProblem> problems = dev.fulcrum.config.ConfigValidator.validate(cfg);
+            if (!problems.isEmpty()) {
+                throw new ConfigException(problems);
+            }
+        }
+        return cfg;
+    }
+
+    /** The command line's ports over a config's: at start, and on every later config (an edit, a PUT) alike. */
+    FulcrumConfig overrides(FulcrumConfig cfg) {
         if (proxyPort != null) {
             cfg = cfg.withProxyPort(proxyPort);
         }
@@ -119,7 +131,7 @@ public final class FulcrumCommand implements Callable<Integer> {
     private int runHeadless(FulcrumConfig cfg) {
         FulcrumApp app;
         try {
-            app = FulcrumApp.start(cfg, config);
+            app = FulcrumApp.start(cfg, config).overriding(this::overrides);
         } catch (IllegalArgumentException e) {
             if (e.getMessage() != null && e.getMessage().startsWith("proxy.tls.")) {
                 System.err.println("config error: " + e.getMessage());

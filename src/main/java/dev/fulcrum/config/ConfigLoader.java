@@ -59,9 +59,12 @@ public final class ConfigLoader {
         return parse(read(file));
     }
 
-    /** Reads and checks a config given as JSON text. */
+    /**
+     * Reads and checks a config given as JSON text. Editors on Windows start UTF-8 files with a byte order mark; it
+     * is not JSON but not the user's error, at start, on a reload of the file or in a PUT body alike.
+     */
     public static FulcrumConfig parse(String json) {
-        return fromTree(tree(json));
+        return fromTree(tree(json.startsWith("\uFEFF") ? json.substring(1) : json));
     }
 
     /** Checks an already parsed JSON tree (e.g. the body of {@code PUT /api/config}). */
@@ -182,9 +185,7 @@ public final class ConfigLoader {
 
     private static String read(Path file) {
         try {
-            String text = Files.readString(file, StandardCharsets.UTF_8);
-            // editors on Windows start UTF-8 files with a byte order mark; it is not JSON but not the user's error
-            return text.startsWith("\uFEFF") ? text.substring(1) : text;
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "file does not exist",
                     file.toString())));

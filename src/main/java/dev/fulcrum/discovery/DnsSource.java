@@ -28,27 +28,40 @@ import org.xbill.DNS.Type;
  */
 final class DnsSource implements DiscoverySource {
     private final DiscoveryConfig config;
-    private final Name name;
-    private final Resolver resolver;
+    /** Built on the first refresh, on the discovery thread: finding a resolver's address is a lookup too. */
+    private Name name;
+    private Resolver resolver;
 
     DnsSource(DiscoveryConfig config) {
         this.config = config;
+    }
+
+    /**
+     * The name and resolver, made when first needed: a {@code server} whose host does not resolve fails this
+     * refresh (the source keeps its last good set and tries again), not the config that named it, and the lookup
+     * runs on the discovery thread, not in the admin request or the config reload that set it up.
+     */
+    private synchronized void prepare() throws IOException {
+        if (resolver != null) {
+            return;
+        }
         try {
-            this.name = Name.fromString(config.name().endsWith(".") ? config.name() : config.name() + ".");
+            Name n = Name.fromString(config.name().endsWith(".") ? config.name() : config.name() + ".");
+            Resolver r;
             if (config.server() == null) {
-                this.resolver = new ExtendedResolver();
+                r = new ExtendedResolver();
             } else {
                 int colon = config.server().lastIndexOf(':');
                 String host = config.server().substring(0, colon).replace("[", "").replace("]", "");
-                SimpleResolver r = new SimpleResolver(new InetSocketAddress(InetAddress.getByName(host),
+                r = new SimpleResolver(new InetSocketAddress(InetAddress.getByName(host),
                         Integer.parseInt(config.server().substring(colon + 1))));
-                this.resolver = r;
             }
+            r.setTimeout(Duration.ofMillis(Math.min(5000, Math.max(500, config.refreshMs()))));
+            name = n;
+            resolver = r;
         } catch (TextParseException | UnknownHostException e) {
-            throw new IllegalArgumentException("discovery.name: cannot resolve with this setting (got: "
-                    + config.label() + ")", e);
+            throw new IOException("cannot resolve with this setting (got: " + config.label() + "): " + e.getMessage(), e);
         }
-        resolver.setTimeout(Duration.ofMillis(Math.min(5000, Math.max(500, config.refreshMs()))));
     }
 
     @Override
@@ -58,6 +71,7 @@ final class DnsSource implements DiscoverySource {
 
     @Override
     public List<BackendSpec> resolve() throws IOException {
+        prepare();
         TreeSet<String> addresses = new TreeSet<>();
         boolean answered = false;
         for (int type : new int[] {Type.A, Type.AAAA}) {

@@ -284,6 +284,37 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /**
+     * Moves a backend to another pool in one step: it leaves its pool at once (requests in flight there finish
+     * against it, as when a pool is dropped) and joins {@code pool} as {@code spec}. A drain would keep the id
+     * taken until those requests end, and an add under the same id would be refused meanwhile.
+     */
+    public void move(String id, String pool, BackendSpec spec, boolean slowStart) {
+        validate(spec);
+        run(() -> {
+            Backend b = require(id);
+            Pool to = pools.get(pool);
+            if (to == null) {
+                throw new EngineException(404, "pool: no such pool (got: " + pool + ")");
+            }
+            if (!spec.id().equals(id)) {
+                throw new EngineException(400, "id: a move keeps the id (got: " + spec.id() + ")");
+            }
+            pools.get(b.pool()).remove(b);
+            to.add(spec, slowStart);
+        });
+    }
+
+    /** Keeps a backend that a removal is waiting to drain: back in rotation, as a config that lists it wants. */
+    public void keep(String id) {
+        run(() -> {
+            Backend b = require(id);
+            if (b.removeWhenDrained) {
+                pools.get(b.pool()).enable(b);
+            }
+        });
+    }
+
     public void enable(String id) {
         run(() -> {
             Backend b = require(id);

@@ -44,7 +44,8 @@ public final class FulcrumWindow extends Application {
         stage.setTitle("Fulcrum");
         open(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…",
                 attach ? () -> EngineConnector.attach(o.attachUrl(), o.token())
-                        : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile()),
+                        : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile(),
+                                o.embedded().overrides()),
                 attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine", true);
         stage.show();
     }
@@ -125,7 +126,7 @@ public final class FulcrumWindow extends Application {
             if (old != null) {
                 old.close();
             }
-            return EngineConnector.embedded(next, null);
+            return EngineConnector.embedded(next, null, c -> c);
         }, "Cannot open " + resource, false);
     }
 

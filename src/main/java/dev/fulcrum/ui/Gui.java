@@ -7,7 +7,8 @@ import javafx.application.Application;
 /** Starts the JavaFX window ({@link FulcrumWindow}); blocks until it closes. */
 public final class Gui {
     /** The embedded engine to start, or null when attaching. */
-    public record Embedded(FulcrumConfig config, Path configFile) {
+    /** @param overrides what the command line sets over the file (--proxy-port, --admin-port), for reloads too */
+    public record Embedded(FulcrumConfig config, Path configFile, java.util.function.UnaryOperator<FulcrumConfig> overrides) {
     }
 
     /** Either {@code embedded} or {@code attachUrl} (+ token) is set. */

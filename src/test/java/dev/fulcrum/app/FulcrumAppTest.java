@@ -123,4 +123,22 @@ class FulcrumAppTest {
         }
         return "missing";
     }
+
+    @Test
+    void portsGivenOnTheCommandLineAreCheckedAsIfWrittenInTheFile(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // before: exit 1 "cannot start: port out of range" or a BindException, not exit 2 with a config error line
+        Path file = java.nio.file.Files.writeString(dir.resolve("c.json"),
+                "{\"backends\": [{\"id\": \"a\", \"url\": \"http://127.0.0.1:9001\"}]}");
+        for (String[] args : new String[][] {{"--proxy-port", "99999"}, {"--proxy-port", "27381", "--admin-port", "27381"}}) {
+            FulcrumCommand cmd = new FulcrumCommand();
+            String[] all = java.util.stream.Stream.concat(java.util.stream.Stream.of("--headless", "--config", file.toString()),
+                    java.util.Arrays.stream(args)).toArray(String[]::new);
+            new picocli.CommandLine(cmd).parseArgs(all);
+            org.assertj.core.api.Assertions.assertThatThrownBy(cmd::loadConfig)
+                    .isInstanceOf(dev.fulcrum.config.ConfigException.class)
+                    .satisfies(e -> assertThat(((dev.fulcrum.config.ConfigException) e).problems().get(0).describe())
+                            .isIn("proxy.port: must be between 0 and 65535 (got: 99999)",
+                                    "admin.port: port already used by proxy.port (got: 27381)"));
+        }
+    }
 }

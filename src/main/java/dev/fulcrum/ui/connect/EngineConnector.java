@@ -35,8 +35,8 @@ public final class EngineConnector {
         }
     }
 
-    public static Connection embedded(FulcrumConfig config, Path file) {
-        FulcrumApp app = FulcrumApp.start(config, file).watchConfigFile();
+    public static Connection embedded(FulcrumConfig config, Path file, java.util.function.UnaryOperator<FulcrumConfig> overrides) {
+        FulcrumApp app = FulcrumApp.start(config, file).overriding(overrides).watchConfigFile();
         try {
             EngineClient c = new InProcessEngineClient(app);
             return new Connection(c, c.describe(), app, config.circuitBreaker());
