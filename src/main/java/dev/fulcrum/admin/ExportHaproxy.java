@@ -323,6 +323,13 @@ final class ExportHaproxy {
     }
 
     private static String hashBalance(Key key, List<String> notes) {
+        if (!"path".equals(key.kind()) && key.name() != null && !key.name().matches("[A-Za-z0-9_.-]+")) {
+            // a quote, '#' (a comment: "url_param user#id" would hash on "user"), '(' or ')' cannot stand unquoted in
+            // a fetch's argument or balance's parameter; rather than a config that fails or means something else
+            notes.add("no equivalent: the key's name " + key.name() + " cannot be written in HAProxy's balance line; "
+                    + "balanced by client address");
+            return "balance source";
+        }
         switch (key.kind()) {
             case "path" -> {
                 return "balance uri path-only";

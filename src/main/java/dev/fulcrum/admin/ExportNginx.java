@@ -191,10 +191,17 @@ final class ExportNginx {
             out.comment("the pool has no backends; nginx needs one server, so this one is down (nginx answers 502)");
             out.line("server 127.0.0.1:1 down;");
         }
+        // a pool of backups only: Fulcrum serves from them while no primary exists; nginx, refusing backup with this
+        // method, would be left with no server at all ("no servers are inside upstream"), so they go in as servers
+        boolean promote = !backupAllowed && !p.servers().isEmpty() && p.servers().stream().allMatch(ExportServer::backup);
+        if (promote) {
+            out.comment("every backend is a backup, which nginx refuses with " + method.split(" ")[0].replace(";", "")
+                    + "; Fulcrum serves from them while no primary exists, so here they are plain servers");
+        }
         for (ExportServer m : p.servers()) {
-            String line = "server " + m.address() + params(c, p, m) + ";";
+            String line = "server " + m.address() + params(c, p, m, m.backup() && !promote) + ";";
             String note = "backend " + m.id() + stateNote(m);
-            if (m.backup() && !backupAllowed) {
+            if (m.backup() && !backupAllowed && !promote) {
                 out.comment("no equivalent: nginx refuses backup with " + method.split(" ")[0].replace(";", "")
                         + "; backup " + m.id() + " left out:");
                 out.comment(line);
@@ -206,7 +213,7 @@ final class ExportNginx {
         out.line("}");
     }
 
-    private static String params(FulcrumConfig c, ExportPool p, ExportServer m) {
+    private static String params(FulcrumConfig c, ExportPool p, ExportServer m, boolean backup) {
         StringBuilder b = new StringBuilder();
         if (!m.takesNoTraffic() && !p.ignoresWeights() && m.weight() != 1) {
             b.append(" weight=").append(m.weight());
@@ -221,7 +228,7 @@ final class ExportNginx {
         if (m.maxInFlight() != null) {
             b.append(" max_conns=").append(m.maxInFlight());
         }
-        if (m.backup()) {
+        if (backup) {
             b.append(" backup");
         }
         if (m.takesNoTraffic()) {
