@@ -124,6 +124,7 @@ public final class AdminServer implements AutoCloseable {
                 .setFallbackHandler(ex -> error(ex, 404, "no such endpoint: " + ex.getRequestMethod() + " " + ex.getRequestPath()))
                 .setInvalidMethodHandler(ex -> error(ex, 405, "method not allowed: " + ex.getRequestMethod() + " " + ex.getRequestPath()));
         server = Undertow.builder().addHttpListener(requestedPort, host).setIoThreads(1).setWorkerThreads(16)
+                .setServerOption(io.undertow.UndertowOptions.MAX_ENTITY_SIZE, MAX_BODY_BYTES)
                 .setHandler(auth(r)).build();
         server.start();
         port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
@@ -286,8 +287,17 @@ public final class AdminServer implements AutoCloseable {
     }
 
     private static String body(HttpServerExchange ex) throws IOException {
-        return new String(ex.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            return new String(ex.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (io.undertow.server.RequestTooBigException e) {
+            // a config of 1000 backends is a tenth of the limit
+            throw new EngineException(413, "body: larger than " + MAX_BODY_BYTES + " bytes (got: "
+                    + (ex.getRequestContentLength() < 0 ? "more" : Long.toString(ex.getRequestContentLength())) + ")");
+        }
     }
+
+    /** The largest request body the admin API reads (Undertow's MAX_ENTITY_SIZE, set to this). */
+    static final long MAX_BODY_BYTES = 2 * 1024 * 1024;
 
     private Pool pool(HttpServerExchange ex) {
         String name = query(ex, "pool", Engine.DEFAULT_POOL);

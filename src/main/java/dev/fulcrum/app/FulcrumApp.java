@@ -333,15 +333,6 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
     /** What a running process cannot change in place; reported as problems so nothing is half applied. */
     private List<String> changeProblems(FulcrumConfig next) {
         List<String> out = new ArrayList<>();
-        // the proxy's settings are fixed when its listeners start (ports, TLS, limits, timeouts, retries, the sticky
-        // key): a config that changes them is refused, not answered "applied" while the old ones go on
-        FulcrumConfig now = config;
-        restartProblems("proxy", now.proxy(), next.proxy(), out);
-        restartProblems("admin.host", now.admin().host(), next.admin().host(), out);
-        restartProblems("admin.port", now.admin().port(), next.admin().port(), out);
-        restartProblems("retries", now.retries(), next.retries(), out);
-        restartProblems("timeouts", now.timeouts(), next.timeouts(), out);
-        restartProblems("stickySession", now.stickySession(), next.stickySession(), out);
         // an id a discovery source added is taken: the config cannot also list it
         Set<String> discovered = discovery.ownedIds();
         next.allPools().forEach((pool, pc) -> {
@@ -358,6 +349,15 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             out.add("admin.token: required while the admin API listens on " + admin.host()
                     + " (a non-loopback host; restart to change admin.host) (got: null)");
         }
+        // the proxy's settings are fixed when its listeners start (ports, TLS, limits, timeouts, retries, the sticky
+        // key): a config that changes them is refused, not answered "applied" while the old ones go on
+        FulcrumConfig now = config;
+        restartProblems("proxy", now.proxy(), next.proxy(), out);
+        restartProblems("admin.host", now.admin().host(), next.admin().host(), out);
+        restartProblems("admin.port", now.admin().port(), next.admin().port(), out);
+        restartProblems("retries", now.retries(), next.retries(), out);
+        restartProblems("timeouts", now.timeouts(), next.timeouts(), out);
+        restartProblems("stickySession", now.stickySession(), next.stickySession(), out);
         Map<String, String> urls = new HashMap<>();
         for (BackendView v : engine.backends()) {
             urls.put(v.id(), v.url());

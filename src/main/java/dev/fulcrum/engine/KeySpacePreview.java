@@ -27,10 +27,26 @@ public final class KeySpacePreview {
         if (ks == null) {
             return null;
         }
+        Map<String, BackendView> members = new java.util.HashMap<>();
+        for (BackendView v : s.all()) {
+            members.put(v.id(), v);
+        }
+        for (String id : remove) {
+            if (!members.containsKey(id)) {
+                throw new EngineException(404, "remove: no such backend in pool " + pool.name() + " (got: " + id + ")");
+            }
+        }
+        for (String id : weights.keySet()) {
+            if (!members.containsKey(id)) {
+                throw new EngineException(404, "weights: no such backend in pool " + pool.name() + " (got: " + id + ")");
+            }
+        }
         Candidates c = s.primaryCandidates();
         List<Backend> backends = new ArrayList<>();
         List<Integer> w = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (int i = 0; i < c.size(); i++) {
+            seen.add(c.get(i).id());
             Backend b = c.get(i);
             if (remove.contains(b.id())) {
                 continue;
@@ -42,15 +58,22 @@ public final class KeySpacePreview {
                 w.add(scaled);
             }
         }
+        // a member out of the key space only for its weight 0 (UP, a primary) comes back with a new weight, as a
+        // reweight would bring it back
+        for (Map.Entry<String, Integer> e : weights.entrySet()) {
+            BackendView v = members.get(e.getKey());
+            if (!seen.contains(v.id()) && !remove.contains(v.id()) && v.weight() == 0 && !v.backup()
+                    && v.state() == BackendState.UP && e.getValue() > 0) {
+                backends.add(standIn(pool, v.id(), e.getValue()));
+                w.add(e.getValue() * Strategies.WEIGHT_SCALE);
+            }
+        }
         for (Map.Entry<String, Integer> e : add.entrySet()) {
-            for (BackendView v : s.all()) {
-                if (v.id().equals(e.getKey())) {
-                    throw new EngineException(409, "add: id already exists (got: " + e.getKey() + ")");
-                }
+            if (members.containsKey(e.getKey())) {
+                throw new EngineException(409, "add: id already exists (got: " + e.getKey() + ")");
             }
             if (e.getValue() > 0) {
-                backends.add(new Backend(pool.name(), new BackendSpec(e.getKey(), "http://127.0.0.1:1", e.getValue(),
-                        null, false), null, BreakerSpec.DISABLED, Ticker.system(), 10_000));
+                backends.add(standIn(pool, e.getKey(), e.getValue()));
                 w.add(e.getValue() * Strategies.WEIGHT_SCALE);
             }
         }
@@ -66,5 +89,11 @@ public final class KeySpacePreview {
             sw[i] = w.get(order[i]);
         }
         return ks.preview(new Candidates(sorted, sw));
+    }
+
+    /** A backend that exists only inside the preview: the key space places it by id and weight alone. */
+    private static Backend standIn(Pool pool, String id, int weight) {
+        return new Backend(pool.name(), new BackendSpec(id, "http://127.0.0.1:1", weight, null, false), null,
+                BreakerSpec.DISABLED, Ticker.system(), 10_000);
     }
 }

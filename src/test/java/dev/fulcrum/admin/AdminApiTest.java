@@ -109,6 +109,24 @@ class AdminApiTest {
     }
 
     @Test
+    void aBodyOverTheLimitIs413NamingItNotAnInternalError() {
+        // before: 500 with Undertow's RequestTooBigException text
+        String big = "{\"weight\": 5, \"x\": \"" + "a".repeat(3_000_000) + "\"}";
+        RunningFulcrum.Answer a = f.call("PUT", "/api/backends/demo-a/weight", big);
+        assertThat(a.status()).isEqualTo(413);
+        assertThat(json(a.body()).get("error").asText()).isEqualTo("body: larger than 2097152 bytes (got: " + big.length() + ")");
+        assertThat(f.call("GET", "/api/state", null).body()).contains("\"demo-a\"").doesNotContain("\"weight\":5");
+    }
+
+    @Test
+    void aRingPreviewNamingAnUnknownBackendIs404() {
+        assertThat(f.call("PUT", "/api/strategy", "{\"type\":\"consistent-hash\"}").status()).isEqualTo(200);
+        RunningFulcrum.Answer a = f.call("POST", "/api/ring/preview", "{\"remove\":[\"zzz\"]}");
+        assertThat(a.status()).as(a.body()).isEqualTo(404);
+        assertThat(json(a.body()).get("error").asText()).isEqualTo("remove: no such backend in pool default (got: zzz)");
+    }
+
+    @Test
     void errorsAreJsonWithStatus404ForUnknownIdsAnd409ForDuplicates() {
         RunningFulcrum.Answer missing = f.call("PUT", "/api/backends/nope/weight", "{\"weight\":1}");
         assertThat(missing.status()).isEqualTo(404);
