@@ -41,6 +41,8 @@ public final class ConfigValidator {
     public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     public static final Set<String> ADAPTIVE_METRICS = Set.of("cpu", "latency", "inflight");
     public static final int MAX_WEIGHT = 1000;
+    /** The longest duration any {@code *Ms} field takes. */
+    public static final long MAX_MS = Integer.MAX_VALUE;
     public static final int MAX_VIRTUAL_NODES = 10_000;
     /** The largest Maglev table accepted: a guess at what stays cheap to rebuild on every membership change. */
     public static final int MAX_TABLE_SIZE = 1_000_003;
@@ -546,12 +548,26 @@ public final class ConfigValidator {
     private void atLeast(long value, long min, String path) {
         if (value < min) {
             add(path, "must be at least " + min, value);
+        } else {
+            notTooLong(value, path);
         }
     }
 
     private void positive(long value, String path) {
         if (value <= 0) {
             add(path, "must be greater than 0", value);
+        } else {
+            notTooLong(value, path);
+        }
+    }
+
+    /**
+     * Every {@code *Ms} field is at most {@link #MAX_MS} (about 24.8 days): the engine counts in nanoseconds, and a
+     * larger value times 1,000,000 would wrap around (a slowCallMs of Long.MAX_VALUE made every call slow).
+     */
+    private void notTooLong(long value, String path) {
+        if (path.endsWith("Ms") && value > MAX_MS) {
+            add(path, "must be at most " + MAX_MS + " (about 24.8 days)", value);
         }
     }
 

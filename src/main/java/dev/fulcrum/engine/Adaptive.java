@@ -1,6 +1,7 @@
 package dev.fulcrum.engine;
 
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code adaptive}: a weighted random pick whose weights follow what the backends report about themselves
@@ -49,7 +50,7 @@ final class Adaptive implements Strategy {
         this.wCpu = cpu / sum;
         this.wLatency = lat / sum;
         this.wInflight = inf / sum;
-        this.staleNanos = spec.staleAfterMs() * 1_000_000L;
+        this.staleNanos = TimeUnit.MILLISECONDS.toNanos(spec.staleAfterMs());
     }
 
     @Override
@@ -143,7 +144,8 @@ final class Adaptive implements Strategy {
         for (int i = 0; i < n; i++) {
             BackendMetrics m = c.get(i).metrics();
             seen[i] = m;
-            if (m != null && now - m.atNanos() <= staleNanos) {
+            // a report that is not a number counts as no report (NaN in one score would make every pick candidate 0)
+            if (m != null && now - m.atNanos() <= staleNanos && Double.isFinite(m.cpu()) && Double.isFinite(m.latencyMs())) {
                 fresh[i] = true;
                 maxCpu = Math.max(maxCpu, clamp(m.cpu()));
                 maxLatency = Math.max(maxLatency, Math.max(0, m.latencyMs()));

@@ -1,6 +1,7 @@
 package dev.fulcrum.engine;
 
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -240,7 +241,7 @@ public final class CircuitBreaker {
     }
 
     private Open open(S from) {
-        return new Open(ticker.nanos() + spec.openMs() * 1_000_000L, from.epoch() + 1);
+        return new Open(ticker.nanos() + TimeUnit.MILLISECONDS.toNanos(spec.openMs()), from.epoch() + 1);
     }
 
     private void fire(State from, State to, long sequence) {

@@ -14,10 +14,12 @@ package dev.fulcrum.engine;
 final class FastestResponse implements Strategy {
     private final Candidates c;
     private final RandomSource random;
+    private final Ticker ticker;
 
     FastestResponse(Candidates candidates, StrategyEnv env) {
         this.c = candidates;
         this.random = env.random();
+        this.ticker = env.ticker();
     }
 
     @Override
@@ -33,6 +35,7 @@ final class FastestResponse implements Strategy {
         }
         // best among sampled backends by ewma x (inFlight + 1); best among unsampled by inFlight alone,
         // since they all share the same (average) ewma; both groups compared once the average is known
+        long now = ticker.nanos();
         double sum = 0;
         int sampled = 0;
         Backend bestS = null;
@@ -43,7 +46,7 @@ final class FastestResponse implements Strategy {
         int tiesU = 0;
         for (int i = 0; i < n; i++) {
             Backend b = c.get(i);
-            double e = b.ewma().get();
+            double e = b.ewma().get(now);
             if (e > 0) {
                 sum += e;
                 sampled++;

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -141,7 +142,7 @@ public final class Pool {
         } else {
             boolean failed = outcome.isBackendFailure();
             breaker.record(failed ? CircuitBreaker.Call.FAILURE
-                    : latency >= breaker.spec().slowCallMs() * 1_000_000L ? CircuitBreaker.Call.SLOW
+                    : latency >= TimeUnit.MILLISECONDS.toNanos(breaker.spec().slowCallMs()) ? CircuitBreaker.Call.SLOW
                     : CircuitBreaker.Call.SUCCESS, lease.breakerTicket());
             if (outcome != Outcome.CONNECT_FAILURE) {
                 b.ewma().observe(latency);
@@ -295,7 +296,9 @@ public final class Pool {
             return;
         }
         b.timesEjected++;
-        long length = Math.min(MAX_EJECTION_NANOS, o.baseEjectionMs() * 1_000_000L * b.timesEjected);
+        // capped before it is multiplied: the n-th ejection of a long-lived backend must not wrap to a negative length
+        long length = Math.min(MAX_EJECTION_NANOS, Math.min(o.baseEjectionMs(), MAX_EJECTION_NANOS / 1_000_000L)
+                * 1_000_000L * Math.min(b.timesEjected, MAX_EJECTION_NANOS / 1_000_000L));
         b.ejectedUntilNanos = now + length;
         refresh();
     }
@@ -450,7 +453,7 @@ public final class Pool {
 
     /** Effective weight with slow start applied: 10% to 100% of the weight, linearly over slowStartMs. */
     double effectiveWeight(Backend b, long now) {
-        long ramp = engine.settings().slowStartMs() * 1_000_000L;
+        long ramp = TimeUnit.MILLISECONDS.toNanos(engine.settings().slowStartMs());
         if (ramp <= 0 || b.upSinceNanos == Long.MIN_VALUE || now - b.upSinceNanos >= ramp) {
             return b.weight;
         }

@@ -5,14 +5,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code round-robin}: each candidate in id order, ignoring weights: a, b, c, a, b, c. An ineligible
  * candidate is skipped and the next one in order takes the request. The position is one shared counter
- * (lock-free); a new snapshot starts a new strategy, which starts again from the first candidate.
+ * (lock-free). A new snapshot (every tick while slow start ramps, every state change) starts a new strategy,
+ * which goes on from where the previous one was: started again from the first candidate, every rebuild would hand
+ * its first request to the same backend, and at a few requests a second that was all of them.
  */
 final class RoundRobin implements Strategy {
     private final Candidates c;
-    private final AtomicLong next = new AtomicLong();
+    private final AtomicLong next;
 
-    RoundRobin(Candidates candidates) {
+    RoundRobin(Candidates candidates, Strategy previous) {
         this.c = candidates;
+        this.next = new AtomicLong(previous instanceof RoundRobin r ? r.next.get() : 0);
     }
 
     @Override

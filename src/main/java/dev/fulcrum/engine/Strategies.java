@@ -46,7 +46,7 @@ public final class Strategies {
         requireDistinctIds(candidates);
         Strategy prev = previous != null && s.type().equals(previous.type()) ? previous : null;
         return switch (s.type()) {
-            case StrategySpec.ROUND_ROBIN -> new RoundRobin(candidates);
+            case StrategySpec.ROUND_ROBIN -> new RoundRobin(candidates, prev);
             case StrategySpec.RANDOM -> new RandomChoice(candidates, env);
             case StrategySpec.WEIGHTED_RANDOM -> new WeightedRandom(candidates, env);
             case StrategySpec.SMOOTH_WRR -> new SmoothWeightedRoundRobin(candidates, prev);

@@ -167,9 +167,15 @@ public final class MetricsPoller implements AutoCloseable {
                     || !n.path("latencyMs").isNumber()) {
                 return null;
             }
-            double cpu = Math.min(1, Math.max(0, n.get("cpu").asDouble()));
+            double rawCpu = n.get("cpu").asDouble();
+            double rawLatency = n.get("latencyMs").asDouble();
+            if (!Double.isFinite(rawCpu) || !Double.isFinite(rawLatency) || !Double.isFinite(n.get("inflight").asDouble())) {
+                // 1e999 parses as Infinity: one such report made every adaptive score NaN, and candidate 0 took all
+                return null;
+            }
+            double cpu = Math.min(1, Math.max(0, rawCpu));
             int inflight = Math.max(0, n.get("inflight").asInt());
-            double latency = Math.max(0, n.get("latencyMs").asDouble());
+            double latency = Math.max(0, rawLatency);
             return new BackendMetrics(cpu, inflight, latency, engine.ticker().nanos());
         } catch (IOException e) {
             return null;

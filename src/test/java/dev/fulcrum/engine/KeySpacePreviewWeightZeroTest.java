@@ -26,8 +26,8 @@ class KeySpacePreviewWeightZeroTest {
 
         engine.setWeight("c", 1); // what actually happens
         Map<String, Double> actual = pool.snapshot().primary().keySpace().share();
-        assertThat(p.share()).containsOnlyKeys("a", "b", "c"); // observed: {a, b}
-        assertThat(p.movedFraction()).isCloseTo(actual.get("c"), within(1e-9)); // observed: 0.0
+        assertThat(p.share()).containsOnlyKeys("a", "b", "c"); // before: {a, b}
+        assertThat(p.movedFraction()).isCloseTo(actual.get("c"), within(1e-9)); // before: 0.0
     }
 
     @Test

@@ -122,7 +122,8 @@ class PoolBreakerTest {
                 .as("halfOpenCalls probes, then only b").isEqualTo(2);
         held.forEach(l -> l.release(Outcome.SUCCESS));
         assertThat(breakerOf("a")).isEqualTo(CircuitBreaker.State.CLOSED);
-        assertThat(picks(4)).containsExactly("a", "b", "a", "b");
+        // back in the rotation, which goes on where it was (it does not start again at a)
+        assertThat(String.join("", picks(4))).isIn("abab", "baba");
         assertThat(breakerEvents()).containsExactly("a:CLOSED->OPEN", "a:OPEN->HALF_OPEN", "a:HALF_OPEN->CLOSED");
     }
 
