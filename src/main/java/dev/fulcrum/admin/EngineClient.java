@@ -1,6 +1,7 @@
 package dev.fulcrum.admin;
 
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.engine.EngineException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -26,6 +27,15 @@ public interface EngineClient extends AutoCloseable {
     void subscribe(Consumer<EngineEvent> listener);
 
     void addBackend(String pool, String id, String url, int weight);
+
+    /** Adds a backend with its in-flight cap and backup flag (an undone removal brings it back as it was). */
+    default void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup) {
+        if (maxInFlight != null || backup) {
+            throw new EngineException(400, "maxInFlight, backup: this engine adds plain backends only (got: "
+                    + maxInFlight + ", " + backup + ")");
+        }
+        addBackend(pool, id, url, weight);
+    }
 
     void setWeight(String id, int weight);
 

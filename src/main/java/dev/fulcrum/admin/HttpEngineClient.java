@@ -103,10 +103,21 @@ public final class HttpEngineClient implements EngineClient {
 
     @Override
     public void addBackend(String pool, String id, String url, int weight) {
+        addBackend(pool, id, url, weight, null, false);
+    }
+
+    @Override
+    public void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", id);
         body.put("url", url);
         body.put("weight", weight);
+        if (maxInFlight != null) {
+            body.put("maxInFlight", maxInFlight);
+        }
+        if (backup) {
+            body.put("backup", true);
+        }
         if (pool != null) {
             body.put("pool", pool);
         }

@@ -48,8 +48,13 @@ public final class InProcessEngineClient implements EngineClient {
 
     @Override
     public void addBackend(String pool, String id, String url, int weight) {
+        addBackend(pool, id, url, weight, null, false);
+    }
+
+    @Override
+    public void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup) {
         Validation.backend(id, url, weight);
-        engine.addBackend(pool == null ? Engine.DEFAULT_POOL : pool, new BackendSpec(id, url, weight, null, false), true);
+        engine.addBackend(pool == null ? Engine.DEFAULT_POOL : pool, new BackendSpec(id, url, weight, maxInFlight, backup), true);
     }
 
     @Override

@@ -54,13 +54,18 @@ public final class BackendCommands {
      * back with the same pool, URL and weight once it is gone.
      */
     public void remove(EngineState.BackendInfo b) {
+        // undone, the backend comes back as it was: its cap, backup flag, and a drain the operator had started
+        boolean wasDrained = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
         session.run("remove " + b.id(), () -> client().remove(b.id()),
                 () -> record("remove " + b.id(), () -> {
                     EngineState s = client().state();
                     if (s.backend(b.id()) != null) {
                         client().enable(b.id());
                     } else {
-                        client().addBackend(b.pool(), b.id(), b.url(), b.weight());
+                        client().addBackend(b.pool(), b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup());
+                    }
+                    if (wasDrained) {
+                        client().drain(b.id());
                     }
                 }), null);
     }

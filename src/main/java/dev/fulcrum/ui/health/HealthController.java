@@ -48,7 +48,15 @@ public final class HealthController {
         session.poolProperty().addListener((o, a, p) -> show(session.state()));
         Timeline poll = new Timeline(new KeyFrame(Duration.millis(PROBE_REFRESH_MS), e -> fetch()));
         poll.setCycleCount(Timeline.INDEFINITE);
-        poll.play();
+        // runs while the view is in a window: a running Timeline is held by the FX pulse timer, and one left running
+        // after the window was reopened on another engine (a scenario) kept this view and that engine alive
+        healthGrid.sceneProperty().addListener((o, a, sc) -> {
+            if (sc == null) {
+                poll.stop();
+            } else {
+                poll.play();
+            }
+        });
         showing.addListener((o, was, now) -> fetch());
         fetch();
     }

@@ -73,13 +73,35 @@ public final class RingController {
         applyButton.disableProperty().bind(vm.previewProperty().isNull());
         vm.previewProperty().addListener((o, a, p) -> canvas.setPreviewShare(p == null ? null : p.share()));
         ringPane.styleProperty().addListener((o, a, b) -> canvas.redraw());
+        // the scene outlives this view when the window is reopened on another engine (a scenario): the listener on
+        // its stylesheets goes when the view leaves it, and is weak besides, so it never keeps an old view alive
         ringPane.sceneProperty().addListener((o, a, sc) -> {
+            if (a != null) {
+                a.getStylesheets().removeListener(weakStylesheets);
+            }
             if (sc != null) {
-                sc.getStylesheets().addListener((javafx.collections.ListChangeListener<String>) c ->
-                        canvas.setTextColour(dark(sc) ? Color.gray(0.9) : Color.gray(0.2)));
-                canvas.setTextColour(dark(sc) ? Color.gray(0.9) : Color.gray(0.2));
+                sc.getStylesheets().addListener(weakStylesheets);
+                stylesheetsChanged(sc);
             }
         });
+        // a preview is of what the form said when it was made: Apply must not do something else
+        whatIfBackend.valueProperty().addListener((o, a, b) -> vm.clearPreview());
+        whatIfBackend.getEditor().textProperty().addListener((o, a, b) -> vm.clearPreview());
+        whatIfWeight.textProperty().addListener((o, a, b) -> vm.clearPreview());
+        whatIfUrl.textProperty().addListener((o, a, b) -> vm.clearPreview());
+    }
+
+    private final javafx.collections.ListChangeListener<String> stylesheets = c -> {
+        javafx.scene.Scene sc = ringPane.getScene();
+        if (sc != null) {
+            stylesheetsChanged(sc);
+        }
+    };
+    private final javafx.collections.WeakListChangeListener<String> weakStylesheets =
+            new javafx.collections.WeakListChangeListener<>(stylesheets);
+
+    private void stylesheetsChanged(javafx.scene.Scene sc) {
+        canvas.setTextColour(dark(sc) ? Color.gray(0.9) : Color.gray(0.2));
     }
 
     private static boolean dark(javafx.scene.Scene sc) {

@@ -101,16 +101,14 @@ public final class StrategyController {
         put(staleAfterMsField, cur.get("staleAfterMs"));
     }
 
+    /** Shows an option of the engine's strategy; one it does not have is cleared (Apply would send it back). */
     private static void put(Node n, Object v) {
-        if (v == null) {
-            return;
-        }
         if (n instanceof TextField t) {
-            t.setText(v.toString());
+            t.setText(v == null ? "" : v.toString());
         } else if (n instanceof ComboBox<?> c) {
             @SuppressWarnings("unchecked")
             ComboBox<String> cs = (ComboBox<String>) c;
-            cs.setValue(v.toString());
+            cs.setValue(v == null ? null : v.toString());
         }
     }
 

@@ -219,20 +219,24 @@ public final class SideBySideController implements AutoCloseable {
     /** Starts a run on the worker; the table and charts update when it ends. FX thread. */
     public void run() {
         SideBySide.Settings settings;
-        List<SimRequest> trace;
         try {
             settings = settings();
-            trace = recordedTrace != null ? recordedTrace : SimTrace.generate(sbsRequests.getValue(), sbsRate.getValue(),
-                    new KeyDistribution.Zipf(sbsKeys.getValue(), 1.0), 0, settings.seed());
         } catch (RuntimeException e) {
             message.set(e.getMessage());
             return;
         }
+        List<SimRequest> recorded = recordedTrace;
+        int requests = sbsRequests.getValue();
+        double rate = sbsRate.getValue();
+        int keys = sbsKeys.getValue();
         running.set(true);
         sbsProgress.setProgress(0);
-        message.set("simulating " + trace.size() + " requests");
+        message.set(recorded != null ? "simulating " + recorded.size() + " requests" : "generating " + requests + " requests");
         job = worker.submit(() -> {
             try {
+                // generated on the worker: five million requests take over a second, the window must not freeze
+                List<SimRequest> trace = recorded != null ? recorded
+                        : SimTrace.generate(requests, rate, new KeyDistribution.Zipf(keys, 1.0), 0, settings.seed());
                 SideBySideReport r = SideBySide.run(settings, trace, p -> Platform.runLater(() -> {
                     sbsProgress.setProgress(p.fraction());
                     message.set("simulating " + p.strategy() + " (" + (p.lane() + 1) + " of " + p.lanes() + ")");

@@ -1,0 +1,258 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.ui.UiTestSupport.backend;
+import static dev.fulcrum.ui.UiTestSupport.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.admin.InProcessEngineClient;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.BackendConfig;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.config.HealthCheckConfig;
+import dev.fulcrum.config.OutlierConfig;
+import dev.fulcrum.config.RetryConfig;
+import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.engine.StrategySpec;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.Slider;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** What the window does must be what it says: Apply, undo, the strategy form, sliders, reopening on another engine. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(90)
+class WindowBehaviourTest {
+    private Stage stage;
+    private FulcrumApp app;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void stop() {
+        if (window != null) {
+            window.session().close();
+        }
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    private static FulcrumConfig config(StrategySpec strategy, List<BackendConfig> backends) {
+        FulcrumConfig c = FulcrumConfig.of(strategy, backends,
+                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0), demo("demo-c", 1, 0, 0)))
+                .withProxyPort(0).withAdminPort(0);
+        return new FulcrumConfig(c.proxy(), c.admin(), c.strategy(), c.backends(), c.demoBackends(),
+                new HealthCheckConfig(false, "/health", 2000, 1000, 200, 2, 3),
+                new OutlierConfig(false, 5, 30_000, 50), BreakerConfig.DEFAULT, new RetryConfig(0, false), c.timeouts(),
+                c.slowStartMs(), c.stickySession(), c.pools(), c.routes());
+    }
+
+    private void open(FxRobot robot, FulcrumConfig cfg) {
+        app = FulcrumApp.start(cfg, null);
+        robot.interact(() -> window = UiTestSupport.open(stage, app));
+        waitFor(robot, "#weight-demo-a");
+    }
+
+    private Node waitFor(FxRobot robot, String query) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
+        return robot.lookup(query).query();
+    }
+
+    private void selectRow(FxRobot robot, String id) {
+        robot.interact(() -> {
+            @SuppressWarnings("unchecked")
+            TableView<dev.fulcrum.ui.backends.BackendRow> t = robot.lookup("#backendsTable").queryAs(TableView.class);
+            t.getSelectionModel().clearSelection();
+            t.getItems().stream().filter(r -> r.id().equals(id)).findFirst().ifPresent(r -> t.getSelectionModel().select(r));
+            t.requestFocus();
+        });
+    }
+
+    // ------------------------------------------------------------------ ring what-if
+
+    @Test
+    void ringApplyMakesThePreviewedChangeNotAnUnpreviewedOne(FxRobot robot) {
+        // given a consistent-hash ring and a preview of "remove demo-a"
+        open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
+        robot.interact(() -> window.controller().select("Ring"));
+        @SuppressWarnings("unchecked")
+        ComboBox<String> backendBox = (ComboBox<String>) waitFor(robot, "#whatIfBackend");
+        await().atMost(Duration.ofSeconds(5)).until(() -> backendBox.getItems().contains("demo-a"));
+        robot.interact(() -> backendBox.setValue("demo-a"));
+        robot.clickOn("#previewButton");
+        Label preview = robot.lookup("#previewLabel").queryAs(Label.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().startsWith("Removing demo-a would move"));
+
+        // when the operator picks demo-b in the box (no new preview) and clicks Apply, still enabled
+        robot.interact(() -> backendBox.setValue("demo-b"));
+        WaitForAsyncUtils.waitForFxEvents();
+        boolean applyEnabled = !robot.lookup("#applyButton").queryAs(Button.class).isDisabled();
+        String shownPreview = preview.getText();
+        robot.clickOn("#applyButton");
+
+        // then the previewed backend (demo-a) is the one removed, or Apply refused the un-previewed change
+        await().pollDelay(Duration.ofMillis(800)).atMost(Duration.ofSeconds(5)).until(() -> true);
+        BackendState b = backend(app, "demo-b") == null ? null : backend(app, "demo-b").state();
+        assertThat(b)
+                .as("Apply was %s while the preview said \"%s\"; demo-b (never previewed) is now %s",
+                        applyEnabled ? "enabled" : "disabled", shownPreview, b)
+                .isEqualTo(BackendState.UP);
+    }
+
+    // ------------------------------------------------------------------ undo of remove
+
+    @Test
+    void undoOfRemovingABackupBringsItBackAsABackup(FxRobot robot) {
+        // given a backup backend beside three primaries
+        open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN),
+                List.of(new BackendConfig("spare", "http://127.0.0.1:9", 2, 10, true))));
+        waitFor(robot, "#weight-spare");
+        assertThat(backend(app, "spare").backup()).isTrue();
+
+        // when it is removed with Del, gone, and the removal undone with Ctrl+Z
+        selectRow(robot, "spare");
+        robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "spare") == null);
+        robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "spare") != null);
+
+        // then it is what it was: a backup (used only when no primary can take the request), maxInFlight 10
+        assertThat(backend(app, "spare").backup()).as("backup after undo").isTrue();
+        assertThat(backend(app, "spare").maxInFlight()).as("maxInFlight after undo").isEqualTo(10);
+    }
+
+    @Test
+    void undoOfRemovingADrainedBackendBringsItBackDrained(FxRobot robot) {
+        // given demo-c drained by the operator
+        open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()));
+        robot.clickOn("#drain-demo-c");
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-c").state() == BackendState.DRAINED);
+
+        // when it is removed (Del) and the removal undone (Ctrl+Z)
+        selectRow(robot, "demo-c");
+        robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-c") == null);
+        robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-c") != null);
+        WaitForAsyncUtils.sleep(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+
+        // then it is back as it was before the removal: drained, taking no traffic
+        assertThat(backend(app, "demo-c").state()).as("state after undoing the remove").isEqualTo(BackendState.DRAINED);
+    }
+
+    // ------------------------------------------------------------------ strategy form
+
+    @Test
+    void strategyFormFollowsTheEngineWhenABalanceFactorIsDropped(FxRobot robot) {
+        // given a bounded-load ring (balanceFactor 1.25) shown in the Strategy tab
+        open(robot, config(new StrategySpec(StrategySpec.CONSISTENT_HASH, "path", 160, 1.25, null, null, null, null,
+                null), List.of()));
+        robot.interact(() -> window.controller().select("Strategy"));
+        TextField factor = (TextField) waitFor(robot, "#balanceFactorField");
+        Label current = robot.lookup("#currentLabel").queryAs(Label.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> current.getText().contains("balanceFactor=1.25"));
+        assertThat(factor.getText()).isEqualTo("1.25");
+
+        // when someone else (admin API, another window) turns bounded loads off
+        InProcessEngineClient other = new InProcessEngineClient(app);
+        other.setStrategy("default", Map.of("type", "consistent-hash", "key", "path", "virtualNodes", 160));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !current.getText().contains("balanceFactor"));
+
+        // and the operator changes only the virtual nodes and applies
+        robot.interact(() -> robot.lookup("#virtualNodesField").queryAs(TextField.class).setText("200"));
+        robot.clickOn("#applyStrategy");
+        await().atMost(Duration.ofSeconds(5)).until(() -> String.valueOf(
+                other.state().pools().get("default").strategy().get("virtualNodes")).equals("200"));
+
+        // then the form showed no balance factor, and bounded loads stay off
+        Object bf = other.state().pools().get("default").strategy().get("balanceFactor");
+        assertThat(bf).as("balanceFactor after Apply (form field showed \"%s\" while the engine had none)",
+                factor.getText()).isNull();
+    }
+
+    // ------------------------------------------------------------------ demo faults
+
+    @Test
+    void oneArrowKeyOnTheErrorRateSliderDoesNotJumpTo100Percent(FxRobot robot) {
+        // given the Demo faults tab, demo-a at 0% errors
+        open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()));
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                window.controller().tabs().getTabs().stream().anyMatch(t -> "Demo faults".equals(t.getText())));
+        robot.interact(() -> window.controller().select("Demo faults"));
+        Slider errors = (Slider) waitFor(robot, "#demoErrorRate-demo-a");
+        InProcessEngineClient c = new InProcessEngineClient(app);
+
+        // when the slider is focused and the right arrow pressed once
+        robot.interact(errors::requestFocus);
+        robot.press(KeyCode.RIGHT).release(KeyCode.RIGHT);
+        WaitForAsyncUtils.sleep(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+
+        // then the error rate moved a small step, not to every request failing
+        Object rate = c.demoState().get("demo-a").get("errorRate");
+        assertThat(((Number) rate).doubleValue()).as("demo-a errorRate after one arrow key").isLessThanOrEqualTo(0.1);
+    }
+
+    // ------------------------------------------------------------------ leak on reopen
+
+    @Test
+    void reopeningTheWindowOnAnotherEngineReleasesTheOldViews(FxRobot robot) throws Exception {
+        // given the window on engine 1
+        open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
+        WeakReference<Object> oldController = new WeakReference<>(window.controller());
+        WeakReference<Object> oldApp = new WeakReference<>(app);
+
+        // when it is reopened on engine 2 on the same stage, as FulcrumWindow.openScenario does
+        MainWindow[] old = {window};
+        robot.interact(() -> old[0].close());
+        old[0].session().close();
+        app.close();
+        old[0] = null;
+        window = null;
+        app = FulcrumApp.start(config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()), null);
+        robot.interact(() -> {
+            UiSession s = new UiSession(new InProcessEngineClient(app), "second engine");
+            window = MainWindow.show(stage, s, UiTestSupport.testPrefs());
+            s.start();
+        });
+        waitFor(robot, "#weight-demo-a");
+
+        // then the first window's views (and through them engine 1) can be collected
+        robot.moveTo("#weight-demo-b").moveBy(0, 40);
+        robot.interact(() -> robot.lookup("#backendsTable").query().requestFocus());
+        // (TestFX keeps the events it saw, which point at old nodes: forget them, they are not the window's)
+        java.lang.reflect.Field fe = org.testfx.api.FxToolkitContext.class.getDeclaredField("firedEvents");
+        fe.setAccessible(true);
+        Object fired = fe.get(org.testfx.api.FxToolkit.toolkitContext());
+        robot.interact(() -> ((org.testfx.service.support.FiredEvents) fired).clearEvents());
+        for (int i = 0; i < 30 && (oldController.get() != null || oldApp.get() != null); i++) {
+            WaitForAsyncUtils.waitForFxEvents();
+            System.gc();
+            Thread.sleep(100);
+        }
+        assertThat(oldController.get()).as("old MainController still reachable").isNull();
+        assertThat(oldApp.get()).as("old FulcrumApp (engine 1) still reachable").isNull();
+    }
+}
