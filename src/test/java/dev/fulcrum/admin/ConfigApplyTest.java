@@ -190,4 +190,16 @@ class ConfigApplyTest {
         RunningFulcrum.Answer ok = f.call("PUT", "/api/config", RunningFulcrum.config(null, RunningFulcrum.QUIET));
         assertThat(ok.status()).as(ok.body()).isEqualTo(200);
     }
+
+    @Test
+    void theRunningConfigPutBackIsAppliedWithNothingToRestart() {
+        // GET /api/config round-trips: what it says of the proxy is what the proxy runs with, so putting it back
+        // (as the window's "save" and scripts do) is never refused as a change that needs a restart
+        f = RunningFulcrum.startJson(RunningFulcrum.config(null, RunningFulcrum.QUIET
+                + ", \"stickySession\": {\"enabled\": true, \"secret\": \"0123456789abcdef-secret\"}"
+                + ", \"timeouts\": {\"readMs\": 12000}"), null, null);
+        String running = f.get("/api/config").body();
+        RunningFulcrum.Answer a = f.call("PUT", "/api/config", running);
+        assertThat(a.status()).as(a.body()).isEqualTo(200);
+    }
 }
