@@ -46,10 +46,9 @@ public final class MainWindow {
         MainWindow w = new MainWindow(session, main, scene);
         main.controller().applyCapabilities(session.client().capabilities());
         if (session.client() instanceof HaproxyFleetClient fleet) {
-            // the fleet's instances may disagree (a change behind the window's back): say so until they converge
+            // the fleet's instances may disagree (a change behind the window's back) or not answer: say so until they do
             javafx.animation.Timeline t = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
-                    javafx.util.Duration.seconds(1), ev -> session.call("read divergence",
-                    () -> String.join("; ", fleet.divergence().stream().map(d -> d.describe()).toList()),
+                    javafx.util.Duration.seconds(1), ev -> session.call("read divergence", fleet::problems,
                     text -> main.controller().showDivergence(text), err -> { })));
             t.setCycleCount(javafx.animation.Animation.INDEFINITE);
             t.play();

@@ -15,7 +15,9 @@ package dev.fulcrum.admin.haproxy;
 public enum AdminState {
     READY, DRAIN, MAINT;
 
-    static final int MAINT_BITS = 0x01 | 0x02 | 0x04 | 0x20 | 0x40;
+    // HAProxy's SRV_ADMF_MAINT (0x23): forced, inherited, resolution; 0x04 (disabled in the config) stays set as a
+    // marker after "enable server", and 0x40 only says the FQDN came from the socket
+    static final int MAINT_BITS = 0x01 | 0x02 | 0x20;
     static final int DRAIN_BITS = 0x08 | 0x10;
 
     /** Maintenance wins over drain: a server in both takes no traffic at all. */

@@ -204,6 +204,18 @@ public final class HaproxyFleetClient implements EngineClient {
         return fleetState().divergence();
     }
 
+    /**
+     * What the window's status bar says about the fleet: instances that did not answer (the merged state is then
+     * of the others only) and fields the instances disagree on. Empty when all answer and agree.
+     */
+    public String problems() {
+        FleetState fs = fleetState();
+        List<String> out = new ArrayList<>();
+        fs.unreachable().forEach((instance, why) -> out.add(instance + " not answering: " + why));
+        fs.divergence().forEach(d -> out.add(d.describe()));
+        return String.join("; ", out);
+    }
+
     /** One poll of every instance, merged. Throws 502 only when no instance answers at all. */
     public FleetState fleetState() {
         List<InstanceServer> servers = new ArrayList<>();
@@ -341,12 +353,12 @@ public final class HaproxyFleetClient implements EngineClient {
             rate += s.rate();
             total += s.totalSessions();
             failures += s.connectErrors() + s.responseErrors() + s.http5xx();
-            if (s.checked()) {
-                anyChecked = true;
-                anyDown |= s.operationallyDown();
-            }
+            anyChecked |= s.checked();
+            // HAProxy's own verdict, checks of its own or not: a server that tracks another ("track app/s1") or
+            // has only an agent check is DOWN when HAProxy says so, and takes no traffic
+            anyDown |= s.operationallyDown();
         }
-        String health = !anyChecked ? "UNKNOWN" : anyDown ? "DOWN" : "UP";
+        String health = anyDown ? "DOWN" : !anyChecked ? "UNKNOWN" : "UP";
         String state;
         if (admin == AdminState.DRAIN || admin == AdminState.MAINT || userWeight == 0 || f.status().startsWith("NOLB")) {
             // maintenance takes no new requests but, unlike "shutdown sessions", lets running ones finish
@@ -370,8 +382,8 @@ public final class HaproxyFleetClient implements EngineClient {
     private void recordProbes(String id, Map<String, ServerStat> per, long now) {
         for (Map.Entry<String, ServerStat> e : per.entrySet()) {
             ServerStat s = e.getValue();
-            if (!s.checked()) {
-                continue;
+            if (!s.checked() || s.checkRunning()) {
+                continue; // a check under way is no new result (its code reads 0 until it ends)
             }
             String key = id + "@" + e.getKey();
             String value = s.checkStatus() + "|" + s.checkCode() + "|" + s.status();
@@ -457,6 +469,12 @@ public final class HaproxyFleetClient implements EngineClient {
      */
     @Override
     public void addBackend(String pool, String id, String url, int weight) {
+        addBackend(pool, id, url, weight, null, false);
+    }
+
+    /** With HAProxy's {@code maxconn} and {@code backup} (an undone removal brings a server back as it was). */
+    @Override
+    public void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup) {
         requireDynamic("add server");
         HaproxyRuntime.checkWeight(weight);
         String server = id;
@@ -486,7 +504,7 @@ public final class HaproxyFleetClient implements EngineClient {
         String b = backend;
         boolean check = fs.servers().stream().anyMatch(s -> s.stat().backend().equals(b) && s.stat().checked());
         String srv = server;
-        onAll("add " + b + "/" + srv, r -> r.addServer(b, srv, hostPort, weight, check));
+        onAll("add " + b + "/" + srv, r -> r.addServer(b, srv, hostPort, weight, check, maxInFlight, backup));
     }
 
     static String hostPort(String url) {
@@ -501,7 +519,19 @@ public final class HaproxyFleetClient implements EngineClient {
             throw new EngineException(400, "url: must be http://HOST:PORT; HAProxy servers are added as plain "
                     + "http without a path (got: " + url + ")");
         }
-        return u.getHost() + ":" + (u.getPort() < 0 ? 80 : u.getPort());
+        // HAProxy registers a dynamic server named by host without resolving it: no address, and every request
+        // it would take gets 503. The name is resolved here and the server added by its address.
+        String host = u.getHost();
+        if (!host.startsWith("[") && !host.matches("[0-9.]+")) {
+            try {
+                java.net.InetAddress a = java.net.InetAddress.getByName(host);
+                host = a instanceof java.net.Inet6Address ? "[" + a.getHostAddress() + "]" : a.getHostAddress();
+            } catch (java.net.UnknownHostException e) {
+                throw new EngineException(400, "url: the host does not resolve (HAProxy needs an address for a server "
+                        + "added at run time) (got: " + url + ")");
+            }
+        }
+        return host + ":" + (u.getPort() < 0 ? 80 : u.getPort());
     }
 
     @Override

@@ -163,13 +163,23 @@ public final class HaproxyRuntime {
      * @param check whether HAProxy should health-check the new server with the backend's check settings
      */
     public void addServer(String backend, String server, String hostPort, int weight, boolean check) {
+        addServer(backend, server, hostPort, weight, check, null, false);
+    }
+
+    /** As above, with the server's {@code maxconn} (null: none) and {@code backup} flag. */
+    public void addServer(String backend, String server, String hostPort, int weight, boolean check, Integer maxConn,
+                          boolean backup) {
         checkWeight(weight);
         if (hostPort == null || !ADDRESS.matcher(hostPort).matches()) {
             throw new EngineException(400, "address: must be HOST:PORT (got: " + hostPort + ")");
         }
+        if (maxConn != null && maxConn < 1) {
+            throw new EngineException(400, "maxInFlight: must be at least 1 (got: " + maxConn + ")");
+        }
         requireDynamicServers("add server");
         String t = target(backend, server);
-        run("add server " + t + " " + hostPort + " weight " + weight + (check ? " check" : ""));
+        run("add server " + t + " " + hostPort + " weight " + weight + (check ? " check" : "")
+                + (maxConn != null ? " maxconn " + maxConn : "") + (backup ? " backup" : ""));
         if (check) {
             run("enable health " + t);
         }
@@ -183,8 +193,24 @@ public final class HaproxyRuntime {
     public void deleteServer(String backend, String server) {
         requireDynamicServers("del server");
         String t = target(backend, server);
+        AdminState before = showServersState().stream()
+                .filter(s -> s.backend().equals(backend) && s.server().equals(server))
+                .map(ServerState::admin).findFirst().orElse(null);
         run("set server " + t + " state maint");
-        run("del server " + t);
+        try {
+            run("del server " + t);
+        } catch (EngineException e) {
+            // still connections (409): it stays in maintenance and drains, to be removed again later. Refused for
+            // good (a server others track): it goes back to what it was, not left out of rotation by a failed remove
+            if (e.status() != 409 && before != null && before != AdminState.MAINT) {
+                try {
+                    setState(backend, server, before);
+                } catch (EngineException restore) {
+                    e.addSuppressed(restore);
+                }
+            }
+            throw e;
+        }
     }
 
     private void requireDynamicServers(String command) {
@@ -302,12 +328,19 @@ public final class HaproxyRuntime {
             }
             int weight = (int) r.num("weight", 0);
             String code = r.str("check_code");
+            String check = r.str("check_status");
+            boolean running = check.startsWith("* ");
+            if (running) {
+                // "* L7OK": a check is under way; the status is the last result, the code (0) is not one
+                check = check.substring(2);
+                code = "";
+            }
             long slim = r.num("slim", -1);
             servers.add(new ServerStat(r.str("pxname"), sv, r.str("status"), weight, (int) r.num("uweight", weight),
                     (int) r.num("scur", 0), (int) r.num("qcur", 0), (int) r.num("rate", 0), r.num("stot", 0),
-                    r.num("econ", 0), r.num("eresp", 0), r.num("hrsp_5xx", 0), r.str("check_status"),
+                    r.num("econ", 0), r.num("eresp", 0), r.num("hrsp_5xx", 0), check,
                     code.isEmpty() ? null : Integer.valueOf(code), r.num("check_duration", -1), r.num("lastchg", -1),
-                    r.num("bck", 0) == 1, r.str("addr"), slim < 0 ? null : (int) slim, r.num("rtime", 0)));
+                    r.num("bck", 0) == 1, r.str("addr"), slim < 0 ? null : (int) slim, r.num("rtime", 0), running));
         }
         return new Stats(List.copyOf(servers), List.copyOf(backends));
     }

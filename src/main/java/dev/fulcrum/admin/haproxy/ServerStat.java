@@ -25,12 +25,14 @@ package dev.fulcrum.admin.haproxy;
  * @param address        {@code addr}, e.g. 127.0.0.1:8081 (empty for servers without an address yet)
  * @param maxConn        {@code slim} (the server's maxconn), or null when unlimited
  * @param responseTimeMs {@code rtime}: average response time over the last 1024 requests, in ms
+ * @param checkRunning   a check was under way ({@code check_status} "* L7OK"): the status is the last result and
+ *                       the code is unknown (null)
  */
 public record ServerStat(String backend, String server, String status, int weight, int userWeight,
                          int currentSessions, int queued, int rate, long totalSessions, long connectErrors,
                          long responseErrors, long http5xx, String checkStatus, Integer checkCode,
                          long checkDurationMs, long lastChangeSec, boolean backup, String address, Integer maxConn,
-                         long responseTimeMs) {
+                         long responseTimeMs, boolean checkRunning) {
 
     /** True when HAProxy runs health checks on this server and has a result (not off, not still initialising). */
     public boolean checked() {

@@ -52,7 +52,12 @@ class HaproxyFleetClientUnitTest {
     @Test
     void serverUrlsMustBePlainHttpHostAndPort() {
         assertThat(HaproxyFleetClient.hostPort("http://127.0.0.1:8081")).isEqualTo("127.0.0.1:8081");
-        assertThat(HaproxyFleetClient.hostPort("http://example.com/")).isEqualTo("example.com:80");
+        // a name is resolved: HAProxy would register a server without an address
+        assertThat(HaproxyFleetClient.hostPort("http://localhost/")).isIn("127.0.0.1:80", "[0:0:0:0:0:0:0:1]:80");
+        assertThat(HaproxyFleetClient.hostPort("http://[::1]:8081")).isEqualTo("[::1]:8081");
+        assertThatThrownBy(() -> HaproxyFleetClient.hostPort("http://no-such-host.invalid:1"))
+                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.getMessage())
+                        .startsWith("url: the host does not resolve").contains("no-such-host.invalid"));
         for (String bad : List.of("https://h:1", "http://h:1/app", "h:1", "::")) {
             assertThatThrownBy(() -> HaproxyFleetClient.hostPort(bad)).as(bad)
                     .isInstanceOfSatisfying(EngineException.class, e -> {

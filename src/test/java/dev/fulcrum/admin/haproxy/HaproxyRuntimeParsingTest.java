@@ -101,8 +101,13 @@ class HaproxyRuntimeParsingTest {
         assertThat(AdminState.fromBits(0)).isEqualTo(AdminState.READY);
         assertThat(AdminState.fromBits(0x08)).isEqualTo(AdminState.DRAIN);
         assertThat(AdminState.fromBits(0x10)).isEqualTo(AdminState.DRAIN);
-        assertThat(AdminState.fromBits(0x04)).isEqualTo(AdminState.MAINT);
         assertThat(AdminState.fromBits(0x09)).isEqualTo(AdminState.MAINT);
+        assertThat(AdminState.fromBits(0x02)).isEqualTo(AdminState.MAINT); // inherited from a tracked server
+        assertThat(AdminState.fromBits(0x20)).isEqualTo(AdminState.MAINT); // address resolution failed
+        // "disabled in the config" stays set as a marker after "enable server", and 0x40 says the FQDN came from the
+        // socket: neither is maintenance (HAProxy's SRV_ADMF_MAINT is 0x23)
+        assertThat(AdminState.fromBits(0x04)).isEqualTo(AdminState.READY);
+        assertThat(AdminState.fromBits(0x44)).isEqualTo(AdminState.READY);
     }
 
     @Test

@@ -1,0 +1,400 @@
+package dev.fulcrum.admin.haproxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.demo.DemoBackend;
+import dev.fulcrum.demo.DemoSpec;
+import dev.fulcrum.engine.EngineException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What an operator driving real HAProxy instances meets (ports 28000-28999 on loopback only). */
+class HaproxyFleetOperatorTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void needHaproxy() {
+        Assumptions.assumeTrue(HaproxyProcess.available(), "haproxy is not on PATH");
+    }
+
+    @AfterEach
+    void stopAll() {
+        for (int i = toClose.size() - 1; i >= 0; i--) {
+            try {
+                toClose.get(i).close();
+            } catch (Exception ignored) {
+                // best effort
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ bugs
+
+    /** A server 'disabled' in the config and enabled at runtime serves traffic, but the fleet shows it DRAINED. */
+    @Test
+    void aServerDisabledInTheConfigAndThenEnabledIsShownInRotation() throws Exception {
+        DemoBackend s1 = demo("s1");
+        DemoBackend spare = demo("spare");
+        // instance a still has the spare 'disabled' in its config, instance b already had it enabled there
+        Instance a = haproxy("a", """
+                backend app
+                  balance roundrobin
+                  server s1 127.0.0.1:%d
+                  server spare 127.0.0.1:%d disabled
+                """.formatted(s1.port(), spare.port()));
+        Instance b = haproxy("b", """
+                backend app
+                  balance roundrobin
+                  server s1 127.0.0.1:%d
+                  server spare 127.0.0.1:%d
+                """.formatted(s1.port(), spare.port()));
+        HaproxyFleetClient fleet = fleet(a, b);
+
+        fleet.enable("spare");
+
+        assertThat(count(a, 10)).containsKey("spare"); // HAProxy does send it traffic
+        assertThat(fleet.fleetState().servers()).filteredOn(s -> s.id().equals("spare"))
+                .extracting(InstanceServer::admin).containsOnly(AdminState.READY);
+        assertThat(fleet.state().backend("spare").state()).isEqualTo("UP");
+        assertThat(fleet.divergence()).isEmpty();
+    }
+
+    /** A server that tracks another one ('track app/s1') is DOWN in HAProxy when s1 is; the fleet shows it UP. */
+    @Test
+    void aTrackingServerIsDownWhenHaproxySaysSo() throws Exception {
+        DemoBackend s1 = demo("s1");
+        DemoBackend t1 = demo("t1");
+        Instance a = haproxy("a", """
+                backend app
+                  balance roundrobin
+                  option httpchk GET /health
+                  server s1 127.0.0.1:%d check inter 200 rise 1 fall 1
+                  server t1 127.0.0.1:%d track app/s1
+                """.formatted(s1.port(), t1.port()));
+        HaproxyFleetClient fleet = fleet(a);
+
+        s1.update(null, null, true);
+        await().atMost(DEADLINE).until(() -> a.runtime().showStat().servers().stream()
+                .filter(s -> s.server().equals("t1")).findFirst().orElseThrow().status().equals("DOWN"));
+
+        BackendInfo t = fleet.state().backend("t1");
+        assertThat(t.state()).as("HAProxy's status of t1 is DOWN").isEqualTo("DOWN");
+    }
+
+    /** remove() refused by HAProxy (server referenced by a 'track') still leaves the server in maintenance everywhere. */
+    @Test
+    void aRefusedRemoveLeavesTheServerInRotation() throws Exception {
+        DemoBackend s1 = demo("s1");
+        DemoBackend t1 = demo("t1");
+        String cfg = """
+                backend app
+                  balance roundrobin
+                  option httpchk GET /health
+                  server s1 127.0.0.1:%d check inter 200 rise 1 fall 1
+                  server t1 127.0.0.1:%d track app/s1
+                """.formatted(s1.port(), t1.port());
+        Instance a = haproxy("a", cfg);
+        Instance b = haproxy("b", cfg);
+        HaproxyFleetClient fleet = fleet(a, b);
+        await().atMost(DEADLINE).until(() -> fleet.state().backend("s1").state().equals("UP"));
+
+        assertThatThrownBy(() -> fleet.remove("s1")).isInstanceOfSatisfying(EngineException.class,
+                e -> assertThat(e.getMessage()).contains("cannot be removed"));
+
+        assertThat(fleet.state().backend("s1").state()).as("s1 after a refused remove").isEqualTo("UP");
+        assertThat(count(a, 10)).as("traffic through a after a refused remove").containsKey("s1");
+    }
+
+    /** addBackend with a host name: HAProxy registers a server without an address; the fleet shows it UP, clients get 503. */
+    @Test
+    void aServerAddedByHostNameTakesTrafficOrIsRefused() throws Exception {
+        DemoBackend s1 = demo("s1");
+        DemoBackend s3 = demo("s3");
+        Instance a = haproxy("a", """
+                backend app
+                  balance roundrobin
+                  server s1 127.0.0.1:%d
+                """.formatted(s1.port()));
+        HaproxyFleetClient fleet = fleet(a);
+        fleet.drain("s1");
+
+        try {
+            fleet.addBackend("app", "s3", "http://localhost:" + s3.port(), 1);
+        } catch (EngineException refused) {
+            return; // refusing a name HAProxy cannot use would be fine too
+        }
+
+        assertThat(fleet.state().backend("s3").state()).isEqualTo("UP");
+        HttpResponse<String> r = http.send(get(a), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("the only server in rotation is s3, shown UP").isEqualTo(200);
+    }
+
+    /** Undo of a remove re-adds the server as it was; a server with 'maxconn' cannot be re-added (400). */
+    @Test
+    void aRemovedServerWithMaxconnCanBeAddedBackAsItWas() throws Exception {
+        DemoBackend s1 = demo("s1");
+        DemoBackend s2 = demo("s2");
+        Instance a = haproxy("a", """
+                backend app
+                  balance roundrobin
+                  server s1 127.0.0.1:%d
+                  server s2 127.0.0.1:%d maxconn 50
+                """.formatted(s1.port(), s2.port()));
+        HaproxyFleetClient fleet = fleet(a);
+        BackendInfo before = fleet.state().backend("s2");
+        assertThat(before.maxInFlight()).isEqualTo(50);
+
+        fleet.remove("s2");
+        // what BackendCommands.remove records as its undo
+        fleet.addBackend(before.pool(), before.id(), before.url(), before.weight(), before.maxInFlight(), before.backup());
+
+        BackendInfo after = fleet.state().backend("s2");
+        assertThat(after).isNotNull();
+        assertThat(after.maxInFlight()).isEqualTo(50);
+    }
+
+    /**
+     * A healthy server whose check takes a while: HAProxy prints "* L7OK" while a check runs. Nothing changed, yet
+     * every poll that sees the other form appends a "probe" to the history.
+     */
+    @Test
+    void probeHistoryRecordsOnlyRealChangesWhileChecksAreInProgress() throws Exception {
+        SlowHealth slow = new SlowHealth(250);
+        toClose.add(slow);
+        Instance a = haproxy("a", """
+                backend app
+                  balance roundrobin
+                  option httpchk GET /health
+                  timeout check 2s
+                  server s1 127.0.0.1:%d check inter 250 rise 1 fall 1
+                """.formatted(slow.port()));
+        HaproxyFleetClient fleet = fleet(a);
+        await().atMost(DEADLINE).until(() -> fleet.state().backend("s1").health().equals("UP"));
+        Thread.sleep(1000);
+        int settled = fleet.probeHistory().getOrDefault("s1", List.of()).size();
+
+        for (int i = 0; i < 15; i++) {
+            fleet.probeHistory();
+            Thread.sleep(130);
+        }
+
+        List<Map<String, Object>> h = fleet.probeHistory().get("s1");
+        assertThat(h).as("history " + h).hasSize(settled);
+        assertThat(h).extracting(p -> (String) p.get("checkStatus")).noneMatch(s -> s.startsWith("* "));
+    }
+
+    /** An instance that goes away: nothing the window reads (divergence, state) says so. */
+    @Test
+    void anInstanceThatStopsAnsweringIsNamedSomewhereTheWindowReads() throws Exception {
+        DemoBackend s1 = demo("s1");
+        String cfg = """
+                backend app
+                  balance roundrobin
+                  server s1 127.0.0.1:%d
+                """.formatted(s1.port());
+        Instance a = haproxy("a", cfg);
+        Instance b = haproxy("b", cfg);
+        HaproxyFleetClient fleet = fleet(a, b);
+        b.close();
+
+        assertThat(fleet.fleetState().unreachable()).containsKey(b.name());
+        // the window's status bar shows fleet.problems(); before, it showed divergence() alone, which was empty
+        assertThat(fleet.problems()).as("problems() with " + b.name() + " gone").startsWith(b.name() + " not answering: ");
+    }
+
+    // ------------------------------------------------------------------ fixtures
+
+    private DemoBackend demo(String id) {
+        DemoBackend d = DemoBackend.start(DemoSpec.of(id, 0, 1));
+        toClose.add(d);
+        return d;
+    }
+
+    private HaproxyFleetClient fleet(Instance... hs) {
+        List<InetSocketAddress> l = new ArrayList<>();
+        for (Instance h : hs) {
+            l.add(h.stats());
+        }
+        HaproxyFleetClient f = HaproxyFleetClient.connect(l);
+        toClose.add(f);
+        return f;
+    }
+
+    private HttpRequest get(Instance h) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.fe + "/")).timeout(Duration.ofSeconds(10)).build();
+    }
+
+    private Map<String, Integer> count(Instance h, int n) throws Exception {
+        Map<String, Integer> counts = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            HttpResponse<String> r = http.send(get(h), HttpResponse.BodyHandlers.ofString());
+            counts.merge(r.statusCode() + ":" + r.headers().firstValue(DemoBackend.HEADER).orElse("?"), 1, Integer::sum);
+        }
+        Map<String, Integer> byBackend = new HashMap<>();
+        counts.forEach((k, v) -> byBackend.merge(k.startsWith("200:") ? k.substring(4) : k, v, Integer::sum));
+        return byBackend;
+    }
+
+    /** A port in 28000-28999 free a moment ago. */
+    static int port() throws IOException {
+        for (int i = 0; i < 200; i++) {
+            int p = 28000 + ThreadLocalRandom.current().nextInt(1000);
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(false);
+                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), p));
+                return p;
+            } catch (IOException busy) {
+                // next
+            }
+        }
+        throw new IOException("no free port in 28000-28999");
+    }
+
+    private Instance haproxy(String name, String backends) throws Exception {
+        int stats = port();
+        int fe = port();
+        String cfg = """
+                global
+                  stats socket ipv4@127.0.0.1:%d level admin
+                defaults
+                  mode http
+                  timeout connect 2s
+                  timeout client 30s
+                  timeout server 30s
+                frontend fe
+                  bind 127.0.0.1:%d
+                  default_backend app
+                """.formatted(stats, fe) + backends;
+        Path file = dir.resolve(name + ".cfg");
+        Files.writeString(file, cfg);
+        Path log = dir.resolve(name + ".log");
+        Process p = new ProcessBuilder("haproxy", "-f", file.toString(), "-db").redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        Instance h = new Instance(p, stats, fe);
+        toClose.add(h);
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
+            if (!p.isAlive()) {
+                throw new IllegalStateException(Files.readString(log));
+            }
+            return h.runtime().showInfo().containsKey("Version");
+        });
+        return h;
+    }
+
+    static final class Instance implements AutoCloseable {
+        final Process process;
+        final int statsPort;
+        final int fe;
+
+        Instance(Process process, int statsPort, int fe) {
+            this.process = process;
+            this.statsPort = statsPort;
+            this.fe = fe;
+        }
+
+        InetSocketAddress stats() {
+            return new InetSocketAddress("127.0.0.1", statsPort);
+        }
+
+        String name() {
+            return "127.0.0.1:" + statsPort;
+        }
+
+        HaproxyRuntime runtime() {
+            return new HaproxyRuntime(stats());
+        }
+
+        @Override
+        public void close() throws Exception {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** An HTTP server on a 28xxx port that answers 200 after a delay (a slow /health). */
+    static final class SlowHealth implements AutoCloseable {
+        private final ServerSocket server;
+
+        SlowHealth(long delayMs) throws IOException {
+            ServerSocket s = null;
+            for (int i = 0; i < 50 && s == null; i++) {
+                try {
+                    s = new ServerSocket(HaproxyFleetOperatorTest.port(), 50, InetAddress.getLoopbackAddress());
+                } catch (IOException busy) {
+                    // next
+                }
+            }
+            server = s;
+            Thread t = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        Socket c = server.accept();
+                        Thread w = new Thread(() -> {
+                            try (c) {
+                                InputStream in = c.getInputStream();
+                                byte[] buf = new byte[4096];
+                                in.read(buf);
+                                Thread.sleep(delayMs);
+                                OutputStream out = c.getOutputStream();
+                                out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+                                        .getBytes(StandardCharsets.US_ASCII));
+                                out.flush();
+                            } catch (Exception ignored) {
+                                // client gone
+                            }
+                        });
+                        w.setDaemon(true);
+                        w.start();
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "slow-health");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+}
