@@ -382,6 +382,15 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /** A probe result for this very backend: ignored when it was removed or replaced under its id meanwhile. */
+    public void reportProbe(Backend probed, boolean ok) {
+        execute(() -> {
+            if (find(probed.id()) == probed) {
+                pools.get(probed.pool()).probe(probed, ok);
+            }
+        });
+    }
+
     /** Every backend's current view, pool by pool. */
     public List<BackendView> backends() {
         return call(() -> {

@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * <p>Each round asks the engine for {@link Engine#allBackends()} afresh, so backends added or removed
  * through the admin API are followed. Probes are asynchronous and independent: a slow backend delays no
  * other, and a backend that accepts but never answers costs at most {@code timeoutMs} (see
- * {@link HttpGetter}). A backend whose previous probe is still out is skipped that round rather than
- * probed twice at once.
+ * {@link HttpGetter}). A backend's probes overlap only when {@code timeoutMs} is longer than {@code intervalMs}
+ * (then up to timeout / interval of them, at most {@code fall}, are out at once, one started per round), so a
+ * hung backend still fails one probe per interval. A result counts for the backend that was probed: one removed meanwhile, or
+ * replaced by another under the same id, takes no result of its predecessor's probes.
  *
  * <p>A probe succeeds when the backend answers {@code expectedStatus} in time; a refused connection, a
  * timeout or any other status fails it. Example with interval 2000, timeout 1000, fall 3: a backend that
@@ -41,8 +43,9 @@ public final class HealthChecker implements AutoCloseable {
 
     private final Engine engine;
     private final HttpGetter http = new HttpGetter("fulcrum-health");
-    private final Map<String, ArrayDeque<ProbeResult>> history = new ConcurrentHashMap<>();
-    private final Set<String> probing = ConcurrentHashMap.newKeySet();
+    private final Map<String, History> history = new ConcurrentHashMap<>();
+    /** Probes out per backend (by identity: a backend re-added under the same id is another one). */
+    private final Map<Backend, Integer> probing = new ConcurrentHashMap<>();
     private volatile HealthCheckSpec spec;
     private volatile boolean closed;
     // guarded by this
@@ -85,6 +88,9 @@ public final class HealthChecker implements AutoCloseable {
      * checks and resumes when they enable them again.
      */
     public synchronized void setSpec(HealthCheckSpec next) {
+        if (next.equals(spec)) {
+            return; // a config applied again with the same checks keeps the schedule (a restart probes at once)
+        }
         stopScheduler();
         this.spec = next;
         if (started && !closed) {
@@ -98,13 +104,22 @@ public final class HealthChecker implements AutoCloseable {
      */
     public CompletableFuture<Void> probeAll() {
         HealthCheckSpec s = spec;
+        // a hung backend must still fail a probe each interval, so DOWN comes within fall x interval + timeout;
+        // fall probes out at once are enough for that, and bound the connections a hung backend holds
+        int overlap = (int) Math.max(1, Math.min(engine.settings().fall(), (s.timeoutMs() + s.intervalMs() - 1) / s.intervalMs()));
         List<Backend> backends = engine.allBackends();
         Set<String> ids = new HashSet<>();
         List<CompletableFuture<ProbeResult>> out = new ArrayList<>();
         for (Backend b : backends) {
             ids.add(b.id());
-            if (probing.add(b.id())) {
-                out.add(probe(b, s).whenComplete((r, e) -> probing.remove(b.id())));
+            boolean[] admitted = {false};
+            probing.compute(b, (k, n) -> {
+                int now = n == null ? 0 : n;
+                admitted[0] = now < overlap;
+                return admitted[0] ? now + 1 : now;
+            });
+            if (admitted[0]) {
+                out.add(probe(b, s).whenComplete((r, e) -> probing.computeIfPresent(b, (k, n) -> n <= 1 ? null : n - 1)));
             }
         }
         history.keySet().retainAll(ids); // forget removed backends
@@ -126,32 +141,45 @@ public final class HealthChecker implements AutoCloseable {
                         r = new ProbeResult(at, false, ms, response.statusCode(),
                                 "expected status " + s.expectedStatus() + " (got: " + response.statusCode() + ")");
                     }
-                    if (!closed) {
-                        record(b.id(), r);
-                        engine.reportProbe(b.id(), r.ok());
+                    if (!closed && stillMember(b)) {
+                        record(b, r);
+                        engine.reportProbe(b, r.ok());
                     }
                     return r;
                 });
     }
 
-    private void record(String id, ProbeResult r) {
-        ArrayDeque<ProbeResult> ring = history.computeIfAbsent(id, k -> new ArrayDeque<>(HISTORY));
-        synchronized (ring) {
-            if (ring.size() == HISTORY) {
-                ring.removeFirst();
+    private boolean stillMember(Backend b) {
+        try {
+            return engine.backend(b.id()) == b;
+        } catch (RuntimeException engineClosing) {
+            return false;
+        }
+    }
+
+    /** The results of one backend (not of an earlier one with the same id). */
+    private record History(Backend owner, ArrayDeque<ProbeResult> results) {
+    }
+
+    private void record(Backend b, ProbeResult r) {
+        History h = history.compute(b.id(), (k, old) -> old != null && old.owner() == b ? old
+                : new History(b, new ArrayDeque<>(HISTORY)));
+        synchronized (h) {
+            if (h.results().size() == HISTORY) {
+                h.results().removeFirst();
             }
-            ring.addLast(r);
+            h.results().addLast(r);
         }
     }
 
     /** The recent probe results of a backend, oldest first (at most {@value #HISTORY}); empty if none. */
     public List<ProbeResult> history(String id) {
-        ArrayDeque<ProbeResult> ring = history.get(id);
-        if (ring == null) {
+        History h = history.get(id);
+        if (h == null) {
             return List.of();
         }
-        synchronized (ring) {
-            return List.copyOf(ring);
+        synchronized (h) {
+            return List.copyOf(h.results());
         }
     }
 

@@ -3,7 +3,10 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.Outcome;
 import io.undertow.server.HttpServerExchange;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,19 +125,25 @@ final class AccessLog implements AutoCloseable {
     });
     private static final Comparator<Entry> BY_TIME = Comparator.comparingLong(Entry::atMillis);
     private final LongAdder dropped = new LongAdder();
-    /** Null when the log goes to /dev/null: nothing is kept, formatted or written, as with nginx's {@code access_log off}. */
-    private final OutputStream out;
+    /** False when the log goes to /dev/null: nothing is kept, formatted or written, as nginx's {@code access_log off}. */
+    private final boolean on;
+    /** Where lines go: written by the writer thread only, closed by {@link #close} after it ends. */
+    private final WritableByteChannel out;
+    /** The last failed write stopped inside a line (writer thread only). */
+    private boolean cutShort;
     private final Thread writer;
     private volatile boolean running = true;
 
     AccessLog(String file) throws IOException {
         if (file != null && isDevNull(Path.of(file))) {
+            this.on = false;
             this.out = null;
             this.writer = null;
             return;
         }
-        this.out = file == null ? System.err : Files.newOutputStream(Path.of(file), StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
+        this.on = true;
+        this.out = file == null ? Channels.newChannel(System.err) : FileChannel.open(Path.of(file),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
         this.writer = new Thread(this::drain, "fulcrum-access-log");
         writer.setDaemon(true);
         writer.start();
@@ -150,7 +159,7 @@ final class AccessLog implements AutoCloseable {
 
     /** False when lines go nowhere (the log points at /dev/null). */
     boolean enabled() {
-        return out != null;
+        return on;
     }
 
     long dropped() {
@@ -158,7 +167,7 @@ final class AccessLog implements AutoCloseable {
     }
 
     void log(HttpServerExchange ex, String backend, int attempts, long latencyNanos) {
-        if (out == null) {
+        if (!on) {
             return;
         }
         log(System.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), ex.getStatusCode(),
@@ -167,7 +176,7 @@ final class AccessLog implements AutoCloseable {
 
     void log(long atMillis, String method, String path, int status, String backend, int attempts, long latencyNanos,
              long bytes) {
-        if (out == null) {
+        if (!on) {
             return;
         }
         Entry e = new Entry(atMillis, method, path, status, backend, attempts, latencyNanos, bytes);
@@ -187,53 +196,77 @@ final class AccessLog implements AutoCloseable {
         Clock clock = new Clock();
         ArrayList<Entry> sweep = new ArrayList<>();
         boolean last = false;
-        try {
-            while (!last) {
-                last = !running;
-                if (!last) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SWEEP_MS));
+        boolean failed = false;
+        long warnedAt = 0;
+        while (!last) {
+            last = !running;
+            if (!last) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SWEEP_MS));
+            }
+            for (Batch batch : batches) {
+                sweep.addAll(batch.take());
+            }
+            if (sweep.isEmpty()) {
+                continue;
+            }
+            sweep.sort(BY_TIME); // stable: one thread's lines keep their order
+            try {
+                if (failed && cutShort) {
+                    // the same file again (a disk that was full, a pipe whose reader restarted), after a line break
+                    // so that the line the failure cut short does not run into the next one
+                    b.append('\n');
                 }
-                for (Batch batch : batches) {
-                    sweep.addAll(batch.take());
-                }
-                if (sweep.isEmpty()) {
-                    continue;
-                }
-                sweep.sort(BY_TIME); // stable: one thread's lines keep their order
+                failed = false;
                 for (Entry e : sweep) {
                     e.appendTo(b, clock);
                     if (b.length() > 60_000) {
                         write(b);
                     }
                 }
-                sweep.clear();
                 write(b);
-                out.flush();
+            } catch (IOException e) {
+                // this sweep's lines are lost, not the log: the next sweep tries again
+                dropped.add(sweep.size());
+                b.setLength(0);
+                failed = true;
+                long now = System.nanoTime();
+                if (warnedAt == 0 || now - warnedAt > TimeUnit.SECONDS.toNanos(10)) {
+                    warnedAt = now;
+                    LOG.warn("access log write failed, {} line(s) lost so far: {}", dropped.sum(), e.toString());
+                }
             }
-        } catch (IOException e) {
-            LOG.warn("access log write failed: {}", e.toString());
+            sweep.clear();
         }
     }
 
     /** One write per chunk; String's own UTF-8 encoding is much cheaper than a Writer's encoder loop. */
     private void write(StringBuilder b) throws IOException {
-        out.write(b.toString().getBytes(StandardCharsets.UTF_8));
+        ByteBuffer buf = ByteBuffer.wrap(b.toString().getBytes(StandardCharsets.UTF_8));
         b.setLength(0);
+        try {
+            while (buf.hasRemaining()) {
+                out.write(buf);
+            }
+        } catch (IOException e) {
+            // each chunk starts on a line boundary, so a byte written without its line's end means a cut line
+            cutShort = buf.position() > 0 && buf.get(buf.position() - 1) != '\n';
+            throw e;
+        }
     }
 
     @Override
     public void close() {
-        if (out == null) {
+        if (!on) {
             return;
         }
         running = false;
         LockSupport.unpark(writer);
         try {
             writer.join(2000);
-            if (out == System.err) {
-                out.flush();
-            } else {
+            if (out instanceof FileChannel) {
                 out.close();
+            } else {
+                System.err.flush();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

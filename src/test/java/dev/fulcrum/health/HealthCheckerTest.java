@@ -133,7 +133,8 @@ class HealthCheckerTest {
         // the hung backend's first probe is out for 30 s; the fast one keeps being probed meanwhile
         await().atMost(Duration.ofSeconds(10)).until(() -> checker.history("fast").size() >= 5);
         assertThat(checker.history("hung")).isEmpty();
-        assertThat(hung.accepted()).isEqualTo(1); // one probe out at a time per backend
+        // probes overlap only up to fall (3) per backend, however long the timeout
+        assertThat(hung.accepted()).isBetween(1, engine.settings().fall());
     }
 
     @Test

@@ -8,6 +8,12 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
+import java.nio.charset.StandardCharsets;
+import java.io.InputStreamReader;
+import java.io.FileInputStream;
+import java.io.BufferedReader;
 
 class AccessLogTest {
 
@@ -82,5 +88,50 @@ class AccessLogTest {
         StringBuilder b = new StringBuilder();
         AccessLog.appendMillis(b, nanos);
         return b.toString();
+    }
+
+    @Test
+    void oneFailedWriteDoesNotStopTheAccessLogForGood(@TempDir Path dir) throws Exception {
+        Path fifo = dir.resolve("access.fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+
+        CompletableFuture<FileInputStream> firstReader = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new FileInputStream(fifo.toFile()); // blocks until the log opens its end
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        AccessLog log = new AccessLog(fifo.toString());
+        FileInputStream in1 = firstReader.get(5, TimeUnit.SECONDS);
+        BufferedReader r1 = new BufferedReader(new InputStreamReader(in1, StandardCharsets.UTF_8));
+        log.log(System.currentTimeMillis(), "GET", "/first", 200, "a", 1, 1_000, 5);
+        assertThat(r1.readLine()).contains("\"path\":\"/first\"");
+
+        in1.close(); // the log shipper restarts: this write fails once
+        log.log(System.currentTimeMillis(), "GET", "/while-no-reader", 200, "a", 1, 1_000, 5);
+        Thread.sleep(500);
+
+        // the shipper is back
+        FileInputStream in2 = new FileInputStream(fifo.toFile());
+        BufferedReader r2 = new BufferedReader(new InputStreamReader(in2, StandardCharsets.UTF_8));
+        log.log(System.currentTimeMillis(), "GET", "/after", 200, "a", 1, 1_000, 5);
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
+            try {
+                return r2.readLine();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        String line;
+        try {
+            line = next.get(3, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            line = null;
+        } finally {
+            in2.close();
+            log.close();
+        }
+        assertThat(line).as("a line logged after the destination works again").contains("\"path\":\"/after\"");
     }
 }
