@@ -3,9 +3,11 @@ package dev.fulcrum.admin;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.Headers;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import org.xnio.conduits.ConduitStreamSourceChannel;
 
 /**
  * {@code GET /api/events}: server-sent events, one JSON object per engine event.
@@ -49,11 +52,15 @@ final class EventStream {
         Client c = new Client();
         clients.add(c);
         engine.subscribe(c);
+        watchForHangUp(exchange, c);
         try (OutputStream out = exchange.getOutputStream()) {
             out.write(": connected\n\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
-            while (!closed) {
+            while (!closed && !c.gone) {
                 String next = c.take(keepAliveMs);
+                if (c.gone) {
+                    break;
+                }
                 out.write((next == null ? ": keep-alive\n\n" : next).getBytes(StandardCharsets.UTF_8));
                 out.flush();
             }
@@ -63,6 +70,37 @@ final class EventStream {
             engine.unsubscribe(c);
             clients.remove(c);
         }
+    }
+
+    /**
+     * A client that leaves is seen at once, not at the next keep-alive write (15-30 s later): Undertow does not read
+     * a connection whose request is running, so this reads it (a client says nothing on an event stream; anything
+     * it sends is discarded) and ends the stream on end-of-stream or a reset, freeing its slot and thread.
+     */
+    private static void watchForHangUp(HttpServerExchange exchange, Client c) {
+        if (!(exchange.getConnection() instanceof HttpServerConnection h)) {
+            return;
+        }
+        h.getIoThread().execute(() -> {
+            ConduitStreamSourceChannel src = h.getChannel().getSourceChannel();
+            src.setReadListener(ch -> {
+                ByteBuffer buf = ByteBuffer.allocate(256);
+                try {
+                    int n;
+                    while ((n = ch.read(buf)) > 0) {
+                        buf.clear();
+                    }
+                    if (n < 0) {
+                        ch.suspendReads();
+                        c.hangUp();
+                    }
+                } catch (IOException e) {
+                    ch.suspendReads();
+                    c.hangUp();
+                }
+            });
+            src.resumeReads();
+        });
     }
 
     void close() {
@@ -87,6 +125,13 @@ final class EventStream {
     private final class Client implements Consumer<EngineEvent> {
         private final ArrayDeque<String> queue = new ArrayDeque<>();
         private long dropped;
+        /** The client closed its end. */
+        private volatile boolean gone;
+
+        synchronized void hangUp() {
+            gone = true;
+            notifyAll();
+        }
 
         @Override
         public synchronized void accept(EngineEvent e) {
@@ -103,7 +148,7 @@ final class EventStream {
          * preceded by a {@code dropped} notice when events were lost; null after {@code waitMs} of silence.
          */
         synchronized String take(long waitMs) throws InterruptedException {
-            if (queue.isEmpty() && !closed) {
+            if (queue.isEmpty() && !closed && !gone) {
                 wait(waitMs);
             }
             if (queue.isEmpty() && dropped == 0) {

@@ -83,11 +83,34 @@ class AdminEventsTest {
                     t.close();
                 }
             }
-            // a stream learns that its client left on its next write; events (or the keep-alive) make one
-            await().atMost(Duration.ofSeconds(10)).until(() -> {
-                f.app.engine().publish("ping", null, null, null, null);
-                return f.app.admin().eventClients() == 0;
-            });
+            // a client that leaves frees its stream at once, with nothing published meanwhile
+            await().atMost(Duration.ofSeconds(5)).until(() -> f.app.admin().eventClients() == 0);
+        }
+    }
+
+    /**
+     * Clients that connect and leave (a reconnecting EventSource, curl -m1) do not keep their slots: before, each
+     * held one until a keep-alive write failed, 15-30 s later, and 256 of them locked every subscriber out.
+     */
+    @Test
+    void clientsThatLeaveFreeTheirSlotsAtOnce() throws Exception {
+        try (RunningFulcrum f = RunningFulcrum.start()) {
+            java.net.URI admin = java.net.URI.create(f.admin);
+            for (int i = 0; i < 300; i++) {
+                try (java.net.Socket s = new java.net.Socket(admin.getHost(), admin.getPort())) {
+                    s.getOutputStream().write(("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    byte[] head = new byte[12];
+                    int n = s.getInputStream().readNBytes(head, 0, head.length);
+                    assertThat(new String(head, 0, n, java.nio.charset.StandardCharsets.US_ASCII)).as("client " + i)
+                            .isEqualTo("HTTP/1.1 200");
+                }
+            }
+            await().atMost(Duration.ofSeconds(5)).until(() -> f.app.admin().eventClients() == 0);
+            try (SseTap t = SseTap.open(f.admin, null)) {
+                assertThat(f.call("PUT", "/api/backends/demo-a/weight", "{\"weight\":5}").status()).isEqualTo(200);
+                await().atMost(Duration.ofSeconds(10)).until(() -> t.of("weight").contains("demo-a:1->5"));
+            }
         }
     }
 

@@ -124,4 +124,21 @@ class TrafficReplayTest {
         assertThat(r.result("smooth-weighted-round-robin").requestsPerBackend())
                 .containsEntry("a", 500L).containsEntry("b", 100L).containsEntry("c", 100L);
     }
+
+    @Test
+    void oneUnsendableTraceLineDoesNotEndTheReplay() throws Exception {
+        try (DemoBackend demo = DemoBackend.start(DemoSpec.of("d", 0, 1))) {
+            List<TrafficRequest> trace = List.of(
+                    new TrafficRequest(0, "GET", "/", "k0"),
+                    new TrafficRequest(1_000, "GET", "/a b", "k1"),
+                    new TrafficRequest(2_000, "GET", "/", "k2"),
+                    new TrafficRequest(3_000, "GET", "/", "k3"));
+            TrafficSettings base = TrafficSettings.defaults(URI.create(demo.url()))
+                    .withKeyPlacement(TrafficSettings.KeyPlacement.query("user"));
+            TrafficSnapshot end = TrafficReplay.through(base, trace, 1).start().done().get(10, TimeUnit.SECONDS);
+            assertThat(demo.counters().requests()).as("requests that reached the backend").isGreaterThanOrEqualTo(3);
+            assertThat(end.sent()).isEqualTo(4);
+            assertThat(end.connectionErrors()).isEqualTo(1); // the line that is no request
+        }
+    }
 }
