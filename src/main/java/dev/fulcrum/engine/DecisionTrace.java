@@ -15,12 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * out of the snapshot and why, the candidates with their weights and in-flight counts, the draws of
  * power-of-two, and the backend picked.
  *
- * <p>The pick is the real strategy's pick on the pool's current snapshot with no lease taken: in-flight
- * counts are untouched. Stateful strategies advance as if a request had been routed (round robin moves
- * its position, smooth WRR its current weights), random ones consume a draw; that is the honest answer
- * to "where would the next request go". For {@code power-of-two} the draws are observed by picking with a
- * twin strategy (same candidates, same choices) whose randomness is recorded; pass a seeded
- * {@link RandomSource} for reproducible traces.
+ * <p>The pick is the strategy's pick on the pool's current snapshot with no lease taken: in-flight counts are
+ * untouched. Round robin and smooth WRR pick with a twin that starts where the live strategy is, so the answer is
+ * where the next request would go and the pool's own position does not move (stepping used to move real traffic
+ * along). For {@code power-of-two} the draws are observed by picking with a twin strategy (same candidates, same
+ * choices) whose randomness is recorded; pass a seeded {@link RandomSource} for reproducible traces. A request
+ * carrying a valid sticky cookie goes to the backend it names while that one can take it, as in the proxy: pass
+ * that id ({@code stickyCookie}).
  *
  * <p>Example: consistent hashing on {@code path}, request {@code GET /k/k42}: key {@code /k/k42}, hash
  * {@code 0x5c1e...}, first ring point clockwise at {@code 0x5c3a...} owned by {@code b}; {@code c} filtered
@@ -41,11 +42,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param picked     the backend picked, or null (the proxy would answer 503)
  * @param fromBackup true when no primary could take it and a backup did
  * @param panic      true when every primary was ejected and ejections are being ignored (they are candidates)
+ * @param stickyCookie the backend the request's sticky cookie names, or null
  * @param summary    one or two sentences saying the above in words
  */
 public record DecisionTrace(String pool, String strategy, String hashKey, String key, Long keyHash,
                             Placement placement, Integer boundedLoadCap, List<Filtered> filtered, List<Candidate> candidates,
-                            List<String> draws, String picked, boolean fromBackup, boolean panic, String summary) {
+                            List<String> draws, String picked, boolean fromBackup, boolean panic, String stickyCookie,
+                            String summary) {
 
     /** Why a member is not a candidate (PoolSnapshot's filter, exactly). */
     public enum Reason { DOWN, EJECTED, DRAINING, DRAINED, BREAKER_OPEN, WEIGHT_ZERO }
@@ -82,6 +85,13 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
      * @param random used only by power-of-two's twin pick (see the class comment)
      */
     public static DecisionTrace explain(Pool pool, RequestContext request, RandomSource random) {
+        return explain(pool, request, random, null);
+    }
+
+    /**
+     * @param stickyCookie the backend a valid sticky cookie on the request names (the proxy's reading of it), or null
+     */
+    public static DecisionTrace explain(Pool pool, RequestContext request, RandomSource random, String stickyCookie) {
         PoolSnapshot s = pool.snapshot();
         String type = s.spec().type();
         Set<String> candidateIds = new TreeSet<>();
@@ -162,17 +172,30 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             picked = twin.pick(request, Eligibility.ADMITTING);
             draws = reconstructDraws(pc, s.spec().choices(), rec, picked);
         } else {
-            picked = primary.pick(request, Eligibility.ADMITTING);
+            picked = peek(primary, s.spec(), pc, request);
         }
         if (picked == null && s.backup() != null) {
-            picked = s.backup().pick(request, Eligibility.ADMITTING);
+            picked = peek(s.backup(), s.spec(), s.backupCandidates(), request);
             fromBackup = picked != null;
         }
         String pickedId = picked == null ? null : picked.id();
+        // as Pool.tryLease: the cookie's backend, while it can take the request (a backup only while no primary can)
+        boolean anyPrimaryAdmits = candidates.stream().anyMatch(c -> !c.backup() && c.admitting());
+        Candidate sticky = stickyCookie == null ? null : candidates.stream()
+                .filter(c -> c.backend().equals(stickyCookie) && c.admitting() && (!c.backup() || !anyPrimaryAdmits))
+                .findFirst().orElse(null);
+        String summary = summary(type, key, keyHash, placement, cap, filtered, candidates, draws, pickedId, fromBackup,
+                s.panic());
+        if (sticky != null) {
+            pickedId = sticky.backend();
+            fromBackup = sticky.backup();
+            summary = "The sticky cookie names " + pickedId + ", which can take the request: it goes there, the "
+                    + "strategy is not asked (it would say: " + summary + ")";
+        } else if (stickyCookie != null) {
+            summary = "The sticky cookie names " + stickyCookie + ", which cannot take the request now; so: " + summary;
+        }
         return new DecisionTrace(s.pool(), type, hashKey, key, keyHash, placement, cap, List.copyOf(filtered),
-                List.copyOf(candidates), draws, pickedId, fromBackup, s.panic(),
-                summary(type, key, keyHash, placement, cap, filtered, candidates, draws, pickedId, fromBackup,
-                        s.panic()));
+                List.copyOf(candidates), draws, pickedId, fromBackup, s.panic(), stickyCookie, summary);
     }
 
     private static void addCandidates(Candidates c, PoolSnapshot s, boolean backup, List<Candidate> out,
@@ -330,6 +353,18 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             }
         }
         return sb.append('.').toString();
+    }
+
+    /**
+     * The live strategy's pick, for the stateless ones; round robin and smooth WRR pick with a twin that starts where
+     * the live one is, so explaining moves no real request along.
+     */
+    private static Backend peek(Strategy live, StrategySpec spec, Candidates c, RequestContext request) {
+        if (live instanceof RoundRobin || live instanceof SmoothWeightedRoundRobin) {
+            return Strategies.create(spec, c, live, StrategyEnv.of(Ticker.system(), RandomSource.threadLocal()))
+                    .pick(request, Eligibility.ADMITTING);
+        }
+        return live.pick(request, Eligibility.ADMITTING);
     }
 
     private static String hex(Long h) {

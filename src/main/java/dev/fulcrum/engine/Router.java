@@ -49,4 +49,23 @@ public final class Router {
         }
         return null;
     }
+
+    /**
+     * The path with each run of slashes made one, as nginx's {@code merge_slashes} does before it matches locations:
+     * routed as written, {@code //api/x} would pass the {@code /api} rule by and go to the default pool.
+     */
+    public static String mergeSlashes(String path) {
+        if (path.indexOf("//") < 0) {
+            return path;
+        }
+        StringBuilder b = new StringBuilder(path.length());
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c != '/' || i == 0 || path.charAt(i - 1) != '/') {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
 }

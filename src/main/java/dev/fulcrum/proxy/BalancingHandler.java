@@ -128,7 +128,7 @@ final class BalancingHandler implements HttpHandler {
             ErrorResponses.send(exchange, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
             return;
         }
-        String path = mergeSlashes(exchange.getRequestPath());
+        String path = Router.mergeSlashes(exchange.getRequestPath());
         if (hasDotSegment(path)) {
             // routed as written, "/api/x/../admin" would go by the /api rule to a backend that resolves it to
             // /api/admin; clients resolve dot segments before they send (RFC 3986 5.2.4), so one that did not is refused
@@ -181,24 +181,6 @@ final class BalancingHandler implements HttpHandler {
             return "Content-Length: conflicting or invalid values (got: " + String.join(", ", cl) + ")";
         }
         return null;
-    }
-
-    /**
-     * The path with each run of slashes made one, as nginx's {@code merge_slashes} does before it matches locations:
-     * routed as written, {@code //api/x} would pass the {@code /api} rule by and go to the default pool.
-     */
-    static String mergeSlashes(String path) {
-        if (path.indexOf("//") < 0) {
-            return path;
-        }
-        StringBuilder b = new StringBuilder(path.length());
-        for (int i = 0; i < path.length(); i++) {
-            char c = path.charAt(i);
-            if (c != '/' || i == 0 || path.charAt(i - 1) != '/') {
-                b.append(c);
-            }
-        }
-        return b.toString();
     }
 
     /**

@@ -29,9 +29,9 @@ class BalancingHandlerTest {
 
     @Test
     void slashRunsAreMergedBeforeRouting() {
-        assertThat(BalancingHandler.mergeSlashes("/api/x")).isEqualTo("/api/x");
-        assertThat(BalancingHandler.mergeSlashes("//api///x//")).isEqualTo("/api/x/");
-        assertThat(BalancingHandler.mergeSlashes("/")).isEqualTo("/");
+        assertThat(dev.fulcrum.engine.Router.mergeSlashes("/api/x")).isEqualTo("/api/x");
+        assertThat(dev.fulcrum.engine.Router.mergeSlashes("//api///x//")).isEqualTo("/api/x/");
+        assertThat(dev.fulcrum.engine.Router.mergeSlashes("/")).isEqualTo("/");
     }
 
     @Test

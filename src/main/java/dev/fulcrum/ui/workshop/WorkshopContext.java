@@ -17,16 +17,19 @@ import java.util.function.Function;
  * @param spike        arms a one-shot slow request on a demo backend ({@code (id, ms)}, see
  *                     {@link DemoBackend#spike}); null when there are no in-process demo backends. Called off the
  *                     FX thread; may throw {@link IllegalArgumentException} for an unknown id or a bad duration.
+ * @param sticky       the backend a request's sticky cookie names in a pool, as the proxy reads it, or null
+ *                     ("why this backend" explains a sticky request as the proxy routes it); null when remote
  * @param openScenario called on the FX thread with a scenario's classpath resource name, e.g.
  *                     {@code samples/hashing.json} (read it with {@link #readScenario}); the window restarts the
  *                     embedded engine with that config. Null: the scenarios tab only lists them.
  */
 public record WorkshopContext(Function<String, Pool> pools, BiConsumer<String, Long> spike,
+                              java.util.function.BiFunction<Pool, dev.fulcrum.engine.RequestContext, String> sticky,
                               Consumer<String> openScenario) {
 
     /** Nothing in-process: remote engine, no scenario opening. */
     public static WorkshopContext remote(Consumer<String> openScenario) {
-        return new WorkshopContext(null, null, openScenario);
+        return new WorkshopContext(null, null, null, openScenario);
     }
 
     /** Everything from an embedded app: its pools and its demo backends' spikes. */
@@ -37,7 +40,7 @@ public record WorkshopContext(Function<String, Pool> pools, BiConsumer<String, L
                 throw new IllegalArgumentException("spike: no demo backend with this id (got: " + id + ")");
             }
             d.spike(ms);
-        }, openScenario);
+        }, (pool, request) -> app.proxy() == null ? null : app.proxy().stickyBackend(pool, request), openScenario);
     }
 
     /** The text of a scenario resource ({@code samples/NAME.json}) as packaged in the jar. */

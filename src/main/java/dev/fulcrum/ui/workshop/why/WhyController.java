@@ -2,6 +2,7 @@ package dev.fulcrum.ui.workshop.why;
 
 import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.RandomSource;
 import dev.fulcrum.engine.SimpleRequest;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
@@ -103,11 +104,45 @@ public final class WhyController {
 
     /** The request the form describes. */
     public SimpleRequest request() {
-        String path = whyPath.getText().isBlank() ? "/" : whyPath.getText().trim();
+        String target = whyPath.getText().isBlank() ? "/" : whyPath.getText().trim();
         Map<String, String> headers = pair(whyHeaderName, whyHeaderValue);
         Map<String, String> cookies = pair(whyCookieName, whyCookieValue);
         Map<String, String> query = pair(whyQueryName, whyQueryValue);
-        return new SimpleRequest(whyClientIp.getText().trim(), whyMethod.getValue(), path, headers, cookies, query);
+        int q = target.indexOf('?');
+        if (q >= 0) {
+            for (String p : target.substring(q + 1).split("&")) {
+                int eq = p.indexOf('=');
+                String name = decode(eq < 0 ? p : p.substring(0, eq));
+                if (!name.isEmpty()) {
+                    query.putIfAbsent(name, eq < 0 ? "" : decode(p.substring(eq + 1)));
+                }
+            }
+            target = target.substring(0, q);
+        }
+        return new SimpleRequest(whyClientIp.getText().trim(), whyMethod.getValue(), path(target), headers, cookies, query);
+    }
+
+    /**
+     * The path as the proxy routes and hashes it: percent-decoded (an encoded slash stays encoded, as Undertow
+     * leaves it) and with slash runs merged; the query goes to the query parameters.
+     */
+    static String path(String raw) {
+        String keepSlashes = raw.replace("%2F", "%252F").replace("%2f", "%252f");
+        String decoded;
+        try {
+            decoded = java.net.URLDecoder.decode(keepSlashes.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException badEscape) {
+            decoded = raw; // the proxy refuses such a request; shown as typed
+        }
+        return dev.fulcrum.engine.Router.mergeSlashes(decoded);
+    }
+
+    private static String decode(String s) {
+        try {
+            return java.net.URLDecoder.decode(s, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException badEscape) {
+            return s;
+        }
     }
 
     private static Map<String, String> pair(TextField name, TextField value) {
@@ -130,7 +165,8 @@ public final class WhyController {
             if (pool == null) {
                 throw new IllegalArgumentException("pool: no such pool (got: " + poolName + ")");
             }
-            return DecisionTrace.explain(pool, request);
+            String sticky = ctx.sticky() == null ? null : ctx.sticky().apply(pool, request);
+            return DecisionTrace.explain(pool, request, RandomSource.threadLocal(), sticky);
         }, this::show, msg -> {
             problem.set(msg);
             whyProblem.setText(msg);
