@@ -30,6 +30,8 @@ public final class ProxyServer implements AutoCloseable {
     private final ByteBufferPool buffers = new ThreadCachedBufferPool(16 * 1024, true, 64, 256);
     private final BalancingHandler balancer;
     private final GracefulShutdownHandler graceful;
+    /** Set by {@link #shutdownGracefully}: requests that still arrive get the contract's 503 and a closed connection. */
+    private volatile boolean shuttingDown;
     private Undertow server;
     private int port;
     private int tlsPort = -1;
@@ -73,7 +75,15 @@ public final class ProxyServer implements AutoCloseable {
                 .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
                 .setSocketOption(Options.TCP_NODELAY, true)
                 .setSocketOption(Options.BACKLOG, 4096)
-                .setHandler(graceful)
+                .setHandler(ex -> {
+                    if (shuttingDown) {
+                        // Undertow's own refusal is a bare 503 that keeps the connection: a JSON 503, and the
+                        // keep-alive client moves on
+                        ErrorResponses.send(ex, 503, "shutting down: no new requests", true);
+                        return;
+                    }
+                    graceful.handleRequest(ex);
+                })
                 .build();
         server.start();
         for (Undertow.ListenerInfo info : server.getListenerInfo()) {
@@ -168,6 +178,12 @@ public final class ProxyServer implements AutoCloseable {
      * @return true when every in-flight request finished in time
      */
     public boolean shutdownGracefully() {
+        shuttingDown = true;
+        if (server != null) {
+            for (Undertow.ListenerInfo l : server.getListenerInfo()) {
+                closeListeningSocket(l);
+            }
+        }
         graceful.shutdown();
         boolean clean;
         try {
@@ -179,6 +195,23 @@ public final class ProxyServer implements AutoCloseable {
         balancer.tunnels().close(null);
         close();
         return clean;
+    }
+
+    /**
+     * Stops accepting as nginx does on a graceful quit: the listening socket closes, so a new connection is refused
+     * at once (a client or a balancer in front tries elsewhere) while open connections finish. Undertow's own
+     * {@code ListenerInfo.suspend()} would also close every open connection, requests in flight included, so the
+     * listener's channel is closed directly (a private field of Undertow 2.3's ListenerInfo; should it move, the
+     * socket stays open until the end and late requests still get the JSON 503 with the connection closed).
+     */
+    private static void closeListeningSocket(Undertow.ListenerInfo l) {
+        try {
+            java.lang.reflect.Field f = Undertow.ListenerInfo.class.getDeclaredField("channel");
+            f.setAccessible(true);
+            org.xnio.IoUtils.safeClose((java.io.Closeable) f.get(l));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(ProxyServer.class).debug("listener {} stays open until the end", l, e);
+        }
     }
 
     @Override

@@ -465,4 +465,39 @@ class ProxyServerTest extends ProxyTestBase {
             return got.toString(StandardCharsets.ISO_8859_1);
         }
     }
+
+    @Test
+    void aGracefulShutdownStopsAcceptingAndAnswersLateRequestsWithTheContracts503() throws Exception {
+        // nginx closes its listening sockets on a graceful quit; Undertow's own refusal was a bare 503 that kept
+        // the connection open, and new connections were still accepted
+        TestBackend a = backend("a");
+        a.delayMs = 1500;
+        start(TestSettings.proxy().drainTimeoutMs(10_000).build(), a);
+        try (Socket kept = new Socket("127.0.0.1", proxy.port()); Socket slow = new Socket("127.0.0.1", proxy.port())) {
+            kept.setSoTimeout(5_000);
+            slow.setSoTimeout(10_000);
+            slow.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+            java.util.concurrent.CompletableFuture<Boolean> stopped = java.util.concurrent.CompletableFuture
+                    .supplyAsync(proxy::shutdownGracefully);
+            int port = proxy.port();
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
+                try (Socket fresh = new Socket()) {
+                    fresh.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+                    fresh.setSoTimeout(1000);
+                    fresh.getOutputStream().write("GET /new HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    if (fresh.getInputStream().read() < 0) {
+                        throw new IOException("closed");
+                    }
+                }
+            }).isInstanceOf(IOException.class));
+            kept.getOutputStream().write("GET /late HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String late = readResponse(kept.getInputStream());
+            assertThat(late).startsWith("HTTP/1.1 503").containsIgnoringCase("Connection: close")
+                    .contains("application/json").contains("\"status\":503");
+            assertThat(kept.getInputStream().read()).as("closed after the 503").isEqualTo(-1);
+            assertThat(readResponse(slow.getInputStream())).startsWith("HTTP/1.1 200");
+            assertThat(stopped.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        }
+    }
 }
