@@ -109,6 +109,8 @@ final class BackendConnection {
     /** While a chunked body streams: the conduit its decoder hands back whatever it read past the last chunk. */
     private PushBackStreamSourceConduit chunkedRest;
     private long idleSince;
+    /** Handed out from the idle pool (it may have been closed by the backend just as it was sent on). */
+    private boolean pooled;
 
     BackendConnection(StreamConnection connection, ByteBufferPool buffers) {
         this.connection = connection;
@@ -135,6 +137,14 @@ final class BackendConnection {
 
     long idleSince() {
         return idleSince;
+    }
+
+    boolean pooled() {
+        return pooled;
+    }
+
+    void pooled(boolean fromPool) {
+        this.pooled = fromPool;
     }
 
     /**

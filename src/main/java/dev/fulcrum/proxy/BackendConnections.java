@@ -95,11 +95,17 @@ final class BackendConnections {
 
     /** Must be called on {@code thread}; calls back on it. */
     void acquire(XnioIoThread thread, Callback callback) {
+        acquire(thread, callback, false);
+    }
+
+    /** @param fresh a new connection, not an idle one (the retry after an idle one turned out closed) */
+    void acquire(XnioIoThread thread, Callback callback, boolean fresh) {
         Idle stack = idleOf(thread);
         long now = System.nanoTime();
-        while (!stack.connections.isEmpty()) {
+        while (!fresh && !stack.connections.isEmpty()) {
             BackendConnection c = stack.connections.pollLast();
             if (c.isOpen() && now - c.idleSince() < idleNanos) {
+                c.pooled(true);
                 callback.connected(c);
                 return;
             }

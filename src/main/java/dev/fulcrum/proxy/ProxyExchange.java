@@ -69,6 +69,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     /** Which try is current (see {@link Attempt}). */
     private int attemptNo;
     private boolean bodyStarted;
+    /** The one retry on a fresh connection after a pooled one was found closed has been made. */
+    private boolean staleRetried;
     private boolean responseReceived;
     private boolean responseDone;
     private boolean finished;
@@ -222,6 +224,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
         @Override
         public void failed(IOException e) {
+            if (a == attemptNo && conn != null && conn.pooled() && !staleRetried && idempotent && !bodyStarted
+                    && !responseReceived && !finished && lease != null && !lease.isReleased()) {
+                retryOnAFreshConnection(e);
+                return;
+            }
             attemptFailed(Outcome.CONNECT_FAILURE, e, a);
         }
 
@@ -642,6 +649,37 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     // ---------------------------------------------------------------- failure and completion
+
+    /**
+     * An idle connection the backend closed just as the request went out on it (a dev server closes idle keep-alive
+     * connections after a few seconds: Node's default is 5 s). Not the backend's failure, and no reason to try
+     * another: nginx, too, tries again without counting it. Once per request, idempotent requests only (whether a
+     * POST got there cannot be known), on a new connection to the same backend while it can take the request;
+     * otherwise the usual retry decides.
+     */
+    private void retryOnAFreshConnection(IOException e) {
+        staleRetried = true;
+        cancelReadTimer();
+        BackendConnection stale = connection;
+        connection = null;
+        Backend b = lease.backend();
+        lease.release(Outcome.CLIENT_ABORT); // says nothing about the backend's health
+        if (stale != null) {
+            stale.close();
+        }
+        handler.log().attemptFailed(b.id(), Outcome.CLIENT_ABORT, new IOException("an idle connection was closed by "
+                + "the backend as the request went out (" + e.getMessage() + "); tried again on a new one", e));
+        exchange.getResponseHeaders().clear();
+        Lease again = pool.tryLease(b.id());
+        if (again == null) {
+            attempt(); // it cannot take the request now: another backend, as any retry would
+            return;
+        }
+        lease = again;
+        sent = false;
+        BackendConnections conns = handler.connections(b);
+        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns), true);
+    }
 
     private void attemptFailed(Outcome why, IOException e, int a) {
         if (a != attemptNo || finished || lease == null || lease.isReleased()) {
