@@ -42,6 +42,7 @@ public final class FulcrumWindow extends Application {
         boolean attach = o != null && o.attachUrl() != null;
         prefs.attach(stage);
         stage.setTitle("Fulcrum");
+        stopGracefullyOnSignals();
         open(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…",
                 attach ? () -> EngineConnector.attach(o.attachUrl(), o.token())
                         : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile(),
@@ -74,6 +75,11 @@ public final class FulcrumWindow extends Application {
                 session = s;
                 WorkshopContext ctx = c.owned() instanceof FulcrumApp app
                         ? WorkshopContext.embedded(app, this::openScenario) : WorkshopContext.remote(null);
+                if (exitOnFailure && c.owned() instanceof FulcrumApp app) {
+                    // the contract's ready line, as headless prints it, once the first engine listens
+                    System.out.println(app.readyLine());
+                    System.out.flush();
+                }
                 Platform.runLater(() -> {
                     window = MainWindow.show(stage, s, prefs, ctx);
                     s.start();
@@ -151,5 +157,31 @@ public final class FulcrumWindow extends Application {
     @Override
     public void stop() {
         closeCurrent();
+    }
+
+    /**
+     * SIGTERM and SIGINT stop the window's engine as they stop a headless one (CONTRACT 1): no new requests, those
+     * in flight finish (up to drainTimeoutMs), then the window closes and the process exits 0. Without this the JVM
+     * died at once (exit 143) and dropped them.
+     */
+    private void stopGracefullyOnSignals() {
+        sun.misc.SignalHandler h = sig -> {
+            Thread t = new Thread(() -> {
+                EngineConnector.Connection c = connection;
+                if (c != null && c.owned() instanceof FulcrumApp app) {
+                    LOG.info("shutting down: refusing new requests, letting in-flight ones finish");
+                    app.shutdownGracefully();
+                }
+                Platform.exit();
+            }, "fulcrum-shutdown");
+            t.setDaemon(false);
+            t.start();
+        };
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), h);
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), h);
+        } catch (IllegalArgumentException unsupported) {
+            LOG.debug("signals not handled here", unsupported);
+        }
     }
 }

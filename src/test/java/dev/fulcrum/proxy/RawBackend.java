@@ -16,6 +16,9 @@ final class RawBackend implements AutoCloseable {
     /** Called per request head (the head text, the socket's output). */
     volatile BiConsumer<String, OutputStream> answer = (head, out) -> write(out,
             "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    /** Above 0: each connection answers this many requests, then is closed (or reset) when the next one arrives. */
+    volatile int answersPerConnection;
+    volatile boolean resetInsteadOfClose;
 
     RawBackend() throws IOException {
         server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -56,6 +59,7 @@ final class RawBackend implements AutoCloseable {
             OutputStream out = s.getOutputStream();
             StringBuilder pending = new StringBuilder();
             byte[] buf = new byte[8192];
+            int served = 0;
             int n;
             while ((n = in.read(buf)) > 0) {
                 String chunk = new String(buf, 0, n, StandardCharsets.ISO_8859_1);
@@ -65,6 +69,12 @@ final class RawBackend implements AutoCloseable {
                 while ((end = pending.indexOf("\r\n\r\n")) >= 0) {
                     String head = pending.substring(0, end + 4);
                     pending.delete(0, end + 4);
+                    if (answersPerConnection > 0 && served++ >= answersPerConnection) {
+                        if (resetInsteadOfClose) {
+                            s.setSoLinger(true, 0);
+                        }
+                        return; // closed, unanswered: an idle keep-alive connection the backend gave up on
+                    }
                     answer.accept(head, out);
                 }
             }

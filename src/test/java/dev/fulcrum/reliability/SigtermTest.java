@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,8 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
 class SigtermTest {
     private static final Pattern READY = Pattern.compile("fulcrum ready proxy=http://127\\.0\\.0\\.1:(\\d+) admin=\\S+");
 
-    @Test
-    void sigtermLetsInFlightRequestsFinishAndExitsZero(@TempDir Path dir) throws Exception {
+    /** Headless, and with the window (JavaFX on Monocle, no display): both print the ready line and drain. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "window {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void sigtermLetsInFlightRequestsFinishAndExitsZero(boolean window, @TempDir Path dir) throws Exception {
         RecordingBackend backend = new RecordingBackend("slow");
         backend.delayMs = 1500; // long enough that SIGTERM surely lands while all 8 are in flight
         Path config = dir.resolve("fulcrum.json");
@@ -43,10 +44,17 @@ class SigtermTest {
                  "proxy": {"drainTimeoutMs": 30000}}
                 """.formatted(backend.url()));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.fulcrum.app.Main",
-                "--headless", "--config", config.toString(), "--proxy-port", "0", "--admin-port", "0")
-                .redirectError(dir.resolve("stderr.txt").toFile())
-                .start();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
+        if (window) {
+            // the window on Monocle's headless screen (as the UI tests run), its preferences in the temp dir
+            command.addAll(List.of("-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw",
+                    "-Dprism.text=t2k", "-Djava.awt.headless=true", "-Duser.home=" + dir));
+        }
+        command.addAll(List.of("dev.fulcrum.app.Main", "--config", config.toString(), "--proxy-port", "0", "--admin-port", "0"));
+        if (!window) {
+            command.add("--headless");
+        }
+        Process process = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
         ExecutorService clients = Executors.newFixedThreadPool(8);
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -85,8 +93,8 @@ class SigtermTest {
                 refusedAfterExit = true;
             }
             assertThat(refusedAfterExit).as("nothing listens once the process is gone").isTrue();
-            Figures.record("SIGTERM", "8 in-flight requests (1.5 s backend) all 200 after SIGTERM; exit 0 after "
-                    + exitMs + " ms");
+            Figures.record(window ? "SIGTERM (window)" : "SIGTERM", "8 in-flight requests (1.5 s backend) all 200 after "
+                    + "SIGTERM; exit 0 after " + exitMs + " ms");
         } finally {
             clients.shutdownNow();
             process.destroyForcibly();

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What an operator driving real HAProxy instances meets (ports 28000-28999 on loopback only). */
+/** What an operator driving real HAProxy instances meets (loopback only). */
 class HaproxyFleetOperatorTest {
     private static final Duration DEADLINE = Duration.ofSeconds(20);
     private final List<AutoCloseable> toClose = new ArrayList<>();
@@ -68,13 +68,13 @@ class HaproxyFleetOperatorTest {
         DemoBackend s1 = demo("s1");
         DemoBackend spare = demo("spare");
         // instance a still has the spare 'disabled' in its config, instance b already had it enabled there
-        Instance a = haproxy("a", """
+        HaproxyProcess a = haproxy("a", """
                 backend app
                   balance roundrobin
                   server s1 127.0.0.1:%d
                   server spare 127.0.0.1:%d disabled
                 """.formatted(s1.port(), spare.port()));
-        Instance b = haproxy("b", """
+        HaproxyProcess b = haproxy("b", """
                 backend app
                   balance roundrobin
                   server s1 127.0.0.1:%d
@@ -96,7 +96,7 @@ class HaproxyFleetOperatorTest {
     void aTrackingServerIsDownWhenHaproxySaysSo() throws Exception {
         DemoBackend s1 = demo("s1");
         DemoBackend t1 = demo("t1");
-        Instance a = haproxy("a", """
+        HaproxyProcess a = haproxy("a", """
                 backend app
                   balance roundrobin
                   option httpchk GET /health
@@ -125,8 +125,8 @@ class HaproxyFleetOperatorTest {
                   server s1 127.0.0.1:%d check inter 200 rise 1 fall 1
                   server t1 127.0.0.1:%d track app/s1
                 """.formatted(s1.port(), t1.port());
-        Instance a = haproxy("a", cfg);
-        Instance b = haproxy("b", cfg);
+        HaproxyProcess a = haproxy("a", cfg);
+        HaproxyProcess b = haproxy("b", cfg);
         HaproxyFleetClient fleet = fleet(a, b);
         await().atMost(DEADLINE).until(() -> fleet.state().backend("s1").state().equals("UP"));
 
@@ -142,7 +142,7 @@ class HaproxyFleetOperatorTest {
     void aServerAddedByHostNameTakesTrafficOrIsRefused() throws Exception {
         DemoBackend s1 = demo("s1");
         DemoBackend s3 = demo("s3");
-        Instance a = haproxy("a", """
+        HaproxyProcess a = haproxy("a", """
                 backend app
                   balance roundrobin
                   server s1 127.0.0.1:%d
@@ -166,7 +166,7 @@ class HaproxyFleetOperatorTest {
     void aRemovedServerWithMaxconnCanBeAddedBackAsItWas() throws Exception {
         DemoBackend s1 = demo("s1");
         DemoBackend s2 = demo("s2");
-        Instance a = haproxy("a", """
+        HaproxyProcess a = haproxy("a", """
                 backend app
                   balance roundrobin
                   server s1 127.0.0.1:%d
@@ -193,7 +193,7 @@ class HaproxyFleetOperatorTest {
     void probeHistoryRecordsOnlyRealChangesWhileChecksAreInProgress() throws Exception {
         SlowHealth slow = new SlowHealth(250);
         toClose.add(slow);
-        Instance a = haproxy("a", """
+        HaproxyProcess a = haproxy("a", """
                 backend app
                   balance roundrobin
                   option httpchk GET /health
@@ -224,8 +224,8 @@ class HaproxyFleetOperatorTest {
                   balance roundrobin
                   server s1 127.0.0.1:%d
                 """.formatted(s1.port());
-        Instance a = haproxy("a", cfg);
-        Instance b = haproxy("b", cfg);
+        HaproxyProcess a = haproxy("a", cfg);
+        HaproxyProcess b = haproxy("b", cfg);
         HaproxyFleetClient fleet = fleet(a, b);
         b.close();
 
@@ -242,9 +242,9 @@ class HaproxyFleetOperatorTest {
         return d;
     }
 
-    private HaproxyFleetClient fleet(Instance... hs) {
+    private HaproxyFleetClient fleet(HaproxyProcess... hs) {
         List<InetSocketAddress> l = new ArrayList<>();
-        for (Instance h : hs) {
+        for (HaproxyProcess h : hs) {
             l.add(h.stats());
         }
         HaproxyFleetClient f = HaproxyFleetClient.connect(l);
@@ -252,11 +252,11 @@ class HaproxyFleetOperatorTest {
         return f;
     }
 
-    private HttpRequest get(Instance h) {
-        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.fe + "/")).timeout(Duration.ofSeconds(10)).build();
+    private HttpRequest get(HaproxyProcess h) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + h.frontendPort() + "/")).timeout(Duration.ofSeconds(10)).build();
     }
 
-    private Map<String, Integer> count(Instance h, int n) throws Exception {
+    private Map<String, Integer> count(HaproxyProcess h, int n) throws Exception {
         Map<String, Integer> counts = new HashMap<>();
         for (int i = 0; i < n; i++) {
             HttpResponse<String> r = http.send(get(h), HttpResponse.BodyHandlers.ofString());
@@ -267,98 +267,18 @@ class HaproxyFleetOperatorTest {
         return byBackend;
     }
 
-    /** A port in 28000-28999 free a moment ago. */
-    static int port() throws IOException {
-        for (int i = 0; i < 200; i++) {
-            int p = 28000 + ThreadLocalRandom.current().nextInt(1000);
-            try (ServerSocket s = new ServerSocket()) {
-                s.setReuseAddress(false);
-                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), p));
-                return p;
-            } catch (IOException busy) {
-                // next
-            }
-        }
-        throw new IOException("no free port in 28000-28999");
-    }
-
-    private Instance haproxy(String name, String backends) throws Exception {
-        int stats = port();
-        int fe = port();
-        String cfg = """
-                global
-                  stats socket ipv4@127.0.0.1:%d level admin
-                defaults
-                  mode http
-                  timeout connect 2s
-                  timeout client 30s
-                  timeout server 30s
-                frontend fe
-                  bind 127.0.0.1:%d
-                  default_backend app
-                """.formatted(stats, fe) + backends;
-        Path file = dir.resolve(name + ".cfg");
-        Files.writeString(file, cfg);
-        Path log = dir.resolve(name + ".log");
-        Process p = new ProcessBuilder("haproxy", "-f", file.toString(), "-db").redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        Instance h = new Instance(p, stats, fe);
+    private HaproxyProcess haproxy(String name, String backends) throws Exception {
+        HaproxyProcess h = HaproxyProcess.start(dir, name, backends);
         toClose.add(h);
-        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
-            if (!p.isAlive()) {
-                throw new IllegalStateException(Files.readString(log));
-            }
-            return h.runtime().showInfo().containsKey("Version");
-        });
         return h;
     }
 
-    static final class Instance implements AutoCloseable {
-        final Process process;
-        final int statsPort;
-        final int fe;
-
-        Instance(Process process, int statsPort, int fe) {
-            this.process = process;
-            this.statsPort = statsPort;
-            this.fe = fe;
-        }
-
-        InetSocketAddress stats() {
-            return new InetSocketAddress("127.0.0.1", statsPort);
-        }
-
-        String name() {
-            return "127.0.0.1:" + statsPort;
-        }
-
-        HaproxyRuntime runtime() {
-            return new HaproxyRuntime(stats());
-        }
-
-        @Override
-        public void close() throws Exception {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    /** An HTTP server on a 28xxx port that answers 200 after a delay (a slow /health). */
+    /** An HTTP server that answers 200 after a delay (a slow /health). */
     static final class SlowHealth implements AutoCloseable {
         private final ServerSocket server;
 
         SlowHealth(long delayMs) throws IOException {
-            ServerSocket s = null;
-            for (int i = 0; i < 50 && s == null; i++) {
-                try {
-                    s = new ServerSocket(HaproxyFleetOperatorTest.port(), 50, InetAddress.getLoopbackAddress());
-                } catch (IOException busy) {
-                    // next
-                }
-            }
-            server = s;
+            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread t = new Thread(() -> {
                 while (!server.isClosed()) {
                     try {

@@ -45,6 +45,20 @@ final class HaproxyProcess implements AutoCloseable {
     }
 
     static HaproxyProcess start(Path dir, String name, int s1Port, int s2Port) throws IOException {
+        return start(dir, name, """
+                backend app
+                  balance roundrobin
+                  option httpchk GET /health
+                  server s1 127.0.0.1:%d check inter 200 rise 1 fall 1 weight 1
+                  server s2 127.0.0.1:%d check inter 200 rise 1 fall 1 weight 1
+                backend st
+                  balance source
+                  server a 127.0.0.1:%d
+                """.formatted(s1Port, s2Port, s1Port));
+    }
+
+    /** With backend sections of the caller's own; the frontend sends everything to backend {@code app}. */
+    static HaproxyProcess start(Path dir, String name, String backends) throws IOException {
         int stats = freePort();
         int fe = freePort();
         String cfg = """
@@ -59,15 +73,7 @@ final class HaproxyProcess implements AutoCloseable {
                 frontend fe
                   bind 127.0.0.1:%d
                   default_backend app
-                backend app
-                  balance roundrobin
-                  option httpchk GET /health
-                  server s1 127.0.0.1:%d check inter 200 rise 1 fall 1 weight 1
-                  server s2 127.0.0.1:%d check inter 200 rise 1 fall 1 weight 1
-                backend st
-                  balance source
-                  server a 127.0.0.1:%d
-                """.formatted(stats, fe, s1Port, s2Port, s1Port);
+                """.formatted(stats, fe) + backends;
         Path file = dir.resolve(name + ".cfg");
         Files.writeString(file, cfg, StandardCharsets.UTF_8);
         Path log = dir.resolve(name + ".log");
