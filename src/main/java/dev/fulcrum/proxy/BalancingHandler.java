@@ -114,38 +114,38 @@ final class BalancingHandler implements HttpHandler {
             refusal = fieldValueProblem(exchange.getRequestHeaders());
         }
         if (refusal != null) {
-            ErrorResponses.send(exchange, 400, refusal, true);
+            refuse(exchange, 400, refusal, true);
             return;
         }
         long lineBytes = requestLineBytes(exchange);
         if (lineBytes > settings.maxHeaderBytes()) {
             // the request line has its own status (RFC 9112 3): 414, not 431, like nginx's large_client_header_buffers
-            ErrorResponses.send(exchange, 414, "request line longer than " + settings.maxHeaderBytes()
+            refuse(exchange, 414, "request line longer than " + settings.maxHeaderBytes()
                     + " bytes (got: " + lineBytes + ")", true);
             return;
         }
         if (headerBytes(exchange) > settings.maxHeaderBytes()) {
-            ErrorResponses.send(exchange, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
+            refuse(exchange, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
             return;
         }
         String path = Router.mergeSlashes(exchange.getRequestPath());
         if (hasDotSegment(path)) {
             // routed as written, "/api/x/../admin" would go by the /api rule to a backend that resolves it to
             // /api/admin; clients resolve dot segments before they send (RFC 3986 5.2.4), so one that did not is refused
-            ErrorResponses.send(exchange, 400, "request target: a \".\" or \"..\" path segment (got: "
+            refuse(exchange, 400, "request target: a \".\" or \"..\" path segment (got: "
                     + ErrorResponses.printable(exchange.getRequestURI()) + ")", true);
             return;
         }
         Router.Route route = engine.router().match(path);
         Pool pool = engine.pool(route == null ? Engine.DEFAULT_POOL : route.pool());
         if (pool == null) {
-            ErrorResponses.send(exchange, 503, "no pool for " + path, false);
+            refuse(exchange, 503, "no pool for " + path, false);
             return;
         }
         String target = originTarget(exchange);
         String bad = targetProblem(target, exchange.getQueryString());
         if (bad != null) {
-            ErrorResponses.send(exchange, 400, bad, true);
+            refuse(exchange, 400, bad, true);
             return;
         }
         if (route != null && route.stripPrefix()) {
@@ -161,6 +161,18 @@ final class BalancingHandler implements HttpHandler {
         }
         // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
         exchange.dispatch(SameThreadExecutor.INSTANCE, new ProxyExchange(this, exchange, pool, request, target, stickyLease)::start);
+    }
+
+    /**
+     * Answers a request refused before any backend was asked (400, 414, 431, 503 without a pool) and logs it as any
+     * other: one access-log line and one metrics count per request, refused or not.
+     */
+    private void refuse(HttpServerExchange exchange, int status, String message, boolean close) {
+        ErrorResponses.send(exchange, status, message, close);
+        long start = exchange.getRequestStartTime();
+        long latency = start > 0 ? System.nanoTime() - start : 0;
+        listener.completed(null, status, latency);
+        log.log(exchange, null, 0, latency);
     }
 
     /**

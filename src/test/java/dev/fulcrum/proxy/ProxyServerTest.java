@@ -425,9 +425,13 @@ class ProxyServerTest extends ProxyTestBase {
         start(TestSettings.proxy().accessLog(log.toString()).build(), a);
         get("/logged?x=1");
         get("/again");
+        // refused before any backend is asked: logged all the same (it was not)
+        assertThat(client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/big")).header("X-Big", "x".repeat(20_000))
+                .build(), HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(431);
         await().atMost(Duration.ofSeconds(5)).until(() -> java.nio.file.Files.exists(log)
-                && java.nio.file.Files.readAllLines(log).size() == 2);
+                && java.nio.file.Files.readAllLines(log).size() == 3);
         List<String> lines = java.nio.file.Files.readAllLines(log);
+        assertThat(lines.get(2)).contains("\"path\":\"/big\"").contains("\"status\":431").contains("\"backend\":null");
         com.fasterxml.jackson.databind.JsonNode first = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
         assertThat(first.get("method").asText()).isEqualTo("GET");
         assertThat(first.get("path").asText()).isEqualTo("/logged");

@@ -125,6 +125,23 @@ class WindowBehaviourTest {
     // ------------------------------------------------------------------ undo of remove
 
     @Test
+    void aPreviewOfTheRingAsItWasGoesWhenTheRingChanges(FxRobot robot) {
+        open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
+        robot.interact(() -> window.controller().select("Ring"));
+        @SuppressWarnings("unchecked")
+        ComboBox<String> backendBox = (ComboBox<String>) waitFor(robot, "#whatIfBackend");
+        await().atMost(Duration.ofSeconds(5)).until(() -> backendBox.getItems().contains("demo-a"));
+        robot.interact(() -> backendBox.setValue("demo-a"));
+        robot.clickOn("#previewButton");
+        Label preview = robot.lookup("#previewLabel").queryAs(Label.class);
+        await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().startsWith("Removing demo-a would move"));
+        // someone else takes demo-c off the ring: the figures were of the ring as it was
+        new InProcessEngineClient(app).setWeight("demo-c", 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().isEmpty());
+        assertThat(robot.lookup("#applyButton").queryAs(Button.class).isDisabled()).isTrue();
+    }
+
+    @Test
     void undoOfRemovingABackupBringsItBackAsABackup(FxRobot robot) {
         // given a backup backend beside three primaries
         open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN),

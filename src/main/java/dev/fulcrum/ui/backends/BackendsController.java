@@ -44,11 +44,12 @@ public final class BackendsController {
     }
 
     /**
-     * "p50 / p99 ms": a dash while there is nothing measured (a latency is never exactly 0), a tenth of a
-     * millisecond below 10 ms, where a local backend answers and whole milliseconds would read "0 / 1 ms".
+     * "p50 / p99 ms": a dash while there is nothing measured (a latency is never exactly 0) or nothing to measure
+     * (HAProxy keeps no percentiles: NaN), a tenth of a millisecond below 10 ms, where a local backend answers and
+     * whole milliseconds would read "0 / 1 ms".
      */
     static String latencyText(double p50, double p99) {
-        if (p50 == 0 && p99 == 0) {
+        if (p50 == 0 && p99 == 0 || Double.isNaN(p50) || Double.isNaN(p99)) {
             return "\u2013";
         }
         return ms(p50) + " / " + ms(p99) + " ms";

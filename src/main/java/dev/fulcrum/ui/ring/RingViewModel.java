@@ -59,6 +59,7 @@ public final class RingViewModel {
         String next = sig.toString();
         if (!next.equals(signature)) {
             signature = next;
+            clearPreview(); // a what-if of the ring as it was: it answers nothing about this one
             refresh();
         }
     }

@@ -79,7 +79,7 @@ public final class WhyController {
         whyUnavailable.setVisible(!available);
         whyUnavailable.setManaged(!available);
         whyUnavailable.setText("\"Why this backend\" asks the pool itself, so it is available for the embedded engine "
-                + "only. Attached to a remote Fulcrum, use its admin API: GET /api/ring/{pool}/lookup?key=K.");
+                + "only. Attached to a remote Fulcrum, use its admin API: GET /api/ring/lookup?key=K&pool=P.");
         whyStep.setDisable(!available);
         whyResult.setVisible(false);
         whyStep.setOnAction(e -> step());
