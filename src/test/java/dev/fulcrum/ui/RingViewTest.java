@@ -174,6 +174,10 @@ class RingViewTest {
         assertThat(g.isTable()).isTrue();
         assertThat(g.colours()).containsOnlyKeys("a", "b");
         assertThat(g.parts().get(0).share()).isCloseTo(0.75, org.assertj.core.data.Offset.offset(0.05));
+        // the legend counts slots (the table comes as runs of slots; it counted the runs)
+        long slotsOfA = Math.round(g.parts().get(0).share() * 65537);
+        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup(".label").queryAllAs(Label.class).stream()
+                .anyMatch(l -> l.getText() != null && l.getText().startsWith("a  ") && l.getText().endsWith("(" + slotsOfA + " slots)")));
         // and the owner the band shows at a key's position is the engine's owner of that key
         var ks = app.engine().pool("default").snapshot().primary().keySpace();
         for (String key : List.of("/x", "/y", "/users/1", "/users/2")) {

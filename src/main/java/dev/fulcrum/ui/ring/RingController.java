@@ -138,7 +138,10 @@ public final class RingController {
         }
         for (RingGeometry.Part p : g.parts()) {
             Rectangle swatch = new Rectangle(12, 12, p.colour());
-            Label l = new Label(String.format("%s  %.1f%%  (%d points)", p.backend(), p.share() * 100, p.points().length));
+            // a Maglev table comes as runs of slots, so its count is the share of the table, not the runs drawn
+            Label l = new Label(g.isTable() && g.tableSize() > 0
+                    ? String.format("%s  %.1f%%  (%d slots)", p.backend(), p.share() * 100, Math.round(p.share() * g.tableSize()))
+                    : String.format("%s  %.1f%%  (%d points)", p.backend(), p.share() * 100, p.points().length));
             l.setId("legend-" + p.backend());
             l.setUserData(Palette.web(p.colour()));
             legend.getChildren().add(new HBox(6, swatch, l));

@@ -148,6 +148,11 @@ public final class RingGeometry {
     }
 
     /** consistent-hash or maglev. */
+    /** The Maglev table's size, or 0 for a ring (or a table whose size is unknown). */
+    public int tableSize() {
+        return tableSize;
+    }
+
     public String type() {
         return type;
     }
