@@ -125,6 +125,11 @@ class BackendsViewTest {
         assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).isVisible()).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> "DRAINED".equals(stateText(robot)));
         assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).getProgress()).isEqualTo(1.0);
+        // the row's buttons keep their whole labels beside the bar (they read "Dr…", "Ena…", "Rem…")
+        for (String b : List.of("#drain-demo-a", "#enable-demo-a", "#remove-demo-a")) {
+            javafx.scene.control.Button button = robot.lookup(b).queryAs(javafx.scene.control.Button.class);
+            assertThat(button.getWidth()).as(b).isGreaterThanOrEqualTo(button.prefWidth(-1) - 0.5);
+        }
         assertThat(backend(app, "demo-a").state().name()).isEqualTo("DRAINED");
         CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
     }

@@ -26,6 +26,11 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
         enable.setTooltip(new Tooltip("Back into rotation (E)"));
         remove.setTooltip(new Tooltip("Drain, then remove (Del)"));
         progress.setPrefWidth(70);
+        // the buttons keep their labels at any column width ("Dr…", "Ena…" at 1280 x 800); the progress gives way
+        for (Button b : new Button[] {drain, enable, remove}) {
+            b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        }
+        progress.setMinWidth(30);
         drain.setOnAction(e -> vm.drain(row));
         enable.setOnAction(e -> vm.enable(row));
         remove.setOnAction(e -> vm.remove(row));
@@ -59,11 +64,13 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
         boolean draining = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
         drain.setDisable(draining);
         enable.setDisable(!draining && !"EJECTED".equals(b.state()));
+        // while draining: how far, and how many are left; once DRAINED the full bar (the State column says the rest)
         double p = row.drainProgressProperty().get();
+        boolean counting = p >= 0 && !"DRAINED".equals(b.state());
         progress.setVisible(p >= 0);
         progress.setManaged(p >= 0);
-        left.setVisible(p >= 0);
-        left.setManaged(p >= 0);
+        left.setVisible(counting);
+        left.setManaged(counting);
         progress.setProgress(Math.max(0, p));
         left.setText("DRAINED".equals(b.state()) ? "drained" : b.activeRequests() + " in flight");
     }
