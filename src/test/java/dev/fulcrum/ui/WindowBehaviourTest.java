@@ -93,9 +93,8 @@ class WindowBehaviourTest {
 
     // ------------------------------------------------------------------ ring what-if
 
-    @Test
-    void ringApplyMakesThePreviewedChangeNotAnUnpreviewedOne(FxRobot robot) {
-        // given a consistent-hash ring and a preview of "remove demo-a"
+    /** A consistent-hash ring in the Ring tab with a preview of "remove demo-a" shown; the preview's label. */
+    private Label previewRemovingDemoA(FxRobot robot) {
         open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
         robot.interact(() -> window.controller().select("Ring"));
         @SuppressWarnings("unchecked")
@@ -105,6 +104,15 @@ class WindowBehaviourTest {
         robot.clickOn("#previewButton");
         Label preview = robot.lookup("#previewLabel").queryAs(Label.class);
         await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().startsWith("Removing demo-a would move"));
+        return preview;
+    }
+
+    @Test
+    void ringApplyMakesThePreviewedChangeNotAnUnpreviewedOne(FxRobot robot) {
+        // given a consistent-hash ring and a preview of "remove demo-a"
+        Label preview = previewRemovingDemoA(robot);
+        @SuppressWarnings("unchecked")
+        ComboBox<String> backendBox = robot.lookup("#whatIfBackend").queryAs(ComboBox.class);
 
         // when the operator picks demo-b in the box (no new preview) and clicks Apply, still enabled
         robot.interact(() -> backendBox.setValue("demo-b"));
@@ -126,15 +134,7 @@ class WindowBehaviourTest {
 
     @Test
     void aPreviewOfTheRingAsItWasGoesWhenTheRingChanges(FxRobot robot) {
-        open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
-        robot.interact(() -> window.controller().select("Ring"));
-        @SuppressWarnings("unchecked")
-        ComboBox<String> backendBox = (ComboBox<String>) waitFor(robot, "#whatIfBackend");
-        await().atMost(Duration.ofSeconds(5)).until(() -> backendBox.getItems().contains("demo-a"));
-        robot.interact(() -> backendBox.setValue("demo-a"));
-        robot.clickOn("#previewButton");
-        Label preview = robot.lookup("#previewLabel").queryAs(Label.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().startsWith("Removing demo-a would move"));
+        Label preview = previewRemovingDemoA(robot);
         // someone else takes demo-c off the ring: the figures were of the ring as it was
         new InProcessEngineClient(app).setWeight("demo-c", 0);
         await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().isEmpty());
