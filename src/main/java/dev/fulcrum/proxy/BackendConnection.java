@@ -366,6 +366,10 @@ final class BackendConnection {
             parse(b, len, s);
         } catch (IOException e) {
             fail(e);
+        } catch (RuntimeException e) {
+            // Undertow's header map refuses some heads (3000 repeats of one name): a bad answer now, not a 504 after
+            // readMs with the exception lost in XNIO's log
+            fail(new IOException("invalid response head from backend: " + e, e));
         }
     }
 
@@ -441,6 +445,10 @@ final class BackendConnection {
         }
         http10 = b[from + 7] == '0';
         int status = (b[from + 9] - '0') * 100 + (b[from + 10] - '0') * 10 + (b[from + 11] - '0');
+        if (status < 100 || status > 599) { // RFC 9110 15: 000, 099, 600 and 999 are no answers (nginx: 502)
+            throw new IOException("invalid status code from backend (got: "
+                    + new String(b, from + 9, 3, StandardCharsets.ISO_8859_1) + ")");
+        }
         reason = lineLen > 13 ? new String(b, from + 13, lineLen - 13, StandardCharsets.ISO_8859_1) : "";
         headers.clear();
         int pos = next(b, eol, end);
@@ -471,6 +479,12 @@ final class BackendConnection {
             }
             while (ve > vs && (b[ve - 1] == ' ' || b[ve - 1] == '\t')) {
                 ve--;
+            }
+            for (int i = vs; i < ve; i++) {
+                if (((b[i] & 0xff) < 0x20 && b[i] != '\t') || b[i] == 0x7f) { // RFC 9110 5.5: NUL, CR and other controls
+                    throw new IOException("control character in a backend response header value: "
+                            + new String(b, pos, colon - pos, StandardCharsets.ISO_8859_1));
+                }
             }
             int k = Tokens.known(b, pos, colon - pos);
             if (k >= 0) {

@@ -160,7 +160,11 @@ final class BalancingHandler implements HttpHandler {
             }
         }
         // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
-        exchange.dispatch(SameThreadExecutor.INSTANCE, new ProxyExchange(this, exchange, pool, request, target, stickyLease)::start);
+        ProxyExchange proxied = new ProxyExchange(this, exchange, pool, request, target, stickyLease);
+        if (exchange.getRequestHeaders().contains(Headers.TRANSFER_ENCODING)) {
+            ChunkGrammar.install(exchange, proxied::bodyRefused);
+        }
+        exchange.dispatch(SameThreadExecutor.INSTANCE, proxied::start);
     }
 
     /**

@@ -610,7 +610,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             int end = Tokens.memberEnd(value, i);
             int a = Tokens.trimStart(value, i, end);
             int b = Tokens.trimEnd(value, a, end);
-            if (a < b && !isPlainToken(value, a, b)) {
+            // a Connection header never takes away a message's framing or its Host: with "Connection:
+            // Content-Length" the body went out unframed and the backend read it as a second request (smuggling)
+            if (a < b && !isPlainToken(value, a, b) && !isEndToEndForGood(value, a, b)) {
                 if (named == null) {
                     named = new ArrayList<>(2);
                 }
@@ -619,6 +621,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             i = end + 1;
         }
         return named;
+    }
+
+    private static boolean isEndToEndForGood(String v, int from, int to) {
+        int len = to - from;
+        return (len == 14 && v.regionMatches(true, from, "content-length", 0, 14))
+                || (len == 4 && v.regionMatches(true, from, "host", 0, 4));
     }
 
     private static boolean isPlainToken(String v, int from, int to) {
@@ -746,6 +754,30 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
             closeConnection();
         }
+    }
+
+    /**
+     * The client's chunked body broke the grammar ({@link ChunkGrammar}): the backend's half-sent request goes with its
+     * connection, the client gets 400 and a closed connection (or, if an answer is already under way, the cut).
+     */
+    void bodyRefused(ChunkGrammar.Malformed e) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        cancelReadTimer();
+        if (lease != null && !lease.isReleased()) {
+            handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
+            lease.release(Outcome.CLIENT_ABORT);
+        }
+        closeConnection();
+        if (exchange.isResponseStarted()) {
+            ErrorResponses.cutOff(exchange);
+            return;
+        }
+        exchange.getResponseHeaders().clear();
+        io.undertow.server.Connectors.terminateRequest(exchange); // nothing more of this body is read
+        ErrorResponses.send(exchange, 400, e.getMessage(), true);
     }
 
     private void closeConnection() {

@@ -134,19 +134,18 @@ class HostileInputTest {
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
                 refused("Transfer-Encoding with a vertical tab",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\u000bchunked\r\n\r\n0\r\n\r\n"),
-                // the proxy decodes the chunks and re-encodes them: the backend sees exactly what the proxy read
+                // the chunk grammar is held to RFC 9112 7.1 as the body arrives (ChunkGrammar): the head may have
+                // gone ahead, the body never ends
                 new Case("bare LF after a chunk size",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\nhello\r\n0\r\n\r\n",
-                        Set.of(400, 200), false, nothingOr(exactlyOne("POST", "/a", "hello")),
-                        "nothing, or one POST /a with body hello"),
+                        Set.of(400), true, seen -> seen.stream().allMatch(s -> received(s).isEmpty()), "no body byte"),
                 new Case("chunk size overflowing 64 bits",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFFFF\r\nhello\r\n0\r\n\r\n",
                         Set.of(400, -1), true, seen -> seen.stream().noneMatch(s -> received(s).length() > 5),
                         "no body beyond the bytes sent"),
                 new Case("invalid chunk extension (control byte)",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;\u0001x\r\nhello\r\n0\r\n\r\n",
-                        Set.of(400, 200), false, nothingOr(exactlyOne("POST", "/a", "hello")),
-                        "nothing, or one POST /a with body hello"),
+                        Set.of(400), true, seen -> seen.stream().allMatch(s -> received(s).isEmpty()), "no body byte"),
                 new Case("non-hex chunk size",
                         "POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
                         Set.of(400, -1), true, seen -> seen.stream().allMatch(s -> received(s).isEmpty()),

@@ -1,0 +1,270 @@
+package dev.fulcrum.proxy;
+
+import io.undertow.conduits.ChunkedStreamSourceConduit;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.protocol.http.HttpServerConnection;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.util.function.Consumer;
+import org.xnio.conduits.AbstractConduit;
+import org.xnio.conduits.AbstractStreamSourceConduit;
+import org.xnio.conduits.StreamSourceConduit;
+
+/**
+ * Holds a chunked request body to RFC 9112 7.1 as its bytes arrive, beneath Undertow's chunk decoder, which reads
+ * leniently: a chunk-size line ended by a bare LF, junk after the size ({@code 5 5}, {@code 5,5}, {@code 5\0}), a
+ * control byte in an extension, a chunk longer than its size (the extra bytes skipped) or a folded trailer were
+ * all taken, and the backend got a body the client never framed. Such a body now stops at the broken byte, and the
+ * client gets 400 and a closed connection.
+ *
+ * <p>The bytes pass through unchanged; only their grammar is followed. Runs on the exchange's I/O thread.
+ */
+final class ChunkGrammar {
+    /** A chunked body that breaks the grammar: the client's fault, answered with 400. */
+    static final class Malformed extends IOException {
+        Malformed(String message) {
+            super(message);
+        }
+    }
+
+    private static final Field NEXT = nextField();
+
+    private enum State { SIZE_FIRST, SIZE, SIZE_WS, EXT, EXT_QUOTED, EXT_ESCAPE, SIZE_LF, DATA, DATA_CR, DATA_LF,
+        TRAILER_START, TRAILER, TRAILER_LF, FINAL_LF, DONE }
+
+    private State state = State.SIZE_FIRST;
+    private long size;
+    private int digits;
+    private long remaining;
+
+    /**
+     * Puts the grammar beneath the decoder Undertow set up for this HTTP/1.1 request's chunked body; nothing happens
+     * for any other request (HTTP/2 frames its own bodies), or if Undertow's classes are not as expected.
+     * {@code refused} is told (on the I/O thread, after the read) when the body breaks the grammar.
+     */
+    static void install(HttpServerExchange exchange, Consumer<Malformed> refused) {
+        if (NEXT == null || !(exchange.getConnection() instanceof HttpServerConnection c)
+                || !(c.getChannel().getSourceChannel().getConduit() instanceof ChunkedStreamSourceConduit decoder)) {
+            return;
+        }
+        try {
+            StreamSourceConduit raw = (StreamSourceConduit) NEXT.get(decoder);
+            if (!(raw instanceof Checked)) {
+                NEXT.set(decoder, new Checked(raw, exchange, refused));
+            }
+        } catch (IllegalAccessException | ClassCastException e) {
+            // left lenient: the decoder still frames what it forwards
+        }
+    }
+
+    private static Field nextField() {
+        try {
+            Field f = AbstractConduit.class.getDeclaredField("next");
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The raw bytes of the connection as the decoder reads them, followed through the grammar on their way. A
+     * broken body is not thrown at the decoder, which would close the connection with no answer: its reads find
+     * nothing from then on, and {@code refused} answers.
+     */
+    private static final class Checked extends AbstractStreamSourceConduit<StreamSourceConduit> {
+        private final ChunkGrammar grammar = new ChunkGrammar();
+        private final HttpServerExchange exchange;
+        private final Consumer<Malformed> refused;
+        private boolean broken;
+
+        Checked(StreamSourceConduit next, HttpServerExchange exchange, Consumer<Malformed> refused) {
+            super(next);
+            this.exchange = exchange;
+            this.refused = refused;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (broken) {
+                return 0;
+            }
+            int from = dst.position();
+            int n = next.read(dst);
+            if (n > 0 && !followed(dst, from, from + n)) {
+                dst.position(from);
+                return 0;
+            }
+            return n;
+        }
+
+        @Override
+        public long read(ByteBuffer[] dsts, int offs, int len) throws IOException {
+            if (broken) {
+                return 0;
+            }
+            int[] from = new int[len];
+            for (int i = 0; i < len; i++) {
+                from[i] = dsts[offs + i].position();
+            }
+            long n = next.read(dsts, offs, len);
+            if (n > 0) {
+                for (int i = 0; i < len; i++) {
+                    if (!followed(dsts[offs + i], from[i], dsts[offs + i].position())) {
+                        for (int j = 0; j < len; j++) {
+                            dsts[offs + j].position(from[j]);
+                        }
+                        return 0;
+                    }
+                }
+            }
+            return n;
+        }
+
+        private boolean followed(ByteBuffer b, int from, int to) {
+            try {
+                grammar.follow(b, from, to);
+                return true;
+            } catch (Malformed m) {
+                broken = true;
+                exchange.getIoThread().execute(() -> refused.accept(m));
+                return false;
+            }
+        }
+    }
+
+    /** Follows the bytes {@code b[from, to)} through the grammar. */
+    void follow(ByteBuffer b, int from, int to) throws Malformed {
+        for (int i = from; i < to; i++) {
+            if (state == State.DATA) {
+                long take = Math.min(remaining, to - i);
+                remaining -= take;
+                i += (int) take - 1;
+                if (remaining == 0) {
+                    state = State.DATA_CR;
+                }
+                continue;
+            }
+            if (state == State.DONE) {
+                return; // the next request's bytes: Undertow pushes them back and parses them itself
+            }
+            step(b.get(i) & 0xff);
+        }
+    }
+
+    private void step(int c) throws Malformed {
+        switch (state) {
+            case SIZE_FIRST, SIZE -> {
+                int d = Character.digit(c, 16);
+                if (d >= 0) {
+                    if (++digits > 15) {
+                        throw new Malformed("invalid chunked body: a chunk size of more than 15 hex digits");
+                    }
+                    size = size * 16 + d;
+                    state = State.SIZE;
+                } else if (state == State.SIZE_FIRST) {
+                    throw bad("chunk size", c);
+                } else {
+                    sizeEnded(c);
+                }
+            }
+            case SIZE_WS -> sizeEnded(c);
+            case EXT -> {
+                if (c == '"') {
+                    state = State.EXT_QUOTED;
+                } else if (c == '\r') {
+                    state = State.SIZE_LF;
+                } else if (c != ' ' && c != '\t' && (c < 0x21 || c == 0x7f)) {
+                    throw bad("chunk extension", c);
+                }
+            }
+            case EXT_QUOTED -> {
+                if (c == '"') {
+                    state = State.EXT;
+                } else if (c == '\\') {
+                    state = State.EXT_ESCAPE;
+                } else if (c != '\t' && (c < 0x20 || c == 0x7f)) {
+                    throw bad("chunk extension", c);
+                }
+            }
+            case EXT_ESCAPE -> {
+                if (c != '\t' && (c < 0x20 || c == 0x7f)) {
+                    throw bad("chunk extension", c);
+                }
+                state = State.EXT_QUOTED;
+            }
+            case SIZE_LF -> {
+                expect(c, '\n', "chunk size line");
+                if (size == 0) {
+                    state = State.TRAILER_START;
+                } else {
+                    remaining = size;
+                    state = State.DATA;
+                }
+                size = 0;
+                digits = 0;
+            }
+            case DATA_CR -> {
+                expect(c, '\r', "end of chunk data (more bytes than the chunk size)");
+                state = State.DATA_LF;
+            }
+            case DATA_LF -> {
+                expect(c, '\n', "end of chunk data");
+                state = State.SIZE_FIRST;
+            }
+            case TRAILER_START -> {
+                if (c == '\r') {
+                    state = State.FINAL_LF;
+                } else if (c == ' ' || c == '\t') {
+                    throw new Malformed("invalid chunked body: a folded trailer field (obs-fold)");
+                } else if (c < 0x21 || c == 0x7f || c == ':') {
+                    throw bad("trailer field", c);
+                } else {
+                    state = State.TRAILER;
+                }
+            }
+            case TRAILER -> {
+                if (c == '\r') {
+                    state = State.TRAILER_LF;
+                } else if (c != '\t' && (c < 0x20 || c == 0x7f)) {
+                    throw bad("trailer field", c);
+                }
+            }
+            case TRAILER_LF -> {
+                expect(c, '\n', "trailer field");
+                state = State.TRAILER_START;
+            }
+            case FINAL_LF -> {
+                expect(c, '\n', "end of the chunked body");
+                state = State.DONE;
+            }
+            default -> throw new IllegalStateException(state.name());
+        }
+    }
+
+    /** After the size's last digit: optional whitespace, then an extension or the line's end. */
+    private void sizeEnded(int c) throws Malformed {
+        if (c == ';') {
+            state = State.EXT;
+        } else if (c == '\r') {
+            state = State.SIZE_LF;
+        } else if (c == ' ' || c == '\t') {
+            state = State.SIZE_WS;
+        } else {
+            throw bad("chunk size line", c);
+        }
+    }
+
+    private static void expect(int c, int wanted, String where) throws Malformed {
+        if (c != wanted) {
+            throw bad(where, c);
+        }
+    }
+
+    private static Malformed bad(String where, int c) {
+        String shown = c == '\n' ? "a bare LF" : c == '\r' ? "a bare CR" : c < 0x20 || c >= 0x7f
+                ? String.format("byte 0x%02x", c) : "'" + (char) c + "'";
+        return new Malformed("invalid chunked body: " + shown + " in the " + where);
+    }
+}

@@ -1,0 +1,105 @@
+package dev.fulcrum.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.reliability.ProxyHarness.RawAnswer;
+import dev.fulcrum.reliability.RecordingBackend.Seen;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Findings of session 16's differential request fuzz: byte strings where the backend
+ * behind the proxy sees a request boundary the proxy never saw, or where malformed chunked framing is accepted
+ * instead of being refused with 400 and a close.
+ */
+@Tag("reliability")
+class DifferentialFuzzFindingsTest {
+    private ProxyHarness harness;
+    private RecordingBackend backend;
+
+    @BeforeEach
+    void start() {
+        backend = new RecordingBackend("ours");
+        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(0, 3000, 5_000, 5_000),
+                "ours", backend.url());
+        harness.own(backend);
+    }
+
+    @AfterEach
+    void stop() {
+        harness.close();
+    }
+
+    private RawAnswer send(String bytes) throws Exception {
+        return harness.raw(bytes.getBytes(StandardCharsets.ISO_8859_1), 3_000);
+    }
+
+    /**
+     * "Connection: Content-Length" makes the proxy drop the Content-Length header as hop-by-hop (RFC 9110 7.6.1) yet
+     * still stream the body raw, unframed (no Transfer-Encoding: chunked is added because the CLIENT's header map
+     * still has Content-Length). The backend reads the POST as bodyless and the body as a second request: smuggled
+     * past routing, the dot-segment and target checks, X-Forwarded-For and the access log.
+     */
+    @Test
+    void connectionNamingContentLengthMustNotLetTheBodyBecomeASecondRequest() throws Exception {
+        String smuggled = "GET /SMUG HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.0.0.1\r\n\r\n";
+        RawAnswer a = send("POST /a HTTP/1.1\r\nHost: x\r\nConnection: Content-Length\r\nContent-Length: "
+                + smuggled.length() + "\r\n\r\n" + smuggled);
+        Thread.sleep(300);
+        List<Seen> seen = List.copyOf(backend.seen);
+        assertThat(seen).as("the backend must see one request, with the body the proxy read (got %s)", seen)
+                .extracting(Seen::uri).containsExactly("/a");
+        assertThat(seen.get(0).body()).isEqualTo(smuggled);
+        assertThat(a.status()).isIn(200, 400);
+    }
+
+    /**
+     * Issue 7's corpus: bare LF in a chunk-size line and malformed chunk lines must be refused with 400 and a close.
+     * A chunk whose data is not followed by CRLF (size 4 for "hello") has its extra bytes silently skipped, and junk
+     * after the size ("5 5", "5,5", "5\0") is ignored; the backend gets a body the client never framed.
+     */
+    @Test
+    void malformedChunkLinesAreRefusedNotReinterpreted() throws Exception {
+        for (String chunks : List.of("4\r\nhello\r\n0\r\n\r\n", "5\n\r\nhello\r\n0\r\n\r\n", "5 5\r\nhello\r\n0\r\n\r\n",
+                "5,5\r\nhello\r\n0\r\n\r\n", "5\u0000\r\nhello\r\n0\r\n\r\n", "5;\u0001x\r\nhello\r\n0\r\n\r\n",
+                "5\r\nhello\r\n0\r\n folded: trailer\r\n\r\n", "5\r\r\nhello\r\n0\r\n\r\n")) {
+            backend.seen.clear();
+            RawAnswer a = send("POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" + chunks);
+            assertThat(a.status()).as("status for %s (got %s, backend saw %s)", chunks.replace("\r", "\\r")
+                    .replace("\n", "\\n"), a.text().lines().findFirst().orElse(""), backend.seen).isEqualTo(400);
+            assertThat(a.closed()).isTrue();
+            assertThat(a.text()).contains("invalid chunked body");
+            // the head may have gone ahead of the body; the backend never gets a whole request out of it
+            assertThat(backend.seen).allMatch(s -> s.body().contains(RecordingBackend.UNREADABLE), "a broken-off body");
+        }
+    }
+
+    /**
+     * Backend answers no proxy may pass on: a status outside 100-599, a control byte in a header value, and a head
+     * Undertow's header map refuses (3000 repeats of one name), which had escaped as an exception and left the
+     * client waiting readMs for a 504 that blamed a timeout. Each is a 502 (a 504 would be the timeout).
+     */
+    @Test
+    void unusableBackendAnswersAre502AtOnce() throws Exception {
+        for (String head : List.of("HTTP/1.1 600 Odd\r\nContent-Length: 2\r\n\r\nok",
+                "HTTP/1.1 099 Odd\r\nContent-Length: 2\r\n\r\nok",
+                "HTTP/1.1 200 OK\r\nX-A: a\u0000b\r\nContent-Length: 2\r\n\r\nok",
+                "HTTP/1.1 200 OK\r\n" + "X-A: 1\r\n".repeat(3000) + "Content-Length: 2\r\n\r\nok")) {
+            try (RawBackend odd = new RawBackend(s -> {
+                while (RawBackend.readHead(s)) {
+                    s.getOutputStream().write(head.getBytes(StandardCharsets.ISO_8859_1));
+                    s.getOutputStream().flush();
+                }
+            }); ProxyHarness h = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(0, 3000, 5_000, 5_000),
+                    "odd", odd.url())) {
+                RawAnswer a = h.raw("GET /a HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1), 10_000);
+                assertThat(a.status()).as("answer to %s", head.lines().findFirst().orElse("")).isEqualTo(502);
+            }
+        }
+    }
+}
