@@ -10,6 +10,7 @@ import dev.fulcrum.ui.load.LoadController;
 import dev.fulcrum.ui.ring.RingController;
 import dev.fulcrum.ui.strategy.StrategyController;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import javafx.fxml.FXML;
@@ -29,6 +30,7 @@ public final class MainController {
     private final UiSession session;
     private final Label rpsLabel = new Label();
     private final Label errorsLabel = new Label();
+    private final RunningTotals totals = new RunningTotals();
 
     @FXML private BorderPane root;
     @FXML private Label engineLabel;
@@ -98,19 +100,58 @@ public final class MainController {
             poolSelector.setValue(pools.contains(session.pool()) ? session.pool() : pools.isEmpty() ? null : pools.get(0));
         }
         double rps = 0;
-        long failures = 0;
-        long total = 0;
         double errorRps = 0;
         for (EngineState.BackendInfo b : s.backends()) {
             rps += b.rps();
-            failures += b.failures();
-            total += b.totalRequests();
             errorRps += b.rps() * b.errorRate();
         }
+        long[] counts = totals.add(s.backends());
+        long total = counts[0];
+        long failures = counts[1];
         boolean panic = s.pools().values().stream().anyMatch(EngineState.PoolInfo::panic);
         statusBar.setText("proxy " + s.proxy() + routesText(s) + (panic ? "   ·   PANIC: too few healthy backends" : ""));
         rpsLabel.setText(String.format("%.1f req/s", rps));
         errorsLabel.setText(String.format("errors %.1f/s · %d of %d total", errorRps, failures, total));
+    }
+
+    /**
+     * Requests and failures since the window opened, removed backends included: summing the backends there are
+     * now made the total go down when one was removed (17199 became 14704 as /metrics still counted demo-c).
+     */
+    static final class RunningTotals {
+        private final Map<String, long[]> last = new HashMap<>();
+        private long retiredRequests;
+        private long retiredFailures;
+
+        /** {total requests, failures} for this sample of the backends. */
+        long[] add(List<EngineState.BackendInfo> backends) {
+            Map<String, long[]> now = new HashMap<>();
+            long requests = retiredRequests;
+            long failures = retiredFailures;
+            for (EngineState.BackendInfo b : backends) {
+                long[] before = last.get(b.pool() + "/" + b.id());
+                if (before != null && b.totalRequests() < before[0]) { // removed and added again since the last sample
+                    retiredRequests += before[0];
+                    retiredFailures += before[1];
+                    requests += before[0];
+                    failures += before[1];
+                }
+                now.put(b.pool() + "/" + b.id(), new long[] {b.totalRequests(), b.failures()});
+                requests += b.totalRequests();
+                failures += b.failures();
+            }
+            for (Map.Entry<String, long[]> e : last.entrySet()) {
+                if (!now.containsKey(e.getKey())) {
+                    retiredRequests += e.getValue()[0];
+                    retiredFailures += e.getValue()[1];
+                    requests += e.getValue()[0];
+                    failures += e.getValue()[1];
+                }
+            }
+            last.clear();
+            last.putAll(now);
+            return new long[] {requests, failures};
+        }
     }
 
     /** The routes in the order they are matched (longest prefix first), e.g. {@code /api → api (strip)}. */

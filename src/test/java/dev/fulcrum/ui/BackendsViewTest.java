@@ -126,7 +126,9 @@ class BackendsViewTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> "DRAINED".equals(stateText(robot)));
         assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).getProgress()).isEqualTo(1.0);
         // the row's buttons keep their whole labels beside the bar (they read "Dr…", "Ena…", "Rem…")
-        for (String b : List.of("#drain-demo-a", "#enable-demo-a", "#remove-demo-a")) {
+        // and a drained backend offers Enable in the place of Drain
+        assertThat(robot.lookup("#drain-demo-a").queryAs(javafx.scene.control.Button.class).isVisible()).isFalse();
+        for (String b : List.of("#enable-demo-a", "#remove-demo-a")) {
             javafx.scene.control.Button button = robot.lookup(b).queryAs(javafx.scene.control.Button.class);
             assertThat(button.getWidth()).as(b).isGreaterThanOrEqualTo(button.prefWidth(-1) - 0.5);
         }

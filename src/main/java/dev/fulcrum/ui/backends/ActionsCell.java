@@ -62,16 +62,22 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
     private void show() {
         BackendInfo b = row.info();
         boolean draining = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
-        drain.setDisable(draining);
-        enable.setDisable(!draining && !"EJECTED".equals(b.state()));
+        // one of Drain and Enable at a time, the one that applies (both side by side did not fit at 1024 px);
+        // an ejected backend offers Enable (back now), and D or Remove still drain it
+        boolean enableable = draining || "EJECTED".equals(b.state());
+        shown(drain, !enableable);
+        shown(enable, enableable);
         // while draining: how far, and how many are left; once DRAINED the full bar (the State column says the rest)
         double p = row.drainProgressProperty().get();
         boolean counting = p >= 0 && !"DRAINED".equals(b.state());
-        progress.setVisible(p >= 0);
-        progress.setManaged(p >= 0);
-        left.setVisible(counting);
-        left.setManaged(counting);
+        shown(progress, p >= 0);
+        shown(left, counting);
         progress.setProgress(Math.max(0, p));
         left.setText("DRAINED".equals(b.state()) ? "drained" : b.activeRequests() + " in flight");
+    }
+
+    private static void shown(javafx.scene.Node n, boolean shown) {
+        n.setVisible(shown);
+        n.setManaged(shown);
     }
 }

@@ -48,14 +48,18 @@ final class AddBackendDialog {
         dialog.getDialogPane().getButtonTypes().addAll(addType, ButtonType.CANCEL);
         Button add = (Button) dialog.getDialogPane().lookupButton(addType);
         add.setId("addConfirm");
+        // a field's problem shows once it has been typed in: a dialog that opened in red ("id: ... (got: nothing)")
+        // scolded before anything was typed; Add stays disabled until every field is right
+        Set<String> typed = new java.util.HashSet<>();
         Runnable check = () -> {
             List<String> p = BackendForm.problems(id.getText(), url.getText(), weight.getText(), existingIds);
-            problems.setText(String.join("\n", p));
+            problems.setText(String.join("\n", p.stream().filter(line -> typed.contains(line.substring(0, line.indexOf(':'))))
+                    .toList()));
             add.setDisable(!p.isEmpty());
         };
-        id.textProperty().addListener((o, a, b) -> check.run());
-        url.textProperty().addListener((o, a, b) -> check.run());
-        weight.textProperty().addListener((o, a, b) -> check.run());
+        id.textProperty().addListener((o, a, b) -> { typed.add("id"); check.run(); });
+        url.textProperty().addListener((o, a, b) -> { typed.add("url"); check.run(); });
+        weight.textProperty().addListener((o, a, b) -> { typed.add("weight"); check.run(); });
         check.run();
         add.addEventFilter(ActionEvent.ACTION, e -> {
             // keep the dialog open until the engine answers; close only on success

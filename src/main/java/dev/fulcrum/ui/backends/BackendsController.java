@@ -63,7 +63,8 @@ public final class BackendsController {
     private void initialize() {
         backendsTable.setItems(vm.rows());
         text(idColumn, BackendInfo::id);
-        text(urlColumn, BackendInfo::url);
+        // backends speak plain http (CONTRACT 2.1): the address is what tells them apart, whole at any width
+        text(urlColumn, b -> b.url().startsWith("http://") ? b.url().substring(7) : b.url());
         text(stateColumn, BackendInfo::state);
         text(healthColumn, BackendInfo::health);
         text(breakerColumn, b -> b.breaker() == null ? "" : b.breaker().state());
@@ -91,6 +92,8 @@ public final class BackendsController {
             }
             if (e.getCode() == KeyCode.DELETE || e.getCode() == KeyCode.BACK_SPACE) {
                 vm.remove(sel);
+                // the selection would pass to the next row when this one goes, and a second Del would remove that
+                backendsTable.getSelectionModel().clearSelection();
                 e.consume();
             } else if (e.getCode() == KeyCode.D) {
                 vm.drain(sel);

@@ -28,7 +28,7 @@ final class WeightCell extends TableCell<BackendRow, BackendRow> {
     WeightCell(BackendsViewModel vm) {
         this.vm = vm;
         HBox.setHgrow(slider, Priority.ALWAYS);
-        slider.setMinWidth(110);
+        slider.setMinWidth(90);
         slider.setBlockIncrement(1);
         effective.getStyleClass().add("effective-weight");
         effective.setMinWidth(80);

@@ -35,6 +35,7 @@ final class BreakerCard extends VBox {
     private final ProgressBar slowBar = new ProgressBar(0);
     private final Label slowText = new Label();
     private final Label countdown = new Label();
+    private final Label bypassed = new Label();
     private final FlowPane timeline = new FlowPane(4, 4);
     private int shownEvents = -1;
 
@@ -62,7 +63,11 @@ final class BreakerCard extends VBox {
         slowBar.setPrefWidth(160);
         recent.setPrefWrapLength(360);
         countdown.setId("breakerCountdown-" + id);
-        getChildren().addAll(new HBox(10, title, stateLabel), machine,
+        bypassed.setId("breakerBypassed-" + id);
+        bypassed.getStyleClass().add("breaker-bypassed");
+        bypassed.setWrapText(true);
+        bypassed.setMaxWidth(380);
+        getChildren().addAll(new HBox(10, title, stateLabel), bypassed, machine,
                 new Label("recent calls (oldest first)"), recent, recentNote,
                 new HBox(6, new Label("failures"), failureBar, failureText),
                 new HBox(6, new Label("slow calls"), slowBar, slowText), countdown,
@@ -79,6 +84,10 @@ final class BreakerCard extends VBox {
                 states[i].getStyleClass().add("lit");
             }
         }
+        String why = bypassedBecause(b);
+        bypassed.setText(why);
+        bypassed.setVisible(why != null);
+        bypassed.setManaged(why != null);
         if (br == null) {
             return;
         }
@@ -120,6 +129,21 @@ final class BreakerCard extends VBox {
                 timeline.getChildren().add(new Label("none yet"));
             }
         }
+    }
+
+    /**
+     * Why no calls reach this breaker now, or null when they can: an ejected or DOWN backend gets no traffic, so its
+     * breaker keeps the figures it had (CLOSED at 30% failures, or HALF_OPEN waiting for probes that cannot come),
+     * which looked frozen in front of an audience.
+     */
+    static String bypassedBecause(EngineState.BackendInfo b) {
+        return switch (b.state()) {
+            case "EJECTED" -> String.format("Ejected by outlier detection for %.0f s more (%d× so far): no calls reach "
+                    + "the breaker until then.", Math.ceil(b.ejectedForMs() / 1000.0), b.timesEjected());
+            case "DOWN" -> "DOWN by its health checks: no calls reach the breaker until they pass again.";
+            case "DRAINING", "DRAINED" -> b.state() + ": no new calls reach the breaker.";
+            default -> null;
+        };
     }
 
     /** Rates arrive as percent of the calls in the window (0-100), like the thresholds. */

@@ -75,11 +75,11 @@ public final class RingViewModel {
                 g -> {
                     if (pool.equals(session.pool())) {
                         show(g.orElse(null), strategyType(pool));
+                        // the looked-up key's owner, asked of this ring now that it is here (asked before, the
+                        // answer came from no ring or the last one and stayed "…" after a switch of strategy)
+                        lookup(lastKey);
                     }
                 }, msg -> message.set("Cannot read the ring: " + msg));
-        if (lastKey != null) {
-            lookup(lastKey);
-        }
     }
 
     private int tableSize(String pool) {

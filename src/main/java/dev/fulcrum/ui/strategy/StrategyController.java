@@ -55,6 +55,9 @@ public final class StrategyController {
 
     private void typeChanged(String t) {
         explanation.setText(t == null ? "" : StrategyForm.EXPLANATIONS.getOrDefault(t, ""));
+        // "Applied to pool default: {type=round-robin}" spoke of the last Apply, not of the strategy now chosen
+        strategyResult.getStyleClass().remove("form-problems");
+        strategyResult.setText("");
         for (Map.Entry<String, Node> e : fields().entrySet()) {
             boolean on = t != null && StrategyForm.options(t).contains(e.getKey());
             e.getValue().setDisable(!on);
@@ -91,8 +94,14 @@ public final class StrategyController {
         }
         shown = cur;
         currentLabel.setText("Pool " + session.pool() + " uses " + cur);
-        strategyType.setValue(String.valueOf(cur.get("type")));
-        put(keyField, cur.get("key"));
+        String type = String.valueOf(cur.get("type"));
+        strategyType.setValue(type);
+        // the key of a hashing strategy stays in the form while the pool runs one without a key: choosing maglev after
+        // round robin then offers the pool's last key (path), not the default ip that would send a workshop's
+        // traffic, all from one address, to one backend (the field is disabled and not sent meanwhile)
+        if (StrategyForm.options(type).contains("key")) {
+            put(keyField, cur.get("key"));
+        }
         put(virtualNodesField, cur.get("virtualNodes"));
         put(balanceFactorField, cur.get("balanceFactor"));
         put(choicesField, cur.get("choices"));
