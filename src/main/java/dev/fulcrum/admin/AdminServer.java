@@ -23,6 +23,7 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RoutingHandler;
 import io.undertow.util.Headers;
+import io.undertow.util.PathTemplateMatcher;
 import io.undertow.util.PathTemplateMatch;
 import java.io.IOException;
 import java.math.BigInteger;
@@ -89,40 +90,59 @@ public final class AdminServer implements AutoCloseable {
         metrics.countBackendConnections(opened);
     }
 
+    private interface Route {
+        void add(String method, String path, io.undertow.server.HttpHandler handler);
+    }
+
     public AdminServer start() {
-        RoutingHandler r = new RoutingHandler()
-                .get("/api/state", blocking(ex -> json(ex, 200, AdminModel.state(engine, runtime.proxyUrl()))))
-                .post("/api/backends", blocking(this::addBackend))
-                .put("/api/backends/{id}/weight", blocking(this::setWeight))
-                .post("/api/backends/{id}/drain", blocking(ex -> {
+        RoutingHandler r = new RoutingHandler();
+        // each path's methods, for the Allow header of a 405
+        PathTemplateMatcher<Set<String>> allowed = new PathTemplateMatcher<>();
+        Map<String, Set<String>> methods = new LinkedHashMap<>();
+        Route route = (method, path, handler) -> {
+            r.add(method, path, handler);
+            methods.computeIfAbsent(path, x -> new java.util.TreeSet<>()).add(method);
+        };
+        route.add("GET", "/api/state", blocking(ex -> json(ex, 200, AdminModel.state(engine, runtime.proxyUrl()))));
+        route.add("POST", "/api/backends", blocking(this::addBackend));
+        route.add("PUT", "/api/backends/{id}/weight", blocking(this::setWeight));
+        route.add("POST", "/api/backends/{id}/drain", blocking(ex -> {
                     engine.drain(param(ex, "id"));
                     json(ex, 202, Map.of("id", param(ex, "id"), "state", "DRAINING"));
-                }))
-                .post("/api/backends/{id}/enable", blocking(ex -> {
+                }));
+        route.add("POST", "/api/backends/{id}/enable", blocking(ex -> {
                     engine.enable(param(ex, "id"));
                     json(ex, 200, Map.of("id", param(ex, "id"), "state", "UP"));
-                }))
-                .delete("/api/backends/{id}", blocking(ex -> {
+                }));
+        route.add("DELETE", "/api/backends/{id}", blocking(ex -> {
                     engine.remove(param(ex, "id"));
                     json(ex, 202, Map.of("id", param(ex, "id"), "state", "DRAINING"));
-                }))
-                .put("/api/strategy", blocking(this::setStrategy))
-                .get("/api/ring", blocking(this::ring))
-                .get("/api/ring/lookup", blocking(this::lookup))
-                .post("/api/ring/preview", blocking(this::preview))
-                .get("/api/events", this::events)
-                .get("/api/config", blocking(ex -> json(ex, 200, runtime.config())))
-                .put("/api/config", blocking(this::putConfig))
-                .get("/api/config/export", blocking(this::export))
-                .put("/api/demo/{id}", blocking(this::demo))
-                .get("/api/demo", blocking(ex -> json(ex, 200, runtime.demoState())))
-                .get("/api/health/history", blocking(ex -> json(ex, 200, runtime.probeHistory())))
-                .get("/metrics", blocking(ex -> {
+                }));
+        route.add("PUT", "/api/strategy", blocking(this::setStrategy));
+        route.add("GET", "/api/ring", blocking(this::ring));
+        route.add("GET", "/api/ring/lookup", blocking(this::lookup));
+        route.add("POST", "/api/ring/preview", blocking(this::preview));
+        route.add("GET", "/api/events", this::events);
+        route.add("GET", "/api/config", blocking(ex -> json(ex, 200, runtime.config())));
+        route.add("PUT", "/api/config", blocking(this::putConfig));
+        route.add("GET", "/api/config/export", blocking(this::export));
+        route.add("PUT", "/api/demo/{id}", blocking(this::demo));
+        route.add("GET", "/api/demo", blocking(ex -> json(ex, 200, runtime.demoState())));
+        route.add("GET", "/api/health/history", blocking(ex -> json(ex, 200, runtime.probeHistory())));
+        route.add("GET", "/metrics", blocking(ex -> {
                     ex.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
                     ex.getResponseSender().send(metrics.scrape());
-                }))
-                .setFallbackHandler(ex -> error(ex, 404, "no such endpoint: " + ex.getRequestMethod() + " " + ex.getRequestPath()))
-                .setInvalidMethodHandler(ex -> error(ex, 405, "method not allowed: " + ex.getRequestMethod() + " " + ex.getRequestPath()));
+                }));
+        r.setFallbackHandler(ex -> error(ex, 404, "no such endpoint: " + ex.getRequestMethod() + " " + ex.getRequestPath()));
+        r.setInvalidMethodHandler(ex -> {
+                    // RFC 9110 15.5.6: a 405 says which methods the resource has
+                    PathTemplateMatcher.PathMatchResult<Set<String>> m = allowed.match(ex.getRequestPath());
+                    if (m != null) {
+                        ex.getResponseHeaders().put(Headers.ALLOW, String.join(", ", m.getValue()));
+                    }
+                    error(ex, 405, "method not allowed: " + ex.getRequestMethod() + " " + ex.getRequestPath());
+                });
+        methods.forEach(allowed::add);
         server = Undertow.builder().addHttpListener(requestedPort, host).setIoThreads(1).setWorkerThreads(16)
                 .setServerOption(io.undertow.UndertowOptions.MAX_ENTITY_SIZE, MAX_BODY_BYTES)
                 .setHandler(auth(r)).build();
@@ -387,13 +407,28 @@ public final class AdminServer implements AutoCloseable {
             if (!a.isArray()) {
                 throw new EngineException(400, "add: must be an array of {id, weight} (got: " + a + ")");
             }
+            int i = 0;
             for (JsonNode e : a) {
+                String at = "add[" + i++ + "].";
                 if (!e.isObject()) {
                     throw new EngineException(400, "add: must be an array of {id, weight} (got: " + e + ")");
                 }
-                JsonNode one = Json.object(e.toString(), Set.of("id", "weight"));
-                Integer w = Json.optionalInt(one, "weight", 0, 1000);
-                add.put(Json.requiredText(one, "id"), w == null ? 1 : w);
+                String id;
+                Integer wt;
+                try {
+                    JsonNode one = Json.object(e.toString(), Set.of("id", "weight"));
+                    wt = Json.optionalInt(one, "weight", 0, 1000);
+                    id = Json.requiredText(one, "id");
+                } catch (EngineException x) {
+                    throw new EngineException(400, at + x.getMessage());
+                }
+                // what POST /api/backends would refuse is no backend to preview either
+                if (!dev.fulcrum.config.ConfigValidator.ID.matcher(id).matches()) {
+                    throw new EngineException(400, at + "id: must be 1-64 characters of A-Z a-z 0-9 . _ - (got: " + id + ")");
+                }
+                if (add.put(id, wt == null ? 1 : wt) != null) {
+                    throw new EngineException(400, at + "id: added twice (got: " + id + ")");
+                }
             }
         }
         JsonNode w = n.get("weights");
@@ -403,7 +438,12 @@ public final class AdminServer implements AutoCloseable {
             }
             for (Iterator<String> it = w.fieldNames(); it.hasNext(); ) {
                 String id = it.next();
-                Integer v = Json.optionalInt(w, id, 0, 1000);
+                Integer v;
+                try {
+                    v = Json.optionalInt(w, id, 0, 1000);
+                } catch (EngineException x) {
+                    throw new EngineException(400, "weights." + x.getMessage()); // the path, as every other error
+                }
                 if (v == null) {
                     throw new EngineException(400, "weights." + id + ": must be an integer (got: null)");
                 }

@@ -96,6 +96,9 @@ public final class Json {
         if (v == null || v.isNull()) {
             return null;
         }
+        if (v.isIntegralNumber() && !v.canConvertToInt()) { // 99999999999999999999 is a whole number, out of range
+            throw new EngineException(400, field + ": must be between " + min + " and " + max + " (got: " + v + ")");
+        }
         if (v.getNodeType() != JsonNodeType.NUMBER || !v.canConvertToInt() || v.isFloatingPointNumber() && v.asDouble() != Math.rint(v.asDouble())) {
             throw new EngineException(400, field + ": must be an integer (got: " + v + ")");
         }

@@ -84,9 +84,11 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 addBackends(e.getKey(), e.getValue(), fleet, false);
             }
             engine.setRouter(config.toRouter());
-            p = new ProxyServer(engine, proxySettings(config)).start();
+            p = listening("proxy.port", config.proxy().host(), config.proxy().port(),
+                    () -> new ProxyServer(engine, proxySettings(config)).start());
             this.proxy = p;
-            a = new AdminServer(this, config.admin().host(), config.admin().port(), config.admin().token()).start();
+            a = listening("admin.port", config.admin().host(), config.admin().port(),
+                    () -> new AdminServer(this, config.admin().host(), config.admin().port(), config.admin().token()).start());
             p.setRequestListener(a.requestListener());
             a.countBackendConnections(p::backendConnectionsOpened);
             h = new HealthChecker(engine, healthSpec(config.healthCheck()));
@@ -105,6 +107,21 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         this.admin = a;
         this.health = h;
         this.metricsPoller = m;
+    }
+
+    /** Starts a listener; a port in use is reported with the field and the address ("java.net.BindException" was all). */
+    private static <T> T listening(String field, String host, int port, java.util.function.Supplier<T> start) {
+        try {
+            return start.get();
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.net.BindException b) {
+                    throw new IllegalStateException(field + ": cannot listen on " + host + ":" + port + " ("
+                            + b.getMessage() + ")", e);
+                }
+            }
+            throw e;
+        }
     }
 
     /** Starts everything the config describes; throws if a listener cannot bind. */
@@ -322,8 +339,8 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                     }
                     String path = (e.getKey().equals(Engine.DEFAULT_POOL) ? "" : "pools." + e.getKey() + ".")
                             + "demoBackends[" + i + "].port";
-                    return List.of(path + ": demo backend " + d.id() + " cannot listen on 127.0.0.1:" + d.port()
-                            + " (got: " + d.port() + ")");
+                    return List.of(path + ": demo backend " + d.id() + " cannot listen on 127.0.0.1:" + d.port() + " ("
+                            + ex.getMessage() + ") (got: " + d.port() + ")");
                 }
             }
         }
@@ -341,6 +358,21 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 if (discovered.contains(id)) {
                     String path = pool.equals(Engine.DEFAULT_POOL) ? "backends[" + i + "].id" : "pools." + pool + ".backends[" + i + "].id";
                     out.add(path + ": already taken by a discovered backend (got: " + id + ")");
+                }
+            }
+        });
+        // a running demo backend keeps its port (PUT answered 200 and left it where it was): remove it, add it again
+        Map<String, Integer> configuredPorts = new HashMap<>();
+        config.allPools().values().forEach(pc -> pc.demoBackends().forEach(d -> configuredPorts.put(d.id(), d.port())));
+        next.allPools().forEach((pool, pc) -> {
+            for (int i = 0; i < pc.demoBackends().size(); i++) {
+                DemoBackendConfig d = pc.demoBackends().get(i);
+                Integer was = configuredPorts.get(d.id());
+                DemoBackend live = demos.get(d.id());
+                if (was != null && live != null && d.port() != was && d.port() != live.port()) {
+                    String path = (pool.equals(Engine.DEFAULT_POOL) ? "" : "pools." + pool + ".") + "demoBackends[" + i + "].port";
+                    out.add(path + ": a running demo backend keeps its port until a restart, or until it is removed and "
+                            + "added again (it listens on " + live.port() + ") (got: " + d.port() + ")");
                 }
             }
         });

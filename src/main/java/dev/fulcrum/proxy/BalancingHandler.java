@@ -154,7 +154,7 @@ final class BalancingHandler implements HttpHandler {
         ExchangeRequest request = new ExchangeRequest(exchange, path);
         Lease stickyLease = null;
         if (sticky.enabled()) {
-            String id = sticky.backendFor(pool, StickyCookies.first(exchange.getRequestHeaders(), sticky.cookieName()));
+            String id = sticky.backendFor(pool, StickyCookies.first(exchange.getRequestHeaders(), sticky.cookieName(pool.name())));
             if (id != null) {
                 stickyLease = pool.tryLease(id);
             }

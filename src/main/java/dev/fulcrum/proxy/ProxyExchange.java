@@ -290,7 +290,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
         }
         String clientIp = request.clientIp();
-        String xff = in.getFirst(Headers.X_FORWARDED_FOR);
+        // every line the client sent, in order (nginx's $proxy_add_x_forwarded_for): a second line was dropped
+        HeaderValues xffs = in.get(Headers.X_FORWARDED_FOR);
+        String xff = xffs == null ? null : xffs.size() == 1 ? xffs.getFirst() : String.join(", ", xffs);
         header(out, Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
         // what the connection is, not what an HTTP/2 client wrote in :scheme (h2c with "https" on the plain port)
         header(out, Headers.X_FORWARDED_PROTO, exchange.getConnection().getSslSessionInfo() != null ? "https" : "http");

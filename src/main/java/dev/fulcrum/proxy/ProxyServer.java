@@ -116,7 +116,7 @@ public final class ProxyServer implements AutoCloseable {
      */
     public String stickyBackend(dev.fulcrum.engine.Pool pool, dev.fulcrum.engine.RequestContext request) {
         StickyCookies sticky = balancer.sticky();
-        return sticky.enabled() ? sticky.backendFor(pool, request.cookie(sticky.cookieName())) : null;
+        return sticky.enabled() ? sticky.backendFor(pool, request.cookie(sticky.cookieName(pool.name()))) : null;
     }
 
     public int port() {

@@ -51,8 +51,13 @@ final class StickyCookies {
         return enabled;
     }
 
-    String cookieName() {
-        return name;
+    /**
+     * The cookie of {@code pool}: the configured name for the default pool, {@code name_pool} for another. With one
+     * name for all (Path=/), each pool's answer replaced the other's cookie, and a client using /api and / in turn
+     * was sent to a new api backend on every request.
+     */
+    String cookieName(String pool) {
+        return dev.fulcrum.engine.Engine.DEFAULT_POOL.equals(pool) ? name : name + "_" + pool;
     }
 
     String token(String pool, String backendId) {
@@ -88,10 +93,11 @@ final class StickyCookies {
             return;
         }
         String t = token(pool.name(), backend.id());
-        if (t.equals(first(exchange.getRequestHeaders(), name))) {
+        String cookie = cookieName(pool.name());
+        if (t.equals(first(exchange.getRequestHeaders(), cookie))) {
             return;
         }
-        CookieImpl c = new CookieImpl(name, t);
+        CookieImpl c = new CookieImpl(cookie, t);
         c.setPath("/");
         c.setHttpOnly(true);
         c.setSameSiteMode("Lax");

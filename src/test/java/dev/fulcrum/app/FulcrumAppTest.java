@@ -125,6 +125,17 @@ class FulcrumAppTest {
     }
 
     @Test
+    void aPortInUseIsNamedWithItsField() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            FulcrumConfig cfg = FulcrumConfig.of(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
+                    List.of(new DemoBackendConfig("d", 0, 1, 0, 0.0))).withProxyPort(0).withAdminPort(taken.getLocalPort());
+            // before: "cannot start: java.net.BindException: Address already in use", neither listener nor port named
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> FulcrumApp.start(cfg, null).close())
+                    .hasMessageStartingWith("admin.port: cannot listen on 127.0.0.1:" + taken.getLocalPort() + " (");
+        }
+    }
+
+    @Test
     void portsGivenOnTheCommandLineAreCheckedAsIfWrittenInTheFile(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         // before: exit 1 "cannot start: port out of range" or a BindException, not exit 2 with a config error line
         Path file = java.nio.file.Files.writeString(dir.resolve("c.json"),
