@@ -22,9 +22,10 @@ wrk -t2 -c"$CONNS" -d3s "http://127.0.0.1:$NGINX/" > /dev/null
 NGINX_WORKERS=$(pgrep -P "$(cat "$WORK/proxy/nginx.pid")" | tr '\n' ' ')
 BACKEND_WORKERS=$(pgrep -P "$(cat "$WORK/backends/nginx.pid")" | tr '\n' ' ')
 
-ticks() { # PID... -> utime+stime of all their threads, in clock ticks
+ticks() { # PID... -> utime+stime of all their threads, in clock ticks (fields counted after the
+  # thread's name, which may hold spaces: "XNIO-1 I/O-1")
   local s=0 t
-  for p in "$@"; do for t in /proc/"$p"/task/*; do s=$((s + $(awk '{print $14 + $15}' "$t/stat"))); done; done
+  for p in "$@"; do for t in /proc/"$p"/task/*; do s=$((s + $(sed 's/.*) //' "$t/stat" | awk '{print $12 + $13}'))); done; done
   echo $s
 }
 stat_cpu() { awk '/^cpu / {print $5, $8}' /proc/stat; } # idle softirq

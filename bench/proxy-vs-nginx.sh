@@ -2,7 +2,8 @@
 # Throughput and tail latency on loopback: direct to a backend, through nginx (upstream keepalive on),
 # and through headless Fulcrum, on the same two backends (an nginx process answering `return 200`);
 # beside them Undertow's own reverse proxy and a bare Undertow server answering by itself (the ceiling
-# of the stack Fulcrum is built on). Rounds are interleaved (direct, nginx, fulcrum, direct, ...) and medians reported, because a shared
+# of the stack Fulcrum is built on) and a bare JDK NIO proxy forwarding bytes (the floor of a proxy in Java here).
+# Rounds are interleaved (direct, nginx, fulcrum, direct, ...) and medians reported, because a shared
 # 2-core machine is noisy. Everything stops by itself; only 127.0.0.1 is used.
 #
 #   bench/proxy-vs-nginx.sh [seconds=10] [rounds=3] [connections=50]
@@ -16,7 +17,7 @@ set -euo pipefail
 SECS=${1:-10}
 ROUNDS=${2:-3}
 CONNS=${3:-50}
-B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196
+B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx
 start_backends $B1 $B2
@@ -32,12 +33,18 @@ java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowHello.java" $HELLO > "$WO
 for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && break; sleep 0.2; done
 grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
 
+# and the floor of any proxy in Java here: JDK NIO forwarding bytes with no parsing, headers, routing or metrics
+java -Xms256m -Xmx256m "$ROOT/bench/BareNioProxy.java" $BARE $B1 $B2 > "$WORK/bare" 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do grep -q "bare ready" "$WORK/bare" 2>/dev/null && break; sleep 0.2; done
+grep -q "bare ready" "$WORK/bare" || { echo "bare NIO proxy did not start:"; cat "$WORK/bare"; exit 1; }
+
 # warm up the JIT and the connection pools
 WARMUP=${WARMUP:-30}
 wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM/" > /dev/null
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
 wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$STOCK/" > /dev/null
 wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
+wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$BARE/" > /dev/null
 
 run() { # name url -> "rps p99ms"
   local out rps p99
@@ -54,6 +61,7 @@ for r in $(seq 1 "$ROUNDS"); do
   run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
   run undertow-stock "http://127.0.0.1:$STOCK/" "$r"
   run undertow-hello "http://127.0.0.1:$HELLO/" "$r"
+  run bare-nio-proxy "http://127.0.0.1:$BARE/" "$r"
 done
 
 python3 - "$WORK/results" "$SECS" "$ROUNDS" "$CONNS" <<'PY'
@@ -66,7 +74,7 @@ med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v
 print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
-for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello"):
+for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello", "bare-nio-proxy"):
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 PY
