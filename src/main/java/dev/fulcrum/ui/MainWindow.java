@@ -56,7 +56,7 @@ public final class MainWindow {
         }
         if (workshop != null) {
             w.workshop = WorkshopTabs.create(session, workshop);
-            main.controller().tabs().getTabs().addAll(w.workshop.tabs());
+            main.controller().tabs().getTabs().addAll(w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient));
         }
         w.setDark(prefs.dark());
         main.controller().darkToggle().setSelected(prefs.dark());

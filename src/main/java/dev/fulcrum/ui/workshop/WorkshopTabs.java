@@ -24,6 +24,8 @@ import javafx.scene.control.Tab;
  * {@link Workshop#close()} when the window closes (it stops a running generator).
  */
 public final class WorkshopTabs {
+    private static final java.util.Set<String> FLEET_LESS = java.util.Set.of("workshopTrafficTab", "workshopWhyTab");
+
     private WorkshopTabs() {
     }
 
@@ -34,6 +36,15 @@ public final class WorkshopTabs {
         public void close() {
             traffic.close();
             sideBySide.close();
+        }
+
+        /**
+         * The tabs that work against the engine shown: an HAProxy fleet has no proxy of ours to send traffic through
+         * and no pick to explain, so Traffic and Why this backend are left out there (they were shown, and failed).
+         * Side by side simulates on its own and Scenarios only opens files.
+         */
+        public List<Tab> tabsFor(boolean haproxyFleet) {
+            return haproxyFleet ? tabs.stream().filter(t -> !FLEET_LESS.contains(t.getId())).toList() : tabs;
         }
     }
 

@@ -86,6 +86,15 @@ class WorkshopViewsTest {
 
     @SuppressWarnings("unchecked")
     @Test
+    void anHaproxyFleetGetsOnlyTheTabsThatWorkThere() {
+        // Traffic sends through Fulcrum's proxy and Why explains its pick: neither exists for an HAProxy fleet
+        assertThat(workshop.tabsFor(true)).extracting(javafx.scene.control.Tab::getId)
+                .containsExactly("workshopSideBySideTab", "workshopScenariosTab");
+        assertThat(workshop.tabsFor(false)).extracting(javafx.scene.control.Tab::getId)
+                .containsExactly("workshopTrafficTab", "workshopSideBySideTab", "workshopWhyTab", "workshopScenariosTab");
+    }
+
+    @Test
     void aTwoSecondRunAtFiftyPerSecondShowsAnswersAndTheirBackends(FxRobot robot) throws Exception {
         // given the traffic tab set to 50 req/s for 2 s, recording to a file, once the proxy's address is known
         select(robot, "workshopTrafficTab");
