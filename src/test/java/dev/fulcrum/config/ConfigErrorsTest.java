@@ -351,7 +351,7 @@ class ConfigErrorsTest {
                 "config error: proxy.maxHeaderBytes: must be at least 1 (got: 0)",
                 "config error: proxy.drainTimeoutMs: must be at least 0 (got: -1)",
                 "config error: proxy.ioThreads: must be between 0 and 256 (got: 1000)",
-                "config error: demoBackends[0].latencyMs: must be at least 0 (got: -1)",
+                "config error: demoBackends[0].latencyMs: must be between 0 and 60000 (got: -1)",
                 "config error: demoBackends[0].errorRate: must be between 0 and 1 (got: 1.5)",
                 "config error: healthCheck.path: must start with / and contain no spaces (got: health)",
                 "config error: healthCheck.intervalMs: must be greater than 0 (got: 0)",
