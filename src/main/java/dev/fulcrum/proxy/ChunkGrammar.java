@@ -51,7 +51,7 @@ final class ChunkGrammar {
         try {
             StreamSourceConduit raw = (StreamSourceConduit) NEXT.get(decoder);
             if (!(raw instanceof Checked)) {
-                NEXT.set(decoder, new Checked(raw, exchange, refused));
+                NEXT.set(decoder, new Checked(raw, c, exchange, refused));
             }
         } catch (IllegalAccessException | ClassCastException e) {
             // left lenient: the decoder still frames what it forwards
@@ -72,17 +72,33 @@ final class ChunkGrammar {
      * The raw bytes of the connection as the decoder reads them, followed through the grammar on their way. A
      * broken body is not thrown at the decoder, which would close the connection with no answer: its reads find
      * nothing from then on, and {@code refused} answers.
+     *
+     * <p>The decoder gives back what it read beyond its need ({@code HttpServerConnection.ungetRequestBytes}), and
+     * those bytes come up through here a second time: they were followed already. Whatever waits in the
+     * connection's extra bytes beyond the body bytes that came with the head is such a replay and is skipped.
      */
     private static final class Checked extends AbstractStreamSourceConduit<StreamSourceConduit> {
         private final ChunkGrammar grammar = new ChunkGrammar();
+        private final HttpServerConnection connection;
         private final HttpServerExchange exchange;
         private final Consumer<Malformed> refused;
+        /** Body bytes that came with the head and have not been read yet: new to the grammar. */
+        private long fresh;
         private boolean broken;
 
-        Checked(StreamSourceConduit next, HttpServerExchange exchange, Consumer<Malformed> refused) {
+        Checked(StreamSourceConduit next, HttpServerConnection connection, HttpServerExchange exchange,
+                Consumer<Malformed> refused) {
             super(next);
+            this.connection = connection;
             this.exchange = exchange;
             this.refused = refused;
+            this.fresh = waiting();
+        }
+
+        /** Bytes in the connection's extra buffer, which the next reads return before the socket's. */
+        private long waiting() {
+            var extra = connection.getExtraBytes();
+            return extra == null ? 0 : extra.getBuffer().remaining();
         }
 
         @Override
@@ -90,9 +106,10 @@ final class ChunkGrammar {
             if (broken) {
                 return 0;
             }
+            long replay = Math.max(0, waiting() - fresh);
             int from = dst.position();
             int n = next.read(dst);
-            if (n > 0 && !followed(dst, from, from + n)) {
+            if (n > 0 && !followed(dst, from, from + n, replay)) {
                 dst.position(from);
                 return 0;
             }
@@ -104,6 +121,7 @@ final class ChunkGrammar {
             if (broken) {
                 return 0;
             }
+            long replay = Math.max(0, waiting() - fresh);
             int[] from = new int[len];
             for (int i = 0; i < len; i++) {
                 from[i] = dsts[offs + i].position();
@@ -111,7 +129,10 @@ final class ChunkGrammar {
             long n = next.read(dsts, offs, len);
             if (n > 0) {
                 for (int i = 0; i < len; i++) {
-                    if (!followed(dsts[offs + i], from[i], dsts[offs + i].position())) {
+                    int got = dsts[offs + i].position() - from[i];
+                    long skip = Math.min(replay, got);
+                    replay -= skip;
+                    if (!followed(dsts[offs + i], from[i], from[i] + got, skip)) {
                         for (int j = 0; j < len; j++) {
                             dsts[offs + j].position(from[j]);
                         }
@@ -122,9 +143,12 @@ final class ChunkGrammar {
             return n;
         }
 
-        private boolean followed(ByteBuffer b, int from, int to) {
+        /** Follows {@code b[from, to)} but its first {@code replay} bytes, which the grammar has seen. */
+        private boolean followed(ByteBuffer b, int from, int to, long replay) {
+            int start = (int) Math.min(to, from + replay);
+            fresh = Math.max(0, fresh - (to - start));
             try {
-                grammar.follow(b, from, to);
+                grammar.follow(b, start, to);
                 return true;
             } catch (Malformed m) {
                 broken = true;
