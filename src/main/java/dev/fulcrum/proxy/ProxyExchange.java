@@ -764,6 +764,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      */
     void bodyRefused(ChunkGrammar.Malformed e) {
         if (finished) {
+            // the answer is out and Undertow is draining the rest of the body, which will never end well
+            org.xnio.IoUtils.safeClose(exchange.getConnection());
             return;
         }
         finished = true;

@@ -131,4 +131,38 @@ class DifferentialFuzzFindingsTest {
             assertThat(backend.seen.get(0).body()).as("round %d", round).isEqualTo(body.toString());
         }
     }
+
+    /** A body that breaks after the backend has answered ends the connection: Undertow's drain of it would never end. */
+    @Test
+    void aBodyBrokenAfterTheAnswerClosesTheConnection() throws Exception {
+        try (RawBackend early = new RawBackend(s -> {
+            if (RawBackend.readHead(s)) {
+                s.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".getBytes(StandardCharsets.ISO_8859_1));
+                s.getOutputStream().flush();
+                s.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            }
+        }); ProxyHarness h = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(0, 3000, 5_000, 5_000),
+                "early", early.url());
+             java.net.Socket client = new java.net.Socket("127.0.0.1", h.port())) {
+            client.setSoTimeout(20_000);
+            var out = client.getOutputStream();
+            out.write("POST /a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n"
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            var in = client.getInputStream();
+            StringBuilder got = new StringBuilder();
+            while (!got.toString().endsWith("ok")) {
+                got.append((char) in.read());
+            }
+            out.write("zz\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            int next;
+            try {
+                next = in.read();
+            } catch (java.net.SocketException reset) {
+                next = -1;
+            }
+            assertThat(next).as("the connection ends (a read timeout here means it hung)").isEqualTo(-1);
+        }
+    }
 }
