@@ -344,23 +344,29 @@ public final class TrafficGenerator implements AutoCloseable {
             state = TrafficSnapshot.State.DONE;
         }
         TrafficSnapshot last = snapshot();
-        ticker.shutdown();
         httpExecutor.shutdown();
-        for (Consumer<TrafficSnapshot> l : listeners) {
-            try {
-                l.accept(last);
-            } catch (RuntimeException e) {
-                LOG.warn("traffic listener failed", e);
-            }
+        // on the listeners' own thread, after any progress report under way there: a DRAINING snapshot taken
+        // just before DONE reached a listener after the final one, and the Traffic tab stayed at "draining"
+        try {
+            ticker.execute(() -> {
+                deliver(last);
+                done.complete(last);
+            });
+            ticker.shutdown();
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            deliver(last);
+            done.complete(last);
         }
-        done.complete(last);
     }
 
     private void notifyListeners() {
         if (state == TrafficSnapshot.State.DONE) {
             return; // the final snapshot is sent by finishIfDrained
         }
-        TrafficSnapshot s = snapshot();
+        deliver(snapshot());
+    }
+
+    private void deliver(TrafficSnapshot s) {
         for (Consumer<TrafficSnapshot> l : listeners) {
             try {
                 l.accept(s);
