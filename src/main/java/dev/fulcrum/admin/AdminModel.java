@@ -137,6 +137,9 @@ public final class AdminModel {
     /** {@code GET /api/ring/lookup}. */
     public static Map<String, Object> lookup(Pool pool, String key) {
         KeySpace ks = keySpace(pool);
+        if ("ip".equals(pool.snapshot().spec().key())) {
+            key = dev.fulcrum.engine.IpText.canonical(key); // as the proxy reads a client's address (RFC 5952)
+        }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("key", key);
         out.put("hash", unsigned(ks.hash(key)));

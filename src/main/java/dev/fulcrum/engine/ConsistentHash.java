@@ -10,11 +10,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>With {@code balanceFactor} set this is consistent hashing with bounded loads (Mirrokni, Thorup and
  * Zadimoghaddam, 2016; HAProxy's {@code hash-balance-factor}, Envoy's {@code hash_balance_factor}): no
- * backend takes more than {@code ceil(balanceFactor x (poolInFlight + 1) / n)} requests in flight. Example:
- * factor 1.25, 4 backends, 11 in flight in the pool: the cap is ceil(1.25 x 12 / 4) = 4, so a backend with 4
- * in flight is passed over for the next one clockwise below 4. The cap counts requests, not weight, as in
- * the paper and in HAProxy. By pigeonhole some backend is always below the cap; if every backend below it
- * is ineligible, the first eligible backend clockwise takes the request rather than failing it.
+ * backend takes more than its weight's share of {@code balanceFactor x (poolInFlight + 1)} requests in flight:
+ * {@code ceil(balanceFactor x (poolInFlight + 1) x weight / totalWeight)}, as HAProxy's {@code lb_chash} does
+ * for unequal weights (an equal cap for all made a backend of weight 9 beside one of weight 1 shed its own
+ * keys: 625 of 1000 requests where its ring share is 905). Example, equal weights: factor 1.25, 4 backends,
+ * 11 in flight in the pool: the cap is ceil(1.25 x 12 / 4) = 4, so a backend with 4 in flight is passed over
+ * for the next one clockwise below its cap. The caps add up to more than the requests in flight, so some
+ * backend is always below its own; if every such backend is ineligible, the first eligible backend clockwise
+ * takes the request rather than failing it.
  */
 final class ConsistentHash implements Strategy {
     private final Candidates c;
@@ -22,6 +25,7 @@ final class ConsistentHash implements Strategy {
     private final HashKey key;
     private final double balanceFactor; // 0 = off
     private final AtomicInteger poolInFlight;
+    private final long totalWeight;
 
     ConsistentHash(Candidates candidates, StrategySpec spec, Strategy previous, StrategyEnv env) {
         this.c = candidates;
@@ -30,6 +34,7 @@ final class ConsistentHash implements Strategy {
         this.ring = HashRing.build(candidates, spec.virtualNodes(), reuse);
         this.balanceFactor = spec.balanceFactor() == null ? 0 : spec.balanceFactor();
         this.poolInFlight = env.poolInFlight();
+        this.totalWeight = candidates.totalWeight();
     }
 
     @Override
@@ -42,12 +47,26 @@ final class ConsistentHash implements Strategy {
         return ring;
     }
 
-    /** The cap on any one backend's in-flight requests right now, or MAX_VALUE without bounded loads. */
-    int cap() {
-        if (balanceFactor == 0) {
+    /** The cap on candidate {@code i}'s in-flight requests right now, or MAX_VALUE without bounded loads. */
+    int cap(int i) {
+        return cap(i, balanceFactor == 0 ? 0 : poolInFlight.get());
+    }
+
+    private int cap(int i, int inFlight) {
+        if (balanceFactor == 0 || totalWeight == 0) {
             return Integer.MAX_VALUE;
         }
-        return (int) Math.ceil(balanceFactor * (poolInFlight.get() + 1) / c.size());
+        return (int) Math.ceil(balanceFactor * (inFlight + 1) * c.weight(i) / totalWeight);
+    }
+
+    /** The cap of the candidate called {@code id}, or null without bounded loads or without such a candidate. */
+    Integer capOf(String id) {
+        for (int i = 0; i < c.size() && balanceFactor != 0; i++) {
+            if (c.get(i).id().equals(id)) {
+                return cap(i);
+            }
+        }
+        return null;
     }
 
     @Override
@@ -59,16 +78,16 @@ final class ConsistentHash implements Strategy {
         int p = ring.pointAt(XxHash64.hash(key.read(request)));
         int first = ring.ownerOf(p);
         Backend b = c.get(first);
-        int cap = cap();
+        int inFlight = balanceFactor == 0 ? 0 : poolInFlight.get();
         boolean ok = eligible.test(b);
-        if (ok && b.inFlight() < cap) {
+        if (ok && b.inFlight() < cap(first, inFlight)) {
             return b;
         }
-        return walk(p, first, cap, eligible, ok ? b : null);
+        return walk(p, first, inFlight, eligible, ok ? b : null);
     }
 
-    /** Clockwise from point p, each distinct backend tested once, until one is eligible and under the cap. */
-    private Backend walk(int p, int first, int cap, Eligibility eligible, Backend fallback) {
+    /** Clockwise from point p, each distinct backend tested once, until one is eligible and under its cap. */
+    private Backend walk(int p, int first, int inFlight, Eligibility eligible, Backend fallback) {
         int n = c.size();
         if (n == 1) {
             return fallback;
@@ -89,7 +108,7 @@ final class ConsistentHash implements Strategy {
             tested++;
             Backend b = c.get(o);
             if (eligible.test(b)) {
-                if (b.inFlight() < cap) {
+                if (b.inFlight() < cap(o, inFlight)) {
                     return b;
                 }
                 if (fallback == null) {

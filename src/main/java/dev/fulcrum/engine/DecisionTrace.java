@@ -34,8 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * @param key        the value hashed (the client IP when the configured part is missing), or null
  * @param keyHash    its 64-bit hash, or null
  * @param placement  where the hash lands, or null
- * @param boundedLoadCap consistent hashing with bounded loads: the most requests any backend may have in flight
- *                   right now ({@code ceil(balanceFactor x (poolInFlight + 1) / n)}); null when off
+ * @param boundedLoadCap consistent hashing with bounded loads: the most requests the key's owner may have in flight
+ *                   right now ({@code ceil(balanceFactor x (poolInFlight + 1) x weight / totalWeight)}); null when off
  * @param filtered   members that are not candidates, each with every reason that applies, sorted by id
  * @param candidates the candidates in id order (backups after primaries)
  * @param draws      power-of-two: the backends drawn, in draw order; empty otherwise (or when unknown)
@@ -127,9 +127,6 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
         Placement placement = null;
         Integer cap = null;
         Strategy primary = s.primary();
-        if (primary instanceof ConsistentHash ch && s.spec().balanceFactor() != null) {
-            cap = ch.cap();
-        }
         Candidates pc = s.primaryCandidates();
         if (primary.keySpace() instanceof HashRing ring) {
             HashKey hk = HashKey.parse(s.spec().key());
@@ -140,6 +137,9 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             if (p >= 0) {
                 placement = new Placement("ring", p, ring.points().get(p).hash(), ring.size(),
                         ring.points().get(p).backend());
+                if (primary instanceof ConsistentHash ch) {
+                    cap = ch.capOf(placement.owner()); // the owner's: caps follow weights
+                }
             }
         } else if (primary.keySpace() instanceof MaglevTable table) {
             HashKey hk = HashKey.parse(s.spec().key());
@@ -333,7 +333,8 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
         }
         sb.append(candidates.size()).append(candidates.size() == 1 ? " candidate" : " candidates");
         if (cap != null) {
-            sb.append("; bounded loads: at most ").append(cap).append(" in flight per backend");
+            sb.append("; bounded loads: at most ").append(cap).append(" in flight for ")
+                    .append(placement == null ? "the key's owner" : placement.owner()).append(" (its weight's share)");
         }
         if (panic) {
             sb.append(" (panic: every primary ejected, ejections ignored)");

@@ -6,9 +6,11 @@ package dev.fulcrum.engine;
  * or rounding is involved. Example: a (weight 2, 3 in flight, 1.5 per unit) beats b (weight 1, 2 in flight).
  *
  * <p>Ties are common (an idle pool is all zeros), and always taking the first in id order would send every
- * quiet moment's requests to one backend. Tied candidates are chosen by reservoir sampling instead: the
- * k-th tie found replaces the current choice with probability 1/k, which makes each tied candidate equally
- * likely. A full pass over the candidates per pick: O(n).
+ * quiet moment's requests to one backend. Tied candidates are chosen in proportion to their weights by weighted
+ * reservoir sampling: a tie of weight w replaces the current choice with probability w / (the tied weight seen
+ * so far). As nginx's {@code least_conn} breaks ties by weighted round robin: with equal shares each tie was
+ * equally likely, so at low concurrency weights 3:1 split 50/50, and slow start did nothing. A full pass over
+ * the candidates per pick: O(n).
  */
 final class LeastRequests implements Strategy {
     private final Candidates c;
@@ -29,13 +31,13 @@ final class LeastRequests implements Strategy {
         return leastLoaded(c, eligible, random);
     }
 
-    /** The least loaded eligible candidate per unit of weight, ties broken uniformly at random. */
+    /** The least loaded eligible candidate per unit of weight, ties broken at random in proportion to weight. */
     static Backend leastLoaded(Candidates c, Eligibility eligible, RandomSource random) {
         int n = c.size();
         Backend best = null;
         long bestLoad = 0;
         long bestWeight = 1;
-        int ties = 0;
+        long tiedWeight = 0;
         for (int i = 0; i < n; i++) {
             Backend b = c.get(i);
             if (!eligible.test(b)) {
@@ -47,7 +49,7 @@ final class LeastRequests implements Strategy {
                 best = b;
                 bestLoad = load;
                 bestWeight = w;
-                ties = 1;
+                tiedWeight = w;
                 continue;
             }
             long cmp = load * bestWeight - bestLoad * w;
@@ -55,8 +57,8 @@ final class LeastRequests implements Strategy {
                 best = b;
                 bestLoad = load;
                 bestWeight = w;
-                ties = 1;
-            } else if (cmp == 0 && random.nextInt(++ties) == 0) {
+                tiedWeight = w;
+            } else if (cmp == 0 && random.nextLong(tiedWeight += w) < w) {
                 best = b;
                 bestLoad = load;
                 bestWeight = w;

@@ -62,6 +62,8 @@ final class Maglev implements Strategy {
                 }
             }
         }
-        return null;
+        // a table smaller than the pool leaves some backends without a slot: they can still take the request
+        // rather than a 503 while they are eligible
+        return tested < n ? Picking.scanFrom(c, first, eligible) : null;
     }
 }

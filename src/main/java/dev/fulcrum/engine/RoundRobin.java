@@ -29,8 +29,14 @@ final class RoundRobin implements Strategy {
         if (n == 0) {
             return null;
         }
-        int start = (int) Long.remainderUnsigned(next.getAndIncrement(), n);
-        Backend b = c.get(start);
-        return eligible.test(b) ? b : Picking.scanFrom(c, start + 1 == n ? 0 : start + 1, eligible);
+        // a skipped backend's turn goes on to whoever's turn comes next, not always to its successor (which took
+        // a, b, c's share at 0 / 2000 / 1000 with a at its cap; nginx spreads it evenly over those that can take it)
+        for (int tries = 0; tries < n; tries++) {
+            Backend b = c.get((int) Long.remainderUnsigned(next.getAndIncrement(), n));
+            if (eligible.test(b)) {
+                return b;
+            }
+        }
+        return null;
     }
 }

@@ -67,7 +67,7 @@ final class ClientWatch implements ServerConnection.CloseListener {
     String clientIp(HttpServerExchange exchange) {
         if (clientIp == null) {
             InetSocketAddress a = exchange.getSourceAddress();
-            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? dev.fulcrum.engine.IpText.of(a.getAddress()) : a.getHostString();
         }
         return clientIp;
     }

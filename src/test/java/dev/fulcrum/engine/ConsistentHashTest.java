@@ -190,7 +190,7 @@ class ConsistentHashTest {
                 done.releaseSlot();
                 env.poolInFlight().decrementAndGet();
             }
-            int cap = s.cap();
+            int cap = s.cap(0); // equal weights: every backend's cap is the same
             String ip = r.nextInt(10) < 8 ? "10.9.9.9" : "10.0.0." + r.nextInt(50); // 80% one hot key
             Backend b = s.pick(ip(ip), Eligibility.ADMITTING);
             hold(b, 1);

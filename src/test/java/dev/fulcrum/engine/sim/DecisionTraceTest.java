@@ -173,7 +173,7 @@ class DecisionTraceTest {
         assertThat(busy.boundedLoadCap()).isEqualTo(2);
         assertThat(busy.placement().owner()).isEqualTo(owner);
         assertThat(busy.picked()).isNotEqualTo(owner).isNotNull();
-        assertThat(busy.summary()).contains("bounded loads: at most 2 in flight per backend")
+        assertThat(busy.summary()).contains("bounded loads: at most 2 in flight for " + owner)
                 .contains("(" + owner + " was at the load cap or could not take it now)");
         one.release(Outcome.SUCCESS);
         two.release(Outcome.SUCCESS);

@@ -119,7 +119,7 @@ public final class WhyController {
             }
             target = target.substring(0, q);
         }
-        return new SimpleRequest(whyClientIp.getText().trim(), whyMethod.getValue(), path(target), headers, cookies, query);
+        return new SimpleRequest(dev.fulcrum.engine.IpText.canonical(whyClientIp.getText().trim()), whyMethod.getValue(), path(target), headers, cookies, query);
     }
 
     /**
@@ -184,7 +184,8 @@ public final class WhyController {
                 : t.hashKey() + " → \"" + t.key() + "\"");
         whyHash.setText(t.keyHash() == null ? "–" : String.format("0x%016x", t.keyHash()));
         whyPlacement.setText(placement(t.placement()));
-        whyCap.setText(t.boundedLoadCap() == null ? "–" : "at most " + t.boundedLoadCap() + " in flight per backend");
+        whyCap.setText(t.boundedLoadCap() == null ? "–" : "at most " + t.boundedLoadCap() + " in flight for "
+                + (t.placement() == null ? "the key's owner" : t.placement().owner()) + " (its weight's share)");
         whyDraws.setText(t.draws().isEmpty() ? "–" : String.join(", then ", t.draws()));
         whyPicked.setText(t.picked() == null ? "nobody (the proxy answers 503)" : t.picked());
         whyFlags.setText((t.fromBackup() ? "a backup took it (no primary could)" : "primary")
