@@ -241,8 +241,10 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         Map<String, PoolConfig> after = next.allPools();
         // removed backends (and pools) first, so ids can move between pools
         Map<String, String> liveIds = new HashMap<>();
+        Map<String, Integer> liveWeights = new HashMap<>();
         for (BackendView v : engine.backends()) {
             liveIds.put(v.id(), v.pool());
+            liveWeights.put(v.id(), v.weight());
         }
         Set<String> wanted = new TreeSet<>();
         for (Map.Entry<String, PoolConfig> e : after.entrySet()) {
@@ -295,7 +297,9 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                     engine.move(s.id(), e.getKey(), s, true);
                 } else {
                     engine.keep(s.id()); // a removal under way (DELETE, an earlier config) is called off
-                    engine.setWeight(s.id(), s.weight());
+                    if (!Integer.valueOf(s.weight()).equals(liveWeights.get(s.id()))) {
+                        engine.setWeight(s.id(), s.weight()); // only a change: every apply said "weight a 1->1"
+                    }
                 }
             }
         }

@@ -499,7 +499,11 @@ public final class Pool {
         Strategy bs = bc.isEmpty() ? null : Strategies.create(spec, bc, lastBackup, env);
         lastPrimary = p;
         lastBackup = bs;
+        boolean wasPanic = snapshot != null && snapshot.panic();
         snapshot = new PoolSnapshot(name, spec, p, bs, pc, bc, List.copyOf(views), panic, now);
+        if (panic != wasPanic) { // a transition like any other: the state said so, the event stream did not
+            engine.publish("panic", name, null, wasPanic ? "on" : "off", panic ? "on" : "off");
+        }
     }
 
     private Candidates candidates(List<Backend> list, long now) {

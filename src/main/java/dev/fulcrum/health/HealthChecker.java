@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * <p>Each round asks the engine for {@link Engine#allBackends()} afresh, so backends added or removed
  * through the admin API are followed. Probes are asynchronous and independent: a slow backend delays no
  * other, and a backend that accepts but never answers costs at most {@code timeoutMs} (see
- * {@link HttpGetter}). A backend's probes overlap only when {@code timeoutMs} is longer than {@code intervalMs}
- * (then up to timeout / interval of them, at most {@code fall}, are out at once, one started per round), so a
+ * {@link HttpGetter}). A backend's probes overlap only when {@code timeoutMs} is at least {@code intervalMs}
+ * (then up to timeout / interval + 1 of them, at most {@code fall}, are out at once, one started per round), so a
  * hung backend still fails one probe per interval. A result counts for the backend that was probed: one removed meanwhile, or
  * replaced by another under the same id, takes no result of its predecessor's probes.
  *
@@ -106,7 +106,7 @@ public final class HealthChecker implements AutoCloseable {
         HealthCheckSpec s = spec;
         // a hung backend must still fail a probe each interval, so DOWN comes within fall x interval + timeout;
         // fall probes out at once are enough for that, and bound the connections a hung backend holds
-        int overlap = (int) Math.max(1, Math.min(engine.settings().fall(), (s.timeoutMs() + s.intervalMs() - 1) / s.intervalMs()));
+        int overlap = overlap(s.timeoutMs(), s.intervalMs(), engine.settings().fall());
         List<Backend> backends = engine.allBackends();
         Set<String> ids = new HashSet<>();
         List<CompletableFuture<ProbeResult>> out = new ArrayList<>();
@@ -124,6 +124,16 @@ public final class HealthChecker implements AutoCloseable {
         }
         history.keySet().retainAll(ids); // forget removed backends
         return CompletableFuture.allOf(out.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * How many probes of one backend may be out at once: one more than the rounds a probe's timeout spans, at most
+     * {@code fall}. With ceil(timeout / interval) a timeout equal to the interval (or a multiple of it) let the probe
+     * still be out when the next round came, which then skipped the backend: a hung backend was probed every other
+     * round and went DOWN after 2.3 s where 1.6 s was due (interval = timeout = 400, fall 3).
+     */
+    static int overlap(long timeoutMs, long intervalMs, int fall) {
+        return (int) Math.max(1, Math.min(fall, timeoutMs / intervalMs + 1));
     }
 
     private CompletableFuture<ProbeResult> probe(Backend b, HealthCheckSpec s) {

@@ -125,6 +125,27 @@ class FulcrumAppTest {
     }
 
     @Test
+    void applyingAConfigTellsOnlyTheWeightsThatChanged() {
+        FulcrumConfig cfg = FulcrumConfig.of(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
+                List.of(new DemoBackendConfig("a", 0, 1, 0, 0.0), new DemoBackendConfig("b", 0, 2, 0, 0.0)))
+                .withProxyPort(0).withAdminPort(0);
+        try (FulcrumApp app = FulcrumApp.start(cfg, null)) {
+            List<EngineEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+            app.engine().subscribe(events::add);
+            assertThat(app.apply(cfg)).isEmpty();
+            FulcrumConfig reweighted = FulcrumConfig.of(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
+                    List.of(new DemoBackendConfig("a", 0, 1, 0, 0.0), new DemoBackendConfig("b", 0, 5, 0, 0.0)))
+                    .withProxyPort(0).withAdminPort(0);
+            assertThat(app.apply(reweighted)).isEmpty();
+            await().atMost(java.time.Duration.ofSeconds(5)).until(() -> events.stream().anyMatch(e -> e.type().equals("config")
+                    && events.indexOf(e) > 0));
+            // before: "weight a 1->1", "weight b 2->2" on every apply, changed or not
+            assertThat(events).filteredOn(e -> e.type().equals("weight"))
+                    .extracting(e -> e.backend() + " " + e.from() + "->" + e.to()).containsExactly("b 2->5");
+        }
+    }
+
+    @Test
     void aPortInUseIsNamedWithItsField() throws Exception {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             FulcrumConfig cfg = FulcrumConfig.of(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),

@@ -214,6 +214,9 @@ class OutlierTest {
         clock.advance(Duration.ofMillis(1000));
         engine.tick();
         assertThat(pool.snapshot().panic()).isFalse();
+        // entering and leaving panic are events, once each (the state said so; the stream did not)
+        assertThat(events).filteredOn(e -> e.type().equals("panic"))
+                .extracting(e -> e.pool() + " " + e.from() + "->" + e.to()).containsExactly("default off->on", "default on->off");
     }
 
     @Test

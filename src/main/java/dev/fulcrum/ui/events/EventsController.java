@@ -55,7 +55,7 @@ public final class EventsController {
         col(backendColumn, EngineEvent::backend);
         col(fromColumn, EngineEvent::from);
         col(toColumn, EngineEvent::to);
-        eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "demo", "config");
+        eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "demo", "config");
         eventType.setValue(ALL);
         eventFilter.textProperty().addListener((o, a, b) -> refilter());
         eventType.valueProperty().addListener((o, a, b) -> refilter());

@@ -1,0 +1,63 @@
+package dev.fulcrum.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.engine.StrategySpec;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With timeoutMs a multiple of intervalMs (here equal), a hung backend's probe timed out just after the next round
+ * started; that round found the probe still out and skipped the backend, so a hung backend was probed every
+ * second interval and went DOWN after about (2 x fall - 1) x interval + timeout instead of fall x interval +
+ * timeout (session 16's health review).
+ */
+class HealthProbeCadenceTest {
+    private Engine engine;
+    private HealthChecker checker;
+    private HealthCheckerTest.HungServer hung;
+
+    @AfterEach
+    void stop() throws Exception {
+        if (checker != null) {
+            checker.close();
+        }
+        if (hung != null) {
+            hung.close();
+        }
+        if (engine != null) {
+            engine.close();
+        }
+    }
+
+    @Test
+    void aHungBackendIsProbedEveryIntervalAndDownInTimeWhenTimeoutEqualsInterval() throws Exception {
+        engine = Engine.start(EngineSettings.DEFAULT); // rise 2, fall 3
+        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        hung = new HealthCheckerTest.HungServer();
+        engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
+        HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 400, 400, 200);
+        long t0 = System.nanoTime();
+        checker = new HealthChecker(engine, spec).start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> engine.backends().get(0).state() == BackendState.DOWN);
+        long took = (System.nanoTime() - t0) / 1_000_000;
+        Thread.sleep(4000 - Math.min(4000, took));
+        int probes = hung.accepted(); // rounds at 0, 400, ..., 4000: 11 of them (every other one before: 5 or 6)
+        assertThat(probes).as("probes of a hung backend in 4 s at intervalMs 400").isGreaterThanOrEqualTo(8);
+    }
+
+    @Test
+    void aProbeMayBeOutOneRoundLongerThanItsTimeoutSpans() {
+        assertThat(HealthChecker.overlap(400, 400, 3)).isEqualTo(2);
+        assertThat(HealthChecker.overlap(1000, 500, 3)).isEqualTo(3);
+        assertThat(HealthChecker.overlap(1000, 500, 2)).isEqualTo(2); // never more than fall
+        assertThat(HealthChecker.overlap(300, 1000, 3)).isEqualTo(1);
+        assertThat(HealthChecker.overlap(1300, 1000, 3)).isEqualTo(2);
+    }
+}
