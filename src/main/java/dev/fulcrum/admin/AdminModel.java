@@ -109,7 +109,10 @@ public final class AdminModel {
     }
 
     public static KeySpace keySpace(Pool p) {
-        KeySpace ks = p.snapshot().primary().keySpace();
+        PoolSnapshot snap = p.snapshot();
+        // while only backups can serve, the proxy hashes onto theirs: the lookup and ring say what it does
+        KeySpace ks = snap.primaryCandidates().isEmpty() && snap.backup() != null
+                ? snap.backup().keySpace() : snap.primary().keySpace();
         if (ks == null) {
             throw new EngineException(409, "strategy: pool " + p.name() + " uses no ring or table (got: "
                     + p.snapshot().spec().type() + ")");
