@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * {@code GET /metrics} through Micrometer's Prometheus registry: {@code fulcrum_requests_total{backend,code}},
  * {@code fulcrum_active_requests{backend}}, {@code fulcrum_backend_up{backend}},
+ * {@code fulcrum_backend_attempts_total{backend}}, {@code fulcrum_backend_attempt_failures_total{backend}},
  * {@code fulcrum_breaker_state{backend,state}}, {@code fulcrum_request_duration_seconds} and
  * {@code fulcrum_backend_connections_opened_total} (divided by the requests, how well backend connections are
  * reused: near 0 means kept alive).
@@ -107,6 +108,15 @@ final class Metrics implements RequestListener {
                 .description("Requests in flight to the backend").tag("backend", id).register(registry);
         Gauge.builder("fulcrum.backend.up", () -> value(id, v -> v.state() == BackendState.UP ? 1 : 0))
                 .description("1 when the backend takes traffic").tag("backend", id).register(registry);
+        // every attempt, retried ones included (fulcrum_requests_total counts answers by the backend that gave them:
+        // a backend whose every attempt failed and was retried elsewhere had no series at all)
+        io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.backend.attempts", this,
+                        m -> m.value(id, v -> v.totalRequests()))
+                .description("Attempts sent to the backend, retried ones included").tag("backend", id).register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.backend.attempt.failures", this,
+                        m -> m.value(id, v -> v.failures()))
+                .description("Attempts that failed on the backend (5xx, connect errors, timeouts)").tag("backend", id)
+                .register(registry);
         for (CircuitBreaker.State s : CircuitBreaker.State.values()) {
             Gauge.builder("fulcrum.breaker.state", () -> value(id, v -> v.breaker() == s ? 1 : 0))
                     .description("1 for the breaker's current state").tag("backend", id).tag("state", s.name())

@@ -54,6 +54,11 @@ class MetricsEndpointTest {
                     .isEqualTo((double) failedCount);
             assertThat(req.value("fulcrum_requests_total", Map.of("backend", "demo-b", "code", "200")))
                     .isEqualTo((double) okCount);
+            // attempts as /api/state counts them, for backends whose failures were retried elsewhere too
+            assertThat(m.get("fulcrum_backend_attempts_total").value("fulcrum_backend_attempts_total",
+                    Map.of("backend", "demo-a"))).isEqualTo((double) failedCount);
+            assertThat(m.get("fulcrum_backend_attempt_failures_total").value("fulcrum_backend_attempt_failures_total",
+                    Map.of("backend", "demo-a"))).isEqualTo((double) failedCount);
             PrometheusText.Family dur = m.get("fulcrum_request_duration_seconds");
             assertThat(dur.type()).isEqualTo("histogram");
             assertThat(dur.value("fulcrum_request_duration_seconds_count", Map.of())).isEqualTo(6.0);
