@@ -32,8 +32,8 @@ public final class ConfigWatcher implements AutoCloseable {
     private final FulcrumApp app;
     private final WatchService watch;
     private final Thread thread;
-    private FileTime lastSeen;
-    private String lastContent;
+    private volatile FileTime lastSeen;
+    private volatile String lastContent;
 
     private ConfigWatcher(Path file, FulcrumApp app) throws IOException {
         this.file = file.toAbsolutePath();
@@ -78,6 +78,17 @@ public final class ConfigWatcher implements AutoCloseable {
         } catch (InterruptedException | ClosedWatchServiceException e) {
             // closing
         }
+    }
+
+    /** Reads the file again whether or not it looks changed (SIGHUP), on a thread of its own. */
+    void reloadNow() {
+        Thread t = new Thread(() -> {
+            lastSeen = null;
+            lastContent = null;
+            reload();
+        }, "fulcrum-sighup");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** Reads the file and applies it if it changed; returns the problems (empty = applied or unchanged). */

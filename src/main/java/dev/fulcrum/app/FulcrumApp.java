@@ -593,6 +593,27 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         return this;
     }
 
+    /**
+     * What an operator's signals ask of a running Fulcrum besides stopping, as nginx: SIGHUP reads the config file
+     * again (applied when valid, the running config kept otherwise), SIGUSR1 reopens the access log file. Both killed
+     * the process at once before (exit 129 and 138), with requests in flight cut off.
+     */
+    public void handleOperatorSignals() {
+        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> {
+            ConfigWatcher w = watcher;
+            if (w == null) {
+                LOG.info("SIGHUP: no config file to read again");
+                return;
+            }
+            LOG.info("SIGHUP: reading {} again", configFile);
+            w.reloadNow();
+        });
+        sun.misc.Signal.handle(new sun.misc.Signal("USR1"), s -> {
+            LOG.info("SIGUSR1: reopening the access log");
+            proxy.reopenAccessLog();
+        });
+    }
+
     /** Graceful stop: refuse new requests, let in-flight ones finish (up to drainTimeoutMs), close all. */
     public boolean shutdownGracefully() {
         boolean clean = proxy.shutdownGracefully();

@@ -145,6 +145,7 @@ public final class FulcrumCommand implements Callable<Integer> {
             return 1;
         }
         app.watchConfigFile();
+        app.handleOperatorSignals();
         CountDownLatch stop = new CountDownLatch(1);
         Signal.handle(new Signal("TERM"), s -> stop.countDown());
         Signal.handle(new Signal("INT"), s -> stop.countDown());

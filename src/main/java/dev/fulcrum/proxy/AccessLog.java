@@ -127,14 +127,19 @@ final class AccessLog implements AutoCloseable {
     private final LongAdder dropped = new LongAdder();
     /** False when the log goes to /dev/null: nothing is kept, formatted or written, as nginx's {@code access_log off}. */
     private final boolean on;
-    /** Where lines go: written by the writer thread only, closed by {@link #close} after it ends. */
-    private final WritableByteChannel out;
+    /** Where lines go: written (and reopened) by the writer thread only, closed by {@link #close} after it ends. */
+    private volatile WritableByteChannel out;
+    /** The file, or null for standard error. */
+    private final Path path;
+    /** Set by {@link #reopen}: the writer opens the file again before its next write. */
+    private volatile boolean reopen;
     /** The last failed write stopped inside a line (writer thread only). */
     private boolean cutShort;
     private final Thread writer;
     private volatile boolean running = true;
 
     AccessLog(String file) throws IOException {
+        this.path = file == null ? null : Path.of(file);
         if (file != null && isDevNull(Path.of(file))) {
             this.on = false;
             this.out = null;
@@ -142,11 +147,40 @@ final class AccessLog implements AutoCloseable {
             return;
         }
         this.on = true;
-        this.out = file == null ? Channels.newChannel(System.err) : FileChannel.open(Path.of(file),
-                StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        this.out = path == null ? Channels.newChannel(System.err) : open(path);
         this.writer = new Thread(this::drain, "fulcrum-access-log");
         writer.setDaemon(true);
         writer.start();
+    }
+
+    private static FileChannel open(Path p) throws IOException {
+        return FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    /**
+     * Opens the file again by its name before the next write (SIGUSR1, as nginx's reopen): after logrotate has moved
+     * the file away, lines went on into the moved file, which logrotate later compressed and deleted.
+     */
+    public void reopen() {
+        reopen = true;
+        if (writer != null) {
+            LockSupport.unpark(writer);
+        }
+    }
+
+    private void reopenNow() {
+        reopen = false;
+        if (path == null) {
+            return;
+        }
+        try {
+            WritableByteChannel fresh = open(path);
+            WritableByteChannel old = out;
+            out = fresh;
+            old.close();
+        } catch (IOException e) {
+            LOG.warn("cannot reopen the access log {}: {}; lines go on into the file already open", path, e.toString());
+        }
     }
 
     private static boolean isDevNull(Path p) {
@@ -202,6 +236,9 @@ final class AccessLog implements AutoCloseable {
             last = !running;
             if (!last) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SWEEP_MS));
+            }
+            if (reopen) {
+                reopenNow();
             }
             for (Batch batch : batches) {
                 sweep.addAll(batch.take());

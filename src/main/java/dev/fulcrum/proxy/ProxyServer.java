@@ -168,6 +168,11 @@ public final class ProxyServer implements AutoCloseable {
         }
     }
 
+    /** Opens the access log file again by its name (after logrotate moved it; SIGUSR1). */
+    public void reopenAccessLog() {
+        accessLog.reopen();
+    }
+
     /** Closes the WebSocket tunnels to a backend (its drain deadline passed). */
     public void closeTunnels(String backendId) {
         balancer.tunnels().close(backendId);

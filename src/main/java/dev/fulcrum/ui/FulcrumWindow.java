@@ -75,6 +75,9 @@ public final class FulcrumWindow extends Application {
                 session = s;
                 WorkshopContext ctx = c.owned() instanceof FulcrumApp app
                         ? WorkshopContext.embedded(app, this::openScenario) : WorkshopContext.remote(null);
+                if (c.owned() instanceof FulcrumApp app) {
+                    app.handleOperatorSignals(); // SIGHUP reads the config again, SIGUSR1 reopens the access log
+                }
                 if (exitOnFailure && c.owned() instanceof FulcrumApp app) {
                     // the contract's ready line, as headless prints it, once the first engine listens
                     System.out.println(app.readyLine());
