@@ -109,6 +109,13 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         this.metricsPoller = m;
     }
 
+    /** Whether a running backend already is what {@code s} describes, its weight apart. */
+    private static boolean sameEntry(BackendView v, BackendSpec s) {
+        int cap = v.maxInFlight() == null ? 0 : v.maxInFlight();
+        int wanted = s.maxInFlight() == null ? 0 : s.maxInFlight();
+        return v.url().equals(s.url()) && cap == wanted && v.backup() == s.backup();
+    }
+
     /** Starts a listener; a port in use is reported with the field and the address ("java.net.BindException" was all). */
     private static <T> T listening(String field, String host, int port, java.util.function.Supplier<T> start) {
         try {
@@ -241,10 +248,10 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         Map<String, PoolConfig> after = next.allPools();
         // removed backends (and pools) first, so ids can move between pools
         Map<String, String> liveIds = new HashMap<>();
-        Map<String, Integer> liveWeights = new HashMap<>();
+        Map<String, BackendView> liveViews = new HashMap<>();
         for (BackendView v : engine.backends()) {
             liveIds.put(v.id(), v.pool());
-            liveWeights.put(v.id(), v.weight());
+            liveViews.put(v.id(), v);
         }
         Set<String> wanted = new TreeSet<>();
         for (Map.Entry<String, PoolConfig> e : after.entrySet()) {
@@ -293,11 +300,13 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 String pool = liveIds.get(s.id());
                 if (pool == null) {
                     engine.addBackend(e.getKey(), s, true);
-                } else if (!pool.equals(e.getKey())) {
+                } else if (!pool.equals(e.getKey()) || !sameEntry(liveViews.get(s.id()), s)) {
+                    // another pool, maxInFlight or backup (a URL change is refused above): a new entry (the edit
+                    // was answered 'applied' and then ignored); in-flight requests finish on the old one
                     engine.move(s.id(), e.getKey(), s, true);
                 } else {
                     engine.keep(s.id()); // a removal under way (DELETE, an earlier config) is called off
-                    if (!Integer.valueOf(s.weight()).equals(liveWeights.get(s.id()))) {
+                    if (s.weight() != liveViews.get(s.id()).weight()) {
                         engine.setWeight(s.id(), s.weight()); // only a change: every apply said "weight a 1->1"
                     }
                 }
