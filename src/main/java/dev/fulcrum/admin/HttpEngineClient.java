@@ -208,6 +208,18 @@ public final class HttpEngineClient implements EngineClient {
         send("PUT", "/api/demo/" + segment(id), body);
     }
 
+    /**
+     * The remote engine's breaker thresholds, from its running config (GET /api/config), or null when it does not
+     * give a readable one: the window's Breakers tab then shows the rates without "opens at".
+     */
+    public dev.fulcrum.config.BreakerConfig breakerConfig() {
+        try {
+            return dev.fulcrum.config.ConfigLoader.parse(send("GET", "/api/config", null)).circuitBreaker();
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
     @Override
     public Map<String, List<Map<String, Object>>> probeHistory() {
         return read(send("GET", "/api/health/history", null), new TypeReference<>() { });

@@ -57,6 +57,7 @@ public final class EngineConnector {
         }
         HttpEngineClient c = new HttpEngineClient(URI.create(url), token);
         c.state(); // fail here, with the admin API's own message, rather than in the first sample
-        return new Connection(c, c.describe(), null, null);
+        // its thresholds, so the Breakers tab says "opens at 50%" as for an embedded engine (it said "not published")
+        return new Connection(c, c.describe(), null, c.breakerConfig());
     }
 }

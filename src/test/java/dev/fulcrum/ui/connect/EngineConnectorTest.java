@@ -28,6 +28,8 @@ class EngineConnectorTest {
             try {
                 assertThat(c.description()).isEqualTo("remote engine at " + app.admin().url());
                 assertThat(c.client().state().backends()).extracting(b -> b.id()).containsExactly("d1");
+                // the remote engine's breaker thresholds (the Breakers tab said "not published by this engine")
+                assertThat(c.breaker()).isEqualTo(app.currentConfig().circuitBreaker());
             } finally {
                 c.close();
             }
