@@ -165,6 +165,20 @@ public final class TrafficController implements AutoCloseable {
         show(null);
     }
 
+    /**
+     * Where to send to reach a proxy that reports {@code host}: a wildcard address (0.0.0.0, ::) is the engine's
+     * every interface, so the host the window reaches the engine's admin API on (or loopback, embedded). Sent as
+     * reported, traffic for a remote engine went to 0.0.0.0, which is this machine.
+     */
+    static String reachable(String host, String adminHost) {
+        boolean any = host == null || host.equals("0.0.0.0") || host.equals("[::]") || host.equals("::")
+                || host.equals("[0:0:0:0:0:0:0:0]");
+        if (!any) {
+            return host;
+        }
+        return adminHost == null || adminHost.isEmpty() ? "127.0.0.1" : adminHost;
+    }
+
     /** The settings the form describes, aimed at the engine's proxy. */
     public TrafficSettings settings() {
         EngineState s = session.state();
@@ -172,7 +186,8 @@ public final class TrafficController implements AutoCloseable {
             throw new IllegalStateException("traffic: the proxy's address is not known yet");
         }
         URI proxy = URI.create(s.proxy());
-        URI target = URI.create(proxy.getScheme() + "://" + proxy.getHost() + ":" + proxy.getPort());
+        String admin = session.client() instanceof dev.fulcrum.admin.HttpEngineClient h ? h.adminUrl().getHost() : null;
+        URI target = URI.create(proxy.getScheme() + "://" + reachable(proxy.getHost(), admin) + ":" + proxy.getPort());
         return TrafficSettings.defaults(target)
                 .withRate(trafficRate.getValue())
                 .withMaxConcurrency(trafficConcurrency.getValue())
