@@ -80,17 +80,55 @@ public final class MainController {
         healthController.showingProperty().bind(healthTab.selectedProperty());
         session.stateProperty().addListener((o, a, s) -> show(s));
         session.lastErrorProperty().addListener((o, a, e) -> {
-            if (e != null) {
+            if (e != null && !stale) { // while stale, the staleness line says it (with this error)
                 statusBar.setText(e);
             }
         });
         session.demoStateProperty().addListener((o, a, d) -> showDemoTab(!d.isEmpty()));
         showDemoTab(false);
+        // a stalled or gone engine: its last figures must not pass for live ones (they did, for as long as it was gone)
+        javafx.animation.Timeline staleness = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
+                javafx.util.Duration.seconds(1), e -> showStaleness()));
+        staleness.setCycleCount(javafx.animation.Animation.INDEFINITE);
+        // runs while the status bar is in a window (a running Timeline would keep a closed window alive)
+        statusBar.sceneProperty().addListener((o, a, sc) -> {
+            if (sc == null) {
+                staleness.stop();
+            } else {
+                staleness.play();
+            }
+        });
+    }
+
+    /** Seconds without an answer from the engine after which the window says so. */
+    static final long STALE_MS = 3_000;
+    private static final java.time.format.DateTimeFormatter CLOCK =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
+    private boolean stale;
+
+    private void showStaleness() {
+        long ms = session.msSinceLastAnswer();
+        if (ms < STALE_MS || session.state() == null) {
+            return;
+        }
+        stale = true;
+        String error = session.lastErrorProperty().get();
+        statusBar.setText("the engine is not answering (" + ms / 1000 + " s): the figures shown are from "
+                + CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()))
+                + (error == null ? "" : "   ·   " + error));
+        rpsLabel.setText("– req/s");
+        if (!statusBar.getStyleClass().contains("stale")) {
+            statusBar.getStyleClass().add("stale");
+        }
     }
 
     private void show(EngineState s) {
         if (s == null) {
             return;
+        }
+        if (stale) {
+            stale = false;
+            statusBar.getStyleClass().remove("stale");
         }
         List<String> pools = new ArrayList<>(s.pools().keySet());
         if (!pools.equals(poolSelector.getItems())) {

@@ -63,6 +63,9 @@ public final class UiSession implements AutoCloseable {
     private final String description;
     private volatile BreakerConfig breakerConfig;
     private volatile boolean closed;
+    /** When the engine last answered a state sample (System.nanoTime), or when sampling began. */
+    private volatile long lastAnswerNanos = System.nanoTime();
+    private volatile long lastAnswerWallMillis = System.currentTimeMillis();
 
     /**
      * @param client      the engine to manage
@@ -93,6 +96,8 @@ public final class UiSession implements AutoCloseable {
         }
         try {
             latest.set(client.state());
+            lastAnswerNanos = System.nanoTime();
+            lastAnswerWallMillis = System.currentTimeMillis();
             // at most one hand-over queued: if the FX thread is behind, it gets the newest state, not a backlog
             if (posted.compareAndSet(false, true)) {
                 Platform.runLater(this::applySample);
@@ -133,6 +138,16 @@ public final class UiSession implements AutoCloseable {
 
     public EngineClient client() {
         return client;
+    }
+
+    /** Milliseconds since the engine last answered a state sample: a stalled or gone engine shows as figures aging. */
+    public long msSinceLastAnswer() {
+        return (System.nanoTime() - lastAnswerNanos) / 1_000_000;
+    }
+
+    /** The wall-clock time of the last answer, for saying how old the figures on screen are. */
+    public long lastAnswerWallMillis() {
+        return lastAnswerWallMillis;
     }
 
     public String description() {
