@@ -79,10 +79,13 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         Discovery disc = null;
         try {
             fleet = DemoFleet.start(demoSpecs(config));
-            for (Map.Entry<String, PoolConfig> e : config.allPools().entrySet()) {
-                engine.addPool(e.getKey(), e.getValue().strategy());
-                addBackends(e.getKey(), e.getValue(), fleet, false);
-            }
+            DemoFleet demosStarted = fleet;
+            engine.batch(() -> { // each pool built once, not once per backend (1000 backends: 6.4 s to ready)
+                for (Map.Entry<String, PoolConfig> e : config.allPools().entrySet()) {
+                    engine.addPool(e.getKey(), e.getValue().strategy());
+                    addBackends(e.getKey(), e.getValue(), demosStarted, false);
+                }
+            });
             engine.setRouter(config.toRouter());
             p = listening("proxy.port", config.proxy().host(), config.proxy().port(),
                     () -> new ProxyServer(engine, proxySettings(config)).start());
@@ -243,6 +246,22 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             return problems;
         }
         FulcrumConfig prev = config;
+        // one rebuild per pool at the end, not one per backend: 1000 reweighted backends took 25 s (a 160,000-point
+        // ring rebuilt each time) and traffic saw the pool half applied meanwhile
+        engine.batch(() -> applyToEngine(prev, next));
+        discovery.configure(discoveryByPool(next));
+        admin.setToken(next.admin().token());
+        health.setSpec(healthSpec(next.healthCheck()));
+        if (next.healthCheck().enabled() && !health.isRunning()) {
+            health.start();
+        }
+        config = next;
+        engine.publish("config", null, null, null, "applied");
+        return List.of();
+    }
+
+    /** The engine's side of {@link #apply}: pools, strategies, demo backends, members, weights and routes. */
+    private void applyToEngine(FulcrumConfig prev, FulcrumConfig next) {
         engine.setSettings(next.toEngineSettings());
         Map<String, PoolConfig> before = prev.allPools();
         Map<String, PoolConfig> after = next.allPools();
@@ -318,15 +337,6 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             }
         }
         engine.setRouter(next.toRouter());
-        discovery.configure(discoveryByPool(next));
-        admin.setToken(next.admin().token());
-        health.setSpec(healthSpec(next.healthCheck()));
-        if (next.healthCheck().enabled() && !health.isRunning()) {
-            health.start();
-        }
-        config = next;
-        engine.publish("config", null, null, null, "applied");
-        return List.of();
     }
 
     /**

@@ -157,6 +157,46 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /** Set while {@link #batch} runs (control thread only): pools note that they need a rebuild instead. */
+    private boolean batching;
+    private final java.util.Set<Pool> rebuildAfterBatch = new java.util.LinkedHashSet<>();
+
+    /**
+     * Runs {@code work} on the control thread with each pool's snapshot rebuilt once at the end instead of after
+     * every change in it: a config that reweights 1000 backends rebuilt a 160,000-point ring 1000 times (25 s), and
+     * requests saw the pool half changed meanwhile. Events are published as the changes are made.
+     */
+    public void batch(Runnable work) {
+        run(() -> {
+            if (batching) {
+                work.run();
+                return;
+            }
+            batching = true;
+            try {
+                work.run();
+            } finally {
+                batching = false;
+                List<Pool> dirty = List.copyOf(rebuildAfterBatch);
+                rebuildAfterBatch.clear();
+                for (Pool p : dirty) {
+                    if (pools.get(p.name()) == p) {
+                        p.rebuild();
+                    }
+                }
+            }
+        });
+    }
+
+    /** Called by a pool about to rebuild: true when the rebuild waits for the end of a batch. */
+    boolean deferRebuild(Pool p) {
+        if (batching) {
+            rebuildAfterBatch.add(p);
+            return true;
+        }
+        return false;
+    }
+
     // ---------------------------------------------------------------- pools and routes
 
     public Pool pool(String name) {

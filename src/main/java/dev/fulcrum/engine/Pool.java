@@ -463,6 +463,9 @@ public final class Pool {
 
     /** Builds and publishes a new snapshot (control thread). */
     void rebuild() {
+        if (snapshot != null && engine.deferRebuild(this)) { // a new pool gets its first snapshot at once
+            return;
+        }
         long now = engine.ticker().nanos();
         List<Backend> primary = new ArrayList<>();
         List<Backend> backups = new ArrayList<>();
