@@ -31,12 +31,16 @@ final class RoundRobin implements Strategy {
         }
         // a skipped backend's turn goes on to whoever's turn comes next, not always to its successor (which took
         // a, b, c's share at 0 / 2000 / 1000 with a at its cap; nginx spreads it evenly over those that can take it)
+        int at = 0;
         for (int tries = 0; tries < n; tries++) {
-            Backend b = c.get((int) Long.remainderUnsigned(next.getAndIncrement(), n));
+            at = (int) Long.remainderUnsigned(next.getAndIncrement(), n);
+            Backend b = c.get(at);
             if (eligible.test(b)) {
                 return b;
             }
         }
-        return null;
+        // other threads took turns meanwhile, so n turns need not have covered every candidate (a retry found
+        // none with its one other backend free, and answered 502): look at each once
+        return Picking.scanFrom(c, at, eligible);
     }
 }
