@@ -36,13 +36,7 @@ class SigtermTest {
     void sigtermLetsInFlightRequestsFinishAndExitsZero(boolean window, @TempDir Path dir) throws Exception {
         RecordingBackend backend = new RecordingBackend("slow");
         backend.delayMs = 1500; // long enough that SIGTERM surely lands while all 8 are in flight
-        Path config = dir.resolve("fulcrum.json");
-        Files.writeString(config, """
-                {"strategy": {"type": "round-robin"},
-                 "backends": [{"id": "slow", "url": "%s"}],
-                 "healthCheck": {"enabled": false},
-                 "proxy": {"drainTimeoutMs": 30000}}
-                """.formatted(backend.url()));
+        Path config = slowConfig(dir, backend);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
         if (window) {
@@ -100,5 +94,62 @@ class SigtermTest {
             process.destroyForcibly();
             backend.close();
         }
+    }
+
+    /**
+     * SIGHUP (nginx's and HAProxy's reload, systemd's usual ExecReload) and SIGUSR1 (nginx's reopen of its logs,
+     * logrotate's usual postrotate) killed the JVM at once (exit 129 / 138) and cut off the requests in flight. Now
+     * HUP reads the config file again and USR1 reopens the access log; the process serves on.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "SIG{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"HUP", "USR1"})
+    void aHangupOrUsr1DoesNotCutOffRequestsInFlight(String signal, @TempDir Path dir) throws Exception {
+        RecordingBackend backend = new RecordingBackend("slow");
+        backend.delayMs = 1500;
+        Path config = slowConfig(dir, backend);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                "dev.fulcrum.app.Main", "--config", config.toString(), "--proxy-port", "0", "--admin-port", "0", "--headless"));
+        Process process = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line = clients.submit(out::readLine).get(120, TimeUnit.SECONDS);
+            Matcher m = READY.matcher(line == null ? "" : line);
+            assertThat(m.matches()).as("ready line (got: %s)", line).isTrue();
+            int port = Integer.parseInt(m.group(1));
+            List<Future<RawHttp.Response>> inFlight = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                inFlight.add(clients.submit(() -> RawHttp.get(port, "/slow", 60_000)));
+            }
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
+                    .until(() -> backend.seen.stream().filter(s -> s.uri().equals("/slow")).count() == 4);
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+            for (Future<RawHttp.Response> f : inFlight) {
+                RawHttp.Response r = f.get(60, TimeUnit.SECONDS);
+                assertThat(r.status()).as("in-flight request after SIG%s", signal).isEqualTo(200);
+                assertThat(r.complete()).isTrue();
+            }
+            assertThat(process.isAlive()).as("still serving after SIG%s", signal).isTrue();
+            assertThat(RawHttp.get(port, "/after", 20_000).status()).isEqualTo(200);
+        } catch (java.util.concurrent.ExecutionException e) {
+            process.waitFor(10, TimeUnit.SECONDS);
+            throw new AssertionError("an in-flight request failed after SIG" + signal + "; process exit "
+                    + (process.isAlive() ? "alive" : process.exitValue()) + ": " + e.getCause(), e);
+        } finally {
+            clients.shutdownNow();
+            process.destroyForcibly();
+            backend.close();
+        }
+    }
+
+    /** A config with one backend, round robin, no health checks and a drain long enough for any test. */
+    static Path slowConfig(Path dir, RecordingBackend backend) throws java.io.IOException {
+        return Files.writeString(dir.resolve("fulcrum.json"), """
+                {"strategy": {"type": "round-robin"},
+                 "backends": [{"id": "slow", "url": "%s"}],
+                 "healthCheck": {"enabled": false},
+                 "proxy": {"drainTimeoutMs": 30000}}
+                """.formatted(backend.url()));
     }
 }
