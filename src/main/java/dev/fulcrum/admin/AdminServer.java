@@ -423,9 +423,7 @@ public final class AdminServer implements AutoCloseable {
                     throw new EngineException(400, at + x.getMessage());
                 }
                 // what POST /api/backends would refuse is no backend to preview either
-                if (!dev.fulcrum.config.ConfigValidator.ID.matcher(id).matches()) {
-                    throw new EngineException(400, at + "id: must be 1-64 characters of A-Z a-z 0-9 . _ - (got: " + id + ")");
-                }
+                Validation.id(id, at);
                 if (add.put(id, wt == null ? 1 : wt) != null) {
                     throw new EngineException(400, at + "id: added twice (got: " + id + ")");
                 }

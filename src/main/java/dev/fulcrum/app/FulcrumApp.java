@@ -112,6 +112,11 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         this.metricsPoller = m;
     }
 
+    /** The JSON path of {@code path} in {@code pool}'s part of the config: the default pool's fields are at the top. */
+    private static String inPool(String pool, String path) {
+        return pool.equals(Engine.DEFAULT_POOL) ? path : "pools." + pool + "." + path;
+    }
+
     /** Whether a running backend already is what {@code s} describes, its weight apart. */
     private static boolean sameEntry(BackendView v, BackendSpec s) {
         int cap = v.maxInFlight() == null ? 0 : v.maxInFlight();
@@ -360,8 +365,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                     for (String id : started) {
                         demos.remove(id);
                     }
-                    String path = (e.getKey().equals(Engine.DEFAULT_POOL) ? "" : "pools." + e.getKey() + ".")
-                            + "demoBackends[" + i + "].port";
+                    String path = inPool(e.getKey(), "demoBackends[" + i + "].port");
                     return List.of(path + ": demo backend " + d.id() + " cannot listen on 127.0.0.1:" + d.port() + " ("
                             + ex.getMessage() + ") (got: " + d.port() + ")");
                 }
@@ -379,7 +383,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
             for (int i = 0; i < pc.backends().size(); i++) {
                 String id = pc.backends().get(i).id();
                 if (discovered.contains(id)) {
-                    String path = pool.equals(Engine.DEFAULT_POOL) ? "backends[" + i + "].id" : "pools." + pool + ".backends[" + i + "].id";
+                    String path = inPool(pool, "backends[" + i + "].id");
                     out.add(path + ": already taken by a discovered backend (got: " + id + ")");
                 }
             }
@@ -393,7 +397,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 Integer was = configuredPorts.get(d.id());
                 DemoBackend live = demos.get(d.id());
                 if (was != null && live != null && d.port() != was && d.port() != live.port()) {
-                    String path = (pool.equals(Engine.DEFAULT_POOL) ? "" : "pools." + pool + ".") + "demoBackends[" + i + "].port";
+                    String path = inPool(pool, "demoBackends[" + i + "].port");
                     out.add(path + ": a running demo backend keeps its port until a restart, or until it is removed and "
                             + "added again (it listens on " + live.port() + ") (got: " + d.port() + ")");
                 }
@@ -422,7 +426,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
                 BackendConfig b = pc.backends().get(i);
                 String was = urls.get(b.id());
                 if (was != null && !sameUrl(was, b.url())) {
-                    String path = pool.equals(Engine.DEFAULT_POOL) ? "backends[" + i + "].url" : "pools." + pool + ".backends[" + i + "].url";
+                    String path = inPool(pool, "backends[" + i + "].url");
                     out.add(path + ": a running backend keeps its URL; remove it and add it under a new id (got: " + b.url() + ")");
                 }
             }

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code round-robin}: each candidate in id order, ignoring weights: a, b, c, a, b, c. An ineligible
- * candidate is skipped and the next one in order takes the request. The position is one shared counter
+ * candidate's turn passes to whoever's turn is next, so the others share it evenly. The position is one shared counter
  * (lock-free). A new snapshot (every tick while slow start ramps, every state change) starts a new strategy,
  * which goes on from where the previous one was: started again from the first candidate, every rebuild would hand
  * its first request to the same backend, and at a few requests a second that was all of them.

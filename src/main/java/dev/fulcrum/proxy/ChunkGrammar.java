@@ -103,17 +103,7 @@ final class ChunkGrammar {
 
         @Override
         public int read(ByteBuffer dst) throws IOException {
-            if (broken) {
-                return 0;
-            }
-            long replay = Math.max(0, waiting() - fresh);
-            int from = dst.position();
-            int n = next.read(dst);
-            if (n > 0 && !followed(dst, from, from + n, replay)) {
-                dst.position(from);
-                return 0;
-            }
-            return n;
+            return (int) read(new ByteBuffer[] {dst}, 0, 1);
         }
 
         @Override

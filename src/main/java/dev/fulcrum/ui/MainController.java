@@ -164,31 +164,33 @@ public final class MainController {
         /** {total requests, failures} for this sample of the backends. */
         long[] add(List<EngineState.BackendInfo> backends) {
             Map<String, long[]> now = new HashMap<>();
-            long requests = retiredRequests;
-            long failures = retiredFailures;
             for (EngineState.BackendInfo b : backends) {
-                long[] before = last.get(b.pool() + "/" + b.id());
+                String key = b.pool() + "/" + b.id();
+                long[] before = last.get(key);
                 if (before != null && b.totalRequests() < before[0]) { // removed and added again since the last sample
-                    retiredRequests += before[0];
-                    retiredFailures += before[1];
-                    requests += before[0];
-                    failures += before[1];
+                    retire(before);
                 }
-                now.put(b.pool() + "/" + b.id(), new long[] {b.totalRequests(), b.failures()});
-                requests += b.totalRequests();
-                failures += b.failures();
+                now.put(key, new long[] {b.totalRequests(), b.failures()});
             }
-            for (Map.Entry<String, long[]> e : last.entrySet()) {
-                if (!now.containsKey(e.getKey())) {
-                    retiredRequests += e.getValue()[0];
-                    retiredFailures += e.getValue()[1];
-                    requests += e.getValue()[0];
-                    failures += e.getValue()[1];
+            last.forEach((key, counts) -> {
+                if (!now.containsKey(key)) {
+                    retire(counts);
                 }
-            }
+            });
             last.clear();
             last.putAll(now);
+            long requests = retiredRequests;
+            long failures = retiredFailures;
+            for (long[] c : now.values()) {
+                requests += c[0];
+                failures += c[1];
+            }
             return new long[] {requests, failures};
+        }
+
+        private void retire(long[] counts) {
+            retiredRequests += counts[0];
+            retiredFailures += counts[1];
         }
     }
 
