@@ -293,11 +293,10 @@ class WindowBehaviourTest {
         c.setStrategy("default", Map.of("type", "maglev", "key", "path"));
         await().atMost(Duration.ofSeconds(5)).until(() -> noRing.getText() == null || noRing.getText().isEmpty()
                 || !noRing.isVisible());
-        WaitForAsyncUtils.sleep(2, java.util.concurrent.TimeUnit.SECONDS);
 
-        // then the key's owner in the Maglev table is shown (it reads "…" until the key is retyped)
-        assertThat(result.getText()).as("lookup result for /k1 after switching back to a hashing strategy")
-                .startsWith("hash ");
+        // then the key's owner in the Maglev table is shown (it read "…" until the key was retyped)
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(result.getText())
+                .as("lookup result for /k1 after switching back to a hashing strategy").startsWith("hash "));
     }
 
     @Test
@@ -311,7 +310,9 @@ class WindowBehaviourTest {
         for (int i = 0; i < 30; i++) {
             UiTestSupport.get(app, "/k/" + i);
         }
-        WaitForAsyncUtils.sleep(2500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        // the rows show measured latencies (the widest figures) once a sample has them
+        await().atMost(Duration.ofSeconds(10)).until(() -> window.controller().backends().viewModel().rows().stream()
+                .allMatch(r -> r.info().latencyP99Ms() > 0));
         WaitForAsyncUtils.waitForFxEvents();
 
         // then no cell of the table shows its text cut with an ellipsis (URL, p50 / p99, header "In flight")
