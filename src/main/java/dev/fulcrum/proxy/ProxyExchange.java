@@ -735,19 +735,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     /** A socket error while sending the response: the backend (read side) or the client (write side) went away. */
     private void broke(Outcome why, IOException e) {
-        letGo(why, e);
-        ErrorResponses.cutOff(exchange);
-    }
-
-    /** Logs the attempt's end, releases its lease and closes its backend connection. */
-    private void letGo(Outcome why, IOException e) {
-        if (lease != null) {
-            handler.log().attemptFailed(lease.backend().id(), why, e);
-            if (!lease.isReleased()) {
-                lease.release(responseDone ? outcome : why);
-            }
+        handler.log().attemptFailed(lease.backend().id(), why, e);
+        if (lease != null && !lease.isReleased()) {
+            lease.release(responseDone ? outcome : why);
         }
         closeConnection();
+        ErrorResponses.cutOff(exchange);
     }
 
     /**
@@ -777,11 +770,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         finished = true;
         cancelReadTimer();
+        if (lease != null && !lease.isReleased()) {
+            handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
+            lease.release(Outcome.CLIENT_ABORT);
+        }
+        closeConnection();
         if (exchange.isResponseStarted()) {
-            broke(Outcome.CLIENT_ABORT, e);
+            ErrorResponses.cutOff(exchange);
             return;
         }
-        letGo(Outcome.CLIENT_ABORT, e);
         exchange.getResponseHeaders().clear();
         io.undertow.server.Connectors.terminateRequest(exchange); // nothing more of this body is read
         ErrorResponses.send(exchange, 400, e.getMessage(), true);
