@@ -8,6 +8,8 @@
 #
 #   bench/proxy-vs-nginx.sh [seconds=10] [rounds=3] [connections=50]
 #
+# TARGETS="nginx fulcrum" (default: all six) runs only those rows, for more rounds in the same time; nginx is
+# always measured, as every ratio is to it.
 # WARMUP=seconds (default 30) is the load each Java server gets before the rounds: HotSpot's C2 compiler is
 # still busy 15-25 s into a run on this 2-core machine, taking CPU from everything else (a JVM benchmark
 # measures the steady state, as JMH's warm-up iterations do; nginx has nothing to warm up).
@@ -20,33 +22,43 @@ CONNS=${3:-50}
 B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx
+TARGETS=${TARGETS:-direct nginx fulcrum undertow-stock undertow-hello bare-nio-proxy}
+case " $TARGETS " in *" nginx "*) ;; *) TARGETS="nginx $TARGETS" ;; esac
+want() { case " $TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
 start_backends $B1 $B2
 start_nginx_proxy $NGINX $B1 $B2
 two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
 start_fulcrum "$WORK/fulcrum.json"
 # Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine
+if want undertow-stock; then
 java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/StockUndertowProxy.java" $STOCK "http://127.0.0.1:$B1" "http://127.0.0.1:$B2" > "$WORK/stock" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "stock ready" "$WORK/stock" 2>/dev/null && break; sleep 0.2; done
 grep -q "stock ready" "$WORK/stock" || { echo "stock Undertow proxy did not start:"; cat "$WORK/stock"; exit 1; }
+fi
 # and the stack's ceiling: Undertow answering by itself, no backend at all
+if want undertow-hello; then
 java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowHello.java" $HELLO > "$WORK/hello" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && break; sleep 0.2; done
 grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
+fi
 
 # and the floor of any proxy in Java here: JDK NIO forwarding bytes with no parsing, headers, routing or metrics
+if want bare-nio-proxy; then
 java -Xms256m -Xmx256m "$ROOT/bench/BareNioProxy.java" $BARE $B1 $B2 > "$WORK/bare" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "bare ready" "$WORK/bare" 2>/dev/null && break; sleep 0.2; done
 grep -q "bare ready" "$WORK/bare" || { echo "bare NIO proxy did not start:"; cat "$WORK/bare"; exit 1; }
+fi
 
 # warm up the JIT and the connection pools
 WARMUP=${WARMUP:-30}
-wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM/" > /dev/null
+! want fulcrum || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM/" > /dev/null
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
-wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$STOCK/" > /dev/null
-wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
-wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$BARE/" > /dev/null
+! want undertow-stock || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$STOCK/" > /dev/null
+! want undertow-hello || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
+! want bare-nio-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$BARE/" > /dev/null
 
 run() { # name url -> "rps p99ms"
+  want "$1" || return 0
   local out rps p99
   out=$(wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "$2")
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
@@ -75,6 +87,8 @@ print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved roun
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
 for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello", "bare-nio-proxy"):
+    if k not in med:
+        continue
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 PY

@@ -5,13 +5,14 @@ import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
-import io.undertow.server.handlers.GracefulShutdownHandler;
+import io.undertow.server.ExchangeCompletionListener;
 import io.undertow.server.handlers.HttpContinueReadHandler;
 import io.undertow.util.Headers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.LongAdder;
 import javax.net.ssl.SSLContext;
 import org.xnio.Options;
 
@@ -29,7 +30,16 @@ public final class ProxyServer implements AutoCloseable {
     private final int ioThreads;
     private final ByteBufferPool buffers = new ThreadCachedBufferPool(16 * 1024, true, 64, 256);
     private final BalancingHandler balancer;
-    private final GracefulShutdownHandler graceful;
+    private final HttpHandler root;
+    /**
+     * Requests begun and not yet complete, for the graceful stop. A LongAdder: Undertow's GracefulShutdownHandler
+     * kept one shared counter that every I/O thread updated twice per request, moving its cache line between cores.
+     */
+    private final LongAdder inFlight = new LongAdder();
+    private final ExchangeCompletionListener done = (ex, next) -> {
+        inFlight.decrement();
+        next.proceed();
+    };
     /** Set by {@link #shutdownGracefully}: requests that still arrive get the contract's 503 and a closed connection. */
     private volatile boolean shuttingDown;
     private Undertow server;
@@ -48,8 +58,7 @@ public final class ProxyServer implements AutoCloseable {
         this.balancer = new BalancingHandler(engine, settings, accessLog, buffers, ioThreads);
         // 100-continue handling only where a client asked for it: its check costs every other request a set lookup
         HttpHandler continuing = new HttpContinueReadHandler(balancer);
-        this.graceful = new GracefulShutdownHandler(
-                ex -> (ex.getRequestHeaders().contains(Headers.EXPECT) ? continuing : balancer).handleRequest(ex));
+        this.root = ex -> (ex.getRequestHeaders().contains(Headers.EXPECT) ? continuing : balancer).handleRequest(ex);
     }
 
     public ProxyServer start() {
@@ -76,13 +85,17 @@ public final class ProxyServer implements AutoCloseable {
                 .setSocketOption(Options.TCP_NODELAY, true)
                 .setSocketOption(Options.BACKLOG, 4096)
                 .setHandler(ex -> {
+                    // counted before the flag is read: a stop that reads no request in flight after setting the flag
+                    // cannot miss one that read the flag unset (both sides are sequentially consistent)
+                    inFlight.increment();
+                    ex.addExchangeCompleteListener(done);
                     if (shuttingDown) {
                         // Undertow's own refusal is a bare 503 that keeps the connection: a JSON 503, and the
                         // keep-alive client moves on
                         ErrorResponses.send(ex, 503, "shutting down: no new requests", true);
                         return;
                     }
-                    graceful.handleRequest(ex);
+                    root.handleRequest(ex);
                 })
                 .build();
         server.start();
@@ -189,10 +202,9 @@ public final class ProxyServer implements AutoCloseable {
                 closeListeningSocket(l);
             }
         }
-        graceful.shutdown();
         boolean clean;
         try {
-            clean = graceful.awaitShutdown(settings.drainTimeoutMs());
+            clean = awaitNoRequests(settings.drainTimeoutMs());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             clean = false;
@@ -200,6 +212,17 @@ public final class ProxyServer implements AutoCloseable {
         balancer.tunnels().close(null);
         close();
         return clean;
+    }
+
+    private boolean awaitNoRequests(long ms) throws InterruptedException {
+        long deadline = System.nanoTime() + ms * 1_000_000L;
+        while (inFlight.sum() > 0) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(5);
+        }
+        return true;
     }
 
     /**

@@ -504,4 +504,21 @@ class ProxyServerTest extends ProxyTestBase {
             assertThat(stopped.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         }
     }
+
+    @Test
+    void aGracefulShutdownWaitsForTheRequestInFlightOnlyUntilTheDrainTimeout() throws Exception {
+        // the in-flight count is what the stop waits on: counted, it holds the stop for the drain timeout and no more
+        TestBackend a = backend("a");
+        a.delayMs = 4000;
+        start(TestSettings.proxy().drainTimeoutMs(400).build(), a);
+        try (Socket slow = new Socket("127.0.0.1", proxy.port())) {
+            slow.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+            long t0 = System.nanoTime();
+            boolean clean = proxy.shutdownGracefully();
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(clean).as("a request was still in flight").isFalse();
+            assertThat(ms).as("waited for the drain timeout").isGreaterThanOrEqualTo(390);
+        }
+    }
 }
