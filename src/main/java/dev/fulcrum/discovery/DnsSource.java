@@ -24,7 +24,8 @@ import org.xbill.DNS.Type;
 /**
  * Every A and AAAA record of a name, asked of the system's resolvers or of one given server, each address
  * becoming a backend {@code <name>-<address>-<port>} on the configured port. Caching is off: the point of
- * re-resolving is to see changes.
+ * re-resolving is to see changes. A name that exists with no A or AAAA record is an empty answer (no backends);
+ * a name that does not exist (NXDOMAIN) or a lookup that fails is an error, and the source keeps its last good set.
  */
 final class DnsSource implements DiscoverySource {
     private final DiscoveryConfig config;
@@ -73,15 +74,19 @@ final class DnsSource implements DiscoverySource {
     public List<BackendSpec> resolve() throws IOException {
         prepare();
         TreeSet<String> addresses = new TreeSet<>();
-        boolean answered = false;
         for (int type : new int[] {Type.A, Type.AAAA}) {
             Lookup lookup = new Lookup(name, type);
             lookup.setResolver(resolver);
             lookup.setCache(null);
             Record[] records = lookup.run();
             int result = lookup.getResult();
-            if (result == Lookup.SUCCESSFUL || result == Lookup.TYPE_NOT_FOUND || result == Lookup.HOST_NOT_FOUND) {
-                answered = true;
+            // Only "these records" and "the name has none of this type" are answers. NXDOMAIN, a timeout or a
+            // SERVFAIL for either type fails the whole refresh, so the source keeps its last good set: taking
+            // the other type's answer alone would drain every address of the failed type (all of them, when
+            // A times out and AAAA says "none").
+            if (result != Lookup.SUCCESSFUL && result != Lookup.TYPE_NOT_FOUND) {
+                throw new IOException(Type.string(type) + " lookup of " + config.name() + " failed ("
+                        + lookup.getErrorString() + ") at " + (config.server() == null ? "the system resolvers" : config.server()));
             }
             if (records == null) {
                 continue;
@@ -93,9 +98,6 @@ final class DnsSource implements DiscoverySource {
                     addresses.add(a.getAddress().getHostAddress());
                 }
             }
-        }
-        if (!answered) {
-            throw new IOException("no answer for " + config.name() + " from " + (config.server() == null ? "the system resolvers" : config.server()));
         }
         List<BackendSpec> out = new ArrayList<>(addresses.size());
         for (String a : addresses) {

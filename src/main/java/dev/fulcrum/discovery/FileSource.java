@@ -17,8 +17,9 @@ import java.util.Set;
 
 /**
  * A JSON file listing backends, {@code [{"id":"a","url":"http://10.0.0.5:8080","weight":2}, ...]}, re-read
- * every refresh. A missing file means no backends yet; a file that does not parse, or names a bad id, URL
- * or weight, is an error that keeps the last good list (a half-saved file must not empty the pool).
+ * every refresh. A file that is missing or unreadable, does not parse, or names a bad id, URL or weight is an
+ * error that keeps the last good list (a half-saved file, or one deleted while a deploy tool replaces it, must
+ * not empty the pool); only a valid file listing no backends, {@code []}, means none.
  */
 final class FileSource implements DiscoverySource {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,7 +44,9 @@ final class FileSource implements DiscoverySource {
         try {
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
-            return List.of();
+            throw new IOException(file + ": no such file");
+        } catch (IOException e) {
+            throw new IOException(file + ": cannot be read (" + e + ")");
         }
         JsonNode root;
         try {

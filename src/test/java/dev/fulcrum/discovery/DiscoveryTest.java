@@ -135,9 +135,76 @@ class DiscoveryTest {
         assertThat(discovery.ownedIds()).isEmpty();
     }
 
+    @Test
+    void aNameThatStopsExistingKeepsTheLastGoodSetButAnEmptyAnswerEmptiesIt() throws Exception {
+        List<EngineEvent> events = new CopyOnWriteArrayList<>();
+        engine.subscribe(events::add);
+        dns.answers = List.of(InetAddress.getByName("127.0.0.31"));
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.dns("gone.test", 8080, 60_000, dns.address()))));
+        discovery.refreshNow();
+        assertThat(backends()).containsKey("gone.test-127.0.0.31-8080");
+
+        // NXDOMAIN (a zone pushed half-way, a registrar slip) is a failed lookup, not "no backends"
+        dns.rcode = Rcode.NXDOMAIN;
+        discovery.refreshNow();
+        discovery.refreshNow();
+        assertThat(backends()).containsKey("gone.test-127.0.0.31-8080");
+        assertThat(discovery.ownedIds()).containsExactly("gone.test-127.0.0.31-8080");
+        assertThat(events).filteredOn(e -> e.type().equals("discovery") && e.to().startsWith("failed: dns:gone.test"))
+                .hasSize(1);
+
+        // one family failing while the other has no records is a failed lookup too (the A records are unknown)
+        dns.rcode = Rcode.NOERROR;
+        dns.servfailType = Type.A;
+        discovery.refreshNow();
+        assertThat(discovery.ownedIds()).containsExactly("gone.test-127.0.0.31-8080");
+
+        // the name exists and has no address records: a valid, empty answer
+        dns.servfailType = 0;
+        dns.answers = List.of();
+        discovery.refreshNow();
+        assertThat(discovery.ownedIds()).isEmpty();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !backends().containsKey("gone.test-127.0.0.31-8080"));
+    }
+
+    @Test
+    void aDeletedFileKeepsTheLastGoodSetButAnEmptyListEmptiesIt(@TempDir Path dir) throws Exception {
+        List<EngineEvent> events = new CopyOnWriteArrayList<>();
+        engine.subscribe(events::add);
+        Path file = dir.resolve("backends.json");
+        Files.writeString(file, "[{\"id\":\"h1\",\"url\":\"http://127.0.0.1:7201\"}]");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 60_000))));
+        discovery.refreshNow();
+        assertThat(backends()).containsKey("h1");
+
+        // deleted (a deploy tool replacing it, a volume unmounted): keep what it said last
+        Files.delete(file);
+        discovery.refreshNow();
+        assertThat(backends()).containsKey("h1");
+        assertThat(discovery.ownedIds()).containsExactly("h1");
+        assertThat(events).anyMatch(e -> e.type().equals("discovery") && e.to().startsWith("failed: file:")
+                && e.to().contains("backends.json"));
+        // unreadable (here: a directory in its place) is the same
+        Files.createDirectory(file);
+        discovery.refreshNow();
+        assertThat(discovery.ownedIds()).containsExactly("h1");
+        Files.delete(file);
+
+        // a file that exists and lists nobody means nobody
+        Files.writeString(file, "[]");
+        discovery.refreshNow();
+        assertThat(discovery.ownedIds()).isEmpty();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !backends().containsKey("h1"));
+        assertThat(events).anyMatch(e -> e.type().equals("discovery") && "failed".equals(e.from()));
+    }
+
     /** A tiny authoritative DNS server on 127.0.0.1 answering A and AAAA for any name from {@link #answers}. */
     static final class LoopbackDns implements AutoCloseable {
         volatile List<InetAddress> answers = List.of();
+        /** The answer code for every query (NXDOMAIN: the name does not exist). */
+        volatile int rcode = Rcode.NOERROR;
+        /** A query type answered SERVFAIL whatever {@link #rcode} says; 0 for none. */
+        volatile int servfailType;
         volatile int queries;
         private final DatagramSocket socket;
         private final Thread thread;
@@ -165,9 +232,10 @@ class DiscoveryTest {
                     Message r = new Message(q.getHeader().getID());
                     r.getHeader().setFlag(Flags.QR);
                     r.getHeader().setFlag(Flags.AA);
-                    r.getHeader().setRcode(Rcode.NOERROR);
+                    int code = question.getType() == servfailType ? Rcode.SERVFAIL : rcode;
+                    r.getHeader().setRcode(code);
                     r.addRecord(question, Section.QUESTION);
-                    for (InetAddress a : answers) {
+                    for (InetAddress a : code == Rcode.NOERROR ? answers : List.<InetAddress>of()) {
                         if (question.getType() == Type.A && a.getAddress().length == 4) {
                             r.addRecord(new ARecord(question.getName(), DClass.IN, 0, a), Section.ANSWER);
                         } else if (question.getType() == Type.AAAA && a.getAddress().length == 16) {
