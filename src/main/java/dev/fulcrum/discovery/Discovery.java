@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * Keeps each pool's discovered backends in step with their sources: every {@code refreshMs} a source is
  * asked again; new backends join with slow start, vanished ones drain and are then removed, changed weights
  * are applied. A source that fails keeps its last good set (a DNS outage must not empty a pool) and says so
- * once per failure streak in the log and as a {@code discovery} event.
+ * in the log and as a {@code discovery} event once per problem: when it starts, and again only if the problem
+ * changes or comes back after a good answer. An entry the engine refuses (its id taken by another backend) stays
+ * refused every refresh but is logged the same way, once, not every {@code refreshMs}.
  *
  * <p>Threading: one scheduler thread runs every refresh, so a source's owned set needs no locking; the
  * engine's own control thread applies the changes.
@@ -43,7 +45,10 @@ public final class Discovery implements AutoCloseable {
         final DiscoverySource source;
         final Map<String, BackendSpec> owned = new java.util.concurrent.ConcurrentHashMap<>();
         ScheduledFuture<?> task;
-        boolean failing;
+        /** The problem of the current failure streak, as last reported; null while the source answers. */
+        String failing;
+        /** Refused entries by id, with the problem last reported for each: logged again only when it changes. */
+        Map<String, String> refused = Map.of();
 
         Running(String pool, DiscoverySource source) {
             this.pool = pool;
@@ -97,15 +102,17 @@ public final class Discovery implements AutoCloseable {
         try {
             now = r.source.resolve();
         } catch (IOException | RuntimeException e) {
-            if (!r.failing) {
-                r.failing = true;
-                LOG.warn("discovery {} failed, keeping its {} backend(s): {}", r.source.label(), r.owned.size(), e.getMessage());
-                engine.publish("discovery", r.pool, null, null, "failed: " + r.source.label() + ": " + e.getMessage());
+            String problem = String.valueOf(e.getMessage());
+            if (!problem.equals(r.failing)) {
+                r.failing = problem;
+                LOG.warn("discovery {} failed, keeping its {} backend(s): {}", r.source.label(), r.owned.size(), problem);
+                engine.publish("discovery", r.pool, null, null, "failed: " + r.source.label() + ": " + problem);
             }
             return;
         }
-        if (r.failing) {
-            r.failing = false;
+        if (r.failing != null) {
+            r.failing = null;
+            LOG.info("discovery {} answers again: {} backend(s)", r.source.label(), now.size());
             engine.publish("discovery", r.pool, null, "failed", "ok: " + r.source.label());
         }
         Map<String, BackendSpec> next = new LinkedHashMap<>();
@@ -124,12 +131,13 @@ public final class Discovery implements AutoCloseable {
                 }
             }
         }
+        Map<String, String> refused = new HashMap<>();
         for (BackendSpec s : next.values()) {
             BackendSpec had = r.owned.get(s.id());
             try {
                 if (had == null || !live.containsKey(s.id())) {
                     if (live.containsKey(s.id())) {
-                        LOG.warn("discovery {}: id {} is already in use by another backend; skipped", r.source.label(), s.id());
+                        refuse(r, refused, s.id(), "id " + s.id() + " is already in use by another backend; skipped");
                         continue;
                     }
                     engine.addBackend(r.pool, s, true);
@@ -142,8 +150,17 @@ public final class Discovery implements AutoCloseable {
                     r.owned.put(s.id(), s);
                 }
             } catch (EngineException e) {
-                LOG.warn("discovery {}: {}", r.source.label(), e.getMessage());
+                refuse(r, refused, s.id(), "entry " + s.id() + " refused: " + e.getMessage());
             }
+        }
+        r.refused = refused; // a problem that went away is forgotten, so its return is logged again
+    }
+
+    /** Notes that this refresh refused an entry; logs it only if the last refresh did not refuse it for the same reason. */
+    private static void refuse(Running r, Map<String, String> refused, String id, String problem) {
+        refused.put(id, problem);
+        if (!problem.equals(r.refused.get(id))) {
+            LOG.warn("discovery {}: {}", r.source.label(), problem);
         }
     }
 

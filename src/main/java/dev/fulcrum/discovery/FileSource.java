@@ -17,9 +17,9 @@ import java.util.Set;
 
 /**
  * A JSON file listing backends, {@code [{"id":"a","url":"http://10.0.0.5:8080","weight":2}, ...]}, re-read
- * every refresh. A file that is missing or unreadable, does not parse, or names a bad id, URL or weight is an
- * error that keeps the last good list (a half-saved file, or one deleted while a deploy tool replaces it, must
- * not empty the pool); only a valid file listing no backends, {@code []}, means none.
+ * every refresh. A file that is missing or unreadable, does not parse, or names a bad id, URL, weight or
+ * maxInFlight is an error that keeps the last good list (a half-saved file, or one deleted while a deploy tool
+ * replaces it, must not empty the pool); only a valid file listing no backends, {@code []}, means none.
  */
 final class FileSource implements DiscoverySource {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -83,6 +83,10 @@ final class FileSource implements DiscoverySource {
             }
             if (weight < 0 || weight > ConfigValidator.MAX_WEIGHT || (n.has("weight") && !n.get("weight").isIntegralNumber())) {
                 throw new IOException(at + ".weight: must be between 0 and 1000 (got: " + n.get("weight") + ")");
+            }
+            // checked here like the weight, so a bad cap refuses the file with its path, not the entry at every refresh
+            if (n.hasNonNull("maxInFlight") && (!n.get("maxInFlight").isIntegralNumber() || n.get("maxInFlight").asInt() < 1)) {
+                throw new IOException(at + ".maxInFlight: must be at least 1, or null for no cap (got: " + n.get("maxInFlight") + ")");
             }
             Integer max = n.hasNonNull("maxInFlight") ? n.get("maxInFlight").asInt() : null;
             out.add(new BackendSpec(id, url, weight, max, n.path("backup").asBoolean(false)));

@@ -3,7 +3,12 @@ package dev.fulcrum.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import dev.fulcrum.config.DiscoveryConfig;
+import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
@@ -24,6 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
 import org.xbill.DNS.DClass;
@@ -39,6 +45,7 @@ class DiscoveryTest {
     private Engine engine;
     private Discovery discovery;
     private LoopbackDns dns;
+    private Runnable detach = () -> { };
 
     @BeforeEach
     void setUp() throws Exception {
@@ -50,6 +57,7 @@ class DiscoveryTest {
 
     @AfterEach
     void tearDown() {
+        detach.run();
         discovery.close();
         engine.close();
         dns.close();
@@ -196,6 +204,65 @@ class DiscoveryTest {
         assertThat(discovery.ownedIds()).isEmpty();
         await().atMost(Duration.ofSeconds(5)).until(() -> !backends().containsKey("h1"));
         assertThat(events).anyMatch(e -> e.type().equals("discovery") && "failed".equals(e.from()));
+    }
+
+    @Test
+    void aRefusedEntryIsLoggedOnceWhileItStaysRefused(@TempDir Path dir) throws Exception {
+        List<String> warnings = captureWarnings();
+        engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("taken", "http://127.0.0.1:7301", 1, null, false), false);
+        Path file = dir.resolve("backends.json");
+        String ok = "{\"id\":\"k1\",\"url\":\"http://127.0.0.1:7302\"}";
+        String clash = "{\"id\":\"taken\",\"url\":\"http://127.0.0.1:7303\"}";
+        String noCap = "{\"id\":\"k2\",\"url\":\"http://127.0.0.1:7304\",\"maxInFlight\":0}";
+        Files.writeString(file, "[" + ok + "," + clash + "]");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 60_000))));
+        for (int i = 0; i < 3; i++) {
+            discovery.refreshNow();
+        }
+        assertThat(discovery.ownedIds()).containsExactly("k1");
+        assertThat(backends().get("taken").url()).isEqualTo("http://127.0.0.1:7301");
+        assertThat(warnings).singleElement().asString().contains("taken", "already in use");
+
+        // gone, then back: said again, once
+        Files.writeString(file, "[" + ok + "]");
+        discovery.refreshNow();
+        Files.writeString(file, "[" + ok + "," + clash + "]");
+        discovery.refreshNow();
+        discovery.refreshNow();
+        assertThat(warnings).hasSize(2);
+        assertThat(discovery.ownedIds()).containsExactly("k1");
+
+        // a bad entry refuses the file, said once per problem, and the last good list stays
+        warnings.clear();
+        Files.writeString(file, "[" + ok + "," + noCap + "]");
+        discovery.refreshNow();
+        discovery.refreshNow();
+        assertThat(warnings).singleElement().asString().contains("backends.json[1].maxInFlight", "(got: 0)");
+        assertThat(discovery.ownedIds()).containsExactly("k1");
+        Files.writeString(file, "[" + ok + ",{\"id\":\"k3\",\"url\":\"http://127.0.0.1:7305\",\"weight\":-1}]");
+        discovery.refreshNow();
+        discovery.refreshNow();
+        assertThat(warnings).hasSize(2);
+        assertThat(warnings.get(1)).contains("weight", "(got: -1)");
+        assertThat(discovery.ownedIds()).containsExactly("k1");
+    }
+
+    /** Every WARN the discovery logs from now until the test ends, as formatted text. */
+    private List<String> captureWarnings() {
+        Logger logger = (Logger) LoggerFactory.getLogger(Discovery.class);
+        List<String> out = new CopyOnWriteArrayList<>();
+        AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
+            @Override
+            protected void append(ILoggingEvent e) {
+                if (e.getLevel() == Level.WARN) {
+                    out.add(e.getFormattedMessage());
+                }
+            }
+        };
+        appender.start();
+        logger.addAppender(appender);
+        detach = () -> logger.detachAppender(appender);
+        return out;
     }
 
     /** A tiny authoritative DNS server on 127.0.0.1 answering A and AAAA for any name from {@link #answers}. */
