@@ -78,7 +78,7 @@ public final class Discovery implements AutoCloseable {
                 String pool = key.substring(0, key.indexOf('|'));
                 DiscoverySource src = DiscoveryConfig.DNS.equals(d.type()) ? new DnsSource(d) : new FileSource(d);
                 Running r = new Running(pool, src);
-                r.task = scheduler.scheduleWithFixedDelay(() -> refresh(r), 0, d.refreshMs(), TimeUnit.MILLISECONDS);
+                r.task = scheduler.scheduleWithFixedDelay(() -> refreshGuarded(r), 0, d.refreshMs(), TimeUnit.MILLISECONDS);
                 running.put(key, r);
             }
         });
@@ -94,6 +94,15 @@ public final class Discovery implements AutoCloseable {
             scheduler.submit(() -> all.forEach(this::refresh)).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("discovery refresh failed", e);
+        }
+    }
+
+    /** A scheduled task that throws is cancelled for good, silently: whatever goes wrong, the next refresh still comes. */
+    private void refreshGuarded(Running r) {
+        try {
+            refresh(r);
+        } catch (RuntimeException e) {
+            LOG.error("discovery {}: refresh failed, trying again in its next round", r.source.label(), e);
         }
     }
 
@@ -127,7 +136,11 @@ public final class Discovery implements AutoCloseable {
             if (!next.containsKey(gone.id())) {
                 r.owned.remove(gone.id());
                 if (live.containsKey(gone.id())) {
-                    engine.remove(gone.id());
+                    try {
+                        engine.remove(gone.id());
+                    } catch (EngineException alreadyGone) {
+                        // an operator removed it since the engine was looked at: what this refresh wanted anyway
+                    }
                 }
             }
         }

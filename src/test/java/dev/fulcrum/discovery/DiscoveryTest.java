@@ -207,6 +207,29 @@ class DiscoveryTest {
     }
 
     @Test
+    void aBackendRemovedByAnOperatorDuringARefreshDoesNotStopTheSourcesRefreshes(@TempDir Path dir) throws Exception {
+        // an operator's DELETE can land between a refresh's look at the engine and its own removal of a vanished
+        // backend: the removal then finds no such backend. The exception escaped the scheduled task, and a
+        // ScheduledExecutorService silently cancels a task that throws: the source never refreshed again.
+        Path file = dir.resolve("backends.json");
+        Files.writeString(file, "[{\"id\":\"x1\",\"url\":\"http://127.0.0.1:7401\"},"
+                + "{\"id\":\"x2\",\"url\":\"http://127.0.0.1:7402\"}]");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 100))));
+        await().atMost(Duration.ofSeconds(5)).until(() -> backends().containsKey("x1") && backends().containsKey("x2"));
+        // the engine tells its subscribers on its control thread, inside the removal: the "operator" removes x2 there,
+        // after the refresh looked at the engine and before it removes x2 itself
+        engine.subscribe(e -> {
+            if ("x1".equals(e.backend()) && backends().containsKey("x2")) {
+                engine.remove("x2");
+            }
+        });
+        Files.writeString(file, "[]");
+        await().atMost(Duration.ofSeconds(5)).until(() -> backends().isEmpty());
+        Files.writeString(file, "[{\"id\":\"x3\",\"url\":\"http://127.0.0.1:7403\"}]");
+        await("the source still refreshes").atMost(Duration.ofSeconds(5)).until(() -> backends().containsKey("x3"));
+    }
+
+    @Test
     void aRefusedEntryIsLoggedOnceWhileItStaysRefused(@TempDir Path dir) throws Exception {
         List<String> warnings = captureWarnings();
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("taken", "http://127.0.0.1:7301", 1, null, false), false);
