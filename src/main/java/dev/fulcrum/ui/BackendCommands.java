@@ -31,6 +31,15 @@ public final class BackendCommands {
                 () -> record("weight of " + id + " " + from + " → " + to, () -> client().setWeight(id, from)), null);
     }
 
+    /**
+     * Records {@code from} as what undo restores for a weight already sent (by a drag's live updates), without
+     * sending it again. Queued behind those sends on the worker, so it is recorded once they have run.
+     */
+    public void recordWeight(String id, int from, int to) {
+        session.run("weight of " + id, () -> { },
+                () -> record("weight of " + id + " " + from + " → " + to, () -> client().setWeight(id, from)), null);
+    }
+
     public void drain(EngineState.BackendInfo b) {
         boolean wasInRotation = !"DRAINING".equals(b.state()) && !"DRAINED".equals(b.state());
         session.run("drain " + b.id(), () -> client().drain(b.id()), () -> {

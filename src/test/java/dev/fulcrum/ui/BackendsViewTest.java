@@ -8,9 +8,11 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.ui.backends.BackendsViewModel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
@@ -72,6 +74,42 @@ class BackendsViewTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
         robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
         await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").weight() == 1);
+    }
+
+    @Test
+    void aSliderDragSendsNoWeightTheBackendAlreadyHas(FxRobot robot) {
+        // given demo-a at weight 1, and the engine's weight events (what the Events tab lists) counted
+        List<String> noOps = new CopyOnWriteArrayList<>();
+        List<String> weights = new CopyOnWriteArrayList<>();
+        app.engine().subscribe(e -> {
+            if ("weight".equals(e.type()) && "demo-a".equals(e.backend())) {
+                weights.add(e.from() + "->" + e.to());
+                if (e.from().equals(e.to())) {
+                    noOps.add(e.from() + "->" + e.to());
+                }
+            }
+        });
+        Slider slider = (Slider) waitFor(robot, "#weight-demo-a");
+        Node thumb = slider.lookup(".thumb");
+
+        // when the thumb is nudged (less than a step), dragged in steps each held past the live-send interval,
+        // nudged once more so its last weight goes out live, and released there
+        robot.drag(thumb, MouseButton.PRIMARY);
+        robot.moveBy(2, 0).sleep(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
+        for (int i = 0; i < 6; i++) {
+            robot.moveBy(10, 0).sleep(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
+        }
+        robot.moveBy(1, 0).sleep(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
+        robot.release(MouseButton.PRIMARY);
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // then the engine ends on the slider's weight, having seen every change once and no no-op
+        int shown = (int) Math.round(slider.getValue());
+        assertThat(shown).isGreaterThan(1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").weight() == shown);
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
+        assertThat(weights).isNotEmpty();
+        assertThat(noOps).isEmpty();
     }
 
     @Test

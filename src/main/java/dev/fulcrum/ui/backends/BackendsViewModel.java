@@ -29,6 +29,8 @@ public final class BackendsViewModel {
     private final ObservableList<BackendRow> readOnlyRows = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, BackendRow> byId = new HashMap<>();
     private final Map<String, Long> lastDragSend = new HashMap<>();
+    /** The weight the current drag last sent, per backend: what the engine has until the drag ends. */
+    private final Map<String, Integer> lastDragWeight = new HashMap<>();
 
     public BackendsViewModel(UiSession session) {
         this.session = session;
@@ -83,23 +85,41 @@ public final class BackendsViewModel {
         return ids;
     }
 
-    /** A weight while dragging: sent at most every {@link #DRAG_SEND_INTERVAL_MS} per backend. */
-    public void weightDragged(String id, int weight, long nowMillis) {
+    /**
+     * A weight while dragging from {@code from} (the weight when the drag began): sent at most every
+     * {@link #DRAG_SEND_INTERVAL_MS} per backend, and only when the engine does not have it already (the weight
+     * this drag last sent, else {@code from}): a drag within one step repeats the value, and each repeat was a
+     * no-op event such as {@code weight a 5->5}.
+     */
+    public void weightDragged(String id, int from, int weight, long nowMillis) {
         Long last = lastDragSend.get(id);
-        if (last == null || nowMillis - last >= DRAG_SEND_INTERVAL_MS) {
+        int engineHas = lastDragWeight.getOrDefault(id, from);
+        if ((last == null || nowMillis - last >= DRAG_SEND_INTERVAL_MS) && weight != engineHas) {
             lastDragSend.put(id, nowMillis);
+            lastDragWeight.put(id, weight);
             commands.sendWeight(id, weight);
         }
     }
 
-    /** The final weight (drag released, click or key): always sent, and undo restores {@code from}. */
+    /**
+     * The final weight (drag released, click or key). Sent only when the engine does not have it yet: after a drag
+     * the engine has the weight the drag last sent, so a release on that weight sends nothing (it used to send it
+     * again, and the engine logged {@code weight a 15->15}); otherwise the engine has {@code from}. Undo restores
+     * {@code from} whenever {@code from != to}, sent now or by the drag.
+     */
     public void weightSet(String id, int from, int to) {
-        boolean dragged = lastDragSend.remove(id) != null;
-        if (from != to) {
-            commands.setWeight(id, from, to);
-        } else if (dragged) {
-            // dragged away and back: the engine has an intermediate weight, so send the final one (nothing to undo)
-            commands.sendWeight(id, to);
+        lastDragSend.remove(id);
+        Integer dragged = lastDragWeight.remove(id);
+        int engineHas = dragged != null ? dragged : from;
+        if (to != engineHas) {
+            if (from != to) {
+                commands.setWeight(id, from, to);
+            } else {
+                // dragged away and back: the engine has an intermediate weight, so send the final one (nothing to undo)
+                commands.sendWeight(id, to);
+            }
+        } else if (from != to) {
+            commands.recordWeight(id, from, to); // the drag already sent it: only undo is left to do
         }
     }
 

@@ -10,7 +10,7 @@ import javafx.scene.layout.Priority;
 
 /**
  * The weight as a slider that reweights live: while dragging, the view-model sends at most 5 weights a second;
- * on release the final weight is sent and recorded for undo. Beside it the effective weight, which differs
+ * on release the final weight is sent (unless the drag already sent it) and recorded for undo. Beside it the effective weight, which differs
  * during slow start. The slider's range grows with the weight (0-20, 0-100, 0-1000: the next range once a weight
  * is at 80% of the current one) so small weights stay easy to set by hand and large ones are still reachable.
  */
@@ -52,7 +52,8 @@ final class WeightCell extends TableCell<BackendRow, BackendRow> {
             localUntil = System.currentTimeMillis() + BackendsViewModel.LOCAL_WEIGHT_HOLD_MS;
             showEffective(row.info(), value());
             if (slider.isValueChanging()) {
-                vm.weightDragged(row.id(), value(), System.currentTimeMillis());
+                vm.weightDragged(row.id(), dragFrom >= 0 ? dragFrom : row.info().weight(), value(),
+                        System.currentTimeMillis());
             } else if (dragFrom < 0) {
                 vm.weightSet(row.id(), row.info().weight(), value()); // a click on the track or a key
             }
