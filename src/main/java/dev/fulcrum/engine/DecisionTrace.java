@@ -59,7 +59,8 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
     /**
      * @param weight          configured weight
      * @param effectiveWeight the weight the strategy uses, in hundredths (slow start applied; see
-     *                        {@link Strategies#WEIGHT_SCALE})
+     *                        {@link Strategies#WEIGHT_SCALE}); the configured weight under a weight-blind
+     *                        strategy, which applies no slow start
      * @param admitting       under its in-flight cap and admitted by its breaker now (else skipped per pick)
      * @param ewmaMs          peak-EWMA latency in ms (fastest-response's measure), or null before any sample
      */
@@ -209,7 +210,9 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
                 }
             }
             PeakEwma e = b.ewma();
-            out.add(new Candidate(b.id(), configured, c.weight(i), b.inFlight(),
+            // a weight-blind strategy reads no weight: show the configured one, not a slow-start ramp it ignores
+            int effective = s.spec().readsWeights() ? c.weight(i) : configured * Strategies.WEIGHT_SCALE;
+            out.add(new Candidate(b.id(), configured, effective, b.inFlight(),
                     b.maxInFlight() == 0 ? null : b.maxInFlight(), b.breaker().state(), b.admitsAnother(), backup,
                     e.hasSamples() ? e.get() / 1e6 : null));
             ids.add(b.id());

@@ -350,7 +350,7 @@ public final class Pool {
         long now = engine.ticker().nanos();
         List<BackendView> out = new ArrayList<>(members.size());
         for (Backend b : members.values()) {
-            out.add(view(b, stateOf(b, now), effectiveWeight(b, now), now));
+            out.add(view(b, stateOf(b, now), shownWeight(b, effectiveWeight(b, now)), now));
         }
         return out;
     }
@@ -461,6 +461,17 @@ public final class Pool {
         return b.weight * (0.1 + 0.9 * t);
     }
 
+    /**
+     * The effective weight views report (/api/state, the window): the weight the strategy balances with. Under a
+     * weight-blind strategy ({@link StrategySpec#WEIGHT_BLIND}: round robin, random, fastest-response) slow start
+     * changes no pick, so a ramp shown there misled whoever watched it; those backends report their configured
+     * weight. The ramp itself still runs (the candidates carry it, unread), so a switch to a weight-aware strategy
+     * mid-ramp shows and applies it from where it is.
+     */
+    private double shownWeight(Backend b, double effective) {
+        return spec.readsWeights() ? effective : b.weight;
+    }
+
     /** Builds and publishes a new snapshot (control thread). */
     void rebuild() {
         if (snapshot != null && engine.deferRebuild(this)) { // a new pool gets its first snapshot at once
@@ -485,7 +496,7 @@ public final class Pool {
                     (b.isBackup() ? ejectedBackup : ejectedPrimary).add(b);
                 }
             }
-            views.add(view(b, st, eff, now));
+            views.add(view(b, st, shownWeight(b, eff), now));
         }
         // panic mode (Envoy's): when ejections alone would leave nothing to pick, passive detection is more
         // likely wrong than every backend broken, so ejected backends take traffic again (primaries first)

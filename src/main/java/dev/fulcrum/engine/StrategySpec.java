@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A strategy as configured (CONTRACT 2.2). Null fields take their defaults through {@link #withDefaults()}.
@@ -35,6 +36,13 @@ public record StrategySpec(String type, String key, Integer virtualNodes, Double
     public static final List<String> TYPES = List.of(ROUND_ROBIN, RANDOM, WEIGHTED_RANDOM, SMOOTH_WRR, LEAST_REQUESTS,
             POWER_OF_TWO, CONSISTENT_HASH, MAGLEV, IP_HASH, FASTEST_RESPONSE, ADAPTIVE);
 
+    /**
+     * The strategies whose picks never read a backend's weight (beyond weight 0 leaving the candidates, which the
+     * pool does for every strategy): round robin and random pick evenly, fastest-response by latency and in-flight
+     * (as Finagle's). Slow start, which ramps the weight, has nothing to act on under them.
+     */
+    public static final Set<String> WEIGHT_BLIND = Set.of(ROUND_ROBIN, RANDOM, FASTEST_RESPONSE);
+
     public static final Map<String, Double> DEFAULT_ADAPTIVE_WEIGHTS = Map.of("cpu", 0.5, "latency", 0.3, "inflight", 0.2);
 
     public static StrategySpec of(String type) {
@@ -53,6 +61,11 @@ public record StrategySpec(String type, String key, Integer virtualNodes, Double
                 decayMs != null ? decayMs : FASTEST_RESPONSE.equals(type) ? 10_000L : null,
                 weights != null ? Map.copyOf(weights) : ADAPTIVE.equals(type) ? DEFAULT_ADAPTIVE_WEIGHTS : null,
                 staleAfterMs != null ? staleAfterMs : ADAPTIVE.equals(type) ? 10_000L : null);
+    }
+
+    /** Whether picks depend on the backends' weights, so that slow start's ramp changes them. */
+    public boolean readsWeights() {
+        return !WEIGHT_BLIND.contains(type);
     }
 
     public StrategySpec withType(String newType) {

@@ -50,7 +50,8 @@ class DiscoveryTest {
     @BeforeEach
     void setUp() throws Exception {
         engine = Engine.start(EngineSettings.DEFAULT.withSlowStartMs(10_000));
-        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        // weight-aware, so the slow-start ramp new addresses join with is visible in their effective weight
+        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.SMOOTH_WRR));
         discovery = new Discovery(engine);
         dns = new LoopbackDns();
     }

@@ -3,13 +3,15 @@ package dev.fulcrum.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
  * Slow start: a backend that (re)joins ramps from 10% to 100% of its weight linearly over slowStartMs.
- * With weight 10 and slowStartMs 10 s: 1.0 at once, 5.5 after 5 s, 10 after 10 s.
+ * With weight 10 and slowStartMs 10 s: 1.0 at once, 5.5 after 5 s, 10 after 10 s. Strategies that read no
+ * weight (round robin, random, fastest-response) report the configured weight instead of a ramp they ignore.
  */
 @DisplayName("Slow start")
 class SlowStartTest {
@@ -24,7 +26,8 @@ class SlowStartTest {
     @BeforeEach
     void given() {
         engine = Engine.manual(SETTINGS, clock, RandomSource.seeded(1));
-        pool = engine.addPool("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        // weight-aware: under a weight-blind strategy the ramp is not shown (see the tests at the end)
+        pool = engine.addPool("default", StrategySpec.of(StrategySpec.SMOOTH_WRR));
         engine.addBackend("default", new BackendSpec("old", "http://127.0.0.1:9000", 10, null, false), false);
     }
 
@@ -144,5 +147,55 @@ class SlowStartTest {
         engine.setWeight("old", 10);
 
         rampsFromNow("old");
+    }
+
+    @Test
+    void everyWeightAwareStrategyShowsTheRamp() {
+        for (String type : StrategySpec.TYPES) {
+            if (StrategySpec.WEIGHT_BLIND.contains(type)) {
+                continue;
+            }
+            engine.setStrategy("default", StrategySpec.of(type));
+            add("new-" + type, true);
+
+            assertThat(effective("new-" + type)).as(type).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        }
+    }
+
+    @Test
+    void aWeightBlindStrategyShowsNoRampSinceItAppliesNone() {
+        for (String type : List.of(StrategySpec.ROUND_ROBIN, StrategySpec.RANDOM, StrategySpec.FASTEST_RESPONSE)) {
+            // given a strategy that picks without reading weights
+            engine.setStrategy("default", StrategySpec.of(type));
+
+            // when a backend joins with slow start
+            add("new-" + type, true);
+
+            // then its effective weight (what /api/state and the window show) is its weight, not 10% of it
+            assertThat(effective("new-" + type)).as(type).isEqualTo(10.0);
+        }
+    }
+
+    @Test
+    void theWhyTabShowsNoRampUnderAWeightBlindStrategyEither() {
+        engine.setStrategy("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        add("new", true);
+
+        DecisionTrace t = DecisionTrace.explain(pool, REQ);
+
+        assertThat(t.candidates()).filteredOn(c -> c.backend().equals("new"))
+                .extracting(DecisionTrace.Candidate::effectiveWeight).containsExactly(1000);
+    }
+
+    @Test
+    void aSwitchToAWeightAwareStrategyMidRampShowsTheRampFromWhereItIs() {
+        engine.setStrategy("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        add("new", true);
+        clock.advance(Duration.ofMillis(5_000));
+
+        engine.setStrategy("default", StrategySpec.of(StrategySpec.SMOOTH_WRR));
+
+        assertThat(effective("new")).isCloseTo(5.5, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(candidateWeight("new")).isEqualTo(550);
     }
 }

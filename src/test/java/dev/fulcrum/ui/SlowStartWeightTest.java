@@ -10,6 +10,7 @@ import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.StrategySpec;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import javafx.scene.control.Label;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +21,10 @@ import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
 
-/** During slow start the weight column shows the effective weight beside the configured one. */
+/**
+ * During slow start the weight column shows the effective weight beside the configured one, where the strategy
+ * reads weights; under one that does not, no ramp is shown, as none is applied.
+ */
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class SlowStartWeightTest {
@@ -29,7 +33,8 @@ class SlowStartWeightTest {
 
     @Start
     void start(Stage stage) {
-        FulcrumConfig c = UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+        // weight-aware, so slow start applies (a weight-blind strategy shows no ramp: the last test)
+        FulcrumConfig c = UiTestSupport.config(StrategySpec.of(StrategySpec.SMOOTH_WRR), BreakerConfig.DEFAULT,
                 List.of(demo("old", 1, 0, 0)));
         // a ten-minute ramp: the new backend stays well below its weight for the whole test
         c = new FulcrumConfig(c.proxy(), c.admin(), c.strategy(), c.backends(), c.demoBackends(), c.healthCheck(),
@@ -55,5 +60,20 @@ class SlowStartWeightTest {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 robot.lookup("#effective-late").queryAs(Label.class).getText()).matches("10 \\(now [0-9.]+\\)"));
         assertThat(robot.lookup("#effective-old").queryAs(Label.class).getText()).isEqualTo("1");
+    }
+
+    @Test
+    void underRoundRobinANewBackendShowsNoRampAsNoneApplies(FxRobot robot) {
+        // given round robin, which picks without reading weights
+        window.session().client().setStrategy("default", Map.of("type", StrategySpec.ROUND_ROBIN));
+
+        // when a backend is added with weight 10 while slow start is on
+        window.session().client().addBackend("default", "late", "http://127.0.0.1:9", 10);
+
+        // then its row says weight 10 and nothing else: no ramp that would change no pick
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+                robot.lookup("#effective-late").queryAs(Label.class).getText()).isEqualTo("10"));
+        assertThat(UiTestSupport.backend(app, "late").effectiveWeight()).isEqualTo(10.0);
     }
 }
