@@ -91,4 +91,10 @@ for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello", "bar
         continue
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
+# the machine drifts between rounds (nginx alone moved 54k-82k req/s in one run): each round's ratio to the nginx
+# round just before it is steadier than a ratio of medians taken over the whole run
+ratios = [f / n for (f, _), (n, _) in zip(rows.get("fulcrum", []), rows["nginx"])]
+if ratios:
+    print(f"fulcrum vs nginx, round by round: {' '.join(f'{x:.2f}' for x in ratios)}; "
+          f"median {statistics.median(ratios):.3f}x")
 PY
