@@ -1,6 +1,5 @@
 package dev.fulcrum.config;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -144,25 +143,20 @@ public final class ConfigLoader {
 
     /** Parses JSON text strictly into a tree; a syntax error becomes a problem with line and column. */
     public static JsonNode tree(String json) {
+        return tree(json, ConfigProblem.ROOT);
+    }
+
+    /** As {@link #tree(String)}, with {@code root} naming the document in a syntax error's path. */
+    private static JsonNode tree(String json, String root) {
         try {
             JsonNode tree = STRICT.readTree(json);
             if (tree == null || tree.isMissingNode()) {
-                throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT, "must be a JSON object",
+                throw new ConfigException(List.of(new ConfigProblem(root, "must be a JSON object",
                         "empty document")));
             }
             return tree;
         } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            int line = at == null ? -1 : at.getLineNr();
-            int column = at == null ? -1 : at.getColumnNr();
-            String what = e.getOriginalMessage().lines().findFirst().orElse("syntax error");
-            if (what.startsWith("Trailing token")) {
-                what = "more content after the end of the document"; // Jackson's text here speaks of Java types
-            }
-            String where = line > 0 ? " at line " + line + ", column " + column : "";
-            String got = line > 0 ? lineText(json, line) : "";
-            throw new ConfigException(List.of(new ConfigProblem(ConfigProblem.ROOT,
-                    "invalid JSON" + where + ": " + what, got)));
+            throw new ConfigException(List.of(JsonSyntax.problem(e, json, root)));
         }
     }
 
@@ -176,11 +170,6 @@ public final class ConfigLoader {
 
     private static boolean within(String inner, String outer) {
         return inner.equals(outer) || inner.startsWith(outer + ".") || inner.startsWith(outer + "[");
-    }
-
-    private static String lineText(String json, int line) {
-        String text = json.lines().skip(line - 1L).findFirst().orElse("").strip();
-        return text.isEmpty() ? "end of input" : ConfigPaths.cut(text);
     }
 
     private static String read(Path file) {
