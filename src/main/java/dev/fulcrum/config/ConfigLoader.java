@@ -141,6 +141,53 @@ public final class ConfigLoader {
         return spec.withDefaults();
     }
 
+    /**
+     * Reads and checks a JSON array of backend entries (a discovery file) by the rules of a config's {@code backends}:
+     * the same binder, so a wrong JSON type is refused rather than converted ({@code "backup": "yes"} is not false,
+     * {@code "maxInFlight": 1.7} is not 1), the same per-backend checks, and ids unique within the array. {@code root}
+     * names the array in problem paths, e.g. the file: {@code backends.json[0].backup}.
+     */
+    public static List<BackendConfig> parseBackends(String json, String root) {
+        String text = json.startsWith("\uFEFF") ? json.substring(1) : json;
+        JsonNode tree = text.isBlank() ? null : tree(text, root);
+        if (tree == null || !tree.isArray()) {
+            throw new ConfigException(List.of(new ConfigProblem(root, "must be a JSON array of backends",
+                    tree == null ? "empty document" : ConfigPaths.json(tree))));
+        }
+        List<ConfigProblem> problems = new ArrayList<>();
+        TreeBinder binder = new TreeBinder(problems);
+        List<BackendConfig> backends = new ArrayList<>();
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < tree.size(); i++) {
+            String at = ConfigPaths.index(root, i);
+            BackendConfig b = binder.bind(tree.get(i), BackendConfig.class, null, at);
+            if (b != null) {
+                backends.add(b);
+                paths.add(at);
+            }
+        }
+        List<ConfigProblem> shape = List.copyOf(problems);
+        java.util.Map<String, String> firstSeen = new java.util.HashMap<>();
+        for (int i = 0; i < backends.size(); i++) {
+            List<ConfigProblem> found = new ArrayList<>(ConfigValidator.validateBackend(backends.get(i), paths.get(i)));
+            String id = backends.get(i).id();
+            String before = id == null ? null : firstSeen.putIfAbsent(id, paths.get(i));
+            if (before != null) {
+                found.add(new ConfigProblem(ConfigPaths.child(paths.get(i), "id"),
+                        "duplicate id, already used by " + before, id));
+            }
+            for (ConfigProblem p : found) {
+                if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
+                    problems.add(p);
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return backends;
+    }
+
     /** Parses JSON text strictly into a tree; a syntax error becomes a problem with line and column. */
     public static JsonNode tree(String json) {
         return tree(json, ConfigProblem.ROOT);
