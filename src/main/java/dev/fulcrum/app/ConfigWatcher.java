@@ -23,23 +23,38 @@ import org.slf4j.LoggerFactory;
  * {@code config} event with its problems, and the running config stays. Edits are debounced (editors often
  * write a file in several steps) and compared by modification time and content, so saving from the app,
  * which writes the same content, does not re-apply anything.
+ *
+ * <p>The file may be a symlink into another folder (a Kubernetes ConfigMap mounts {@code fulcrum.json ->
+ * ..data/fulcrum.json} with {@code ..data -> ..2024_01_01_...}; a dotfiles repo links into its checkout). An edit of
+ * the target shows only in the target's folder, and a ConfigMap update shows in the link's folder only as a new
+ * {@code ..data} link, never under the file's own name. So the target's folder is watched too, any symlink appearing
+ * beside a linked config counts as a possible change, and after each look the link is resolved again, moving the
+ * second watch when it was re-pointed.
  */
 public final class ConfigWatcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigWatcher.class);
     private static final long DEBOUNCE_MS = 300;
 
     private final Path file;
+    /** The file's folder with its own links resolved: the form {@link #target} and watch keys are compared in. */
+    private final Path folder;
     private final FulcrumApp app;
     private final WatchService watch;
     private final Thread thread;
+    /** Where the file's links lead, as of the last look; only the watch thread changes it after start. */
+    private volatile Path target;
+    /** The watch on the target's folder, when it is not {@link #folder}. */
+    private WatchKey targetKey;
     private volatile FileTime lastSeen;
     private volatile String lastContent;
 
     private ConfigWatcher(Path file, FulcrumApp app) throws IOException {
         this.file = file.toAbsolutePath();
         this.app = app;
+        this.folder = this.file.getParent().toRealPath();
         this.watch = FileSystems.getDefault().newWatchService();
-        this.file.getParent().register(watch, StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_CREATE);
+        folder.register(watch, StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_CREATE);
+        watchTarget();
         this.lastSeen = Files.getLastModifiedTime(this.file);
         this.lastContent = Files.readString(this.file);
         this.thread = new Thread(this::loop, "fulcrum-config-watch");
@@ -61,8 +76,9 @@ public final class ConfigWatcher implements AutoCloseable {
         try {
             while (true) {
                 WatchKey key = watch.take();
+                Path in = (Path) key.watchable();
                 boolean ours = key.pollEvents().stream()
-                        .anyMatch(ev -> ev.context() instanceof Path p && p.getFileName().equals(file.getFileName()));
+                        .anyMatch(ev -> ev.context() instanceof Path p && concerns(in, p));
                 key.reset();
                 if (ours) {
                     TimeUnit.MILLISECONDS.sleep(DEBOUNCE_MS); // let the editor finish writing
@@ -73,10 +89,52 @@ public final class ConfigWatcher implements AutoCloseable {
                         more.reset();
                     }
                     reload();
+                    watchTarget();
                 }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
             // closing
+        }
+    }
+
+    /**
+     * Whether an event for {@code name} in the watched folder {@code in} may have changed what the file reads: the
+     * file itself, the link's target, or (for a linked file) a link beside it, such as a ConfigMap's new {@code ..data}.
+     * A false alarm costs one read: {@link #reload()} applies nothing unless the content changed.
+     */
+    private boolean concerns(Path in, Path name) {
+        Path entry = in.resolve(name);
+        if (entry.equals(target)) {
+            return true;
+        }
+        return in.equals(folder) && (name.equals(file.getFileName())
+                || Files.isSymbolicLink(file) && Files.isSymbolicLink(entry));
+    }
+
+    /** Resolves the file's links again and watches the target's folder, moving the watch if the link was re-pointed. */
+    private synchronized void watchTarget() {
+        Path now;
+        try {
+            now = file.toRealPath();
+        } catch (IOException e) {
+            return; // a link caught mid-swap; the next event looks again
+        }
+        if (now.equals(target)) {
+            return;
+        }
+        target = now;
+        if (targetKey != null) {
+            targetKey.cancel();
+            targetKey = null;
+        }
+        Path targetFolder = now.getParent();
+        if (!targetFolder.equals(folder)) { // the same folder is watched already; registering it again would share its key
+            try {
+                targetKey = targetFolder.register(watch, StandardWatchEventKinds.ENTRY_MODIFY,
+                        StandardWatchEventKinds.ENTRY_CREATE);
+            } catch (IOException | ClosedWatchServiceException e) {
+                LOG.warn("cannot watch {}: {}; edits of {} will not be applied live", targetFolder, e.toString(), now);
+            }
         }
     }
 
