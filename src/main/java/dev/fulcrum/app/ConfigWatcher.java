@@ -88,8 +88,10 @@ public final class ConfigWatcher implements AutoCloseable {
                         more.pollEvents();
                         more.reset();
                     }
-                    reload();
+                    // watch a re-pointed link's new folder before reading through it: an edit there right after
+                    // the swap is then either in what reload() reads or signalled afterwards, never lost between
                     watchTarget();
+                    reload();
                 }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
