@@ -76,7 +76,16 @@ final class RecordingBackend implements AutoCloseable {
             return;
         }
         if (ex.isInIoThread()) {
-            ex.dispatch(this::handle);
+            // going down between the check above and the dispatch, the stopped worker refused the task and Undertow
+            // answered 503 itself: a backend that answers rather than hangs up, which is not what down() means
+            // (a 503 passes through the proxy as any 5xx; FaultsTest's flapping backend failed on one in CI)
+            ex.dispatch(task -> {
+                try {
+                    ex.getConnection().getWorker().execute(task);
+                } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                    org.xnio.IoUtils.safeClose(ex.getConnection());
+                }
+            }, this::handle);
             return;
         }
         ex.startBlocking();
