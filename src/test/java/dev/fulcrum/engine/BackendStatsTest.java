@@ -47,4 +47,37 @@ class BackendStatsTest {
         assertThat(s.histogramBytes()).isLessThan(64 * 1024);
         assertThat(s.p50Ms()).isBetween(0.2, 0.6);
     }
+
+    @Test
+    void latenciesRecordedOnSeveralThreadsAllCount() throws Exception {
+        // each recording thread has its recorder of its own (the proxy's I/O threads no longer share one): the roll-up
+        // must take them all
+        BackendStats s = new BackendStats();
+        s.roll(0);
+        Thread fast = new Thread(() -> {
+            for (int i = 0; i < 100; i++) {
+                s.record(Outcome.SUCCESS, 2_000_000);
+            }
+        });
+        Thread slow = new Thread(() -> {
+            for (int i = 0; i < 100; i++) {
+                s.record(Outcome.SUCCESS, 8_000_000);
+            }
+        });
+        fast.start();
+        slow.start();
+        fast.join();
+        slow.join();
+        s.roll(1_000_000_000L);
+        assertThat(s.p50Ms()).as("the fast thread's half").isCloseTo(2.0, within(0.05));
+        assertThat(s.p99Ms()).as("the slow thread's half").isCloseTo(8.0, within(0.1));
+        assertThat(s.totalRequests()).isEqualTo(200);
+        // and the next second starts empty: what was rolled is not counted again
+        s.roll(2_000_000_000L);
+        for (int i = 0; i < 100; i++) {
+            s.record(Outcome.SUCCESS, 2_000_000);
+        }
+        s.roll(3_000_000_000L);
+        assertThat(s.p99Ms()).as("still 8 ms: the slow second is in the window").isCloseTo(8.0, within(0.1));
+    }
 }
