@@ -2,13 +2,14 @@
 # Throughput and tail latency on loopback: direct to a backend, through nginx (upstream keepalive on),
 # and through headless Fulcrum, on the same two backends (an nginx process answering `return 200`);
 # beside them Undertow's own reverse proxy and a bare Undertow server answering by itself (the ceiling
-# of the stack Fulcrum is built on) and a bare JDK NIO proxy forwarding bytes (the floor of a proxy in Java here).
+# of the stack Fulcrum is built on), the least proxy on an Undertow listener (bench/UndertowBareProxy.java: what
+# Fulcrum's features cost) and a bare JDK NIO proxy forwarding bytes (the floor of a proxy in Java here).
 # Rounds are interleaved (direct, nginx, fulcrum, direct, ...) and medians reported, because a shared
 # 2-core machine is noisy. Everything stops by itself; only 127.0.0.1 is used.
 #
 #   bench/proxy-vs-nginx.sh [seconds=10] [rounds=3] [connections=50]
 #
-# TARGETS="nginx fulcrum" (default: all six) runs only those rows, for more rounds in the same time; nginx is
+# TARGETS="nginx fulcrum" (default: all seven) runs only those rows, for more rounds in the same time; nginx is
 # always measured, as every ratio is to it.
 # WARMUP=seconds (default 30) is the load each Java server gets before the rounds: HotSpot's C2 compiler is
 # still busy 15-25 s into a run on this 2-core machine, taking CPU from everything else (a JVM benchmark
@@ -19,10 +20,10 @@ set -euo pipefail
 SECS=${1:-10}
 ROUNDS=${2:-3}
 CONNS=${3:-50}
-B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197
+B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197; UBARE=19198
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx
-TARGETS=${TARGETS:-direct nginx fulcrum undertow-stock undertow-hello bare-nio-proxy}
+TARGETS=${TARGETS:-direct nginx fulcrum undertow-stock undertow-hello undertow-bare-proxy bare-nio-proxy}
 case " $TARGETS " in *" nginx "*) ;; *) TARGETS="nginx $TARGETS" ;; esac
 want() { case " $TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
 start_backends $B1 $B2
@@ -42,6 +43,13 @@ for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && bre
 grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
 fi
 
+# the floor of a proxy on an Undertow listener (what issue 3 asks for): Undertow's server side and the least forwarding
+if want undertow-bare-proxy; then
+java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowBareProxy.java" $UBARE $B1 $B2 > "$WORK/ubare" 2>&1 & pids+=($!)
+for _ in $(seq 1 100); do grep -q "undertow-bare ready" "$WORK/ubare" 2>/dev/null && break; sleep 0.2; done
+grep -q "undertow-bare ready" "$WORK/ubare" || { echo "bare Undertow proxy did not start:"; cat "$WORK/ubare"; exit 1; }
+fi
+
 # and the floor of any proxy in Java here: JDK NIO forwarding bytes with no parsing, headers, routing or metrics
 if want bare-nio-proxy; then
 java -Xms256m -Xmx256m "$ROOT/bench/BareNioProxy.java" $BARE $B1 $B2 > "$WORK/bare" 2>&1 & pids+=($!)
@@ -55,6 +63,7 @@ WARMUP=${WARMUP:-30}
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
 ! want undertow-stock || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$STOCK/" > /dev/null
 ! want undertow-hello || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
+! want undertow-bare-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$UBARE/" > /dev/null
 ! want bare-nio-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$BARE/" > /dev/null
 
 run() { # name url -> "rps p99ms"
@@ -73,6 +82,7 @@ for r in $(seq 1 "$ROUNDS"); do
   run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
   run undertow-stock "http://127.0.0.1:$STOCK/" "$r"
   run undertow-hello "http://127.0.0.1:$HELLO/" "$r"
+  run undertow-bare-proxy "http://127.0.0.1:$UBARE/" "$r"
   run bare-nio-proxy "http://127.0.0.1:$BARE/" "$r"
 done
 
@@ -86,15 +96,16 @@ med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v
 print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
-for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello", "bare-nio-proxy"):
+for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello", "undertow-bare-proxy", "bare-nio-proxy"):
     if k not in med:
         continue
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 # the machine drifts between rounds (nginx alone moved 54k-82k req/s in one run): each round's ratio to the nginx
 # round just before it is steadier than a ratio of medians taken over the whole run
-ratios = [f / n for (f, _), (n, _) in zip(rows.get("fulcrum", []), rows["nginx"])]
-if ratios:
-    print(f"fulcrum vs nginx, round by round: {' '.join(f'{x:.2f}' for x in ratios)}; "
-          f"median {statistics.median(ratios):.3f}x")
+for k in ("fulcrum", "undertow-bare-proxy", "bare-nio-proxy"):
+    ratios = [f / n for (f, _), (n, _) in zip(rows.get(k, []), rows["nginx"])]
+    if ratios:
+        print(f"{k} vs nginx, round by round: {' '.join(f'{x:.2f}' for x in ratios)}; "
+              f"median {statistics.median(ratios):.3f}x")
 PY
