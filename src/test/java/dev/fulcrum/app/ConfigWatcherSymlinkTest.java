@@ -21,18 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Kubernetes ConfigMap volume swaps its {@code ..data} link), are applied live like edits of a plain file.
  */
 class ConfigWatcherSymlinkTest {
-    private static final String CONFIG = """
-            {
-              "proxy": {"host": "127.0.0.1", "port": 0},
-              "admin": {"host": "127.0.0.1", "port": 0},
-              "strategy": {"type": "round-robin"},
-              "demoBackends": [
-                {"id": "demo-a", "port": 0, "weight": 1, "latencyMs": 0, "errorRate": 0.0},
-                {"id": "demo-b", "port": 0, "weight": WEIGHT_B, "latencyMs": 0, "errorRate": 0.0}
-              ],
-              "healthCheck": {"enabled": false}
-            }
-            """;
+    private static final String CONFIG = ConfigWatcherTest.CONFIG;
     private static final Duration DEADLINE = Duration.ofSeconds(15);
 
     @TempDir

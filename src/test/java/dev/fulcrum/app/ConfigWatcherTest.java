@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Editing the {@code --config} file of a running Fulcrum: valid edits apply live, invalid ones are refused. */
 class ConfigWatcherTest {
-    private static final String CONFIG = """
+    /** Two demo backends; {@code WEIGHT_B} is replaced by demo-b's weight. */
+    static final String CONFIG = """
             {
               "proxy": {"host": "127.0.0.1", "port": 0},
               "admin": {"host": "127.0.0.1", "port": 0},
