@@ -31,14 +31,21 @@ public final class BackendStats {
      */
     private volatile Own[] recorders = new Own[0];
 
-    private record Own(Thread thread, SingleWriterRecorder recorder) {
+    private static final class Own {
+        final Thread thread;
+        final SingleWriterRecorder recorder;
+        /** The interval histogram the recorder handed out last, handed back to it at the next roll (control thread). */
+        Histogram spare;
+
+        Own(Thread thread, SingleWriterRecorder recorder) {
+            this.thread = thread;
+            this.recorder = recorder;
+        }
     }
 
     // owned by the control thread
     private final PackedHistogram[] seconds = new PackedHistogram[LATENCY_SECONDS];
     private final PackedHistogram window = new PackedHistogram(1, MAX_TRACKED_MICROS, 2);
-    /** One recorder's interval, on its way into the second's histogram. */
-    private final PackedHistogram interval = new PackedHistogram(1, MAX_TRACKED_MICROS, 2);
     private int slot;
     private long lastTotal;
     private long lastFailures;
@@ -100,8 +107,13 @@ public final class BackendStats {
         }
         second.reset();
         for (Own o : recorders) {
-            o.recorder.getIntervalHistogramInto(interval);
-            second.add(interval);
+            // the recorder's own interval histogram, added straight in (a copy first made the roll-up of 1000
+            // backends half as slow again); an idle thread's is empty and skipped
+            Histogram h = o.recorder.getIntervalHistogram(o.spare);
+            o.spare = h;
+            if (h.getTotalCount() > 0) {
+                second.add(h);
+            }
         }
         if (second.getTotalCount() > 0) {
             window.add(second);
