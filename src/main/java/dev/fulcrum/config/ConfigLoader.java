@@ -75,15 +75,7 @@ public final class ConfigLoader {
         }
         FulcrumConfig config = new TreeBinder(problems).bind(tree, FulcrumConfig.class, FulcrumConfig.DEFAULT,
                 ConfigProblem.ROOT);
-        List<ConfigProblem> shape = List.copyOf(problems);
-        for (ConfigProblem p : ConfigValidator.validate(config)) {
-            if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
-                problems.add(p);
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
+        throwIfAny(problems, ConfigValidator.validate(config));
         return config;
     }
 
@@ -129,15 +121,7 @@ public final class ConfigLoader {
         if (spec == null) {
             throw new ConfigException(problems);
         }
-        List<ConfigProblem> shape = List.copyOf(problems);
-        for (ConfigProblem p : ConfigValidator.validateStrategy(spec, path == null ? "" : path)) {
-            if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
-                problems.add(p);
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
+        throwIfAny(problems, ConfigValidator.validateStrategy(spec, path == null ? "" : path));
         return spec.withDefaults();
     }
 
@@ -166,26 +150,24 @@ public final class ConfigLoader {
                 paths.add(at);
             }
         }
+        throwIfAny(problems, ConfigValidator.validateBackends(backends, paths));
+        return backends;
+    }
+
+    /**
+     * Adds to the binder's {@code problems} each validation problem not under a path the binder already refused (a
+     * value that never bound is not checked again), then throws them all, if any.
+     */
+    private static void throwIfAny(List<ConfigProblem> problems, List<ConfigProblem> validation) {
         List<ConfigProblem> shape = List.copyOf(problems);
-        java.util.Map<String, String> firstSeen = new java.util.HashMap<>();
-        for (int i = 0; i < backends.size(); i++) {
-            List<ConfigProblem> found = new ArrayList<>(ConfigValidator.validateBackend(backends.get(i), paths.get(i)));
-            String id = backends.get(i).id();
-            String before = id == null ? null : firstSeen.putIfAbsent(id, paths.get(i));
-            if (before != null) {
-                found.add(new ConfigProblem(ConfigPaths.child(paths.get(i), "id"),
-                        "duplicate id, already used by " + before, id));
-            }
-            for (ConfigProblem p : found) {
-                if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
-                    problems.add(p);
-                }
+        for (ConfigProblem p : validation) {
+            if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
+                problems.add(p);
             }
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        return backends;
     }
 
     /** Parses JSON text strictly into a tree; a syntax error becomes a problem with line and column. */

@@ -92,6 +92,20 @@ public final class ConfigValidator {
         return List.copyOf(v.problems);
     }
 
+    /**
+     * Every problem of a list of backends standing alone (a discovery file): each one's own, and ids unique among
+     * them. {@code paths} names each entry, in the same order.
+     */
+    public static List<ConfigProblem> validateBackends(List<BackendConfig> backends, List<String> paths) {
+        ConfigValidator v = new ConfigValidator();
+        Map<String, String> firstSeen = new HashMap<>();
+        for (int i = 0; i < backends.size(); i++) {
+            v.backend(backends.get(i), paths.get(i));
+            v.unique(firstSeen, backends.get(i).id(), paths.get(i));
+        }
+        return List.copyOf(v.problems);
+    }
+
     /** Every problem of one demo backend on its own. */
     public static List<ConfigProblem> validateDemoBackend(DemoBackendConfig demo, String path) {
         ConfigValidator v = new ConfigValidator();

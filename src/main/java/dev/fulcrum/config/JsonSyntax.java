@@ -42,15 +42,14 @@ final class JsonSyntax {
         JsonLocation at = e.getLocation();
         int line = at == null ? -1 : at.getLineNr();
         int column = at == null ? -1 : at.getColumnNr();
+        Matcher control = CONTROL.matcher(raw);
         String got;
         if (raw.startsWith("Unexpected end-of-input")) {
             got = "end of input";
         } else if (raw.startsWith("Duplicate field")) {
             got = "\"" + token + "\"";
-        } else if (CONTROL.matcher(raw).find()) {
-            Matcher m = CONTROL.matcher(raw);
-            m.find();
-            got = String.format("U+%04X", Integer.parseInt(m.group(1)));
+        } else if (control.find()) {
+            got = String.format("U+%04X", Integer.parseInt(control.group(1)));
         } else if (token != null) {
             got = token;
         } else {
