@@ -27,8 +27,7 @@ public final class BackendCommands {
 
     /** Sets a weight and records {@code from} as what undo restores. */
     public void setWeight(String id, int from, int to) {
-        session.run("weight of " + id, () -> client().setWeight(id, to),
-                () -> record("weight of " + id + " " + from + " → " + to, () -> client().setWeight(id, from)), null);
+        weightChange(id, from, to, () -> client().setWeight(id, to));
     }
 
     /**
@@ -36,7 +35,11 @@ public final class BackendCommands {
      * sending it again. Queued behind those sends on the worker, so it is recorded once they have run.
      */
     public void recordWeight(String id, int from, int to) {
-        session.run("weight of " + id, () -> { },
+        weightChange(id, from, to, () -> { });
+    }
+
+    private void weightChange(String id, int from, int to, Runnable send) {
+        session.run("weight of " + id, send,
                 () -> record("weight of " + id + " " + from + " → " + to, () -> client().setWeight(id, from)), null);
     }
 

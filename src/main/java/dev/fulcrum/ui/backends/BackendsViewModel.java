@@ -28,9 +28,11 @@ public final class BackendsViewModel {
     private final ObservableList<BackendRow> rows = FXCollections.observableArrayList();
     private final ObservableList<BackendRow> readOnlyRows = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, BackendRow> byId = new HashMap<>();
-    private final Map<String, Long> lastDragSend = new HashMap<>();
-    /** The weight the current drag last sent, per backend: what the engine has until the drag ends. */
-    private final Map<String, Integer> lastDragWeight = new HashMap<>();
+    /** What the current drag last sent, per backend, and when: the engine has that weight until the drag ends. */
+    private final Map<String, DragSent> lastDragSent = new HashMap<>();
+
+    private record DragSent(long atMillis, int weight) {
+    }
 
     public BackendsViewModel(UiSession session) {
         this.session = session;
@@ -92,11 +94,10 @@ public final class BackendsViewModel {
      * no-op event such as {@code weight a 5->5}.
      */
     public void weightDragged(String id, int from, int weight, long nowMillis) {
-        Long last = lastDragSend.get(id);
-        int engineHas = lastDragWeight.getOrDefault(id, from);
-        if ((last == null || nowMillis - last >= DRAG_SEND_INTERVAL_MS) && weight != engineHas) {
-            lastDragSend.put(id, nowMillis);
-            lastDragWeight.put(id, weight);
+        DragSent last = lastDragSent.get(id);
+        int engineHas = last == null ? from : last.weight();
+        if ((last == null || nowMillis - last.atMillis() >= DRAG_SEND_INTERVAL_MS) && weight != engineHas) {
+            lastDragSent.put(id, new DragSent(nowMillis, weight));
             commands.sendWeight(id, weight);
         }
     }
@@ -108,9 +109,8 @@ public final class BackendsViewModel {
      * {@code from} whenever {@code from != to}, sent now or by the drag.
      */
     public void weightSet(String id, int from, int to) {
-        lastDragSend.remove(id);
-        Integer dragged = lastDragWeight.remove(id);
-        int engineHas = dragged != null ? dragged : from;
+        DragSent dragged = lastDragSent.remove(id);
+        int engineHas = dragged != null ? dragged.weight() : from;
         if (to != engineHas) {
             if (from != to) {
                 commands.setWeight(id, from, to);
