@@ -8,7 +8,6 @@ import dev.fulcrum.proxy.RequestListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.HashSet;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code GET /metrics} through Micrometer's Prometheus registry: {@code fulcrum_requests_total{backend,code}},
@@ -31,13 +29,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class Metrics implements RequestListener {
     private static final String NONE = "none";
-    private static final java.time.Duration[] BUCKETS = java.util.stream.LongStream
-            .of(1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000)
-            .mapToObj(java.time.Duration::ofMillis).toArray(java.time.Duration[]::new);
 
     private final Engine engine;
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final Timer duration;
+    private final DurationHistogram duration = new DurationHistogram();
     private final Map<String, Counter[]> counters = new ConcurrentHashMap<>();
     private volatile Map<String, BackendView> views = Map.of();
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
@@ -46,10 +41,8 @@ final class Metrics implements RequestListener {
     Metrics(Engine engine) {
         this.engine = engine;
         // a histogram with fixed buckets (not a client-side summary), so Prometheus can aggregate across
-        // instances and histogram_quantile() works; the bounds span a fast local hop to a slow upstream
-        this.duration = Timer.builder("fulcrum.request.duration").description("Time to answer a proxied request")
-                .serviceLevelObjectives(BUCKETS)
-                .register(registry);
+        // instances and histogram_quantile() works
+        registry.getPrometheusRegistry().register(duration);
     }
 
     /** Counts the proxy's new backend connections, read when scraped. */
@@ -75,7 +68,7 @@ final class Metrics implements RequestListener {
             byCode[code] = c;
         }
         c.increment();
-        duration.record(latencyNanos, TimeUnit.NANOSECONDS);
+        duration.record(latencyNanos);
     }
 
     String scrape() {

@@ -63,6 +63,7 @@ class MetricsEndpointTest {
             assertThat(dur.type()).isEqualTo("histogram");
             assertThat(dur.value("fulcrum_request_duration_seconds_count", Map.of())).isEqualTo(6.0);
             assertThat(dur.value("fulcrum_request_duration_seconds_sum", Map.of())).isPositive();
+            assertThat(dur.value("fulcrum_request_duration_seconds_bucket", Map.of("le", "+Inf"))).isEqualTo(6.0);
         });
         Map<String, PrometheusText.Family> m = scrape();
         assertThat(m.get("fulcrum_active_requests").type()).isEqualTo("gauge");

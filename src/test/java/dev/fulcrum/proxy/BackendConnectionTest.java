@@ -372,6 +372,34 @@ class BackendConnectionTest extends ProxyTestBase {
     }
 
     @Test
+    void theAnswerComesBackWithoutHopByHopHeadersWhereverTheConnectionHeaderNamesThem() throws Exception {
+        // X-Early is named by a Connection line after it, X-Late by one before it; Content-Length stays whatever the
+        // Connection header says (without it the client could not find the body's end)
+        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nX-Early: e\r\nConnection: keep-alive, X-Late\r\n"
+                + "Keep-Alive: timeout=5\r\nProxy-Connection: keep-alive\r\nTE: trailers\r\nTrailer: X-T\r\n"
+                + "Proxy-Authenticate: Basic\r\nProxy-Authorization: Basic eA==\r\nExpect: 100-continue\r\nUpgrade: h2c\r\n"
+                + "X-Late: l\r\nConnection: X-Early, Content-Length\r\nX-Kept: k\r\nContent-Length: 2\r\n\r\nok"));
+        start(b);
+        for (int i = 0; i < 2; i++) { // the second on the kept connection: nothing of the first answer's lingers
+            try (Socket c = new Socket(InetAddress.getLoopbackAddress(), URI.create(proxy.url()).getPort())) {
+                c.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                c.setSoTimeout(10_000);
+                String head = Scripted.readRequest(c.getInputStream(), false).toLowerCase(java.util.Locale.ROOT);
+                assertThat(head).startsWith("http/1.1 200").contains("\r\nx-kept: k\r\n", "\r\ncontent-length: 2\r\n");
+                for (String gone : List.of("x-early", "x-late", "keep-alive", "proxy-connection", "te", "trailer",
+                        "proxy-authenticate", "proxy-authorization", "expect", "upgrade")) {
+                    assertThat(head).as(gone).doesNotContain("\r\n" + gone + ":");
+                }
+                // Undertow's own, for the client's connection; nothing of the backend's
+                assertThat(head).doesNotContain("x-early", "x-late").containsOnlyOnce("connection");
+                assertThat(head).satisfiesAnyOf(h -> assertThat(h).doesNotContain("\r\nconnection:"),
+                        h -> assertThat(h).contains("\r\nconnection: keep-alive\r\n"));
+            }
+        }
+        assertThat(b.accepted.get()).isEqualTo(1);
+    }
+
+    @Test
     void bodiesGoOutWithTheirLengthOrChunkedIncludingAnEmptyChunkedOne() throws Exception {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
         start(b);
