@@ -15,6 +15,7 @@ public final class Backend implements Comparable<Backend> {
     private final String id;
     private final String pool;
     private final URI url;
+    private final String authority;
     private final String host;
     private final int port;
     private final int maxInFlight; // 0 = no cap
@@ -48,6 +49,7 @@ public final class Backend implements Comparable<Backend> {
         this.url = URI.create(spec.url());
         this.host = url.getHost();
         this.port = url.getPort() > 0 ? url.getPort() : 80;
+        this.authority = host + ":" + port;
         this.maxInFlight = spec.maxInFlight() == null ? 0 : spec.maxInFlight();
         this.backup = spec.backup();
         this.weight = spec.weight();
@@ -76,6 +78,11 @@ public final class Backend implements Comparable<Backend> {
 
     public int port() {
         return port;
+    }
+
+    /** {@code host:port}, as a Host header names the backend. */
+    public String authority() {
+        return authority;
     }
 
     public boolean isBackup() {

@@ -64,9 +64,17 @@ public final class Lease {
 
     /** Ends the attempt. Only the first call counts. */
     public void release(Outcome outcome) {
+        release(outcome, pool.nanos());
+    }
+
+    /**
+     * {@link #release(Outcome)} at {@code nowNanos}, a reading of the engine's ticker the caller took anyway (the proxy
+     * reads the clock once as a request ends, for everything that needs the time then).
+     */
+    public void release(Outcome outcome, long nowNanos) {
         Objects.requireNonNull(outcome, "outcome"); // before the CAS: a bad call must not eat the release
         if (RELEASED.compareAndSet(this, false, true)) {
-            pool.release(this, outcome);
+            pool.release(this, outcome, nowNanos);
         }
     }
 }

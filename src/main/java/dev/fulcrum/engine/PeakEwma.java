@@ -29,10 +29,19 @@ public final class PeakEwma {
         this.stamp = ticker.nanos();
     }
 
-    public synchronized void observe(long rttNanos) {
-        long now = ticker.nanos();
+    public void observe(long rttNanos) {
+        observe(rttNanos, ticker.nanos());
+    }
+
+    /**
+     * {@link #observe(long)} at {@code now}, a reading of the ticker the caller already took. For a sample taken within
+     * decay / 64 of the last one (a busy backend), the decay factor is the start of exp's series: off by less than
+     * 1e-6, without the call to exp.
+     */
+    public synchronized void observe(long rttNanos, long now) {
         double v = value;
-        double w = Math.exp(-Math.max(0, now - stamp) / decayNanos);
+        double x = Math.max(0, now - stamp) / decayNanos;
+        double w = x <= 1.0 / 64 ? 1 - x + x * x / 2 : Math.exp(-x);
         if (!sampled || rttNanos > v * w) {
             v = rttNanos;
         } else {

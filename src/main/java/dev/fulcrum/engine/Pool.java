@@ -65,6 +65,11 @@ public final class Pool {
      * @param tried backends this request already failed on (retries go elsewhere); null or empty for none
      */
     public Lease pick(RequestContext request, Set<Backend> tried) {
+        return pick(request, tried, engine.ticker().nanos());
+    }
+
+    /** {@link #pick(RequestContext, Set)} at {@code nowNanos}, a reading of the engine's ticker the caller already took. */
+    public Lease pick(RequestContext request, Set<Backend> tried, long nowNanos) {
         PoolSnapshot s = snapshot;
         Eligibility eligible = tried == null || tried.isEmpty() ? Eligibility.ADMITTING
                 : b -> !tried.contains(b) && b.admitsAnother();
@@ -80,7 +85,7 @@ public final class Pool {
             long ticket = b.tryAcquire(breaker);
             if (ticket != CircuitBreaker.REFUSED) {
                 inFlight.incrementAndGet();
-                return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
+                return new Lease(this, b, nowNanos, breaker, ticket);
             }
             // lost a race for its last slot or probe permit, or it is draining (a snapshot older than the
             // drain): pick again. A drain this leaves at 0 in flight is completed by the next tick; handing it to
@@ -131,9 +136,14 @@ public final class Pool {
         return null;
     }
 
-    void release(Lease lease, Outcome outcome) {
+    /** The engine's ticker now. */
+    long nanos() {
+        return engine.ticker().nanos();
+    }
+
+    void release(Lease lease, Outcome outcome, long nowNanos) {
         Backend b = lease.backend();
-        long latency = engine.ticker().nanos() - lease.startNanos();
+        long latency = nowNanos - lease.startNanos();
         b.stats().record(outcome, latency);
         CircuitBreaker breaker = lease.breaker();
         if (outcome == Outcome.CLIENT_ABORT) {
@@ -145,7 +155,7 @@ public final class Pool {
                     : latency >= TimeUnit.MILLISECONDS.toNanos(breaker.spec().slowCallMs()) ? CircuitBreaker.Call.SLOW
                     : CircuitBreaker.Call.SUCCESS, lease.breakerTicket());
             if (outcome != Outcome.CONNECT_FAILURE) {
-                b.ewma().observe(latency);
+                b.ewma().observe(latency, nowNanos);
             }
             EngineSettings.OutlierSpec o = engine.settings().outlier();
             if (!failed) {

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import org.xnio.ChannelExceptionHandler;
 import org.xnio.ChannelListener;
 import org.xnio.IoUtils;
@@ -48,8 +49,9 @@ final class BackendConnection {
         void headWritten();
 
         /**
-         * The response head arrived and its headers (hop-by-hop ones included) were added to the map given to
-         * {@link #send}. {@code body} is the whole body when it came with the head (possibly empty); when null,
+         * The response head arrived and its end-to-end headers were added to the map given to {@link #send}: the
+         * hop-by-hop ones (RFC 9110 7.6.1) and those its Connection header names are left out, but for a 101 its
+         * Upgrade. {@code body} is the whole body when it came with the head (possibly empty); when null,
          * the body streams from {@link #responseBody()}. The buffer is a view on the thread's read buffer, valid
          * only during this call: write it out or copy it.
          */
@@ -99,8 +101,18 @@ final class BackendConnection {
     /** For an upgrade: what the backend sent right behind its 101 head, handed to the tunnel. */
     private byte[] afterHead;
     private boolean headParsed;
+    private int status;
     private String reason;
     private boolean http10;
+    /**
+     * The answer's hop-by-hop fields, read as its head is parsed and kept out of the header map (taken out after,
+     * each of nine absent names cost a hash lookup per answer): every Connection line, joined; Transfer-Encoding and
+     * how many lines it came in; the first Upgrade. Null when absent.
+     */
+    private String connectionField;
+    private String transferEncoding;
+    private int transferEncodingLines;
+    private String upgradeField;
     /** Both true while no exchange uses the connection (so a fresh one that went unused can be pooled). */
     private boolean requestDone = true;
     private boolean responseDone = true;
@@ -266,9 +278,10 @@ final class BackendConnection {
 
     /**
      * Both directions of the exchange ended cleanly and the backend keeps the connection open: ready for the
-     * next request. Resets the per-exchange state; false means close it instead.
+     * next request. Resets the per-exchange state; false means close it instead. {@code now}: {@link System#nanoTime()},
+     * from when it went idle.
      */
-    boolean finishExchange() {
+    boolean finishExchange(long now) {
         if (chunkedRest != null) {
             reusable &= nothingAfterLastChunk();
             chunkedRest = null;
@@ -284,7 +297,7 @@ final class BackendConnection {
         headers = null;
         partial = null;
         afterHead = null;
-        idleSince = System.nanoTime();
+        idleSince = now;
         return ok;
     }
 
@@ -392,7 +405,8 @@ final class BackendConnection {
     private void parse(byte[] b, int len, Scratch s) throws IOException {
         int pos = 0;
         for (;;) {
-            int end = headEnd(b, pos, len);
+            // a head that came in pieces is parsed once it is all here (the usual one, whole in one read, at once)
+            int end = b == partial && headEnd(b, pos, len) < 0 ? -1 : head(b, pos, len, s.values);
             if (end < 0) {
                 if (len - pos > MAX_HEAD) {
                     throw new IOException("response head larger than " + MAX_HEAD + " bytes");
@@ -406,10 +420,8 @@ final class BackendConnection {
                 return;
             }
             partial = null;
-            int status = head(b, pos, end, s.values);
             if (status >= 100 && status < 200 && status != 101) {
-                headers.clear(); // an interim answer (103 Early Hints): the real one follows
-                pos = end;
+                pos = end; // an interim answer (103 Early Hints): the real one follows
                 continue;
             }
             body(status, b, end, len, s);
@@ -432,10 +444,21 @@ final class BackendConnection {
         return -1;
     }
 
-    /** Parses the status line and headers in {@code b[from, end)}; returns the status. */
-    private int head(byte[] b, int from, int end, Tokens.Values values) throws IOException {
-        int eol = lineEnd(b, from, end);
-        int lineLen = eol - from;
+    /**
+     * Parses the head starting at {@code from} in one pass: the status line into {@link #status} and {@link #reason},
+     * the end-to-end headers into the map, the hop-by-hop ones into their fields. Returns the index just past the
+     * blank line that ends it, or -1 when it is not all here yet (what it put in the map is cleared at the next try).
+     * Lines end in CR LF or a bare LF.
+     */
+    private int head(byte[] b, int from, int len, Tokens.Values values) throws IOException {
+        int eol = from;
+        while (eol < len && b[eol] != '\n') {
+            eol++;
+        }
+        if (eol == len) {
+            return -1;
+        }
+        int lineLen = (eol > from && b[eol - 1] == '\r' ? eol - 1 : eol) - from;
         if (lineLen < 12 || b[from] != 'H' || b[from + 1] != 'T' || b[from + 2] != 'T' || b[from + 3] != 'P'
                 || b[from + 4] != '/' || b[from + 5] != '1' || b[from + 6] != '.' || (b[from + 7] != '0' && b[from + 7] != '1')
                 || b[from + 8] != ' ' || !digit(b[from + 9]) || !digit(b[from + 10]) || !digit(b[from + 11])
@@ -444,71 +467,122 @@ final class BackendConnection {
                     + new String(b, from, Math.min(lineLen, 80), StandardCharsets.ISO_8859_1));
         }
         http10 = b[from + 7] == '0';
-        int status = (b[from + 9] - '0') * 100 + (b[from + 10] - '0') * 10 + (b[from + 11] - '0');
+        status = (b[from + 9] - '0') * 100 + (b[from + 10] - '0') * 10 + (b[from + 11] - '0');
         if (status < 100 || status > 599) { // RFC 9110 15: 000, 099, 600 and 999 are no answers (nginx: 502)
             throw new IOException("invalid status code from backend (got: "
                     + new String(b, from + 9, 3, StandardCharsets.ISO_8859_1) + ")");
         }
         reason = lineLen > 13 ? new String(b, from + 13, lineLen - 13, StandardCharsets.ISO_8859_1) : "";
-        headers.clear();
-        int pos = next(b, eol, end);
-        while (pos < end) {
-            int e = lineEnd(b, pos, end);
-            if (e == pos) {
-                break; // the blank line
+        if (headers.size() != 0) {
+            headers.clear(); // a try on a head that was not all here, or an interim answer's
+        }
+        connectionField = null;
+        transferEncoding = null;
+        transferEncodingLines = 0;
+        upgradeField = null;
+        int pos = eol + 1;
+        for (;;) {
+            if (pos >= len) {
+                return -1;
             }
-            if (b[pos] == ' ' || b[pos] == '\t') {
+            byte c = b[pos];
+            if (c == '\n' || (c == '\r' && pos + 1 < len && b[pos + 1] == '\n')) {
+                return endOfHead(c == '\n' ? pos + 1 : pos + 2);
+            }
+            if (c == ' ' || c == '\t') {
                 throw new IOException("obsolete line folding in a backend response header");
             }
             int colon = pos;
-            while (colon < e && b[colon] != ':') {
+            while (colon < len && b[colon] != ':') {
                 if (!Tokens.isTokenChar(b[colon])) {
-                    throw new IOException("invalid header name from backend: "
-                            + new String(b, pos, Math.min(e - pos, 80), StandardCharsets.ISO_8859_1));
+                    boolean eolFirst = b[colon] == '\r' || b[colon] == '\n';
+                    if (eolFirst && colon + 1 >= len) {
+                        return -1;
+                    }
+                    throw new IOException((eolFirst ? "invalid header line from backend: " : "invalid header name from backend: ")
+                            + line(b, pos, len));
                 }
                 colon++;
             }
-            if (colon == pos || colon == e) {
-                throw new IOException("invalid header line from backend: "
-                        + new String(b, pos, Math.min(e - pos, 80), StandardCharsets.ISO_8859_1));
+            if (colon >= len) {
+                return -1;
             }
+            if (colon == pos) {
+                throw new IOException("invalid header line from backend: " + line(b, pos, len));
+            }
+            // the value runs to the line's end: a CR only right before its LF, no other control character (RFC 9110 5.5)
+            int e = colon + 1;
+            for (;; e++) {
+                if (e >= len) {
+                    return -1;
+                }
+                byte v = b[e];
+                if ((v & 0xff) >= 0x20 && v != 0x7f || v == '\t') {
+                    continue;
+                }
+                if (v == '\n' || (v == '\r' && e + 1 < len && b[e + 1] == '\n')) {
+                    break;
+                }
+                if (v == '\r' && e + 1 >= len) {
+                    return -1;
+                }
+                throw new IOException("control character in a backend response header value: "
+                        + new String(b, pos, colon - pos, StandardCharsets.ISO_8859_1));
+            }
+            int next = b[e] == '\r' ? e + 2 : e + 1;
             int vs = colon + 1;
-            int ve = e;
-            while (vs < ve && (b[vs] == ' ' || b[vs] == '\t')) {
+            while (vs < e && (b[vs] == ' ' || b[vs] == '\t')) {
                 vs++;
             }
-            while (ve > vs && (b[ve - 1] == ' ' || b[ve - 1] == '\t')) {
-                ve--;
-            }
-            for (int i = vs; i < ve; i++) {
-                if (((b[i] & 0xff) < 0x20 && b[i] != '\t') || b[i] == 0x7f) { // RFC 9110 5.5: NUL, CR and other controls
-                    throw new IOException("control character in a backend response header value: "
-                            + new String(b, pos, colon - pos, StandardCharsets.ISO_8859_1));
-                }
+            while (e > vs && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
+                e--;
             }
             int k = Tokens.known(b, pos, colon - pos);
-            if (k >= 0) {
-                headers.add(Tokens.name(k), values.value(k, b, vs, ve - vs));
+            if (k < 0) {
+                headers.add(new HttpString(b, pos, colon - pos), new String(b, vs, e - vs, StandardCharsets.ISO_8859_1));
+            } else if (!Tokens.isHopByHop(k)) {
+                headers.add(Tokens.name(k), values.value(k, b, vs, e - vs));
             } else {
-                headers.add(new HttpString(b, pos, colon - pos), new String(b, vs, ve - vs, StandardCharsets.ISO_8859_1));
+                hopByHop(k, values.value(k, b, vs, e - vs));
             }
-            pos = next(b, e, end);
+            pos = next;
         }
-        return status;
     }
 
-    /** End of the line starting at {@code from}: the index of its CR LF or bare LF. */
-    private static int lineEnd(byte[] b, int from, int end) {
-        int i = from;
-        while (i < end && b[i] != '\n') {
-            i++;
+    private void hopByHop(int known, String value) {
+        if (known == Tokens.CONNECTION) {
+            connectionField = connectionField == null ? value : connectionField + ", " + value;
+        } else if (known == Tokens.TRANSFER_ENCODING) {
+            transferEncoding = transferEncoding == null ? value : transferEncoding + ", " + value;
+            transferEncodingLines++;
+        } else if (known == Tokens.UPGRADE && upgradeField == null) {
+            upgradeField = value;
         }
-        return i > from && b[i - 1] == '\r' ? i - 1 : i;
     }
 
-    /** Start of the line after the one ending at {@code eol}. */
-    private static int next(byte[] b, int eol, int end) {
-        return eol < end && b[eol] == '\r' ? eol + 2 : eol + 1;
+    /** The head is all parsed: a 101 keeps its Upgrade, and the headers the Connection header names go. */
+    private int endOfHead(int end) {
+        if (status == 101 && upgradeField != null) {
+            headers.put(Headers.UPGRADE, upgradeField);
+        }
+        if (connectionField != null) {
+            List<String> named = ProxyExchange.namedHeaders(connectionField, null);
+            if (named != null) {
+                for (String n : named) {
+                    headers.remove(n);
+                }
+            }
+        }
+        return end;
+    }
+
+    /** The line starting at {@code from}, for an error message: at most 80 chars, without its end. */
+    private static String line(byte[] b, int from, int len) {
+        int e = from;
+        while (e < len && e - from < 80 && b[e] != '\r' && b[e] != '\n') {
+            e++;
+        }
+        return new String(b, from, e - from, StandardCharsets.ISO_8859_1);
     }
 
     private static boolean digit(byte c) {
@@ -517,9 +591,9 @@ final class BackendConnection {
 
     /** The head is parsed; works out how the body is framed (RFC 9112 6.3) and hands the answer over. */
     private void body(int status, byte[] b, int end, int len, Scratch s) throws IOException {
-        HeaderValues te = headers.get(Headers.TRANSFER_ENCODING);
+        String te = transferEncoding;
         HeaderValues cl = headers.get(Headers.CONTENT_LENGTH);
-        if (http10 ? !connectionSays(headers, "keep-alive") : connectionSays(headers, "close")) {
+        if (http10 ? !connectionSays(connectionField, "keep-alive") : connectionSays(connectionField, "close")) {
             reusable = false;
         }
         long length; // -1: until the backend closes
@@ -534,10 +608,10 @@ final class BackendConnection {
                 source.suspendReads();
             }
         } else if (te != null) {
-            if (!Tokens.onlyChunked(te)) {
+            if (transferEncodingLines != 1 || !Tokens.onlyChunked(te)) {
                 // another coding (gzip, chunked) would reach the client undeclared once chunked is taken off, and
                 // without chunked last the body's end is unknowable: refused, as nginx does ("unknown Transfer-Encoding")
-                throw new IOException("unsupported Transfer-Encoding from backend (got: " + String.join(", ", te) + ")");
+                throw new IOException("unsupported Transfer-Encoding from backend (got: " + te + ")");
             }
             chunked = true;
             length = -1;
@@ -632,23 +706,19 @@ final class BackendConnection {
         return ByteBuffer.wrap(b, from, length);
     }
 
-    /** The one length all Content-Length values (and list members) agree on; anything else is refused. */
-    /** Whether a Connection header lists {@code token}. */
-    private static boolean connectionSays(HeaderMap h, String token) {
-        HeaderValues values = h.get(Headers.CONNECTION);
-        if (values == null) {
+    /** Whether the Connection header's lines {@code v} (joined, or null for none) list {@code token}. */
+    private static boolean connectionSays(String v, String token) {
+        if (v == null) {
             return false;
         }
         int len = token.length();
-        for (String v : values) {
-            for (int i = 0; i < v.length(); ) {
-                int end = Tokens.memberEnd(v, i);
-                int a = Tokens.trimStart(v, i, end);
-                if (Tokens.trimEnd(v, a, end) - a == len && v.regionMatches(true, a, token, 0, len)) {
-                    return true;
-                }
-                i = end + 1;
+        for (int i = 0; i < v.length(); ) {
+            int end = Tokens.memberEnd(v, i);
+            int a = Tokens.trimStart(v, i, end);
+            if (Tokens.trimEnd(v, a, end) - a == len && v.regionMatches(true, a, token, 0, len)) {
+                return true;
             }
+            i = end + 1;
         }
         return false;
     }

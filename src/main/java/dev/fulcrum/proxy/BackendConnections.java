@@ -95,13 +95,15 @@ final class BackendConnections {
 
     /** Must be called on {@code thread}; calls back on it. */
     void acquire(XnioIoThread thread, Callback callback) {
-        acquire(thread, callback, false);
+        acquire(thread, callback, false, System.nanoTime());
     }
 
-    /** @param fresh a new connection, not an idle one (the retry after an idle one turned out closed) */
-    void acquire(XnioIoThread thread, Callback callback, boolean fresh) {
+    /**
+     * @param fresh a new connection, not an idle one (the retry after an idle one turned out closed)
+     * @param now   {@link System#nanoTime()} as the caller read it, lately (idle connections are timed in seconds)
+     */
+    void acquire(XnioIoThread thread, Callback callback, boolean fresh, long now) {
         Idle stack = idleOf(thread);
-        long now = System.nanoTime();
         while (!fresh && !stack.connections.isEmpty()) {
             BackendConnection c = stack.connections.pollLast();
             if (c.isOpen() && now - c.idleSince() < idleNanos) {
@@ -145,8 +147,13 @@ final class BackendConnections {
 
     /** Takes back a connection whose exchange ended, on the I/O thread that owns it; keeps it if it can serve again. */
     void release(BackendConnection c) {
+        release(c, System.nanoTime());
+    }
+
+    /** {@link #release(BackendConnection)} at {@code now}, {@link System#nanoTime()} as the caller just read it. */
+    void release(BackendConnection c, long now) {
         Idle stack = idleOf(c.ioThread());
-        if (!c.finishExchange() || closed) {
+        if (!c.finishExchange(now) || closed) {
             c.close();
             return;
         }

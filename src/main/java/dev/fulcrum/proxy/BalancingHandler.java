@@ -5,6 +5,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.Ticker;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -30,6 +31,8 @@ final class BalancingHandler implements HttpHandler {
     private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
     private final ByteBufferPool buffers;
     private volatile RequestListener listener = RequestListener.NONE;
+    /** The engine runs on {@link System#nanoTime()}: a reading the proxy took serves it too. */
+    private final boolean systemClock;
     /** Slot i belongs to I/O thread i, which alone creates and uses it; one per I/O thread. */
     private final ReadDeadlines[] deadlines;
 
@@ -41,6 +44,12 @@ final class BalancingHandler implements HttpHandler {
         this.sticky = new StickyCookies(settings);
         this.buffers = buffers;
         this.deadlines = new ReadDeadlines[ioThreads];
+        this.systemClock = engine.ticker() == Ticker.system();
+    }
+
+    /** The engine's ticker at {@code systemNanos}, a {@link System#nanoTime()} just read (the same, but in engine tests). */
+    long engineNanos(long systemNanos) {
+        return systemClock ? systemNanos : engine.ticker().nanos();
     }
 
     /** The read deadlines of exchanges on {@code thread}; call on that thread only. */

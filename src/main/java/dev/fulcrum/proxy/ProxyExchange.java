@@ -14,9 +14,9 @@ import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import io.undertow.util.StatusCodes;
 import java.io.IOException;
-import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -42,13 +42,6 @@ import io.undertow.util.Transfer;
  * released exactly once through {@link Lease#release}, from whichever completion path comes first.
  */
 final class ProxyExchange extends ReadDeadlines.Waiter {
-    /** Hop-by-hop headers (RFC 9110 7.6.1), Upgrade apart: an upgrade keeps it. Expect is answered here, not forwarded. */
-    private static final HttpString[] HOP_BY_HOP = {
-        Headers.CONNECTION, new HttpString("Keep-Alive"), new HttpString("Proxy-Connection"), Headers.TRANSFER_ENCODING,
-        new HttpString("TE"), new HttpString("Trailer"), Headers.PROXY_AUTHENTICATE, Headers.PROXY_AUTHORIZATION,
-        Headers.EXPECT,
-    };
-
     private final BalancingHandler handler;
     private final HttpServerExchange exchange;
     private final Pool pool;
@@ -136,10 +129,14 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     private void attempt() {
+        // one clock reading per attempt serves the lease, the idle pool and the read deadline; the first attempt has
+        // Undertow's, read as the request arrived
+        long start = exchange.getRequestStartTime();
+        long now = attempts == 0 && start > 0 ? start : System.nanoTime();
         Lease l = stickyLease;
         stickyLease = null;
         if (l == null) {
-            l = pool.pick(request, tried);
+            l = pool.pick(request, tried, handler.engineNanos(now));
         }
         if (l == null) {
             if (tried == null) {
@@ -156,7 +153,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         sent = false;
         connection = null;
         BackendConnections conns = handler.connections(l.backend());
-        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns));
+        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), false, now);
     }
 
     /**
@@ -167,11 +164,14 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private final class Attempt implements BackendConnections.Callback, BackendConnection.Listener {
         private final int a;
         private final BackendConnections conns;
+        /** {@link System#nanoTime()} as the attempt began. */
+        private final long startNanos;
         private BackendConnection conn;
 
-        Attempt(int a, BackendConnections conns) {
+        Attempt(int a, BackendConnections conns, long startNanos) {
             this.a = a;
             this.conns = conns;
+            this.startNanos = startNanos;
         }
 
         private boolean current() {
@@ -190,8 +190,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             sent = true;
             if (bodyless) {
                 // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
-                // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang
-                startReadTimer();
+                // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang.
+                // An idle connection is handed over at once: the attempt's clock reading is still now
+                startReadTimer(c.pooled() ? startNanos : System.nanoTime());
             }
             c.send(requestHead(), exchange.getResponseHeaders(), exchange.getRequestMethod().equals(Methods.HEAD), this);
         }
@@ -242,32 +243,80 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     // ---------------------------------------------------------------- request
 
-    private static final ThreadLocal<ByteBuffer> HEAD_SCRATCH = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(16 * 1024));
+    /** Per I/O thread: the request head is composed in {@code bytes}, then goes to the socket from {@code direct}. */
+    private static final class HeadScratch {
+        final ByteBuffer direct = ByteBuffer.allocateDirect(16 * 1024);
+        byte[] bytes = new byte[16 * 1024];
+        int n;
 
-    /** The request head for the backend, in a scratch buffer of this thread (grown for a huge head). */
-    private ByteBuffer requestHead() {
-        ByteBuffer buf = HEAD_SCRATCH.get();
-        for (;;) {
-            buf.clear();
-            try {
-                writeHead(buf);
-                return buf.flip();
-            } catch (BufferOverflowException e) {
-                buf = ByteBuffer.allocate(buf.capacity() * 4);
+        void room(int more) {
+            if (n + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, n + more));
             }
+        }
+
+        void put(byte b) {
+            room(1);
+            bytes[n++] = b;
+        }
+
+        /** Chars as the bytes they were read from (Undertow reads header bytes as ISO-8859-1). */
+        @SuppressWarnings("deprecation") // the low eight bits of each char are exactly what is wanted here
+        void ascii(String s) {
+            int len = s.length();
+            room(len);
+            s.getBytes(0, len, bytes, n);
+            n += len;
+        }
+
+        void name(HttpString h) {
+            int len = h.length();
+            room(len);
+            h.copyTo(bytes, n);
+            n += len;
+        }
+
+        void header(HttpString name, String value) {
+            name(name);
+            put((byte) ':');
+            put((byte) ' ');
+            ascii(value);
+            put((byte) '\r');
+            put((byte) '\n');
+        }
+
+        /** What was written, flipped: the direct buffer, or for a head larger than it (rare) a heap one. */
+        ByteBuffer flip() {
+            if (n > direct.capacity()) {
+                return ByteBuffer.wrap(Arrays.copyOf(bytes, n));
+            }
+            return direct.clear().put(bytes, 0, n).flip();
         }
     }
 
-    private void writeHead(ByteBuffer out) {
-        exchange.getRequestMethod().appendTo(out);
+    private static final ThreadLocal<HeadScratch> HEAD_SCRATCH = ThreadLocal.withInitial(HeadScratch::new);
+
+    /**
+     * The request head for the backend, in a scratch buffer of this thread. Composed in a byte array and copied to the
+     * direct buffer once: put byte by byte, a direct buffer checks bounds and its memory session on every byte.
+     */
+    private ByteBuffer requestHead() {
+        HeadScratch out = HEAD_SCRATCH.get();
+        out.n = 0;
+        writeHead(out);
+        return out.flip();
+    }
+
+    private void writeHead(HeadScratch out) {
+        out.name(exchange.getRequestMethod());
         out.put((byte) ' ');
-        ascii(out, targetPath);
+        out.ascii(targetPath);
         String qs = exchange.getQueryString();
         if (qs != null && !qs.isEmpty()) {
             out.put((byte) '?');
-            ascii(out, qs);
+            out.ascii(qs);
         }
-        ascii(out, " HTTP/1.1\r\n");
+        out.ascii(" HTTP/1.1\r\n");
         HeaderMap in = exchange.getRequestHeaders();
         List<String> named = connectionNamed(in);
         String host = in.getFirst(Headers.HOST);
@@ -282,46 +331,32 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
             if (v.size() > 1 && name.equals(Headers.COOKIE)) {
                 // RFC 9113 8.2.3: HTTP/2 may split the cookies into several fields; HTTP/1.1 wants one, joined by "; "
-                header(out, name, String.join("; ", v));
+                out.header(name, String.join("; ", v));
                 continue;
             }
             for (int i = 0; i < v.size(); i++) {
-                header(out, name, v.get(i));
+                out.header(name, v.get(i));
             }
         }
         String clientIp = request.clientIp();
         // every line the client sent, in order (nginx's $proxy_add_x_forwarded_for): a second line was dropped
         HeaderValues xffs = in.get(Headers.X_FORWARDED_FOR);
         String xff = xffs == null ? null : xffs.size() == 1 ? xffs.getFirst() : String.join(", ", xffs);
-        header(out, Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
+        out.header(Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
         // what the connection is, not what an HTTP/2 client wrote in :scheme (h2c with "https" on the plain port)
-        header(out, Headers.X_FORWARDED_PROTO, exchange.getConnection().getSslSessionInfo() != null ? "https" : "http");
+        out.header(Headers.X_FORWARDED_PROTO, exchange.getConnection().getSslSessionInfo() != null ? "https" : "http");
         if (host != null) {
-            header(out, Headers.X_FORWARDED_HOST, host);
+            out.header(Headers.X_FORWARDED_HOST, host);
         }
         if (replaceHost) {
-            Backend b = lease.backend();
-            header(out, Headers.HOST, b.host() + ":" + b.port());
+            out.header(Headers.HOST, lease.backend().authority());
         }
-        header(out, Headers.CONNECTION, upgrade ? "Upgrade" : "keep-alive");
+        out.header(Headers.CONNECTION, upgrade ? "Upgrade" : "keep-alive");
         if (!bodyless && !in.contains(Headers.CONTENT_LENGTH)) {
-            header(out, Headers.TRANSFER_ENCODING, "chunked");
+            out.header(Headers.TRANSFER_ENCODING, "chunked");
         }
-        out.put((byte) '\r').put((byte) '\n');
-    }
-
-    private static void header(ByteBuffer out, HttpString name, String value) {
-        name.appendTo(out);
-        out.put((byte) ':').put((byte) ' ');
-        ascii(out, value);
-        out.put((byte) '\r').put((byte) '\n');
-    }
-
-    /** Chars as the bytes they were read from (Undertow reads header bytes as ISO-8859-1). */
-    private static void ascii(ByteBuffer out, String s) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            out.put((byte) s.charAt(i));
-        }
+        out.put((byte) '\r');
+        out.put((byte) '\n');
     }
 
     /** The head is out: streams the body, if any; the read timeout counts from its end (a long upload is not a slow backend). */
@@ -356,7 +391,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         Transfer.initiateTransfer(exchange.getRequestChannel(), toBackend, ChannelListeners.closingChannelListener(),
                 sink -> c.endRequestBody(() -> {
                     if (a == attemptNo) {
-                        startReadTimer();
+                        startReadTimer(System.nanoTime());
                     }
                 }, onError),
                 clientFailed, onError, exchange.getConnection().getByteBufferPool());
@@ -382,9 +417,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         exchange.endExchange();
     }
 
-    private void startReadTimer() {
+    private void startReadTimer(long now) {
         if (handler.settings().readMs() > 0 && !responseReceived && !finished) {
-            handler.deadlines(exchange.getIoThread()).arm(this);
+            handler.deadlines(exchange.getIoThread()).arm(this, now);
         }
     }
 
@@ -462,9 +497,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         if (!reason.equals(StatusCodes.getReason(status))) {
             exchange.setReasonPhrase(reason); // an attachment map per exchange: only when it is not the usual one
         }
-        HeaderMap out = exchange.getResponseHeaders();
+        HeaderMap out = exchange.getResponseHeaders(); // the backend's, its hop-by-hop ones left out
         boolean switching = status == 101 && upgrade;
-        stripHopByHop(out, switching);
+        if (switching) {
+            out.put(Headers.CONNECTION, "Upgrade");
+        }
         out.put(ErrorResponses.X_FULCRUM_BACKEND, lease.backend().id());
         handler.sticky().onResponse(exchange, pool, lease.backend());
         if (switching) {
@@ -583,31 +620,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         return named;
     }
 
-    /** Removes the hop-by-hop headers, including any the Connection header names; an upgrade keeps its Upgrade. */
-    static void stripHopByHop(HeaderMap h, boolean keepUpgrade) {
-        List<String> named = connectionNamed(h);
-        for (HttpString n : HOP_BY_HOP) {
-            h.remove(n);
-        }
-        if (!keepUpgrade) {
-            h.remove(Headers.UPGRADE);
-        }
-        if (named != null) {
-            for (String n : named) {
-                h.remove(n);
-            }
-        }
-        if (keepUpgrade) {
-            h.put(Headers.CONNECTION, "Upgrade");
-        }
-    }
-
     /**
      * Adds the header names a Connection value lists to {@code named}. The usual tokens ({@code keep-alive},
      * {@code close}, {@code upgrade}) name nothing to remove beyond the hop-by-hop headers, so the common
      * answer costs no allocation.
      */
-    private static List<String> namedHeaders(String value, List<String> named) {
+    static List<String> namedHeaders(String value, List<String> named) {
         for (int i = 0; i < value.length(); ) {
             int end = Tokens.memberEnd(value, i);
             int a = Tokens.trimStart(value, i, end);
@@ -640,7 +658,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     /** Whether a request header stays behind: hop-by-hop, or named by the Connection header. */
     private static boolean dropped(HttpString n, boolean keepUpgrade, List<String> named) {
-        for (HttpString h : HOP_BY_HOP) {
+        for (HttpString h : Tokens.HOP_BY_HOP) {
             if (n.equals(h)) {
                 return true;
             }
@@ -688,7 +706,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         lease = again;
         sent = false;
         BackendConnections conns = handler.connections(b);
-        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns), true);
+        long now = System.nanoTime();
+        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), true, now);
     }
 
     private void attemptFailed(Outcome why, IOException e, int a) {
@@ -810,20 +829,21 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         watch.unwatch(this);
         finished = true;
+        long now = System.nanoTime(); // for the idle pool, the lease and the latency alike
         if (connection != null) {
             // back to the pool only when both directions finished (the connection knows): one whose request is
             // still being written (a backend that answered an upload early) would queue the next request behind
             // it. Before the lease goes: its release may complete a drain and remove the backend, whose pool
             // then closes it
-            connectionOwner.release(connection);
+            connectionOwner.release(connection, now);
             connection = null;
         }
         if (lease != null && !lease.isReleased()) {
-            lease.release(responseDone ? outcome : Outcome.CLIENT_ABORT);
+            lease.release(responseDone ? outcome : Outcome.CLIENT_ABORT, handler.engineNanos(now));
         }
         String id = lease == null || !responseReceived ? null : lease.backend().id();
         long start = exchange.getRequestStartTime();
-        long latency = start > 0 ? System.nanoTime() - start : 0;
+        long latency = start > 0 ? now - start : 0;
         handler.listener().completed(id, exchange.getStatusCode(), latency);
         handler.log().log(exchange, id, attempts, latency);
     }

@@ -6,7 +6,7 @@ import org.xnio.XnioIoThread;
 /**
  * The read deadlines of the exchanges one I/O thread is waiting on, owned by that thread (nothing here is
  * touched from anywhere else). Every deadline is the same {@code readMs} after it was set, so appending keeps
- * the list in deadline order: arming and disarming are O(1) link operations with no allocation, and one XNIO
+ * the list in deadline order (a caller's clock reading from a few microseconds before it arms delays nothing more): arming and disarming are O(1) link operations with no allocation, and one XNIO
  * timer for the earliest deadline serves them all. A per-request XNIO timer instead costs a synchronized
  * sorted-set insert and removal on every request.
  *
@@ -41,11 +41,16 @@ final class ReadDeadlines {
     }
 
     void arm(Waiter w) {
+        arm(w, System.nanoTime());
+    }
+
+    /** Sets the deadline {@code readMs} after {@code now}, {@link System#nanoTime()} as the caller just read it. */
+    void arm(Waiter w, long now) {
         if (w.armed) {
             return;
         }
         w.armed = true;
-        w.deadline = System.nanoTime() + readNanos;
+        w.deadline = now + readNanos;
         w.prev = tail;
         w.next = null;
         if (tail == null) {

@@ -15,13 +15,30 @@ import java.util.Arrays;
  */
 final class Tokens {
     private static final boolean[] TOKEN = new boolean[128];
+    private static final HttpString PROXY_CONNECTION = new HttpString("Proxy-Connection");
+    /**
+     * Hop-by-hop fields (RFC 9110 7.6.1), for one connection only and never passed on as they came; Upgrade apart (an
+     * upgrade keeps it). Expect is among them: the proxy answers it itself.
+     */
+    static final HttpString[] HOP_BY_HOP = {
+        Headers.CONNECTION, Headers.KEEP_ALIVE, PROXY_CONNECTION, Headers.TRANSFER_ENCODING, Headers.TE, Headers.TRAILER,
+        Headers.PROXY_AUTHENTICATE, Headers.PROXY_AUTHORIZATION, Headers.EXPECT,
+    };
     private static final HttpString[] KNOWN = {
         Headers.CONTENT_TYPE, Headers.CONTENT_LENGTH, Headers.DATE, Headers.SERVER, Headers.CONNECTION,
         Headers.KEEP_ALIVE, Headers.TRANSFER_ENCODING, Headers.CACHE_CONTROL, Headers.SET_COOKIE, Headers.LOCATION,
         Headers.ETAG, Headers.LAST_MODIFIED, Headers.VARY, Headers.CONTENT_ENCODING, Headers.EXPIRES,
         Headers.UPGRADE, Headers.ACCEPT_RANGES, Headers.AGE, Headers.PRAGMA, Headers.CONTENT_LANGUAGE,
         Headers.SEC_WEB_SOCKET_ACCEPT, Headers.CONTENT_DISPOSITION,
+        // the rest of the hop-by-hop fields (RFC 9110 7.6.1), rare in answers: known so that they are recognised
+        PROXY_CONNECTION, Headers.TE, Headers.TRAILER, Headers.PROXY_AUTHENTICATE, Headers.PROXY_AUTHORIZATION,
+        Headers.EXPECT,
     };
+    static final int CONNECTION = indexOf(Headers.CONNECTION);
+    static final int TRANSFER_ENCODING = indexOf(Headers.TRANSFER_ENCODING);
+    static final int UPGRADE = indexOf(Headers.UPGRADE);
+    /** By index into KNOWN: hop-by-hop, Upgrade included. */
+    private static final boolean[] KNOWN_HOP_BY_HOP = new boolean[KNOWN.length];
     /** Indexes into KNOWN by name length. */
     private static final int[][] BY_LENGTH = new int[64][];
 
@@ -37,6 +54,10 @@ final class Tokens {
         for (char c : extra.toCharArray()) {
             TOKEN[c] = true;
         }
+        for (HttpString h : HOP_BY_HOP) {
+            KNOWN_HOP_BY_HOP[indexOf(h)] = true;
+        }
+        KNOWN_HOP_BY_HOP[UPGRADE] = true;
         for (int i = 0; i < KNOWN.length; i++) {
             int len = KNOWN[i].length();
             int[] row = BY_LENGTH[len];
@@ -47,6 +68,20 @@ final class Tokens {
     }
 
     private Tokens() {
+    }
+
+    private static int indexOf(HttpString h) {
+        for (int i = 0; i < KNOWN.length; i++) {
+            if (KNOWN[i] == h) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(h.toString());
+    }
+
+    /** Whether the well-known header {@code known} is hop-by-hop (Upgrade included). */
+    static boolean isHopByHop(int known) {
+        return KNOWN_HOP_BY_HOP[known];
     }
 
     /** A tchar of RFC 9110 5.6.2. */
@@ -81,10 +116,11 @@ final class Tokens {
      * (anything else is refused, not guessed at) and from a backend (anything else is a bad answer).
      */
     static boolean onlyChunked(HeaderValues transferEncoding) {
-        if (transferEncoding.size() != 1) {
-            return false;
-        }
-        String v = transferEncoding.getFirst();
+        return transferEncoding.size() == 1 && onlyChunked(transferEncoding.getFirst());
+    }
+
+    /** {@link #onlyChunked(HeaderValues)} for the one Transfer-Encoding line {@code v}. */
+    static boolean onlyChunked(String v) {
         int from = trimStart(v, 0, v.length());
         int to = trimEnd(v, from, v.length());
         return to - from == 7 && v.regionMatches(true, from, "chunked", 0, 7);

@@ -378,7 +378,7 @@ class BackendConnectionTest extends ProxyTestBase {
         Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nX-Early: e\r\nConnection: keep-alive, X-Late\r\n"
                 + "Keep-Alive: timeout=5\r\nProxy-Connection: keep-alive\r\nTE: trailers\r\nTrailer: X-T\r\n"
                 + "Proxy-Authenticate: Basic\r\nProxy-Authorization: Basic eA==\r\nExpect: 100-continue\r\nUpgrade: h2c\r\n"
-                + "X-Late: l\r\nConnection: X-Early, Content-Length\r\nX-Kept: k\r\nContent-Length: 2\r\n\r\nok"));
+                + "X-Late: l\r\nConnection:  x-early ,,content-length, \r\nX-Kept: k\r\nContent-Length: 2\r\n\r\nok"));
         start(b);
         for (int i = 0; i < 2; i++) { // the second on the kept connection: nothing of the first answer's lingers
             try (Socket c = new Socket(InetAddress.getLoopbackAddress(), URI.create(proxy.url()).getPort())) {
