@@ -1,6 +1,6 @@
 package dev.fulcrum.engine;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@code consistent-hash}: the request's key (see {@link HashKey}) is hashed onto a {@link HashRing} and goes
@@ -24,7 +24,7 @@ final class ConsistentHash implements Strategy {
     private final HashRing ring;
     private final HashKey key;
     private final double balanceFactor; // 0 = off
-    private final AtomicInteger poolInFlight;
+    private final LongAdder poolInFlight;
     private final long totalWeight;
 
     ConsistentHash(Candidates candidates, StrategySpec spec, Strategy previous, StrategyEnv env) {
@@ -49,7 +49,7 @@ final class ConsistentHash implements Strategy {
 
     /** The cap on candidate {@code i}'s in-flight requests right now, or MAX_VALUE without bounded loads. */
     int cap(int i) {
-        return cap(i, balanceFactor == 0 ? 0 : poolInFlight.get());
+        return cap(i, balanceFactor == 0 ? 0 : (int) poolInFlight.sum());
     }
 
     private int cap(int i, int inFlight) {
@@ -78,7 +78,7 @@ final class ConsistentHash implements Strategy {
         int p = ring.pointAt(XxHash64.hash(key.read(request)));
         int first = ring.ownerOf(p);
         Backend b = c.get(first);
-        int inFlight = balanceFactor == 0 ? 0 : poolInFlight.get();
+        int inFlight = balanceFactor == 0 ? 0 : (int) poolInFlight.sum();
         boolean ok = eligible.test(b);
         if (ok && b.inFlight() < cap(first, inFlight)) {
             return b;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * "Why this backend?": the step-by-step account of one routing decision, for the workshop's step mode and
@@ -169,7 +169,7 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
         if (StrategySpec.POWER_OF_TWO.equals(type) && !pc.isEmpty()) {
             RecordingRandom rec = new RecordingRandom(random);
             Strategy twin = Strategies.create(s.spec(), pc, null,
-                    new StrategyEnv(Ticker.system(), rec, new AtomicInteger(pool.inFlight())));
+                    new StrategyEnv(Ticker.system(), rec, inFlight(pool.inFlight())));
             picked = twin.pick(request, Eligibility.ADMITTING);
             draws = reconstructDraws(pc, s.spec().choices(), rec, picked);
         } else {
@@ -373,5 +373,11 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
 
     private static String hex(Long h) {
         return h == null ? "-" : String.format(Locale.ROOT, "0x%016x", h);
+    }
+
+    private static LongAdder inFlight(int n) {
+        LongAdder a = new LongAdder();
+        a.add(n);
+        return a;
     }
 }

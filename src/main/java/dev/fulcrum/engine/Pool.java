@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One named pool of backends with its own strategy.
@@ -22,7 +22,7 @@ public final class Pool {
 
     private final Engine engine;
     private final String name;
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final LongAdder inFlight = new LongAdder();
     private final StrategyEnv env;
 
     // control-thread state
@@ -51,7 +51,7 @@ public final class Pool {
     }
 
     public int inFlight() {
-        return inFlight.get();
+        return (int) inFlight.sum();
     }
 
     // ---------------------------------------------------------------- request path
@@ -84,7 +84,7 @@ public final class Pool {
             CircuitBreaker breaker = b.breaker();
             long ticket = b.tryAcquire(breaker);
             if (ticket != CircuitBreaker.REFUSED) {
-                inFlight.incrementAndGet();
+                inFlight.increment();
                 return new Lease(this, b, nowNanos, breaker, ticket);
             }
             // lost a race for its last slot or probe permit, or it is draining (a snapshot older than the
@@ -114,7 +114,7 @@ public final class Pool {
         if (ticket == CircuitBreaker.REFUSED) {
             return null;
         }
-        inFlight.incrementAndGet();
+        inFlight.increment();
         return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
     }
 
@@ -171,7 +171,7 @@ public final class Pool {
         // the slot goes back last, so whoever sees the in-flight count drop (a drain completing) also sees the
         // request in the statistics, the breaker and outlier detection
         int left = b.releaseSlot();
-        inFlight.decrementAndGet();
+        inFlight.decrement();
         if (left == 0 && b.draining) {
             engine.execute(this::refresh);
         }

@@ -1,13 +1,15 @@
 package dev.fulcrum.engine;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What a strategy may use besides its candidates: the clock, randomness, and the pool's total in-flight
- * count (bounded loads compare a backend against the pool average without summing every backend).
+ * count (bounded loads compare a backend against the pool average without summing every backend). The count is
+ * striped: every request moves it twice, from whichever I/O thread serves it, and one shared counter made those two
+ * updates pass its cache line between the cores on nearly every request.
  */
-public record StrategyEnv(Ticker ticker, RandomSource random, AtomicInteger poolInFlight) {
+public record StrategyEnv(Ticker ticker, RandomSource random, LongAdder poolInFlight) {
     public static StrategyEnv of(Ticker ticker, RandomSource random) {
-        return new StrategyEnv(ticker, random, new AtomicInteger());
+        return new StrategyEnv(ticker, random, new LongAdder());
     }
 }

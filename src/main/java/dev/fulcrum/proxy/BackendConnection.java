@@ -113,6 +113,9 @@ final class BackendConnection {
     private String transferEncoding;
     private int transferEncodingLines;
     private String upgradeField;
+    /** Content-Length lines, and the length the one line states when it is a plain number (else -1). */
+    private int contentLengthLines;
+    private long plainContentLength;
     /** Both true while no exchange uses the connection (so a fresh one that went unused can be pooled). */
     private boolean requestDone = true;
     private boolean responseDone = true;
@@ -480,6 +483,7 @@ final class BackendConnection {
         transferEncoding = null;
         transferEncodingLines = 0;
         upgradeField = null;
+        contentLengthLines = 0;
         int pos = eol + 1;
         for (;;) {
             if (pos >= len) {
@@ -542,6 +546,9 @@ final class BackendConnection {
                 headers.add(new HttpString(b, pos, colon - pos), new String(b, vs, e - vs, StandardCharsets.ISO_8859_1));
             } else if (!Tokens.isHopByHop(k)) {
                 headers.add(Tokens.name(k), values.value(k, b, vs, e - vs));
+                if (k == Tokens.CONTENT_LENGTH && contentLengthLines++ == 0) {
+                    plainContentLength = Tokens.digits(b, vs, e);
+                }
             } else {
                 hopByHop(k, values.value(k, b, vs, e - vs));
             }
@@ -592,7 +599,7 @@ final class BackendConnection {
     /** The head is parsed; works out how the body is framed (RFC 9112 6.3) and hands the answer over. */
     private void body(int status, byte[] b, int end, int len, Scratch s) throws IOException {
         String te = transferEncoding;
-        HeaderValues cl = headers.get(Headers.CONTENT_LENGTH);
+        boolean cl = contentLengthLines > 0;
         if (http10 ? !connectionSays(connectionField, "keep-alive") : connectionSays(connectionField, "close")) {
             reusable = false;
         }
@@ -615,15 +622,17 @@ final class BackendConnection {
             }
             chunked = true;
             length = -1;
-            if (cl != null) {
+            if (cl) {
                 // RFC 9112 6.3: Transfer-Encoding wins; passed on, the length would frame the client's copy
                 headers.remove(Headers.CONTENT_LENGTH);
                 reusable = false; // framing the backend made ambiguous is not trusted again
             }
-        } else if (cl != null) {
-            length = Tokens.contentLength(cl);
+        } else if (cl) {
+            // one plain number, read as the head was parsed; else every line and list member must agree
+            HeaderValues all = contentLengthLines == 1 && plainContentLength >= 0 ? null : headers.get(Headers.CONTENT_LENGTH);
+            length = all == null ? plainContentLength : Tokens.contentLength(all);
             if (length < 0) {
-                throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", cl) + ")");
+                throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", all) + ")");
             }
         } else {
             length = -1;

@@ -37,8 +37,11 @@ final class Tokens {
     static final int CONNECTION = indexOf(Headers.CONNECTION);
     static final int TRANSFER_ENCODING = indexOf(Headers.TRANSFER_ENCODING);
     static final int UPGRADE = indexOf(Headers.UPGRADE);
+    static final int CONTENT_LENGTH = indexOf(Headers.CONTENT_LENGTH);
     /** By index into KNOWN: hop-by-hop, Upgrade included. */
     private static final boolean[] KNOWN_HOP_BY_HOP = new boolean[KNOWN.length];
+    /** KNOWN's names in lower case, as bytes. */
+    private static final byte[][] LOWER = new byte[KNOWN.length][];
     /** Indexes into KNOWN by name length. */
     private static final int[][] BY_LENGTH = new int[64][];
 
@@ -59,6 +62,7 @@ final class Tokens {
         }
         KNOWN_HOP_BY_HOP[UPGRADE] = true;
         for (int i = 0; i < KNOWN.length; i++) {
+            LOWER[i] = KNOWN[i].toString().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.ISO_8859_1);
             int len = KNOWN[i].length();
             int[] row = BY_LENGTH[len];
             row = row == null ? new int[1] : Arrays.copyOf(row, row.length + 1);
@@ -146,6 +150,22 @@ final class Tokens {
         return length;
     }
 
+    /** The decimal number {@code b[from, to)} (at most 18 digits), or -1. */
+    static long digits(byte[] b, int from, int to) {
+        if (from == to || to - from > 18) {
+            return -1;
+        }
+        long n = 0;
+        for (int i = from; i < to; i++) {
+            int c = b[i] - '0';
+            if (c < 0 || c > 9) {
+                return -1;
+            }
+            n = n * 10 + c;
+        }
+        return n;
+    }
+
     /** The decimal number {@code s[from, to)}, or -1. */
     private static long digits(String s, int from, int to) {
         if (from == to || to - from > 18) {
@@ -167,7 +187,7 @@ final class Tokens {
         int[] row = len < BY_LENGTH.length ? BY_LENGTH[len] : null;
         if (row != null) {
             for (int i : row) {
-                if (sameIgnoringCase(KNOWN[i], b, off, len)) {
+                if (sameIgnoringCase(LOWER[i], b, off, len)) {
                     return i;
                 }
             }
@@ -182,30 +202,31 @@ final class Tokens {
     /** The last value seen for each well-known header; one per I/O thread, touched by that thread only. */
     static final class Values {
         private final String[] last = new String[KNOWN.length];
+        private final byte[][] lastBytes = new byte[KNOWN.length][];
 
         String value(int known, byte[] b, int off, int len) {
-            String s = last[known];
-            if (s != null && s.length() == len) {
-                int i = 0;
-                while (i < len && s.charAt(i) == (b[off + i] & 0xff)) {
-                    i++;
-                }
-                if (i == len) {
-                    return s;
-                }
+            byte[] seen = lastBytes[known];
+            if (seen != null && Arrays.equals(seen, 0, seen.length, b, off, off + len)) {
+                return last[known];
             }
-            s = new String(b, off, len, StandardCharsets.ISO_8859_1);
+            lastBytes[known] = Arrays.copyOfRange(b, off, off + len);
+            String s = new String(b, off, len, StandardCharsets.ISO_8859_1);
             last[known] = s;
             return s;
         }
     }
 
-    private static boolean sameIgnoringCase(HttpString h, byte[] b, int off, int len) {
+    /**
+     * Whether {@code b[off, off+len)} is the name {@code lower} spells in lower case. A known name has only letters and
+     * hyphens; with bit 0x20 set, only a letter's upper case becomes that letter, so one OR makes the comparison
+     * case-blind, and a hyphen must be itself (a CR would pass the OR).
+     */
+    private static boolean sameIgnoringCase(byte[] lower, byte[] b, int off, int len) {
         for (int i = 0; i < len; i++) {
-            int x = h.byteAt(i);
-            int y = b[off + i];
-            if (x != y && ((x | 0x20) < 'a' || (x | 0x20) > 'z' || (x ^ 0x20) != y)) {
-                return false; // only letters differ by case
+            int x = b[off + i];
+            int l = lower[i];
+            if ((x | 0x20) != l || (l == '-' && x != '-')) {
+                return false;
             }
         }
         return true;

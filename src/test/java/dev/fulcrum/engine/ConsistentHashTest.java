@@ -188,13 +188,13 @@ class ConsistentHashTest {
             if (!held.isEmpty() && r.nextInt(3) == 0) { // finish a random request now and then
                 Backend done = held.remove(r.nextInt(held.size()));
                 done.releaseSlot();
-                env.poolInFlight().decrementAndGet();
+                env.poolInFlight().decrement();
             }
             int cap = s.cap(0); // equal weights: every backend's cap is the same
             String ip = r.nextInt(10) < 8 ? "10.9.9.9" : "10.0.0." + r.nextInt(50); // 80% one hot key
             Backend b = s.pick(ip(ip), Eligibility.ADMITTING);
             hold(b, 1);
-            env.poolInFlight().incrementAndGet();
+            env.poolInFlight().increment();
             held.add(b);
             used.add(b.id());
             assertThat(b.inFlight()).as("request %d", i).isLessThanOrEqualTo(cap);
@@ -211,7 +211,7 @@ class ConsistentHashTest {
         ConsistentHash s = (ConsistentHash) Strategies.create(ring("ip", 1.25), c, null, env);
         String owner = s.keySpace().owner("10.9.9.9");
         Backend o = c.backends().stream().filter(b -> b.id().equals(owner)).findFirst().orElseThrow();
-        env.poolInFlight().set(7); // cap = ceil(1.25 x 8 / 4) = 3
+        env.poolInFlight().add(7); // cap = ceil(1.25 x 8 / 4) = 3
         hold(o, 2);
         assertThat(s.pick(ip("10.9.9.9"), Eligibility.ADMITTING)).isSameAs(o);
         hold(o, 1);
