@@ -76,7 +76,7 @@ CONF
 
 # start_fulcrum CONFIG : headless Fulcrum with a 256 MiB heap, waited for until its ready line; sets FULCRUM_PID
 start_fulcrum() {
-  java -Xms256m -Xmx256m -jar "$JAR" --headless --config "$1" > "$WORK/ready" 2> "$WORK/fulcrum.err" &
+  java -Xms256m -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$JAR" --headless --config "$1" > "$WORK/ready" 2> "$WORK/fulcrum.err" &
   FULCRUM_PID=$!
   pids+=($FULCRUM_PID)
   for _ in $(seq 1 150); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done

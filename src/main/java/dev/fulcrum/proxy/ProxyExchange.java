@@ -351,7 +351,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         if (replaceHost) {
             out.header(Headers.HOST, lease.backend().authority());
         }
-        out.header(Headers.CONNECTION, upgrade ? "Upgrade" : "keep-alive");
+        if (upgrade) {
+            out.header(Headers.CONNECTION, "Upgrade");
+        } // else none: an HTTP/1.1 connection stays open unless it says close (nginx sends none either)
         if (!bodyless && !in.contains(Headers.CONTENT_LENGTH)) {
             out.header(Headers.TRANSFER_ENCODING, "chunked");
         }

@@ -374,7 +374,8 @@ class BackendConnectionTest extends ProxyTestBase {
         String req = b.requests.get(0);
         assertThat(req).startsWith("GET /p/q?x=1&y=%20 HTTP/1.1\r\n");
         assertThat(req).contains("\r\nX-Kept: k\r\n", "\r\nX-Forwarded-For: 10.0.0.1, 127.0.0.1\r\n",
-                "\r\nX-Forwarded-Proto: http\r\n", "\r\nConnection: keep-alive\r\n", "\r\nHost: example.test\r\n");
+                "\r\nX-Forwarded-Proto: http\r\n", "\r\nHost: example.test\r\n");
+        assertThat(req).as("persistent by default in HTTP/1.1").doesNotContain("Connection");
         assertThat(req).contains("\r\nX-Forwarded-Host: example.test\r\n").doesNotContain("X-Secret").doesNotContain("TE:");
         assertThat(req).endsWith("\r\n\r\n");
     }
