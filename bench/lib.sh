@@ -41,23 +41,32 @@ start_backends() {
 
 # start_nginx_proxy PORT BACKEND_PORT... : nginx as a reverse proxy, upstream keepalive on (the comparison);
 # keepalive is the idle connections each worker keeps, so it must exceed a worker's share of wrk's connections,
-# or nginx closes and reopens backend connections at high connection counts (64 did at -c200)
+# or nginx closes and reopens backend connections at high connection counts (64 did at -c200).
+# NGINX_FORWARDED=1 (the default) has nginx do the job Fulcrum's contract asks of it: X-Forwarded-For (appended),
+# X-Forwarded-Proto and X-Forwarded-Host on every request, as nginx reverse-proxy configurations set them;
+# NGINX_FORWARDED=0 is nginx's bare proxy_pass, which adds none (and costs less: fewer bytes for it and its backend).
+# NGINX_DIR names its directory under $WORK (default proxy), for a second nginx beside the first
 start_nginx_proxy() {
   local port=$1; shift
-  mkdir -p "$WORK/proxy"
+  local dir="$WORK/${NGINX_DIR:-proxy}"
+  mkdir -p "$dir"
   local servers=""
   for b in "$@"; do servers="$servers server 127.0.0.1:$b;"; done
-  cat > "$WORK/proxy/nginx.conf" <<CONF
+  local forwarded=""
+  if [ "${NGINX_FORWARDED:-1}" = 1 ]; then
+    forwarded='proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for; proxy_set_header X-Forwarded-Proto $scheme; proxy_set_header X-Forwarded-Host $http_host;'
+  fi
+  cat > "$dir/nginx.conf" <<CONF
 worker_processes auto;
-pid $WORK/proxy/nginx.pid;
-error_log $WORK/proxy/error.log warn;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
   upstream pool { $servers keepalive 512; }
   server {
     listen 127.0.0.1:$port;
-    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; }
+    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; $forwarded }
   }
 }
 CONF

@@ -9,8 +9,9 @@
 #
 #   bench/proxy-vs-nginx.sh [seconds=10] [rounds=3] [connections=50]
 #
-# TARGETS="nginx fulcrum" (default: all seven) runs only those rows, for more rounds in the same time; nginx is
-# always measured, as every ratio is to it.
+# TARGETS="nginx fulcrum" (default: all eight) runs only those rows, for more rounds in the same time; nginx is
+# always measured, as every ratio is to it. nginx sets X-Forwarded-For, -Proto and -Host as Fulcrum does (the same
+# job); nginx-plain is nginx's bare proxy_pass beside it, which sets none.
 # WARMUP=seconds (default 30) is the load each Java server gets before the rounds: HotSpot's C2 compiler is
 # still busy 15-25 s into a run on this 2-core machine, taking CPU from everything else (a JVM benchmark
 # measures the steady state, as JMH's warm-up iterations do; nginx has nothing to warm up).
@@ -20,14 +21,16 @@ set -euo pipefail
 SECS=${1:-10}
 ROUNDS=${2:-3}
 CONNS=${3:-50}
-B1=19101; B2=19102; NGINX=19180; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197; UBARE=19198
+B1=19101; B2=19102; NGINX=19180; NGINX_PLAIN=19181; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197; UBARE=19198
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx
-TARGETS=${TARGETS:-direct nginx fulcrum undertow-stock undertow-hello undertow-bare-proxy bare-nio-proxy}
+TARGETS=${TARGETS:-direct nginx nginx-plain fulcrum undertow-stock undertow-hello undertow-bare-proxy bare-nio-proxy}
 case " $TARGETS " in *" nginx "*) ;; *) TARGETS="nginx $TARGETS" ;; esac
 want() { case " $TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
 start_backends $B1 $B2
 start_nginx_proxy $NGINX $B1 $B2
+# and nginx's bare proxy_pass, which sets no X-Forwarded-* header (Fulcrum, and the row above, set three)
+! want nginx-plain || NGINX_FORWARDED=0 NGINX_DIR=proxy-plain start_nginx_proxy $NGINX_PLAIN $B1 $B2
 two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
 start_fulcrum "$WORK/fulcrum.json"
 # Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine
@@ -61,6 +64,7 @@ fi
 WARMUP=${WARMUP:-30}
 ! want fulcrum || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM/" > /dev/null
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
+! want nginx-plain || wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX_PLAIN/" > /dev/null
 ! want undertow-stock || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$STOCK/" > /dev/null
 ! want undertow-hello || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
 ! want undertow-bare-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$UBARE/" > /dev/null
@@ -79,6 +83,7 @@ run() { # name url -> "rps p99ms"
 for r in $(seq 1 "$ROUNDS"); do
   run direct "http://127.0.0.1:$B1/" "$r"
   run nginx "http://127.0.0.1:$NGINX/" "$r"
+  run nginx-plain "http://127.0.0.1:$NGINX_PLAIN/" "$r"
   run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
   run undertow-stock "http://127.0.0.1:$STOCK/" "$r"
   run undertow-hello "http://127.0.0.1:$HELLO/" "$r"
@@ -96,16 +101,17 @@ med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v
 print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
-for k in ("direct", "nginx", "fulcrum", "undertow-stock", "undertow-hello", "undertow-bare-proxy", "bare-nio-proxy"):
+for k in ("direct", "nginx", "nginx-plain", "fulcrum", "undertow-stock", "undertow-hello", "undertow-bare-proxy", "bare-nio-proxy"):
     if k not in med:
         continue
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 # the machine drifts between rounds (nginx alone moved 54k-82k req/s in one run): each round's ratio to the nginx
 # round just before it is steadier than a ratio of medians taken over the whole run
-for k in ("fulcrum", "undertow-bare-proxy", "bare-nio-proxy"):
-    ratios = [f / n for (f, _), (n, _) in zip(rows.get(k, []), rows["nginx"])]
+for k, ref in (("nginx-plain", "nginx"), ("fulcrum", "nginx"), ("fulcrum", "nginx-plain"),
+               ("undertow-bare-proxy", "nginx"), ("bare-nio-proxy", "nginx")):
+    ratios = [f / n for (f, _), (n, _) in zip(rows.get(k, []), rows.get(ref, []))]
     if ratios:
-        print(f"{k} vs nginx, round by round: {' '.join(f'{x:.2f}' for x in ratios)}; "
+        print(f"{k} vs {ref}, round by round: {' '.join(f'{x:.2f}' for x in ratios)}; "
               f"median {statistics.median(ratios):.3f}x")
 PY

@@ -475,7 +475,7 @@ final class BackendConnection {
             throw new IOException("invalid status code from backend (got: "
                     + new String(b, from + 9, 3, StandardCharsets.ISO_8859_1) + ")");
         }
-        reason = lineLen > 13 ? new String(b, from + 13, lineLen - 13, StandardCharsets.ISO_8859_1) : "";
+        reason = lineLen > 13 ? values.value(Tokens.REASON, b, from + 13, lineLen - 13) : "";
         if (headers.size() != 0) {
             headers.clear(); // a try on a head that was not all here, or an interim answer's
         }

@@ -199,10 +199,16 @@ final class Tokens {
         return KNOWN[known];
     }
 
-    /** The last value seen for each well-known header; one per I/O thread, touched by that thread only. */
+    /** {@link Values}' slot for the status line's reason phrase ("OK" nearly always). */
+    static final int REASON = KNOWN.length;
+
+    /**
+     * The last value seen for each well-known header, and the last reason phrase ({@link #REASON}); one per I/O thread,
+     * touched by that thread only.
+     */
     static final class Values {
-        private final String[] last = new String[KNOWN.length];
-        private final byte[][] lastBytes = new byte[KNOWN.length][];
+        private final String[] last = new String[KNOWN.length + 1];
+        private final byte[][] lastBytes = new byte[KNOWN.length + 1][];
 
         String value(int known, byte[] b, int off, int len) {
             byte[] seen = lastBytes[known];
