@@ -70,7 +70,7 @@ http {
   }
 }
 CONF
-  nginx -p "$WORK/proxy" -c "$WORK/proxy/nginx.conf" -g 'daemon off;' & pids+=($!)
+  nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' & pids+=($!)
 }
 
 # two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null]: round robin over two backends;
