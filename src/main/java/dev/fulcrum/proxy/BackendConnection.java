@@ -572,9 +572,8 @@ final class BackendConnection {
         if (status == 101 && upgradeField != null) {
             headers.put(Headers.UPGRADE, upgradeField);
         }
-        if (connectionField != null && !connectionField.equalsIgnoreCase("keep-alive")
-                && !connectionField.equalsIgnoreCase("close")) { // the usual values name nothing
-            List<String> named = ProxyExchange.namedHeaders(connectionField, null);
+        if (connectionField != null) {
+            List<String> named = Tokens.namedHeaders(connectionField, null);
             if (named != null) {
                 for (String n : named) {
                     headers.remove(n);

@@ -15,7 +15,6 @@ import io.undertow.util.Methods;
 import io.undertow.util.StatusCodes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -616,46 +615,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         HeaderValues conn = h.get(Headers.CONNECTION);
         if (conn != null) {
             for (String v : conn) {
-                named = namedHeaders(v, named);
+                named = Tokens.namedHeaders(v, named);
             }
         }
         return named;
-    }
-
-    /**
-     * Adds the header names a Connection value lists to {@code named}. The usual tokens ({@code keep-alive},
-     * {@code close}, {@code upgrade}) name nothing to remove beyond the hop-by-hop headers, so the common
-     * answer costs no allocation.
-     */
-    static List<String> namedHeaders(String value, List<String> named) {
-        for (int i = 0; i < value.length(); ) {
-            int end = Tokens.memberEnd(value, i);
-            int a = Tokens.trimStart(value, i, end);
-            int b = Tokens.trimEnd(value, a, end);
-            // a Connection header never takes away a message's framing or its Host: with "Connection:
-            // Content-Length" the body went out unframed and the backend read it as a second request (smuggling)
-            if (a < b && !isPlainToken(value, a, b) && !isEndToEndForGood(value, a, b)) {
-                if (named == null) {
-                    named = new ArrayList<>(2);
-                }
-                named.add(value.substring(a, b));
-            }
-            i = end + 1;
-        }
-        return named;
-    }
-
-    private static boolean isEndToEndForGood(String v, int from, int to) {
-        int len = to - from;
-        return (len == 14 && v.regionMatches(true, from, "content-length", 0, 14))
-                || (len == 4 && v.regionMatches(true, from, "host", 0, 4));
-    }
-
-    private static boolean isPlainToken(String v, int from, int to) {
-        int len = to - from;
-        return (len == 10 && v.regionMatches(true, from, "keep-alive", 0, 10))
-                || (len == 5 && v.regionMatches(true, from, "close", 0, 5))
-                || (len == 7 && v.regionMatches(true, from, "upgrade", 0, 7));
     }
 
     /** Whether a request header stays behind: hop-by-hop, or named by the Connection header. */

@@ -6,8 +6,9 @@ import org.xnio.XnioIoThread;
 /**
  * The read deadlines of the exchanges one I/O thread is waiting on, owned by that thread (nothing here is
  * touched from anywhere else). Every deadline is the same {@code readMs} after it was set, so appending keeps
- * the list in deadline order (a caller's clock reading from a few microseconds before it arms delays nothing more): arming and disarming are O(1) link operations with no allocation, and one XNIO
- * timer for the earliest deadline serves them all. A per-request XNIO timer instead costs a synchronized
+ * the list in deadline order (a caller's clock reading from a few microseconds before it arms delays nothing more):
+ * arming and disarming are O(1) link operations with no allocation, and one XNIO timer for the earliest deadline
+ * serves them all. A per-request XNIO timer instead costs a synchronized
  * sorted-set insert and removal on every request.
  *
  * <p>An exchange is linked through its own {@code prev/next} fields and unlinked the moment its answer starts,

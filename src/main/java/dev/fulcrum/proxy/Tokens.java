@@ -4,7 +4,9 @@ import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Header bytes from a backend's response, as Undertow names and values. The names backends send on nearly
@@ -113,6 +115,42 @@ final class Tokens {
             to--;
         }
         return to;
+    }
+
+    /**
+     * Adds the header names a Connection value lists to {@code named}. The usual tokens ({@code keep-alive},
+     * {@code close}, {@code upgrade}) name nothing to remove beyond the hop-by-hop headers, so the common
+     * answer costs no allocation.
+     */
+    static List<String> namedHeaders(String value, List<String> named) {
+        for (int i = 0; i < value.length(); ) {
+            int end = memberEnd(value, i);
+            int a = trimStart(value, i, end);
+            int b = trimEnd(value, a, end);
+            // a Connection header never takes away a message's framing or its Host: with "Connection:
+            // Content-Length" the body went out unframed and the backend read it as a second request (smuggling)
+            if (a < b && !isPlainToken(value, a, b) && !isEndToEndForGood(value, a, b)) {
+                if (named == null) {
+                    named = new ArrayList<>(2);
+                }
+                named.add(value.substring(a, b));
+            }
+            i = end + 1;
+        }
+        return named;
+    }
+
+    private static boolean isEndToEndForGood(String v, int from, int to) {
+        int len = to - from;
+        return (len == 14 && v.regionMatches(true, from, "content-length", 0, 14))
+                || (len == 4 && v.regionMatches(true, from, "host", 0, 4));
+    }
+
+    private static boolean isPlainToken(String v, int from, int to) {
+        int len = to - from;
+        return (len == 10 && v.regionMatches(true, from, "keep-alive", 0, 10))
+                || (len == 5 && v.regionMatches(true, from, "close", 0, 5))
+                || (len == 7 && v.regionMatches(true, from, "upgrade", 0, 7));
     }
 
     /**
