@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.Ticker;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.Ticker;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

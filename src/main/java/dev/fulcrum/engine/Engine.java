@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.Ticker;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;

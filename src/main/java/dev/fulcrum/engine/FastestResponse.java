@@ -1,5 +1,7 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.Ticker;
+
 /**
  * {@code fastest-response}: Finagle's and Linkerd's peak-EWMA balancer. Each backend's cost is its peak
  * EWMA latency ({@link Backend#ewma()}, decaying over {@code decayMs}) times {@code (in-flight + 1)}; the

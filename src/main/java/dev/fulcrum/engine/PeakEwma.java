@@ -1,5 +1,7 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.Ticker;
+
 /**
  * Peak-sensitive exponentially weighted moving average of latency, after Finagle's and Linkerd's peak EWMA:
  * a sample above the current value replaces it at once (peaks count immediately), a sample below decays it

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.Ticker;
 import java.util.concurrent.atomic.LongAdder;
 
 /**

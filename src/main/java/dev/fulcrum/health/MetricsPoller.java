@@ -7,7 +7,7 @@ import dev.fulcrum.engine.BackendMetrics;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.StrategySpec;
-import dev.fulcrum.engine.Ticker;
+import dev.fulcrum.time.Ticker;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;

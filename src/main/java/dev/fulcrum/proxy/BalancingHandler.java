@@ -5,7 +5,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.Router;
-import dev.fulcrum.engine.Ticker;
+import dev.fulcrum.time.Ticker;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;

@@ -5,19 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.FakeTicker;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.RandomSource;
 import dev.fulcrum.engine.SimpleRequest;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
 class LookupWhileBackupsServeTest {
     @Test
     void theLookupNamesTheBackupTheProxySendsTo() {
-        Engine e = Engine.manual(EngineSettings.DEFAULT, new FakeTicker(), RandomSource.seeded(1));
+        Engine e = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
         e.addPool(Engine.DEFAULT_POOL, new StrategySpec(StrategySpec.CONSISTENT_HASH, "ip", null, null, null, null, null,
                 null, null));
         e.addBackend(Engine.DEFAULT_POOL, new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);

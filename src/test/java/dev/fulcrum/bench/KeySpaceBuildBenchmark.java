@@ -10,7 +10,7 @@ import dev.fulcrum.engine.Strategies;
 import dev.fulcrum.engine.Strategy;
 import dev.fulcrum.engine.StrategyEnv;
 import dev.fulcrum.engine.StrategySpec;
-import dev.fulcrum.engine.Ticker;
+import dev.fulcrum.time.Ticker;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -12,7 +12,7 @@ import dev.fulcrum.engine.RequestContext;
 import dev.fulcrum.engine.SimpleRequest;
 import dev.fulcrum.engine.Strategy;
 import dev.fulcrum.engine.StrategySpec;
-import dev.fulcrum.engine.Ticker;
+import dev.fulcrum.time.Ticker;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.fulcrum.health.MetricsPoller;
+import dev.fulcrum.time.ManualClock;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -33,7 +34,7 @@ class AdaptiveNonFiniteReportTest {
         HttpServer slow = serve("{\"cpu\":0.9,\"inflight\":50,\"latencyMs\":1e999}");
         HttpServer fine = serve("{\"cpu\":0.1,\"inflight\":1,\"latencyMs\":5}");
         try {
-            FakeTicker clock = new FakeTicker();
+            ManualClock clock = new ManualClock();
             Engine engine = Engine.manual(EngineSettings.DEFAULT, clock, RandomSource.seeded(1));
             Pool pool = engine.addPool("default", StrategySpec.of(StrategySpec.ADAPTIVE));
             engine.addBackend("default", new BackendSpec("a", "http://127.0.0.1:" + slow.getAddress().getPort(), 1,

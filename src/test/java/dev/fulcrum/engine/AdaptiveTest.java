@@ -65,12 +65,12 @@ class AdaptiveTest {
     void metricsOlderThanStaleAfterCountAsMissing() {
         Candidates c = of("a", 1, "b", 1, "c", 1);
         report(c.get(0), 1.0, 10, 100);
-        CLOCK.advanceMs(9_000);
+        CLOCK.advanceMillis(9_000);
         report(c.get(1), 0.0, 0, 0);
         report(c.get(2), 0.5, 5, 50);
         Adaptive s = (Adaptive) create(StrategySpec.ADAPTIVE, c);
         assertThat(s.scores()[0]).isCloseTo(1.0, within(1e-9));
-        CLOCK.advanceMs(1_001); // a's report is now 10,001 ms old (staleAfterMs 10,000)
+        CLOCK.advanceMillis(1_001); // a's report is now 10,001 ms old (staleAfterMs 10,000)
         double[] scores = s.scores();
         // normalised without a: b 0, c 1; a gets their average
         assertThat(scores).containsExactly(new double[] {0.5, 0.0, 1.0}, within(1e-9));

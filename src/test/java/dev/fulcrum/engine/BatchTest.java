@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -9,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class BatchTest {
     @Test
     void aBatchPublishesEachPoolOnceWithEveryChangeInIt() {
-        Engine e = Engine.manual(EngineSettings.DEFAULT, new FakeTicker(), RandomSource.seeded(1));
+        Engine e = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
         e.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.CONSISTENT_HASH));
         for (int i = 0; i < 50; i++) {
             e.addBackend(Engine.DEFAULT_POOL, new BackendSpec("b" + i, "http://127.0.0.1:" + (20000 + i), 1, null, false), false);
@@ -33,7 +34,7 @@ class BatchTest {
 
     @Test
     void aPoolAddedInABatchHasASnapshotAtOnce() {
-        Engine e = Engine.manual(EngineSettings.DEFAULT, new FakeTicker(), RandomSource.seeded(1));
+        Engine e = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
         e.batch(() -> {
             e.addPool("api", StrategySpec.of(StrategySpec.ROUND_ROBIN));
             assertThat(e.pool("api").snapshot()).isNotNull(); // a request routed there must find one

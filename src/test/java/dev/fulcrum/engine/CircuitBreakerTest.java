@@ -8,6 +8,7 @@ import static dev.fulcrum.engine.CircuitBreaker.State.HALF_OPEN;
 import static dev.fulcrum.engine.CircuitBreaker.State.OPEN;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ class CircuitBreakerTest {
     /** window 10, decide from 4 calls, open at 50% failures or 50% slow calls (>= 1000 ms), 10 s, 2 probes. */
     static final BreakerSpec SPEC = new BreakerSpec(true, 10, 4, 50, 1000, 50, 10_000, 2);
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
     final List<String> transitions = new ArrayList<>();
     ExecutorService pool;
 

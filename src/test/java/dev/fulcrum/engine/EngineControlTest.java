@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +98,7 @@ class EngineControlTest {
 
     @Test
     void aManualEngineRunsControlWorkOnTheCaller() {
-        Engine engine = Engine.manual(EngineSettings.DEFAULT, new FakeTicker(), RandomSource.seeded(1));
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
         Thread caller = Thread.currentThread();
 
         Thread ran = engine.call(Thread::currentThread);

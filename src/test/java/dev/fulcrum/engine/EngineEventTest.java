@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ class EngineEventTest {
     static final RequestContext REQ = SimpleRequest.get("10.0.0.1", "/");
     static final BreakerSpec BREAKER = new BreakerSpec(true, 10, 2, 50, 1000, 100, 5_000, 1);
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
     final List<EngineEvent> events = new ArrayList<>();
 
     static String describe(EngineEvent e) {
@@ -55,9 +56,9 @@ class EngineEventTest {
                 "breaker default/b OPEN->HALF_OPEN",
                 "strategy default/null round-robin->round-robin");
         assertThat(events).extracting(EngineEvent::at).isSorted();
-        assertThat(events.get(0).at()).isEqualTo(FakeTicker.WALL_START_MILLIS);
-        assertThat(events.get(1).at()).isEqualTo(FakeTicker.WALL_START_MILLIS + 10);
-        assertThat(events.get(7).at()).isEqualTo(FakeTicker.WALL_START_MILLIS + 5_020);
+        assertThat(events.get(0).at()).isEqualTo(ManualClock.WALL_START_MILLIS);
+        assertThat(events.get(1).at()).isEqualTo(ManualClock.WALL_START_MILLIS + 10);
+        assertThat(events.get(7).at()).isEqualTo(ManualClock.WALL_START_MILLIS + 5_020);
     }
 
     @Test

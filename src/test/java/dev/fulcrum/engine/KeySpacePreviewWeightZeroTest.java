@@ -3,6 +3,7 @@ package dev.fulcrum.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fulcrum.time.ManualClock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class KeySpacePreviewWeightZeroTest {
     @Test
     void previewingAWeightZeroBackendBackAtWeightOneShowsItsKeysMoving() {
-        Engine engine = Engine.manual(EngineSettings.DEFAULT, new FakeTicker(), RandomSource.seeded(1));
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
         Pool pool = engine.addPool("default", StrategySpec.of(StrategySpec.CONSISTENT_HASH));
         for (String id : List.of("a", "b", "c")) {
             engine.addBackend("default", new BackendSpec(id, "http://127.0.0.1:9001", 1, null, false), false);
@@ -32,7 +33,7 @@ class KeySpacePreviewWeightZeroTest {
 
     @Test
     void unknownIdsAreNotFoundNotSilentlyIgnored() {
-        Engine engine = Engine.manual(EngineSettings.DEFAULT, new FakeTicker(), RandomSource.seeded(1));
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
         Pool pool = engine.addPool("default", StrategySpec.of(StrategySpec.CONSISTENT_HASH));
         engine.addBackend("default", new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> KeySpacePreview.preview(pool, List.of("zzz"), Map.of(), Map.of()))

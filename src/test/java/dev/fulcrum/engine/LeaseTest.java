@@ -3,6 +3,7 @@ package dev.fulcrum.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class LeaseTest {
     static final RequestContext REQ = SimpleRequest.get("10.0.0.1", "/");
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
 
     Pool manualPool(String... ids) {
         Engine engine = Engine.manual(EngineSettings.DEFAULT, clock, RandomSource.seeded(1));

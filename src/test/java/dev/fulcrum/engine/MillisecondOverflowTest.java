@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +28,7 @@ class MillisecondOverflowTest {
 
     @Test
     void theEngineSaturatesAHugeSlowCallMsSoNoCallIsSlow() {
-        FakeTicker clock = new FakeTicker();
+        ManualClock clock = new ManualClock();
         BreakerSpec never = new BreakerSpec(true, 20, 10, 50, Long.MAX_VALUE, 100, Long.MAX_VALUE, 3);
         Engine engine = Engine.manual(new EngineSettings(0, EngineSettings.OutlierSpec.DISABLED, never, 2, 3), clock,
                 RandomSource.seeded(1));
@@ -44,7 +45,7 @@ class MillisecondOverflowTest {
 
     @Test
     void aHugeBaseEjectionMsStillEjectsForTheCappedTime() {
-        FakeTicker clock = new FakeTicker();
+        ManualClock clock = new ManualClock();
         Engine engine = Engine.manual(new EngineSettings(0, new EngineSettings.OutlierSpec(true, 1, Long.MAX_VALUE, 100),
                 BreakerSpec.DISABLED, 2, 3), clock, RandomSource.seeded(1));
         Pool pool = engine.addPool("default", StrategySpec.of(StrategySpec.ROUND_ROBIN));

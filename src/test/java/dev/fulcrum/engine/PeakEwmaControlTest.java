@@ -3,6 +3,7 @@ package dev.fulcrum.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class PeakEwmaControlTest {
     static final long MS = 1_000_000L;
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
     final PeakEwma ewma = new PeakEwma(clock, 10_000);
 
     @Test

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class PeakEwmaIdleDecayTest {
     @Test
     void aBackendWithOneSlowAnswerIsTriedAgainLongAfterDecayMs() {
-        FakeTicker clock = new FakeTicker();
+        ManualClock clock = new ManualClock();
         Engine engine = Engine.manual(new EngineSettings(0, EngineSettings.OutlierSpec.DISABLED,
                 BreakerSpec.DISABLED, 2, 3), clock, RandomSource.seeded(1));
         Pool pool = engine.addPool("default", new StrategySpec(StrategySpec.FASTEST_RESPONSE, null, null, null,

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ class PoolBreakerTest {
     static final EngineSettings SETTINGS = new EngineSettings(0, EngineSettings.OutlierSpec.DISABLED, BREAKER, 2, 3);
     static final RequestContext REQ = SimpleRequest.get("10.0.0.1", "/");
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
     final List<EngineEvent> events = new ArrayList<>();
     Engine engine;
     Pool pool;

@@ -3,6 +3,7 @@ package dev.fulcrum.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fulcrum.time.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -17,7 +18,7 @@ class PoolTest {
             BreakerSpec.DISABLED, 2, 3);
     static final RequestContext REQ = SimpleRequest.get("10.0.0.1", "/");
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
     Engine engine;
     Pool pool;
 

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RoundRobinAcrossRebuildsTest {
     @Test
     void roundRobinKeepsRotatingWhileAnotherBackendRampsUp() {
-        FakeTicker clock = new FakeTicker();
+        ManualClock clock = new ManualClock();
         EngineSettings settings = new EngineSettings(20_000, EngineSettings.OutlierSpec.DISABLED,
                 BreakerSpec.DISABLED, 2, 3);
         Engine engine = Engine.manual(settings, clock, RandomSource.seeded(1));

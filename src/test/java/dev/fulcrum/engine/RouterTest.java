@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class RouterTest {
 
     @Test
     void theEngineRoutesToTheMatchingPoolOrTheDefault() {
-        Engine engine = Engine.manual(EngineSettings.DEFAULT, new FakeTicker(), RandomSource.seeded(1));
+        Engine engine = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
         Pool def = engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
         Pool api = engine.addPool("api", StrategySpec.of(StrategySpec.ROUND_ROBIN));
         engine.setRouter(new Router(List.of(new Router.Route("/api", "api", false))));

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +20,7 @@ class SlowStartTest {
     static final EngineSettings SETTINGS = new EngineSettings(10_000,
             new EngineSettings.OutlierSpec(true, 1, 1000, 100), BreakerSpec.DISABLED, 2, 3);
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
     Engine engine;
     Pool pool;
 

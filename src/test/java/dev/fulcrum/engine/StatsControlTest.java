@@ -3,6 +3,7 @@ package dev.fulcrum.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class StatsControlTest {
     static final RequestContext REQ = SimpleRequest.get("10.0.0.1", "/");
 
-    final FakeTicker clock = new FakeTicker();
+    final ManualClock clock = new ManualClock();
     Engine engine;
     Pool pool;
 

@@ -3,6 +3,7 @@ package dev.fulcrum.engine;
 import static dev.fulcrum.engine.StrategyFixtures.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.ManualClock;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +19,7 @@ class StrategyExpectationsTest {
 
     static Engine engine(StrategySpec spec, long slowStartMs, Object... idWeight) {
         Engine e = Engine.manual(new EngineSettings(slowStartMs, EngineSettings.OutlierSpec.DISABLED,
-                BreakerSpec.DISABLED, 2, 3), new FakeTicker(), RandomSource.seeded(7));
+                BreakerSpec.DISABLED, 2, 3), new ManualClock(), RandomSource.seeded(7));
         e.addPool("default", spec);
         for (int i = 0; i < idWeight.length; i += 2) {
             e.addBackend("default", new BackendSpec((String) idWeight[i], "http://127.0.0.1:" + (9000 + i),
@@ -225,7 +226,7 @@ class StrategyExpectationsTest {
     void maglevSlowStartRampChurnsKeysBetweenOtherBackends() {
         Engine e = engine(new StrategySpec(StrategySpec.MAGLEV, "path", null, null, null, 65537, null, null, null),
                 10_000, "a", 10, "b", 10, "c", 10, "d", 10);
-        FakeTicker clock = (FakeTicker) e.ticker();
+        ManualClock clock = (ManualClock) e.ticker();
         Pool p = e.pool("default");
         e.addBackend("default", new BackendSpec("new", "http://127.0.0.1:9100", 10, null, false), true);
         Map<String, String> start = owners(p.snapshot().primary().keySpace(), 20_000);
@@ -283,7 +284,7 @@ class StrategyExpectationsTest {
                 StrategySpec.MAGLEV, StrategySpec.LEAST_REQUESTS, StrategySpec.POWER_OF_TWO, StrategySpec.WEIGHTED_RANDOM,
                 StrategySpec.FASTEST_RESPONSE, StrategySpec.ADAPTIVE, StrategySpec.IP_HASH)) {
             Engine e = Engine.manual(new EngineSettings(1_000, EngineSettings.OutlierSpec.DISABLED,
-                    BreakerSpec.DISABLED, 2, 3), new FakeTicker(), RandomSource.threadLocal());
+                    BreakerSpec.DISABLED, 2, 3), new ManualClock(), RandomSource.threadLocal());
             StrategySpec spec = type.equals(StrategySpec.MAGLEV)
                     ? new StrategySpec(type, null, null, null, null, 1009, null, null, null) : StrategySpec.of(type);
             e.addPool("default", spec);
@@ -317,7 +318,7 @@ class StrategyExpectationsTest {
                     }
                 }).start();
             }
-            FakeTicker clock = (FakeTicker) e.ticker();
+            ManualClock clock = (ManualClock) e.ticker();
             for (int i = 0; i < 300; i++) {
                 e.setWeight("b", 1 + i % 7);
                 e.setWeight("c", i % 2 == 0 ? 0 : 4);
@@ -453,7 +454,7 @@ class StrategyExpectationsTest {
     @Test
     void ringOthersKeysStayPutDuringSlowStart() {
         Engine e = engine(ch(null), 10_000, "a", 10, "b", 10, "c", 10);
-        FakeTicker clock = (FakeTicker) e.ticker();
+        ManualClock clock = (ManualClock) e.ticker();
         Pool p = e.pool("default");
         e.addBackend("default", new BackendSpec("new", "http://127.0.0.1:9100", 10, null, false), true);
         Map<String, String> prev = owners(p.snapshot().primary().keySpace(), 20_000);
@@ -478,7 +479,7 @@ class StrategyExpectationsTest {
     void unavailableBackendsNeverPickedAndBackupsServeOnlyWhenPrimariesCannot() {
         for (String type : StrategySpec.TYPES) {
             Engine e = Engine.manual(new EngineSettings(0, EngineSettings.OutlierSpec.DISABLED, BreakerSpec.DISABLED, 1, 1),
-                    new FakeTicker(), RandomSource.seeded(3));
+                    new ManualClock(), RandomSource.seeded(3));
             e.addPool("default", StrategySpec.of(type));
             e.addBackend("default", new BackendSpec("a", "http://127.0.0.1:9000", 1, null, false), false);
             e.addBackend("default", new BackendSpec("b", "http://127.0.0.1:9001", 1, null, false), false);
@@ -536,7 +537,7 @@ class StrategyExpectationsTest {
 
     @Test
     void fastestResponseColdBackendsAndInflightPenalty() {
-        FakeTicker clock = new FakeTicker();
+        ManualClock clock = new ManualClock();
         Backend a = new Backend("p", new BackendSpec("a", "http://127.0.0.1:1", 1, null, false), null, BreakerSpec.DISABLED, clock, 10_000);
         Backend b = new Backend("p", new BackendSpec("b", "http://127.0.0.1:1", 1, null, false), null, BreakerSpec.DISABLED, clock, 10_000);
         Backend cold = new Backend("p", new BackendSpec("c", "http://127.0.0.1:1", 1, null, false), null, BreakerSpec.DISABLED, clock, 10_000);

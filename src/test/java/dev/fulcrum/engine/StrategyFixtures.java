@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.time.ManualClock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -14,25 +15,7 @@ final class StrategyFixtures {
     }
 
     /** A ticker the test moves by hand. */
-    static final class ManualClock implements Ticker {
-        long nanos = 1_000_000_000L;
-
-        @Override
-        public long nanos() {
-            return nanos;
-        }
-
-        @Override
-        public long wallMillis() {
-            return nanos / 1_000_000;
-        }
-
-        void advanceMs(long ms) {
-            nanos += ms * 1_000_000L;
-        }
-    }
-
-    static final ManualClock CLOCK = new ManualClock();
+    static final ManualClock CLOCK = new ManualClock(1_000_000_000L, 1_000L);
 
     static Backend backend(String id) {
         return backend(id, null);

@@ -11,6 +11,7 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.time.ManualClock;
 import io.undertow.Undertow;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.assertj.core.data.Offset;
 
 class MetricsPollerTest {
-    private final MutableTicker clock = new MutableTicker();
+    private final ManualClock clock = new ManualClock(1_000_000_000L, 1_000L);
     private final List<AutoCloseable> toClose = new ArrayList<>();
     private Engine engine;
 

@@ -9,6 +9,7 @@ import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.RandomSource;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.time.ManualClock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -29,7 +30,7 @@ import java.util.function.Consumer;
  * engine pool, on a simulated clock, with no sockets. It answers "what would each strategy do with this
  * traffic?" in a second, deterministically.
  *
- * <p><b>How a run works.</b> For each strategy a manual {@link Engine} (simulated {@link SimClock}, randomness
+ * <p><b>How a run works.</b> For each strategy a manual {@link Engine} (simulated {@link ManualClock}, randomness
  * seeded with the run's seed) gets one pool with the backends. The trace is played in time order: at each
  * arrival the clock moves there, completions due by then are released first (in time order, the clock set to
  * each completion so the engine measures the simulated latency), the engine's control tick runs every 100 ms
@@ -55,6 +56,16 @@ public final class SideBySide {
     /** Every strategy but {@code adaptive}, which needs live metrics the simulator does not produce. */
     public static final List<StrategySpec> DEFAULT_STRATEGIES = StrategySpec.TYPES.stream()
             .filter(t -> !t.equals(StrategySpec.ADAPTIVE)).map(StrategySpec::of).toList();
+    /** The simulated wall time at time zero: 2024-01-01T00:00:00Z (a fixed value keeps runs reproducible). */
+    public static final long SIMULATED_EPOCH_MILLIS = 1_704_067_200_000L;
+
+    /**
+     * The simulated clock: it moves only when the simulator moves it, so an engine driven by it measures
+     * simulated latencies (EWMA, breaker slow calls, stats) and the same trace always gives the same result.
+     */
+    public static ManualClock simulatedClock() {
+        return new ManualClock(1_000_000_000L, SIMULATED_EPOCH_MILLIS);
+    }
     static final long TICK_NANOS = 100_000_000L;
     private static final int PROGRESS_EVERY = 1000;
 
@@ -429,7 +440,7 @@ public final class SideBySide {
 
     /** One strategy under simulation: picks hold a slot until released. */
     private interface Lane {
-        SimClock clock();
+        ManualClock clock();
 
         Picked pick(SimRequestContext request);
 
@@ -442,7 +453,7 @@ public final class SideBySide {
 
     /** A real engine pool with the strategy. */
     private static final class EngineLane implements Lane {
-        private final SimClock clock = new SimClock();
+        private final ManualClock clock = simulatedClock();
         private final Engine engine;
         private final Pool pool;
 
@@ -460,7 +471,7 @@ public final class SideBySide {
         }
 
         @Override
-        public SimClock clock() {
+        public ManualClock clock() {
             return clock;
         }
 
@@ -492,7 +503,7 @@ public final class SideBySide {
 
     /** The naive expanded WRR with its own in-flight counts. */
     private static final class NaiveLane implements Lane {
-        private final SimClock clock = new SimClock();
+        private final ManualClock clock = simulatedClock();
         private final NaiveWeightedRoundRobin wrr;
         private final Map<String, Integer> inFlight = new LinkedHashMap<>();
 
@@ -501,7 +512,7 @@ public final class SideBySide {
         }
 
         @Override
-        public SimClock clock() {
+        public ManualClock clock() {
             return clock;
         }
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** Explaining a pick (pressing Step) does not move the live pool's round-robin or smooth WRR position. */
 class DecisionTraceSideEffectTest {
     private static Pool pool(String type) {
-        Engine e = Engine.manual(EngineSettings.DEFAULT, new SimClock(), RandomSource.seeded(5));
+        Engine e = Engine.manual(EngineSettings.DEFAULT, SideBySide.simulatedClock(), RandomSource.seeded(5));
         Pool p = e.addPool(Engine.DEFAULT_POOL, StrategySpec.of(type));
         int port = 9001;
         for (String id : List.of("a", "b", "c")) {

@@ -27,7 +27,7 @@ class DecisionTraceTest {
             .withOutlier(EngineSettings.OutlierSpec.DISABLED);
 
     private static Engine engineWith(StrategySpec spec, String... ids) {
-        Engine e = Engine.manual(SETTINGS, new SimClock(), RandomSource.seeded(5));
+        Engine e = Engine.manual(SETTINGS, SideBySide.simulatedClock(), RandomSource.seeded(5));
         e.addPool(Engine.DEFAULT_POOL, spec);
         int port = 9001;
         for (String id : ids) {

@@ -1,8 +1,9 @@
-package dev.fulcrum.engine;
+package dev.fulcrum.time;
 
 /**
- * The engine's only source of time. Production uses {@link #system()}; tests use a fake ticker they
- * advance by hand, so breaker, slow-start, ejection and EWMA tests never sleep.
+ * Fulcrum's one source of time. Production reads {@link #system()}; tests and the simulator read a
+ * {@link ManualClock} that moves only when they say, so breaker, slow-start, ejection, EWMA, polling and
+ * health tests never sleep. Whatever waits for time takes its ticker from a {@link Scheduler}.
  */
 public interface Ticker {
     /** Monotonic nanoseconds, for durations and deadlines. */
