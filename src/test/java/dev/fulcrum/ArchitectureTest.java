@@ -13,7 +13,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering DESIGN.md promises: the engine is pure Java. It imports nothing of Undertow, JavaFX,
+ * The layering docs/ARCHITECTURE.md promises: the engine is pure Java. It imports nothing of Undertow, JavaFX,
  * ControlsFX or Jackson, and nothing of the packages built on top of it, so it can be tested, benchmarked
  * and reused (headless, simulator, window) without dragging a server or a toolkit along.
  */
@@ -33,7 +33,7 @@ class ArchitectureTest {
     static ArchRule engineIsPureJava(String enginePackage) {
         return noClasses().that().resideInAPackage(enginePackage)
                 .should().dependOnClassesThat().resideInAnyPackage(FORBIDDEN_FOR_ENGINE)
-                .because("the engine is pure Java (DESIGN.md: ui -> admin/app -> proxy/health/demo -> engine)");
+                .because("the engine is pure Java (docs/ARCHITECTURE.md: ui -> admin/app -> proxy/health/demo -> engine)");
     }
 
     @Test

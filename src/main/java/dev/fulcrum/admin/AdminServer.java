@@ -41,7 +41,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The admin API (CONTRACT 4) on its own listener: state, backend commands, strategy, ring, events, config,
+ * The admin API (docs/REFERENCE.md §4) on its own listener: state, backend commands, strategy, ring, events, config,
  * export, demo faults and Prometheus metrics. Handlers run on worker threads (they wait on the engine's
  * control thread), never on the proxy's I/O threads.
  */

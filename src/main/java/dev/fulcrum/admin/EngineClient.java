@@ -45,7 +45,7 @@ public interface EngineClient extends AutoCloseable {
 
     void remove(String id);
 
-    /** A strategy object as in CONTRACT 2.2, e.g. {@code {"type":"consistent-hash","virtualNodes":160}}. */
+    /** A strategy object as in docs/REFERENCE.md §2.2, e.g. {@code {"type":"consistent-hash","virtualNodes":160}}. */
     void setStrategy(String pool, Map<String, Object> strategy);
 
     /** The ring or Maglev table of a pool, or null when its strategy has none. */

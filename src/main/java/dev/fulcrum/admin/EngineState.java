@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the window shows, exactly the JSON of {@code GET /api/state} (CONTRACT 4) read into records, so the
+ * What the window shows, exactly the JSON of {@code GET /api/state} (docs/REFERENCE.md §4) read into records, so the
  * in-process and the remote {@link EngineClient} produce the same thing. Unknown fields are ignored here
  * (a newer engine may add some); the admin API itself is strict about what it accepts.
  */

@@ -29,7 +29,7 @@ import static dev.fulcrum.admin.ExportText.yamlString;
  *       members (gradually, through its overprovisioning factor 1.4, where Fulcrum switches at once).</li>
  *   <li>A hashing key becomes a route {@code hash_policy} marked {@code terminal}, followed by the client address:
  *       Envoy uses the first policy that yields a hash, so a request without the key hashes its source IP, as Fulcrum
- *       does (CONTRACT 2.2).</li>
+ *       does (docs/REFERENCE.md §2.2).</li>
  *   <li>Read timeout: Envoy's route {@code timeout} bounds the whole response, which would cut server-sent events,
  *       so it is off ({@code 0s}) and {@code idle_timeout} carries Fulcrum's readMs.</li>
  * </ul>

@@ -26,7 +26,7 @@ import java.util.Locale;
  *   <li>Strategies that ignore weights in Fulcrum (round-robin, random) are written without {@code weight=}, because
  *       nginx would honour it.</li>
  *   <li>A hashing key other than the client IP goes through a {@code map} that falls back to {@code $remote_addr}
- *       when the key is empty, as Fulcrum does (CONTRACT 2.2).</li>
+ *       when the key is empty, as Fulcrum does (docs/REFERENCE.md §2.2).</li>
  *   <li>nginx refuses {@code backup} with {@code hash}, {@code ip_hash} and {@code random}; for those strategies the
  *       backups are written as commented-out servers.</li>
  *   <li>Active health checks, slow start and cookie insertion are nginx Plus features: they are comments.</li>
@@ -249,7 +249,7 @@ final class ExportNginx {
 
     /**
      * The nginx variable a hashing key reads, declaring a {@code map} first when the key can be empty so that an
-     * absent key hashes the client address instead (CONTRACT 2.2).
+     * absent key hashes the client address instead (docs/REFERENCE.md §2.2).
      */
     private static String hashVariable(Lines out, ExportPool p, Key key, List<String> notes) {
         String source;

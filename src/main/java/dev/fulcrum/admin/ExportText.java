@@ -7,7 +7,7 @@ final class ExportText {
     private ExportText() {
     }
 
-    /** A hashing key of CONTRACT 2.2: {@code ip}, {@code path}, {@code header:NAME}, {@code cookie:NAME}, {@code query:NAME}. */
+    /** A hashing key of docs/REFERENCE.md §2.2: {@code ip}, {@code path}, {@code header:NAME}, {@code cookie:NAME}, {@code query:NAME}. */
     record Key(String kind, String name) {
         static Key parse(String key) {
             String k = key == null ? "ip" : key;

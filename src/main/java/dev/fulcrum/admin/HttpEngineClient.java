@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A remote Fulcrum managed through its admin API (CONTRACT 4) over {@code java.net.http}: what
+ * A remote Fulcrum managed through its admin API (docs/REFERENCE.md §4) over {@code java.net.http}: what
  * {@code --attach http://host:adminport [--token T]} runs the window on.
  *
  * <p>Commands are one request each; a refused one throws {@link EngineException} with the server's status and

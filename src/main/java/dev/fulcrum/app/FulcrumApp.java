@@ -168,7 +168,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         return config;
     }
 
-    /** The CONTRACT 1 ready line. */
+    /** The docs/REFERENCE.md §1 ready line. */
     public String readyLine() {
         return "fulcrum ready proxy=" + proxy.url() + " admin=" + admin.url();
     }

@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
 
-/** The command line of CONTRACT 1. */
+/** The command line of docs/REFERENCE.md §1. */
 @Command(name = "fulcrum", mixinStandardHelpOptions = true, version = "Fulcrum 0.1.0",
         description = "A load balancer you can see: an embedded proxy with every classic balancing strategy and a window onto it.")
 public final class FulcrumCommand implements Callable<Integer> {

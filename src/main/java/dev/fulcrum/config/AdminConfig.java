@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 /**
- * The admin API listener ({@code admin}, CONTRACT 2.1 and 4).
+ * The admin API listener ({@code admin}, docs/REFERENCE.md §2.1 and §4).
  *
  * @param token bearer token every {@code /api/*} and {@code /metrics} request must carry; null = none, which is only
  *              allowed while {@code host} is a loopback address

@@ -3,7 +3,7 @@ package dev.fulcrum.config;
 import dev.fulcrum.engine.BackendSpec;
 
 /**
- * A real backend ({@code backends[i]}, CONTRACT 2.1). {@code id} and {@code url} are required.
+ * A real backend ({@code backends[i]}, docs/REFERENCE.md §2.1). {@code id} and {@code url} are required.
  *
  * @param url         absolute {@code http://host:port}, no path
  * @param weight      0..1000; 0 = no new requests

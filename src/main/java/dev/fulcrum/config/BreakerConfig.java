@@ -3,7 +3,7 @@ package dev.fulcrum.config;
 import dev.fulcrum.engine.BreakerSpec;
 
 /**
- * The per-backend circuit breaker ({@code circuitBreaker}, CONTRACT 2.1); see {@link BreakerSpec}. The two
+ * The per-backend circuit breaker ({@code circuitBreaker}, docs/REFERENCE.md §2.1); see {@link BreakerSpec}. The two
  * thresholds are percentages, 0..100.
  */
 public record BreakerConfig(boolean enabled, int window, int minimumCalls, double failureRateThreshold,

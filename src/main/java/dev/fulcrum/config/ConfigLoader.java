@@ -42,7 +42,7 @@ import java.util.List;
  * }</pre>
  */
 public final class ConfigLoader {
-    /** The classpath resource of the embedded default config (CONTRACT 2.3). */
+    /** The classpath resource of the embedded default config (docs/REFERENCE.md §2.3). */
     public static final String WORKSHOP_RESOURCE = "samples/workshop.json";
 
     private static final ObjectMapper STRICT = JsonMapper.builder()
@@ -94,7 +94,7 @@ public final class ConfigLoader {
         }
     }
 
-    /** The embedded default config (CONTRACT 2.3): {@code samples/workshop.json} from the jar. */
+    /** The embedded default config (docs/REFERENCE.md §2.3): {@code samples/workshop.json} from the jar. */
     public static FulcrumConfig workshop() {
         return loadResource(WORKSHOP_RESOURCE);
     }

@@ -3,7 +3,7 @@ package dev.fulcrum.config;
 import dev.fulcrum.engine.BackendSpec;
 
 /**
- * A demo backend Fulcrum starts itself on {@code 127.0.0.1:port} ({@code demoBackends[i]}, CONTRACT 2.1 and 2.4).
+ * A demo backend Fulcrum starts itself on {@code 127.0.0.1:port} ({@code demoBackends[i]}, docs/REFERENCE.md §2.1 and §2.4).
  * {@code id} and {@code port} are required.
  *
  * @param port      0 = pick a free port when it starts (its real port is then passed to {@link #toSpec(int)})

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The whole config file (CONTRACT 2.1). Every component name is the JSON field name. Read one with
+ * The whole config file (docs/REFERENCE.md §2.1). Every component name is the JSON field name. Read one with
  * {@link ConfigLoader}, write one with {@link ConfigWriter}; {@link ConfigValidator} checks one built in code.
  *
  * <p>The top-level {@code strategy}, {@code backends} and {@code demoBackends} form the pool named {@code default}
@@ -29,7 +29,7 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
                             Map<String, PoolConfig> pools, List<RouteConfig> routes, List<DiscoveryConfig> discovery) {
 
     /**
-     * Every field at its CONTRACT 2.1 default. Not a valid config on its own: it has no backend.
+     * Every field at its docs/REFERENCE.md §2.1 default. Not a valid config on its own: it has no backend.
      */
     public static final FulcrumConfig DEFAULT = new FulcrumConfig(ProxyConfig.DEFAULT, AdminConfig.DEFAULT,
             PoolConfig.DEFAULT_STRATEGY, List.of(), List.of(), HealthCheckConfig.DEFAULT, OutlierConfig.DEFAULT,

@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 /**
- * Active health checking ({@code healthCheck}, CONTRACT 2.1): {@code GET path} every {@code intervalMs}.
+ * Active health checking ({@code healthCheck}, docs/REFERENCE.md §2.1): {@code GET path} every {@code intervalMs}.
  *
  * @param expectedStatus the status a healthy backend answers
  * @param rise           successful probes in a row that bring a DOWN backend UP

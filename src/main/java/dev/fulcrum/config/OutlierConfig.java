@@ -2,7 +2,7 @@ package dev.fulcrum.config;
 
 import dev.fulcrum.engine.EngineSettings;
 
-/** Passive outlier detection ({@code outlierDetection}, CONTRACT 2.1); see {@link EngineSettings.OutlierSpec}. */
+/** Passive outlier detection ({@code outlierDetection}, docs/REFERENCE.md §2.1); see {@link EngineSettings.OutlierSpec}. */
 public record OutlierConfig(boolean enabled, int consecutiveFailures, long baseEjectionMs, int maxEjectionPercent) {
     public static final OutlierConfig DEFAULT = new OutlierConfig(true, 5, 30_000, 50);
 

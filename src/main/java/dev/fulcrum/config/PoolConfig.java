@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A named pool ({@code pools.NAME}, CONTRACT 2.1), and also the shape of the top-level {@code default} pool.
+ * A named pool ({@code pools.NAME}, docs/REFERENCE.md §2.1), and also the shape of the top-level {@code default} pool.
  *
- * @param strategy     its strategy, with the CONTRACT 2.2 defaults of its type filled in; never null
+ * @param strategy     its strategy, with the docs/REFERENCE.md §2.2 defaults of its type filled in; never null
  * @param backends     real backends; never null
  * @param demoBackends demo backends Fulcrum starts itself; never null
  * @param discovery    sources of further backends (DNS, a watched file); never null

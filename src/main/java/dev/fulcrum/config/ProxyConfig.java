@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 /**
- * The proxy listener ({@code proxy}, CONTRACT 2.1).
+ * The proxy listener ({@code proxy}, docs/REFERENCE.md §2.1).
  *
  * @param host           address to listen on
  * @param port           HTTP port (0 = pick a free port)

@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 /**
- * Retries ({@code retries}, CONTRACT 2.1 and 3): at most {@code maxRetries} more attempts, each on a different
+ * Retries ({@code retries}, docs/REFERENCE.md §2.1 and §3): at most {@code maxRetries} more attempts, each on a different
  * backend, only for GET, HEAD and OPTIONS unless {@code retryNonIdempotent}.
  */
 public record RetryConfig(int maxRetries, boolean retryNonIdempotent) {

@@ -3,7 +3,7 @@ package dev.fulcrum.config;
 import dev.fulcrum.engine.Router;
 
 /**
- * A route ({@code routes[i]}, CONTRACT 2.1): requests whose path starts with {@code pathPrefix} go to {@code pool}
+ * A route ({@code routes[i]}, docs/REFERENCE.md §2.1): requests whose path starts with {@code pathPrefix} go to {@code pool}
  * (longest prefix wins). Both are required.
  *
  * @param pool        a name in {@code pools}, or {@code default}

@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 /**
- * Proxy timeouts ({@code timeouts}, CONTRACT 2.1), all in milliseconds and positive.
+ * Proxy timeouts ({@code timeouts}, docs/REFERENCE.md §2.1), all in milliseconds and positive.
  *
  * @param connectMs       connecting to a backend
  * @param readMs          waiting for a backend's response (504 after it)

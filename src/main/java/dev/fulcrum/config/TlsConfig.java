@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 /**
- * TLS on the proxy listener ({@code proxy.tls}, CONTRACT 2.1).
+ * TLS on the proxy listener ({@code proxy.tls}, docs/REFERENCE.md §2.1).
  *
  * @param enabled     listen for HTTPS as well
  * @param port        HTTPS port (0 = pick a free port)

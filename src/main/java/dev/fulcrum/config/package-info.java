@@ -1,5 +1,5 @@
 /**
- * The config file (CONTRACT 2.1) as records, read and checked as a whole, and written back.
+ * The config file (docs/REFERENCE.md §2.1) as records, read and checked as a whole, and written back.
  *
  * <ul>
  *   <li>{@link dev.fulcrum.config.FulcrumConfig} and its parts are records whose component names are the JSON field

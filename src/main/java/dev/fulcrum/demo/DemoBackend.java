@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
 import org.xnio.Options;
 
 /**
- * A small HTTP server that plays a backend for demos, workshops and benchmarks (CONTRACT 2.4).
+ * A small HTTP server that plays a backend for demos, workshops and benchmarks (docs/REFERENCE.md §2.4).
  *
  * <p>It answers on {@code 127.0.0.1:port}, and every answer carries {@code X-Demo-Backend: <id>}:
  * <ul>

@@ -3,7 +3,7 @@ package dev.fulcrum.demo;
 import java.util.regex.Pattern;
 
 /**
- * One demo backend as configured (CONTRACT 2.1 {@code demoBackends[]}): Fulcrum starts a small HTTP server
+ * One demo backend as configured (docs/REFERENCE.md §2.1 {@code demoBackends[]}): Fulcrum starts a small HTTP server
  * for it on {@code 127.0.0.1:port} and adds it to the default pool under {@code id} and {@code weight}.
  *
  * <p>The compact constructor validates every field and names it in the message, e.g.

@@ -122,7 +122,7 @@ public record TrafficSettings(URI target, String path, double ratePerSecond, int
     }
 
     /**
-     * Where the key goes, matching a strategy's {@code key} (CONTRACT 2.2): {@code HEADER} name for
+     * Where the key goes, matching a strategy's {@code key} (docs/REFERENCE.md §2.2): {@code HEADER} name for
      * {@code header:NAME}, {@code COOKIE} name for {@code cookie:NAME}, {@code QUERY} name for
      * {@code query:NAME}, {@code PATH} ({@code /k/<key>}) for {@code path}.
      */

@@ -1,7 +1,7 @@
 package dev.fulcrum.engine;
 
 /**
- * An immutable picture of one backend for the admin API and the window (CONTRACT 4 {@code GET /api/state}).
+ * An immutable picture of one backend for the admin API and the window (docs/REFERENCE.md §4 {@code GET /api/state}).
  */
 public record BackendView(String id, String pool, String url, int weight, double effectiveWeight, BackendState state,
                           HealthStatus health, CircuitBreaker.State breaker, int activeRequests, long totalRequests,

@@ -1,7 +1,7 @@
 package dev.fulcrum.engine;
 
 /**
- * Circuit breaker settings (CONTRACT 2.1 {@code circuitBreaker}).
+ * Circuit breaker settings (docs/REFERENCE.md §2.1 {@code circuitBreaker}).
  *
  * @param window                the last N calls the rates are computed over
  * @param minimumCalls          no decision before this many calls are in the window

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
  * (DRAINING), {@code d} filtered (WEIGHT_ZERO); candidates a, b; picked {@code b}.
  *
  * @param pool       the pool's name
- * @param strategy   the strategy type (CONTRACT 2.2)
+ * @param strategy   the strategy type (docs/REFERENCE.md §2.2)
  * @param hashKey    the configured key ({@code ip}, {@code path}, {@code header:NAME} ...), null for
  *                   strategies that do not hash
  * @param key        the value hashed (the client IP when the configured part is missing), or null

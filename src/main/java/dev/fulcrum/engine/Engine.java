@@ -386,7 +386,7 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /** The checks CONTRACT 2.1 puts on a backend, as 400s naming the field and the value. */
+    /** The checks docs/REFERENCE.md §2.1 puts on a backend, as 400s naming the field and the value. */
     private static void validate(BackendSpec spec) {
         if (spec == null) {
             throw new EngineException(400, "backend: required (got: null)");

@@ -1,7 +1,7 @@
 package dev.fulcrum.engine;
 
 /**
- * Engine-wide settings that every pool shares (CONTRACT 2.1).
+ * Engine-wide settings that every pool shares (docs/REFERENCE.md §2.1).
  *
  * @param slowStartMs ramp of a backend that comes UP from 10% to 100% of its weight; 0 = off
  * @param outlier     passive outlier detection

@@ -1,7 +1,7 @@
 package dev.fulcrum.engine;
 
 /**
- * Which part of a request a hashing strategy hashes (CONTRACT 2.2 {@code key}): {@code ip}, {@code path},
+ * Which part of a request a hashing strategy hashes (docs/REFERENCE.md §2.2 {@code key}): {@code ip}, {@code path},
  * {@code header:NAME}, {@code cookie:NAME} or {@code query:NAME}. Parsed once when the strategy is built, so
  * a pick only reads the one value it needs. A request without that value (or with an empty one) is hashed
  * on its client IP instead, so a request never goes unrouted for lack of a key.

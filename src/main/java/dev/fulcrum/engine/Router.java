@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Routes a request path to a pool by the longest matching prefix (CONTRACT 2.1 {@code routes}), on segment
+ * Routes a request path to a pool by the longest matching prefix (docs/REFERENCE.md §2.1 {@code routes}), on segment
  * boundaries: {@code /api} matches {@code /api}, {@code /api/users} and {@code /api?x=1}, not {@code /apix}.
  * Example: routes {@code /api} to pool api and {@code /api/admin} to pool admin send {@code /api/admin/x} to
  * admin, {@code /api/x} to api and {@code /other} to the default pool.

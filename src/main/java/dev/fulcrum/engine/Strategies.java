@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Builds a strategy by its CONTRACT 2.2 name. Candidate weights arrive scaled by {@link #WEIGHT_SCALE}
+ * Builds a strategy by its docs/REFERENCE.md §2.2 name. Candidate weights arrive scaled by {@link #WEIGHT_SCALE}
  * (effective weight in hundredths) so slow start can ramp a weight-1 backend smoothly; the ratios, and so
  * every weighted sequence, are the same as with the configured weights.
  *

@@ -7,7 +7,7 @@ package dev.fulcrum.engine;
  * reading the request's key.
  */
 public interface Strategy {
-    /** The CONTRACT 2.2 name, e.g. {@code smooth-weighted-round-robin}. */
+    /** The docs/REFERENCE.md §2.2 name, e.g. {@code smooth-weighted-round-robin}. */
     String type();
 
     /**

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A strategy as configured (CONTRACT 2.2). Null fields take their defaults through {@link #withDefaults()}.
+ * A strategy as configured (docs/REFERENCE.md §2.2). Null fields take their defaults through {@link #withDefaults()}.
  *
  * @param type          one of {@link #TYPES}
  * @param key           hashing key: ip, path, header:NAME, cookie:NAME, query:NAME (hashing strategies)
@@ -32,7 +32,7 @@ public record StrategySpec(String type, String key, Integer virtualNodes, Double
     public static final String FASTEST_RESPONSE = "fastest-response";
     public static final String ADAPTIVE = "adaptive";
 
-    /** Every strategy name, in the order CONTRACT 2.2 lists them. */
+    /** Every strategy name, in the order docs/REFERENCE.md §2.2 lists them. */
     public static final List<String> TYPES = List.of(ROUND_ROBIN, RANDOM, WEIGHTED_RANDOM, SMOOTH_WRR, LEAST_REQUESTS,
             POWER_OF_TWO, CONSISTENT_HASH, MAGLEV, IP_HASH, FASTEST_RESPONSE, ADAPTIVE);
 
@@ -49,7 +49,7 @@ public record StrategySpec(String type, String key, Integer virtualNodes, Double
         return new StrategySpec(type, null, null, null, null, null, null, null, null).withDefaults();
     }
 
-    /** This spec with every null field that applies to its type set to the CONTRACT default. */
+    /** This spec with every null field that applies to its type set to the docs/REFERENCE.md §2.2 default. */
     public StrategySpec withDefaults() {
         boolean hashing = CONSISTENT_HASH.equals(type) || MAGLEV.equals(type);
         return new StrategySpec(type,

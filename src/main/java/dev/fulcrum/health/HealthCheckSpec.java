@@ -1,7 +1,7 @@
 package dev.fulcrum.health;
 
 /**
- * Active health-check settings (CONTRACT 2.1 {@code healthCheck}, less {@code rise} and {@code fall}, which
+ * Active health-check settings (docs/REFERENCE.md §2.1 {@code healthCheck}, less {@code rise} and {@code fall}, which
  * the engine applies and so live in {@code EngineSettings}).
  *
  * @param enabled        false = no probes; backends stay UNKNOWN, which the engine treats as healthy

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Feeds the adaptive strategy: about once a second, {@code GET <url>/metrics.json} on every backend of a pool
  * that uses it, and {@link Backend#reportMetrics} with what it says
- * ({@code {"cpu":0..1,"inflight":N,"latencyMs":X}}, the shape demo backends serve, CONTRACT 2.4). Backends of
+ * ({@code {"cpu":0..1,"inflight":N,"latencyMs":X}}, the shape demo backends serve, docs/REFERENCE.md §2.4). Backends of
  * pools with any other strategy are never asked.
  *
  * <p>Most real backends serve no such page. A backend that answers anything but 200 with those three

@@ -4,7 +4,7 @@ import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 
-/** The proxy's own answers (CONTRACT 3): JSON {@code {"error":"...","status":N}}. */
+/** The proxy's own answers (docs/REFERENCE.md §3): JSON {@code {"error":"...","status":N}}. */
 public final class ErrorResponses {
     private ErrorResponses() {
     }

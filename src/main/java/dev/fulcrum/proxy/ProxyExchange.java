@@ -32,7 +32,7 @@ import io.undertow.util.Transfer;
  * One client request on its way through the proxy: pick, connect, forward, stream the answer back, and
  * on failure try another backend when that is safe.
  *
- * <p>Retry rules (CONTRACT 3): an attempt whose connection could not be made never reached a backend, so
+ * <p>Retry rules (docs/REFERENCE.md §3): an attempt whose connection could not be made never reached a backend, so
  * any method may go elsewhere. Once a request was sent, only GET, HEAD and OPTIONS (or any method with
  * {@code retryNonIdempotent}) are sent again, and only while no body byte was streamed and no response byte
  * reached the client. 5xx answers are passed through, not retried (nginx's default).

@@ -3,7 +3,7 @@ package dev.fulcrum.proxy;
 import java.time.Duration;
 
 /**
- * What the proxy listener needs from the config (CONTRACT 2.1 {@code proxy}, {@code retries},
+ * What the proxy listener needs from the config (docs/REFERENCE.md §2.1 {@code proxy}, {@code retries},
  * {@code timeouts}, {@code stickySession}).
  *
  * @param accessLog   a file for the JSON-lines access log, or null for standard error

@@ -163,7 +163,7 @@ public final class FulcrumWindow extends Application {
     }
 
     /**
-     * SIGTERM and SIGINT stop the window's engine as they stop a headless one (CONTRACT 1): no new requests, those
+     * SIGTERM and SIGINT stop the window's engine as they stop a headless one (docs/REFERENCE.md §1): no new requests, those
      * in flight finish (up to drainTimeoutMs), then the window closes and the process exits 0. Without this the JVM
      * died at once (exit 143) and dropped them.
      */

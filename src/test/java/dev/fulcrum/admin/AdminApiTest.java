@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every row of CONTRACT 4 over real HTTP against a running Fulcrum: status codes, answers and refusals. */
+/** Every row of docs/REFERENCE.md §4 over real HTTP against a running Fulcrum: status codes, answers and refusals. */
 class AdminApiTest {
     private RunningFulcrum f;
 

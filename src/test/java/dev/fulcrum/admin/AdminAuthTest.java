@@ -10,7 +10,7 @@ import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** CONTRACT 4: with {@code admin.token} every {@code /api/*} and {@code /metrics} needs the Bearer token. */
+/** docs/REFERENCE.md §4: with {@code admin.token} every {@code /api/*} and {@code /metrics} needs the Bearer token. */
 class AdminAuthTest {
     private static final String TOKEN = "s3cret-token";
     private static final List<String[]> ENDPOINTS = List.of(

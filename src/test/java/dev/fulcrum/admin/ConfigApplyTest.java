@@ -103,7 +103,7 @@ class ConfigApplyTest {
         // a whole new config: slow moves from default to api, and other's weight becomes 7
         RunningFulcrum.Answer a = f.call("PUT", "/api/config", config(7, true));
 
-        // CONTRACT 4: 200 applied, or 400 with {"errors":[...]} and nothing changed
+        // docs/REFERENCE.md §4: 200 applied, or 400 with {"errors":[...]} and nothing changed
         String otherWeight = backend("other").get("weight").asText();
         String slowState = backend("slow").get("state").asText();
         release.countDown();

@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Deviations from CONTRACT that session 16's outside review found, each reproduced over real HTTP. */
+/** Deviations from docs/REFERENCE.md that session 16's outside review found, each reproduced over real HTTP. */
 class ContractConformanceTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -24,7 +24,7 @@ class ContractConformanceTest {
     }
 
     /**
-     * CONTRACT 4: PUT /api/config answers 200 applied, or 400 with {"errors":[...]} and nothing changed. A demo backend
+     * docs/REFERENCE.md §4: PUT /api/config answers 200 applied, or 400 with {"errors":[...]} and nothing changed. A demo backend
      * latencyMs above 60000 (which validation lets through) makes it answer 500 after the strategy was already
      * switched, while GET /api/config still reports the old strategy.
      */
@@ -45,7 +45,7 @@ class ContractConformanceTest {
     }
 
     /**
-     * CONTRACT 3: X-Forwarded-For is appended. A client (or an upstream proxy) that sends the header twice loses
+     * docs/REFERENCE.md §3: X-Forwarded-For is appended. A client (or an upstream proxy) that sends the header twice loses
      * the second one: "9.9.9.9, 8.8.8.8" arrives as "9.9.9.9, 127.0.0.1".
      */
     @Test
@@ -61,7 +61,7 @@ class ContractConformanceTest {
     }
 
     /**
-     * CONTRACT 3: "Sticky sessions: the response sets the cookie; later requests with it go to the same backend
+     * docs/REFERENCE.md §3: "Sticky sessions: the response sets the cookie; later requests with it go to the same backend
      * while it is UP." With routes to two pools, every response sets the same cookie name on Path=/, so a client
      * that alternates between / and /api is re-balanced on every /api request.
      */
@@ -99,7 +99,7 @@ class ContractConformanceTest {
     }
 
     /**
-     * CONTRACT 4: bad input is 400. POST /api/ring/preview {"add":[...]} takes ids POST /api/backends refuses
+     * docs/REFERENCE.md §4: bad input is 400. POST /api/ring/preview {"add":[...]} takes ids POST /api/backends refuses
      * ("bad id") and the same id twice, and answers 200 with a share for them.
      */
     @Test
@@ -138,7 +138,7 @@ class ContractConformanceTest {
     }
 
     /**
-     * CONTRACT 4 / README: PUT /api/config is "200 applied" or 400 with nothing changed. Moving an existing demo
+     * docs/REFERENCE.md §4 / README: PUT /api/config is "200 applied" or 400 with nothing changed. Moving an existing demo
      * backend to another port answers 200, but the demo keeps its old port and GET /api/config shows the old one:
      * the change is silently dropped (neither applied nor refused as "takes a restart").
      */

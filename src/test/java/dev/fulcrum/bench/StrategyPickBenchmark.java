@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * One {@code Strategy.pick} per operation, for every CONTRACT 2.2 strategy at 10 and 100 backends, through the
+ * One {@code Strategy.pick} per operation, for every docs/REFERENCE.md §2.2 strategy at 10 and 100 backends, through the
  * public engine API (an {@code Engine.manual} pool, its snapshot's strategy, {@link Eligibility#ADMITTING}).
  * The pool is given uneven in-flight counts (leases held from random picks) and, for fastest-response and
  * adaptive, latency samples and metric reports, so the load-aware strategies compare real numbers. Requests

@@ -3,19 +3,21 @@ package dev.fulcrum.config;
 import dev.fulcrum.engine.StrategySpec;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The defaults are CONTRACT 2.1's, written out here literally so that a changed constant fails. */
+/** The defaults are docs/REFERENCE.md §2.1's, written out here literally so that a changed constant fails. */
 class ConfigDefaultsTest {
     private static final String MINIMAL = """
             { "demoBackends": [ { "id": "demo-a", "port": 9101 } ] }
             """;
 
-    /** CONTRACT 2.1's shape block, verbatim. */
-    private static final String CONTRACT_SHAPE = """
+    /** The shape block of the external contract (docs/REFERENCE.md §2.1 extends it), verbatim. */
+    private static final String REFERENCE_SHAPE = """
             {
               "proxy":  { "host": "127.0.0.1", "port": 8080, "maxHeaderBytes": 8192, "drainTimeoutMs": 30000,
                           "accessLog": null },
@@ -85,7 +87,23 @@ class ConfigDefaultsTest {
 
     @Test
     void theContractShapeBlockLoadsAsWrittenAndEqualsTheDefaults() {
-        FulcrumConfig c = ConfigLoader.parse(CONTRACT_SHAPE);
+        assertIsTheDefaults(ConfigLoader.parse(REFERENCE_SHAPE));
+    }
+
+    @Test
+    void theShapeBlockOfTheReferenceInTheRepositoryLoadsAsWrittenAndEqualsTheDefaults() throws Exception {
+        String doc = Files.readString(Path.of("docs/REFERENCE.md"));
+        int section = doc.indexOf("### 2.1 Shape");
+        int start = doc.indexOf("```json\n", section) + "```json\n".length();
+        String block = doc.substring(start, doc.indexOf("```", start));
+
+        FulcrumConfig c = ConfigLoader.parse(block);
+
+        assertIsTheDefaults(c);
+        assertThat(c.proxy()).isEqualTo(FulcrumConfig.DEFAULT.proxy());
+    }
+
+    private static void assertIsTheDefaults(FulcrumConfig c) {
         FulcrumConfig minimal = ConfigLoader.parse(MINIMAL);
 
         assertThat(c.proxy()).isEqualTo(minimal.proxy());

@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** Every class of config error gives the CONTRACT 1 line with the right JSON path and value, all at once. */
+/** Every class of config error gives the docs/REFERENCE.md §1 line with the right JSON path and value, all at once. */
 class ConfigErrorsTest {
     private static final String DEMO = "\"demoBackends\": [ { \"id\": \"demo-a\", \"port\": 9101 } ]";
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import org.junit.jupiter.api.Test;
 
 /**
- * Contract review findings on config validation (CONTRACT 1 and 2.1): what the running product refuses must be
+ * Contract review findings on config validation (docs/REFERENCE.md §1 and §2.1): what the running product refuses must be
  * refused by validation, with a json path, so --check-config and PUT /api/config agree with startup.
  */
 class DemoLatencyRangeTest {

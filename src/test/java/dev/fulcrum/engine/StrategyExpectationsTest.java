@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The strategies against what nginx, HAProxy and Envoy users expect and CONTRACT 2.2 (session 16's engine review). */
+/** The strategies against what nginx, HAProxy and Envoy users expect and docs/REFERENCE.md §2.2 (session 16's engine review). */
 class StrategyExpectationsTest {
 
     static Engine engine(StrategySpec spec, long slowStartMs, Object... idWeight) {
@@ -59,7 +59,7 @@ class StrategyExpectationsTest {
     /**
      * nginx least_conn breaks ties among the least loaded by weighted round robin; Envoy's least_request with
      * unequal weights picks by weight / (active + 1); so weights 3:1 on an idle pool (every request done before the
-     * next arrives) give about 75:25. CONTRACT: "fewest in-flight requests per unit of weight".
+     * next arrives) give about 75:25. docs/REFERENCE.md §2.2: "fewest in-flight requests per unit of weight".
      */
     @Test
     void leastRequestsIdlePoolHonoursWeights() {

@@ -42,7 +42,7 @@ class StaleConnectionTest extends ProxyTestBase {
                 HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
         int status = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/order"))
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        // whether the POST got there cannot be known: it is never resent (CONTRACT 3)
+        // whether the POST got there cannot be known: it is never resent (docs/REFERENCE.md §3)
         assertThat(status).isEqualTo(502);
         assertThat(count(b, "POST /order")).isEqualTo(1);
     }

@@ -252,7 +252,7 @@ class FaultsTest {
         Load load = own(new Load(harness.port(), 6, "/load"));
         await().atMost(LONG).until(() -> view("b").activeRequests() >= 2);
         int inFlightOnB = view("b").activeRequests();
-        harness.engine.remove("b"); // CONTRACT 4: DELETE drains, then removes
+        harness.engine.remove("b"); // docs/REFERENCE.md §4: DELETE drains, then removes
         await().atMost(LONG).until(() -> harness.view("b").isEmpty());
         int okAtRemove = load.ok.get();
         await().atMost(LONG).until(() -> load.ok.get() >= okAtRemove + 20);

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGTERM under load (issue 7, CONTRACT 1): the real {@code dev.fulcrum.app.Main} in its own JVM, headless,
+ * SIGTERM under load (issue 7, docs/REFERENCE.md §1): the real {@code dev.fulcrum.app.Main} in its own JVM, headless,
  * with slow requests (1.5 s) in flight. {@link Process#destroy()} sends SIGTERM on Linux; every in-flight request
  * must still complete with 200 and the process must exit 0.
  */

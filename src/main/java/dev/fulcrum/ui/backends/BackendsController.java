@@ -63,7 +63,7 @@ public final class BackendsController {
     private void initialize() {
         backendsTable.setItems(vm.rows());
         text(idColumn, BackendInfo::id);
-        // backends speak plain http (CONTRACT 2.1): the address is what tells them apart, whole at any width
+        // backends speak plain http (docs/REFERENCE.md §2.1): the address is what tells them apart, whole at any width
         text(urlColumn, b -> b.url().startsWith("http://") ? b.url().substring(7) : b.url());
         text(stateColumn, BackendInfo::state);
         text(healthColumn, BackendInfo::health);

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the strategy view knows about each CONTRACT 2.2 strategy: one sentence saying how it picks, which
+ * What the strategy view knows about each docs/REFERENCE.md §2.2 strategy: one sentence saying how it picks, which
  * options it takes, and how to turn the form into the strategy object {@code setStrategy} expects.
  */
 public final class StrategyForm {
@@ -32,7 +32,7 @@ public final class StrategyForm {
             Map.entry(StrategySpec.ADAPTIVE, "A weighted-random pick scored from each backend's live CPU, latency "
                     + "and in-flight metrics (read from /metrics.json)."));
 
-    /** Option fields each type takes (besides type), in the order CONTRACT 2.2 lists them. */
+    /** Option fields each type takes (besides type), in the order docs/REFERENCE.md §2.2 lists them. */
     public static final Map<String, List<String>> OPTIONS = Map.of(
             StrategySpec.CONSISTENT_HASH, List.of("key", "virtualNodes", "balanceFactor"),
             StrategySpec.MAGLEV, List.of("key", "tableSize"),

@@ -1,0 +1,104 @@
+package dev.fulcrum;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The design the code cites lives in the repository: every {@code docs/REFERENCE.md §N} names a section that
+ * exists, every path docs/ARCHITECTURE.md names exists, and nothing cites a document outside the repository.
+ */
+class DocsTest {
+    private static final Pattern CITATION = Pattern.compile("docs/REFERENCE\\.md §(\\d+(?:\\.\\d+)?)");
+    private static final Pattern SECTION = Pattern.compile("^#{2,3} (\\d+(?:\\.\\d+)?)\\. |^#{2,3} (\\d+\\.\\d+) ",
+            Pattern.MULTILINE);
+    private static final Pattern OUTSIDE = Pattern.compile("\\bCONTRACT\\b|\\bDESIGN\\.md|\\.\\./shared");
+
+    static Set<String> sections(String markdown) {
+        Set<String> out = new TreeSet<>();
+        Matcher m = SECTION.matcher(markdown);
+        while (m.find()) {
+            out.add(m.group(1) != null ? m.group(1) : m.group(2));
+        }
+        return out;
+    }
+
+    static List<Path> sources() {
+        List<Path> out = new ArrayList<>();
+        for (String root : List.of("src", "bench", "pom.xml", "README.md", "BENCHMARKS.md", "RELIABILITY.md", "docs", ".ci")) {
+            Path p = Path.of(root);
+            if (!Files.exists(p)) {
+                continue;
+            }
+            try (Stream<Path> walk = Files.walk(p)) {
+                walk.filter(Files::isRegularFile)
+                        .filter(f -> f.toString().matches(".*\\.(java|xml|sh|md|json|css|fxml)$") || f.endsWith("run"))
+                        .forEach(out::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return out;
+    }
+
+    static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void everyCitedReferenceSectionExists() {
+        Set<String> sections = sections(read(Path.of("docs/REFERENCE.md")));
+        assertThat(sections).contains("1", "2.1", "2.2", "2.3", "2.4", "3", "4");
+
+        List<String> dangling = new ArrayList<>();
+        int citations = 0;
+        for (Path f : sources()) {
+            Matcher m = CITATION.matcher(read(f));
+            while (m.find()) {
+                citations++;
+                if (!sections.contains(m.group(1))) {
+                    dangling.add(f + ": §" + m.group(1));
+                }
+            }
+        }
+        assertThat(citations).as("citations found").isGreaterThan(20);
+        assertThat(dangling).as("citations of sections docs/REFERENCE.md does not have").isEmpty();
+    }
+
+    @Test
+    void theSectionFinderSeesAMissingSection() {
+        assertThat(sections("## 1. Command line\n### 2.1 Shape\n## 3. Wire\n")).containsExactly("1", "2.1", "3");
+    }
+
+    @Test
+    void nothingCitesADocumentOutsideTheRepository() {
+        List<String> outside = new ArrayList<>();
+        for (Path f : sources()) {
+            if (f.endsWith("DocsTest.java")) {
+                continue;
+            }
+            String[] lines = read(f).split("\n", -1);
+            for (int i = 0; i < lines.length; i++) {
+                if (OUTSIDE.matcher(lines[i]).find()) {
+                    outside.add(f + ":" + (i + 1) + ": " + lines[i].strip());
+                }
+            }
+        }
+        assertThat(outside).isEmpty();
+    }
+}
