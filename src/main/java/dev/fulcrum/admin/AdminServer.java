@@ -1,5 +1,6 @@
 package dev.fulcrum.admin;
 
+import dev.fulcrum.rules.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
@@ -334,7 +335,7 @@ public final class AdminServer implements AutoCloseable {
         JsonNode n = Json.object(body(ex), Set.of("id", "url", "weight", "pool", "maxInFlight", "backup"));
         String id = Json.requiredText(n, "id");
         String url = Json.requiredText(n, "url");
-        Integer weight = Json.optionalInt(n, "weight", 0, 1000);
+        Integer weight = Json.optionalInt(n, "weight", Limits.WEIGHT);
         Validation.backend(id, url, weight == null ? 1 : weight);
         Integer max = Json.optionalInt(n, "maxInFlight", 1, Integer.MAX_VALUE);
         Boolean backup = Json.optionalBoolean(n, "backup");
@@ -350,7 +351,7 @@ public final class AdminServer implements AutoCloseable {
 
     private void setWeight(HttpServerExchange ex) throws IOException {
         JsonNode n = Json.object(body(ex), Set.of("weight"));
-        Integer w = Json.optionalInt(n, "weight", 0, 1000);
+        Integer w = Json.optionalInt(n, "weight", Limits.WEIGHT);
         if (w == null) {
             throw new EngineException(400, "weight: required (got: null)");
         }
@@ -417,7 +418,7 @@ public final class AdminServer implements AutoCloseable {
                 Integer wt;
                 try {
                     JsonNode one = Json.object(e.toString(), Set.of("id", "weight"));
-                    wt = Json.optionalInt(one, "weight", 0, 1000);
+                    wt = Json.optionalInt(one, "weight", Limits.WEIGHT);
                     id = Json.requiredText(one, "id");
                 } catch (EngineException x) {
                     throw new EngineException(400, at + x.getMessage());
@@ -438,7 +439,7 @@ public final class AdminServer implements AutoCloseable {
                 String id = it.next();
                 Integer v;
                 try {
-                    v = Json.optionalInt(w, id, 0, 1000);
+                    v = Json.optionalInt(w, id, Limits.WEIGHT);
                 } catch (EngineException x) {
                     throw new EngineException(400, "weights." + x.getMessage()); // the path, as every other error
                 }

@@ -1,5 +1,6 @@
 package dev.fulcrum.admin;
 
+import dev.fulcrum.rules.Range;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -89,6 +90,11 @@ public final class Json {
             throw new EngineException(400, field + ": must be a string (got: " + v + ")");
         }
         return v.asText();
+    }
+
+    /** An optional whole number within one of the rulebook's ranges. */
+    public static Integer optionalInt(JsonNode n, String field, Range range) {
+        return optionalInt(n, field, (int) range.min(), (int) range.max());
     }
 
     public static Integer optionalInt(JsonNode n, String field, int min, int max) {

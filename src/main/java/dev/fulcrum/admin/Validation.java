@@ -1,7 +1,8 @@
 package dev.fulcrum.admin;
 
-import dev.fulcrum.config.ConfigValidator;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
 
 /** Checks shared by the admin API and the in-process client; messages name the field and the value. */
 final class Validation {
@@ -15,19 +16,18 @@ final class Validation {
 
     static void backend(String id, String url, int weight) {
         id(id, "");
-        String urlProblem = url == null ? "required" : ConfigValidator.urlProblem(url);
-        if (urlProblem != null) {
-            throw new EngineException(400, "url: " + urlProblem + " (got: " + url + ")");
-        }
-        if (weight < 0 || weight > 1000) {
-            throw new EngineException(400, "weight: must be between 0 and 1000 (got: " + weight + ")");
-        }
+        refuse("url", Limits.url(url), url);
+        refuse("weight", Limits.weight(weight), weight);
     }
 
     /** A backend id as every command takes it; {@code at} goes before the field name ({@code add[1].}). */
     static void id(String id, String at) {
-        if (id == null || !ConfigValidator.ID.matcher(id).matches()) {
-            throw new EngineException(400, at + "id: must be 1-64 characters of A-Z a-z 0-9 . _ - (got: " + id + ")");
+        refuse(at + "id", Limits.id(id), id);
+    }
+
+    private static void refuse(String field, String problem, Object value) {
+        if (problem != null) {
+            throw new EngineException(400, new Violation(field, problem, value).describe());
         }
     }
 }

@@ -2,13 +2,10 @@ package dev.fulcrum.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import java.math.BigDecimal;
+import dev.fulcrum.rules.Violation;
 
 /** JSON paths and value rendering shared by the binder and the validator. */
 final class ConfigPaths {
-    /** Longer values are cut: a problem line must stay one readable line. */
-    static final int MAX_VALUE_CHARS = 80;
-
     private ConfigPaths() {
     }
 
@@ -28,20 +25,10 @@ final class ConfigPaths {
 
     /** A value as the program read it: strings bare, null as {@code null}, whole doubles without {@code .0}. */
     static String plain(Object value) {
-        if (value == null) {
-            return "null";
-        }
-        if (value instanceof Double d) {
-            if (!Double.isFinite(d)) {
-                return d.toString();
-            }
-            return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
-        }
-        return cut(String.valueOf(value));
+        return Violation.shown(value);
     }
 
     static String cut(String s) {
-        String oneLine = s.replace("\r", "\\r").replace("\n", "\\n");
-        return oneLine.length() <= MAX_VALUE_CHARS ? oneLine : oneLine.substring(0, MAX_VALUE_CHARS - 3) + "...";
+        return Violation.cut(s);
     }
 }

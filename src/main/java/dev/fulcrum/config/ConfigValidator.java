@@ -3,19 +3,18 @@ package dev.fulcrum.config;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Strategies;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -37,34 +36,7 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class ConfigValidator {
-    /** Backend, demo backend and pool names. */
-    public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    public static final Set<String> ADAPTIVE_METRICS = Set.of("cpu", "latency", "inflight");
-    public static final int MAX_WEIGHT = 1000;
-    /** The longest duration any {@code *Ms} field takes. */
-    public static final long MAX_MS = Integer.MAX_VALUE;
-    public static final int MAX_VIRTUAL_NODES = 10_000;
-    /** The largest Maglev table accepted: a guess at what stays cheap to rebuild on every membership change. */
-    public static final int MAX_TABLE_SIZE = 1_000_003;
-
-    private static final String ID_RULE = "must be 1-64 characters of A-Z a-z 0-9 . _ -";
-    /** RFC 7230 token characters: header and cookie names. */
-    private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.:\\-\\[\\]%]+");
-
-    /** Fields each strategy type uses besides {@code type}; any other non-null field is an error. */
-    private static final Map<String, Set<String>> STRATEGY_FIELDS = Map.ofEntries(
-            Map.entry(StrategySpec.ROUND_ROBIN, Set.of()),
-            Map.entry(StrategySpec.RANDOM, Set.of()),
-            Map.entry(StrategySpec.WEIGHTED_RANDOM, Set.of()),
-            Map.entry(StrategySpec.SMOOTH_WRR, Set.of()),
-            Map.entry(StrategySpec.LEAST_REQUESTS, Set.of()),
-            Map.entry(StrategySpec.POWER_OF_TWO, Set.of("choices")),
-            Map.entry(StrategySpec.CONSISTENT_HASH, Set.of("key", "virtualNodes", "balanceFactor")),
-            Map.entry(StrategySpec.MAGLEV, Set.of("key", "tableSize")),
-            Map.entry(StrategySpec.IP_HASH, Set.of()),
-            Map.entry(StrategySpec.FASTEST_RESPONSE, Set.of("decayMs")),
-            Map.entry(StrategySpec.ADAPTIVE, Set.of("weights", "staleAfterMs")));
 
     private final List<ConfigProblem> problems = new ArrayList<>();
 
@@ -126,29 +98,6 @@ public final class ConfigValidator {
                 || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
     }
 
-    /** The reason {@code url} is not an absolute {@code http://host:port} with no path, or null when it is. */
-    public static String urlProblem(String url) {
-        URI u;
-        try {
-            u = new URI(url);
-        } catch (URISyntaxException e) {
-            return "must be an absolute http://host:port URL";
-        }
-        if (!"http".equalsIgnoreCase(u.getScheme())) {
-            return "must be an absolute http://host:port URL (scheme http)";
-        }
-        if (u.getHost() == null || u.getRawUserInfo() != null) {
-            return "must be an absolute http://host:port URL with a host";
-        }
-        if (u.getPort() < 1 || u.getPort() > 65535) {
-            return "must be an absolute http://host:port URL with a port between 1 and 65535";
-        }
-        if (!u.getRawPath().isEmpty() || u.getRawQuery() != null || u.getRawFragment() != null) {
-            return "must be http://host:port with no path, query or fragment (not even a trailing /)";
-        }
-        return null;
-    }
-
     // ------------------------------------------------------------------------------------------------ sections
 
     private void config(FulcrumConfig c) {
@@ -170,8 +119,8 @@ public final class ConfigValidator {
             if (Engine.DEFAULT_POOL.equals(name)) {
                 add(path, "is reserved: the top-level strategy, backends and demoBackends form the pool named default",
                         name);
-            } else if (!ID.matcher(name).matches()) {
-                add(path, "pool name " + ID_RULE, name);
+            } else if (Limits.id(name) != null) {
+                add(path, "pool name " + Limits.ID_RULE, name);
             }
             pool(pool, path);
         });
@@ -239,8 +188,8 @@ public final class ConfigValidator {
             if (d.name() == null || d.name().isBlank() || !d.name().matches("[A-Za-z0-9._-]{1,253}")) {
                 add(ConfigPaths.child(path, "name"), "must be a DNS name", d.name());
             }
-            if (d.port() < 1 || d.port() > 65535) {
-                add(ConfigPaths.child(path, "port"), "must be between 1 and 65535", Integer.toString(d.port()));
+            if (d.port() < 1 || d.port() > Limits.PORT.max()) {
+                add(ConfigPaths.child(path, "port"), "must be between 1 and " + Limits.PORT.max(), d.port());
             }
             if (d.server() != null && !d.server().matches("[A-Za-z0-9.:\\[\\]-]+:\\d{1,5}")) {
                 add(ConfigPaths.child(path, "server"), "must be host:port", d.server());
@@ -263,120 +212,29 @@ public final class ConfigValidator {
         } else {
             add(ConfigPaths.child(path, "type"), "unknown discovery type, one of dns, file", d.type());
         }
-        if (d.refreshMs() < 100 || d.refreshMs() > 3_600_000) {
-            add(ConfigPaths.child(path, "refreshMs"), "must be between 100 and 3600000", Long.toString(d.refreshMs()));
-        }
-        if (d.weight() < 0 || d.weight() > MAX_WEIGHT) {
-            add(ConfigPaths.child(path, "weight"), "must be between 0 and " + MAX_WEIGHT, Integer.toString(d.weight()));
-        }
+        rule(Limits.DISCOVERY_REFRESH_MS.problem(d.refreshMs()), ConfigPaths.child(path, "refreshMs"), d.refreshMs());
+        rule(Limits.weight(d.weight()), ConfigPaths.child(path, "weight"), d.weight());
     }
 
     private void strategy(StrategySpec s, String path) {
-        String type = s.type();
-        if (type == null) {
-            add(ConfigPaths.child(path, "type"), "required", null);
-            return;
-        }
-        Set<String> uses = STRATEGY_FIELDS.get(type);
-        if (uses == null) {
-            add(ConfigPaths.child(path, "type"), "unknown strategy, one of " + String.join(", ", StrategySpec.TYPES),
-                    type);
-            return;
-        }
-        Map<String, Object> set = new LinkedHashMap<>();
-        set.put("key", s.key());
-        set.put("virtualNodes", s.virtualNodes());
-        set.put("balanceFactor", s.balanceFactor());
-        set.put("choices", s.choices());
-        set.put("tableSize", s.tableSize());
-        set.put("decayMs", s.decayMs());
-        set.put("weights", s.weights());
-        set.put("staleAfterMs", s.staleAfterMs());
-        set.forEach((field, value) -> {
-            if (value != null && !uses.contains(field)) {
-                add(ConfigPaths.child(path, field), "not used by strategy " + type
-                        + (uses.isEmpty() ? " (it takes no settings)" : ", which takes " + String.join(", ",
-                        ordered(uses))), value);
-            }
-        });
-        if (uses.contains("key") && s.key() != null && !validKey(s.key())) {
-            add(ConfigPaths.child(path, "key"), "must be one of ip, path, header:NAME, cookie:NAME, query:NAME", s.key());
-        }
-        if (uses.contains("virtualNodes") && s.virtualNodes() != null) {
-            between(s.virtualNodes(), 1, MAX_VIRTUAL_NODES, ConfigPaths.child(path, "virtualNodes"));
-        }
-        if (uses.contains("balanceFactor") && s.balanceFactor() != null
-                && !(s.balanceFactor() > 1 && Double.isFinite(s.balanceFactor()))) {
-            add(ConfigPaths.child(path, "balanceFactor"), "must be greater than 1 (e.g. 1.25), or null for off",
-                    s.balanceFactor());
-        }
-        if (uses.contains("choices") && s.choices() != null) {
-            atLeast(s.choices(), 2, ConfigPaths.child(path, "choices"));
-        }
-        if (uses.contains("tableSize") && s.tableSize() != null) {
-            String p = ConfigPaths.child(path, "tableSize");
-            if (s.tableSize() < 3 || s.tableSize() > MAX_TABLE_SIZE) {
-                add(p, "must be a prime between 3 and " + MAX_TABLE_SIZE, s.tableSize());
-            } else if (!Strategies.isPrime(s.tableSize())) {
-                add(p, "must be prime (e.g. 65537)", s.tableSize());
-            }
-        }
-        if (uses.contains("decayMs") && s.decayMs() != null) {
-            positive(s.decayMs(), ConfigPaths.child(path, "decayMs"));
-        }
-        if (uses.contains("staleAfterMs") && s.staleAfterMs() != null) {
-            positive(s.staleAfterMs(), ConfigPaths.child(path, "staleAfterMs"));
-        }
-        if (uses.contains("weights") && s.weights() != null) {
-            String wp = ConfigPaths.child(path, "weights");
-            boolean anyPositive = false;
-            for (Map.Entry<String, Double> e : new java.util.TreeMap<>(s.weights()).entrySet()) {
-                String p = ConfigPaths.child(wp, e.getKey());
-                if (!ADAPTIVE_METRICS.contains(e.getKey())) {
-                    add(p, "unknown metric, one of cpu, latency, inflight", e.getKey());
-                } else if (e.getValue() == null || !(e.getValue() >= 0) || !Double.isFinite(e.getValue())) {
-                    add(p, "must be a number >= 0", e.getValue());
-                } else if (e.getValue() > 0) {
-                    anyPositive = true;
-                }
-            }
-            if (!anyPositive && !s.weights().isEmpty()
-                    && s.weights().keySet().stream().allMatch(ADAPTIVE_METRICS::contains)) {
-                add(wp, "at least one weight must be greater than 0", ConfigPaths.cut(s.weights().toString()));
-            }
-            if (s.weights().isEmpty()) {
-                add(wp, "must name at least one of cpu, latency, inflight", "{}");
-            }
+        for (Violation v : Strategies.violations(s)) {
+            add(ConfigPaths.child(path, v.field()), v.message(), v.value());
         }
     }
 
     private void backend(BackendConfig b, String path) {
-        id(b.id(), ConfigPaths.child(path, "id"));
-        String urlPath = ConfigPaths.child(path, "url");
-        if (b.url() == null) {
-            add(urlPath, "required", null);
-        } else {
-            String why = urlProblem(b.url());
-            if (why != null) {
-                add(urlPath, why, b.url());
-            }
-        }
-        between(b.weight(), 0, MAX_WEIGHT, ConfigPaths.child(path, "weight"));
-        if (b.maxInFlight() != null && b.maxInFlight() < 1) {
-            add(ConfigPaths.child(path, "maxInFlight"), "must be at least 1, or null for no cap", b.maxInFlight());
-        }
+        rule(Limits.id(b.id()), ConfigPaths.child(path, "id"), b.id());
+        rule(Limits.url(b.url()), ConfigPaths.child(path, "url"), b.url());
+        rule(Limits.weight(b.weight()), ConfigPaths.child(path, "weight"), b.weight());
+        rule(Limits.maxInFlight(b.maxInFlight()), ConfigPaths.child(path, "maxInFlight"), b.maxInFlight());
     }
 
     private void demoBackend(DemoBackendConfig d, String path) {
-        id(d.id(), ConfigPaths.child(path, "id"));
+        rule(Limits.id(d.id()), ConfigPaths.child(path, "id"), d.id());
         port(d.port(), ConfigPaths.child(path, "port"));
-        between(d.weight(), 0, MAX_WEIGHT, ConfigPaths.child(path, "weight"));
-        // what a demo backend takes (DemoSpec): more passed --check-config and then failed the start, or a live
-        // apply half-way through with a 500
-        between(d.latencyMs(), 0, 60_000, ConfigPaths.child(path, "latencyMs"));
-        if (!(d.errorRate() >= 0 && d.errorRate() <= 1)) {
-            add(ConfigPaths.child(path, "errorRate"), "must be between 0 and 1", d.errorRate());
-        }
+        rule(Limits.weight(d.weight()), ConfigPaths.child(path, "weight"), d.weight());
+        rule(Limits.demoLatencyMs(d.latencyMs()), ConfigPaths.child(path, "latencyMs"), d.latencyMs());
+        rule(Limits.rate(d.errorRate()), ConfigPaths.child(path, "errorRate"), d.errorRate());
     }
 
     private void healthCheck(HealthCheckConfig h) {
@@ -385,8 +243,8 @@ public final class ConfigValidator {
         } else if (!h.path().startsWith("/") || h.path().chars().anyMatch(ch -> ch <= ' ')) {
             add("healthCheck.path", "must start with / and contain no spaces", h.path());
         }
-        positive(h.intervalMs(), "healthCheck.intervalMs");
-        positive(h.timeoutMs(), "healthCheck.timeoutMs");
+        rule(Limits.HEALTH_CHECK_MS.problem(h.intervalMs()), "healthCheck.intervalMs", h.intervalMs());
+        rule(Limits.HEALTH_CHECK_MS.problem(h.timeoutMs()), "healthCheck.timeoutMs", h.timeoutMs());
         between(h.expectedStatus(), 100, 599, "healthCheck.expectedStatus");
         atLeast(h.rise(), 1, "healthCheck.rise");
         atLeast(h.fall(), 1, "healthCheck.fall");
@@ -415,7 +273,7 @@ public final class ConfigValidator {
     private void sticky(StickyConfig s) {
         if (s.cookie() == null) {
             add("stickySession.cookie", "required", null);
-        } else if (!TOKEN.matcher(s.cookie()).matches()) {
+        } else if (!Limits.TOKEN.matcher(s.cookie()).matches()) {
             add("stickySession.cookie", "must be a cookie name (letters, digits and !#$%&'*+.^_`|~-)", s.cookie());
         }
         positive(s.ttlSeconds(), "stickySession.ttlSeconds");
@@ -465,7 +323,7 @@ public final class ConfigValidator {
     }
 
     private void unique(Map<String, String> firstSeen, String id, String entryPath) {
-        if (id == null || !ID.matcher(id).matches()) {
+        if (Limits.id(id) != null) {
             return; // already reported as malformed
         }
         String before = firstSeen.putIfAbsent(id, entryPath);
@@ -516,7 +374,7 @@ public final class ConfigValidator {
             String prefix = Engine.DEFAULT_POOL.equals(name) ? "" : ConfigPaths.child("pools", name);
             for (int i = 0; i < pool.backends().size(); i++) {
                 BackendConfig b = pool.backends().get(i);
-                if (b.url() == null || urlProblem(b.url()) != null) {
+                if (Limits.url(b.url()) != null) {
                     continue;
                 }
                 URI u = URI.create(b.url());
@@ -535,11 +393,10 @@ public final class ConfigValidator {
 
     // ------------------------------------------------------------------------------------------------ field rules
 
-    private void id(String id, String path) {
-        if (id == null) {
-            add(path, "required", null);
-        } else if (!ID.matcher(id).matches()) {
-            add(path, ID_RULE, id);
+    /** Adds {@code problem} (a {@link Limits} check's answer) at {@code path} unless it is null. */
+    private void rule(String problem, String path, Object value) {
+        if (problem != null) {
+            add(path, problem, value);
         }
     }
 
@@ -552,7 +409,7 @@ public final class ConfigValidator {
     }
 
     private void port(int port, String path) {
-        between(port, 0, 65535, path);
+        rule(Limits.port(port), path, port);
     }
 
     private void between(long value, long min, long max, String path) {
@@ -577,13 +434,10 @@ public final class ConfigValidator {
         }
     }
 
-    /**
-     * Every {@code *Ms} field is at most {@link #MAX_MS} (about 24.8 days): the engine counts in nanoseconds, and a
-     * larger value times 1,000,000 would wrap around (a slowCallMs of Long.MAX_VALUE made every call slow).
-     */
+    /** Every {@code *Ms} field is at most {@link Limits#MAX_MS}. */
     private void notTooLong(long value, String path) {
-        if (path.endsWith("Ms") && value > MAX_MS) {
-            add(path, "must be at most " + MAX_MS + " (about 24.8 days)", value);
+        if (path.endsWith("Ms") && value > Limits.MAX_MS) {
+            add(path, Limits.MAX_MS_RULE, value);
         }
     }
 
@@ -636,20 +490,6 @@ public final class ConfigValidator {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    static boolean validKey(String key) {
-        if (key.equals("ip") || key.equals("path")) {
-            return true;
-        }
-        for (String kind : List.of("header:", "cookie:", "query:")) {
-            if (key.startsWith(kind)) {
-                String name = key.substring(kind.length());
-                return kind.equals("query:") ? !name.isEmpty() && name.chars().noneMatch(ch -> ch <= ' ')
-                        : TOKEN.matcher(name).matches();
-            }
-        }
-        return false;
-    }
-
     private static boolean isWildcard(String host) {
         return host == null || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]") || host.isEmpty();
     }
@@ -669,11 +509,5 @@ public final class ConfigValidator {
             h = h.substring(1, h.length() - 1);
         }
         return h.equals("localhost") ? "127.0.0.1" : h.equals("0:0:0:0:0:0:0:1") ? "::1" : h;
-    }
-
-    private static List<String> ordered(Set<String> fields) {
-        List<String> order = List.of("key", "virtualNodes", "balanceFactor", "choices", "tableSize", "decayMs",
-                "weights", "staleAfterMs");
-        return order.stream().filter(fields::contains).toList();
     }
 }

@@ -1,6 +1,7 @@
 package dev.fulcrum.demo;
 
-import java.util.regex.Pattern;
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
 
 /**
  * One demo backend as configured (docs/REFERENCE.md §2.1 {@code demoBackends[]}): Fulcrum starts a small HTTP server
@@ -16,21 +17,20 @@ import java.util.regex.Pattern;
  * @param errorRate 0-1, the share of ordinary requests answered 500
  */
 public record DemoSpec(String id, int port, int weight, double latencyMs, double errorRate) {
-    static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    public static final double MAX_LATENCY_MS = 60_000;
+    public static final double MAX_LATENCY_MS = Limits.DEMO_LATENCY_MS.max();
 
     public DemoSpec {
-        if (id == null || !ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("id: must be 1-64 chars of [A-Za-z0-9._-] (got: " + id + ")");
-        }
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port: must be between 0 and 65535 (got: " + port + ")");
-        }
-        if (weight < 0 || weight > 1000) {
-            throw new IllegalArgumentException("weight: must be between 0 and 1000 (got: " + weight + ")");
-        }
+        refuse("id", Limits.id(id), id);
+        refuse("port", Limits.port(port), port);
+        refuse("weight", Limits.weight(weight), weight);
         checkLatency(latencyMs);
         checkErrorRate(errorRate);
+    }
+
+    private static void refuse(String field, String problem, Object value) {
+        if (problem != null) {
+            throw new IllegalArgumentException(new Violation(field, problem, value).describe());
+        }
     }
 
     /** A spec with no latency and no errors. */
@@ -39,22 +39,10 @@ public record DemoSpec(String id, int port, int weight, double latencyMs, double
     }
 
     static void checkLatency(double latencyMs) {
-        if (!(latencyMs >= 0 && latencyMs <= MAX_LATENCY_MS)) { // also rejects NaN
-            throw new IllegalArgumentException("latencyMs: must be between 0 and 60000 (got: " + fmt(latencyMs) + ")");
-        }
+        refuse("latencyMs", Limits.demoLatencyMs(latencyMs), latencyMs);
     }
 
     static void checkErrorRate(double errorRate) {
-        if (!(errorRate >= 0 && errorRate <= 1)) {
-            throw new IllegalArgumentException("errorRate: must be between 0 and 1 (got: " + fmt(errorRate) + ")");
-        }
-    }
-
-    /** 5.0 prints as 5, 0.25 as 0.25: messages show what the user typed. */
-    static String fmt(double v) {
-        if (v == Math.rint(v) && !Double.isInfinite(v) && Math.abs(v) < 1e15) {
-            return Long.toString((long) v);
-        }
-        return Double.toString(v);
+        refuse("errorRate", Limits.rate(errorRate), errorRate);
     }
 }

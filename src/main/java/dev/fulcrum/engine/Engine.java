@@ -1,8 +1,8 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
 import dev.fulcrum.time.Ticker;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +41,6 @@ public final class Engine implements AutoCloseable {
     static final long TICK_MS = 100;
     public static final String DEFAULT_POOL = "default";
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     private final Ticker ticker;
     private final RandomSource random;
@@ -375,8 +373,12 @@ public final class Engine implements AutoCloseable {
     }
 
     private static void requireWeight(int weight) {
-        if (weight < 0 || weight > 1000) {
-            throw new EngineException(400, "weight: must be between 0 and 1000 (got: " + weight + ")");
+        refuse("weight", Limits.weight(weight), weight);
+    }
+
+    private static void refuse(String field, String problem, Object value) {
+        if (problem != null) {
+            throw new EngineException(400, new Violation(field, problem, value).describe());
         }
     }
 
@@ -391,26 +393,10 @@ public final class Engine implements AutoCloseable {
         if (spec == null) {
             throw new EngineException(400, "backend: required (got: null)");
         }
-        if (spec.id() == null || !ID.matcher(spec.id()).matches()) {
-            throw new EngineException(400, "id: must be 1-64 characters of [A-Za-z0-9._-] (got: " + spec.id() + ")");
-        }
+        refuse("id", Limits.id(spec.id()), spec.id());
         requireWeight(spec.weight());
-        if (spec.maxInFlight() != null && spec.maxInFlight() < 1) {
-            throw new EngineException(400, "maxInFlight: must be at least 1 or null (got: " + spec.maxInFlight() + ")");
-        }
-        String url = spec.url();
-        URI uri;
-        try {
-            uri = url == null ? null : new URI(url);
-        } catch (URISyntaxException e) {
-            uri = null;
-        }
-        if (uri == null || !"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())
-                || uri.getHost() == null || uri.getPort() > 65535
-                || uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !"/".equals(uri.getRawPath())
-                || uri.getRawQuery() != null) {
-            throw new EngineException(400, "url: must be an absolute http://host:port with no path (got: " + url + ")");
-        }
+        refuse("maxInFlight", Limits.maxInFlight(spec.maxInFlight()), spec.maxInFlight());
+        refuse("url", Limits.url(spec.url()), spec.url());
     }
 
     /** One active health-check result for a backend (rise/fall applied). Unknown ids are ignored. */

@@ -1,5 +1,8 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
+
 /**
  * Which part of a request a hashing strategy hashes (docs/REFERENCE.md §2.2 {@code key}): {@code ip}, {@code path},
  * {@code header:NAME}, {@code cookie:NAME} or {@code query:NAME}. Parsed once when the strategy is built, so
@@ -28,6 +31,9 @@ final class HashKey {
      * @throws EngineException 400 naming the field and value when the spec is not one of the five forms
      */
     static HashKey parse(String spec) {
+        if (Limits.hashKey(spec) != null) {
+            throw new EngineException(400, new Violation("strategy.key", Limits.KEY_RULE, spec).describe());
+        }
         if (spec == null || spec.equals("ip")) {
             return IP;
         }
@@ -35,21 +41,12 @@ final class HashKey {
             return new HashKey(Source.PATH, null, spec);
         }
         int colon = spec.indexOf(':');
-        if (colon > 0 && colon < spec.length() - 1) {
-            String prefix = spec.substring(0, colon);
-            String name = spec.substring(colon + 1);
-            Source source = switch (prefix) {
-                case "header" -> Source.HEADER;
-                case "cookie" -> Source.COOKIE;
-                case "query" -> Source.QUERY;
-                default -> null;
-            };
-            if (source != null && !name.isBlank()) {
-                return new HashKey(source, name, spec);
-            }
-        }
-        throw new EngineException(400, "strategy.key: must be ip, path, header:NAME, cookie:NAME or query:NAME (got: "
-                + spec + ")");
+        Source source = switch (spec.substring(0, colon)) {
+            case "header" -> Source.HEADER;
+            case "cookie" -> Source.COOKIE;
+            default -> Source.QUERY;
+        };
+        return new HashKey(source, spec.substring(colon + 1), spec);
     }
 
     Source source() {

@@ -1,9 +1,14 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Builds a strategy by its docs/REFERENCE.md §2.2 name. Candidate weights arrive scaled by {@link #WEIGHT_SCALE}
@@ -18,12 +23,19 @@ import java.util.Set;
 public final class Strategies {
     public static final int WEIGHT_SCALE = 100;
 
-    /** Largest accepted Maglev table: 10M slots is 40 MB of table, well past any sensible pool. */
-    public static final int MAX_TABLE_SIZE = 10_000_000;
-    public static final int MAX_VIRTUAL_NODES = 10_000;
-    public static final int MAX_CHOICES = 100;
-
-    private static final Set<String> ADAPTIVE_METRICS = Set.of("cpu", "latency", "inflight");
+    /** Fields each strategy type takes besides {@code type}, in the order docs/REFERENCE.md §2.2 lists them. */
+    private static final Map<String, List<String>> FIELDS = Map.ofEntries(
+            Map.entry(StrategySpec.ROUND_ROBIN, List.of()),
+            Map.entry(StrategySpec.RANDOM, List.of()),
+            Map.entry(StrategySpec.WEIGHTED_RANDOM, List.of()),
+            Map.entry(StrategySpec.SMOOTH_WRR, List.of()),
+            Map.entry(StrategySpec.LEAST_REQUESTS, List.of()),
+            Map.entry(StrategySpec.POWER_OF_TWO, List.of("choices")),
+            Map.entry(StrategySpec.CONSISTENT_HASH, List.of("key", "virtualNodes", "balanceFactor")),
+            Map.entry(StrategySpec.MAGLEV, List.of("key", "tableSize")),
+            Map.entry(StrategySpec.IP_HASH, List.of()),
+            Map.entry(StrategySpec.FASTEST_RESPONSE, List.of("decayMs")),
+            Map.entry(StrategySpec.ADAPTIVE, List.of("weights", "staleAfterMs")));
 
     private Strategies() {
     }
@@ -39,9 +51,9 @@ public final class Strategies {
      */
     public static Strategy create(StrategySpec spec, Candidates candidates, Strategy previous, StrategyEnv env) {
         StrategySpec s = spec.withDefaults();
-        List<String> problems = validate(s);
+        List<Violation> problems = violations(s);
         if (!problems.isEmpty()) {
-            throw new EngineException(400, "strategy." + problems.get(0));
+            throw new EngineException(400, "strategy." + problems.get(0).describe());
         }
         requireDistinctIds(candidates);
         Strategy prev = previous != null && s.type().equals(previous.type()) ? previous : null;
@@ -62,84 +74,109 @@ public final class Strategies {
     }
 
     /**
-     * Every problem with a spec (after {@link StrategySpec#withDefaults()}), each as
-     * {@code field: what is wrong (got: value)} relative to the strategy object, e.g.
-     * {@code tableSize: must be a prime (got: 65536)}; empty when it is valid. The config reader prefixes
-     * the json path; {@link #create} throws the first one.
+     * Every problem with a spec, each as {@code field: what is wrong (got: value)} relative to the strategy object,
+     * e.g. {@code tableSize: must be prime (e.g. 65537) (got: 65536)}; empty when it is valid. {@link #create}
+     * throws the first one.
      */
     public static List<String> validate(StrategySpec spec) {
-        List<String> errors = new ArrayList<>();
-        StrategySpec s = spec.withDefaults();
-        if (s.type() == null || !StrategySpec.TYPES.contains(s.type())) {
-            errors.add("type: must be one of " + String.join(", ", StrategySpec.TYPES) + " (got: " + s.type() + ")");
-            return errors;
+        return violations(spec).stream().map(Violation::describe).toList();
+    }
+
+    /**
+     * Every problem with a spec, in the order of its fields: the one check of a strategy object, which the config
+     * file, the admin API and the engine share (the config reader puts the JSON path in front). A field its type does
+     * not use is a problem, as an unknown field is: it would be silently ignored otherwise. Bounds are
+     * {@link Limits}'.
+     */
+    public static List<Violation> violations(StrategySpec s) {
+        List<Violation> out = new ArrayList<>();
+        String type = s.type();
+        if (type == null) {
+            out.add(new Violation("type", "required", null));
+            return out;
         }
-        if (s.key() != null) {
-            try {
-                HashKey.parse(s.key());
-            } catch (EngineException e) {
-                errors.add("key: must be ip, path, header:NAME, cookie:NAME or query:NAME (got: " + s.key() + ")");
+        List<String> uses = FIELDS.get(type);
+        if (uses == null) {
+            out.add(new Violation("type", "unknown strategy, one of " + String.join(", ", StrategySpec.TYPES), type));
+            return out;
+        }
+        Map<String, Object> set = new LinkedHashMap<>();
+        set.put("key", s.key());
+        set.put("virtualNodes", s.virtualNodes());
+        set.put("balanceFactor", s.balanceFactor());
+        set.put("choices", s.choices());
+        set.put("tableSize", s.tableSize());
+        set.put("decayMs", s.decayMs());
+        set.put("weights", s.weights());
+        set.put("staleAfterMs", s.staleAfterMs());
+        set.forEach((field, value) -> {
+            if (value != null && !uses.contains(field)) {
+                out.add(new Violation(field, "not used by strategy " + type
+                        + (uses.isEmpty() ? " (it takes no settings)" : ", which takes " + String.join(", ", uses)),
+                        value));
+            }
+        });
+        if (uses.contains("key")) {
+            check(out, "key", Limits.hashKey(s.key()), s.key());
+        }
+        if (uses.contains("virtualNodes") && s.virtualNodes() != null) {
+            check(out, "virtualNodes", Limits.virtualNodes(s.virtualNodes()), s.virtualNodes());
+        }
+        if (uses.contains("balanceFactor")) {
+            check(out, "balanceFactor", Limits.balanceFactor(s.balanceFactor()), s.balanceFactor());
+        }
+        if (uses.contains("choices") && s.choices() != null) {
+            check(out, "choices", Limits.choices(s.choices()), s.choices());
+        }
+        if (uses.contains("tableSize") && s.tableSize() != null) {
+            check(out, "tableSize", Limits.tableSize(s.tableSize()), s.tableSize());
+        }
+        if (uses.contains("decayMs") && s.decayMs() != null) {
+            check(out, "decayMs", Limits.positiveMs(s.decayMs()), s.decayMs());
+        }
+        if (uses.contains("staleAfterMs") && s.staleAfterMs() != null) {
+            check(out, "staleAfterMs", Limits.positiveMs(s.staleAfterMs()), s.staleAfterMs());
+        }
+        if (uses.contains("weights") && s.weights() != null) {
+            metricWeights(out, s.weights());
+        }
+        return out;
+    }
+
+    private static void metricWeights(List<Violation> out, Map<String, Double> weights) {
+        boolean anyPositive = false;
+        for (Map.Entry<String, Double> e : new TreeMap<>(weights).entrySet()) {
+            String field = "weights." + e.getKey();
+            if (!Limits.ADAPTIVE_METRICS.contains(e.getKey())) {
+                out.add(new Violation(field, "unknown metric, one of " + String.join(", ", Limits.ADAPTIVE_METRICS),
+                        e.getKey()));
+            } else if (Limits.metricWeight(e.getValue()) != null) {
+                out.add(new Violation(field, Limits.metricWeight(e.getValue()), e.getValue()));
+            } else if (e.getValue() > 0) {
+                anyPositive = true;
             }
         }
-        if (s.virtualNodes() != null && (s.virtualNodes() < 1 || s.virtualNodes() > MAX_VIRTUAL_NODES)) {
-            errors.add("virtualNodes: must be between 1 and " + MAX_VIRTUAL_NODES + " (got: " + s.virtualNodes() + ")");
+        if (weights.isEmpty()) {
+            out.add(new Violation("weights", "must name at least one of " + String.join(", ", Limits.ADAPTIVE_METRICS),
+                    "{}"));
+        } else if (!anyPositive && Limits.ADAPTIVE_METRICS.containsAll(weights.keySet())) {
+            out.add(new Violation("weights", "at least one weight must be greater than 0", weights.toString()));
         }
-        if (s.balanceFactor() != null && !(s.balanceFactor() >= 1.0 && s.balanceFactor() <= 100.0)) {
-            errors.add("balanceFactor: must be between 1.0 and 100 (got: " + s.balanceFactor() + ")");
+    }
+
+    private static void check(List<Violation> out, String field, String problem, Object value) {
+        if (problem != null) {
+            out.add(new Violation(field, problem, value));
         }
-        if (s.choices() != null && (s.choices() < 2 || s.choices() > MAX_CHOICES)) {
-            errors.add("choices: must be between 2 and " + MAX_CHOICES + " (got: " + s.choices() + ")");
-        }
-        if (s.tableSize() != null && (s.tableSize() < 3 || s.tableSize() > MAX_TABLE_SIZE || !isPrime(s.tableSize()))) {
-            errors.add("tableSize: must be a prime between 3 and " + MAX_TABLE_SIZE + " (got: " + s.tableSize() + ")");
-        }
-        if (s.decayMs() != null && s.decayMs() < 1) {
-            errors.add("decayMs: must be at least 1 (got: " + s.decayMs() + ")");
-        }
-        if (s.staleAfterMs() != null && s.staleAfterMs() < 1) {
-            errors.add("staleAfterMs: must be at least 1 (got: " + s.staleAfterMs() + ")");
-        }
-        if (s.weights() != null) {
-            double sum = 0;
-            for (Map.Entry<String, Double> e : s.weights().entrySet()) {
-                if (!ADAPTIVE_METRICS.contains(e.getKey())) {
-                    errors.add("weights: keys must be cpu, latency, inflight (got: " + e.getKey() + ")");
-                } else if (e.getValue() == null || !(e.getValue() >= 0) || e.getValue().isInfinite()) {
-                    errors.add("weights." + e.getKey() + ": must be a number >= 0 (got: " + e.getValue() + ")");
-                } else {
-                    sum += e.getValue();
-                }
-            }
-            if (errors.isEmpty() && !(sum > 0)) {
-                errors.add("weights: at least one of cpu, latency, inflight must be above 0 (got: " + s.weights() + ")");
-            }
-        }
-        return errors;
     }
 
     /** Strategies that key state by id (ring, table, smooth WRR) would silently merge two backends. */
     private static void requireDistinctIds(Candidates candidates) {
-        Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (Backend b : candidates.backends()) {
             if (!seen.add(b.id())) {
                 throw new IllegalArgumentException("candidates: duplicate backend id (got: " + b.id() + ")");
             }
         }
-    }
-
-    /** Whether a Maglev table size is prime (the config validator asks too). */
-    public static boolean isPrime(int n) {
-        if (n < 2) {
-            return false;
-        }
-        if (n % 2 == 0) {
-            return n == 2;
-        }
-        for (int d = 3; (long) d * d <= n; d += 2) {
-            if (n % d == 0) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -1,5 +1,8 @@
 package dev.fulcrum.health;
 
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
+
 /**
  * Active health-check settings (docs/REFERENCE.md §2.1 {@code healthCheck}, less {@code rise} and {@code fall}, which
  * the engine applies and so live in {@code EngineSettings}).
@@ -12,17 +15,18 @@ package dev.fulcrum.health;
  */
 public record HealthCheckSpec(boolean enabled, String path, long intervalMs, long timeoutMs, int expectedStatus) {
     public static final HealthCheckSpec DEFAULT = new HealthCheckSpec(true, "/health", 2000, 1000, 200);
-    static final long MAX_MS = 3_600_000;
 
     public HealthCheckSpec {
         if (path == null || !path.startsWith("/")) {
             throw new IllegalArgumentException("path: must start with / (got: " + path + ")");
         }
-        if (intervalMs < 1 || intervalMs > MAX_MS) {
-            throw new IllegalArgumentException("intervalMs: must be between 1 and 3600000 (got: " + intervalMs + ")");
+        if (!Limits.HEALTH_CHECK_MS.contains(intervalMs)) {
+            throw new IllegalArgumentException(new Violation("intervalMs", Limits.HEALTH_CHECK_MS.problem(intervalMs),
+                    intervalMs).describe());
         }
-        if (timeoutMs < 1 || timeoutMs > MAX_MS) {
-            throw new IllegalArgumentException("timeoutMs: must be between 1 and 3600000 (got: " + timeoutMs + ")");
+        if (!Limits.HEALTH_CHECK_MS.contains(timeoutMs)) {
+            throw new IllegalArgumentException(new Violation("timeoutMs", Limits.HEALTH_CHECK_MS.problem(timeoutMs),
+                    timeoutMs).describe());
         }
         if (expectedStatus < 100 || expectedStatus > 599) {
             throw new IllegalArgumentException("expectedStatus: must be between 100 and 599 (got: " + expectedStatus + ")");

@@ -322,7 +322,7 @@ class ConfigErrorsTest {
     @Test
     void powerOfTwoNeedsAtLeastTwoChoices() {
         assertThat(errorsWith("\"strategy\": { \"type\": \"power-of-two\", \"choices\": 1 }"))
-                .containsExactly("config error: strategy.choices: must be at least 2 (got: 1)");
+                .containsExactly("config error: strategy.choices: must be between 2 and 100 (got: 1)");
     }
 
     @Test
@@ -374,8 +374,8 @@ class ConfigErrorsTest {
                 "config error: demoBackends[0].latencyMs: must be between 0 and 60000 (got: -1)",
                 "config error: demoBackends[0].errorRate: must be between 0 and 1 (got: 1.5)",
                 "config error: healthCheck.path: must start with / and contain no spaces (got: health)",
-                "config error: healthCheck.intervalMs: must be greater than 0 (got: 0)",
-                "config error: healthCheck.timeoutMs: must be greater than 0 (got: -5)",
+                "config error: healthCheck.intervalMs: must be between 1 and 3600000 (got: 0)",
+                "config error: healthCheck.timeoutMs: must be between 1 and 3600000 (got: -5)",
                 "config error: healthCheck.expectedStatus: must be between 100 and 599 (got: 700)",
                 "config error: healthCheck.rise: must be at least 1 (got: 0)",
                 "config error: healthCheck.fall: must be at least 1 (got: 0)",

@@ -38,7 +38,7 @@ class HashKeyTest {
     void malformedSpecsAreRejectedNamingTheFieldAndValue() {
         for (String bad : new String[] {"", "body", "header:", "header: ", ":x", "param:x", "IP"}) {
             assertThatThrownBy(() -> HashKey.parse(bad)).as(bad).isInstanceOf(EngineException.class)
-                    .hasMessageStartingWith("strategy.key: must be ip, path, header:NAME, cookie:NAME or query:NAME")
+                    .hasMessageStartingWith("strategy.key: must be one of ip, path, header:NAME, cookie:NAME, query:NAME")
                     .hasMessageEndingWith("(got: " + bad + ")");
         }
     }

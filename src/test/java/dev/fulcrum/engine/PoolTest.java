@@ -297,14 +297,14 @@ class PoolTest {
                 .isInstanceOfSatisfying(EngineException.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
                     assertThat(e.getMessage()).isEqualTo(
-                            "url: must be an absolute http://host:port with no path (got: not a url)");
+                            "url: must be an absolute http://host:port URL (got: not a url)");
                 });
         assertThatThrownBy(() -> add(new BackendSpec("a", "http://127.0.0.1:9000/app", 1, null, false)))
                 .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(400));
         assertThatThrownBy(() -> add(new BackendSpec("a", "http://127.0.0.1:9000", 1, 0, false)))
                 .isInstanceOfSatisfying(EngineException.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
-                    assertThat(e.getMessage()).isEqualTo("maxInFlight: must be at least 1 or null (got: 0)");
+                    assertThat(e.getMessage()).isEqualTo("maxInFlight: must be at least 1, or null for no cap (got: 0)");
                 });
         assertThat(engine.backends()).isEmpty();
     }

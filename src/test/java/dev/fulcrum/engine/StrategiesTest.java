@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import dev.fulcrum.rules.Limits;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -73,40 +74,54 @@ class StrategiesTest {
     @Test
     void anUnknownTypeIsA400NamingTheField() {
         assertThatThrownBy(() -> create("fastest", equal(2))).isInstanceOf(EngineException.class)
-                .hasMessageStartingWith("strategy.type: must be one of round-robin, random")
+                .hasMessageStartingWith("strategy.type: unknown strategy, one of round-robin, random")
                 .hasMessageEndingWith("(got: fastest)")
                 .extracting(e -> ((EngineException) e).status()).isEqualTo(400);
     }
 
     @Test
     void validationNamesEachBadFieldAndValue() {
-        StrategySpec bad = new StrategySpec(StrategySpec.CONSISTENT_HASH, "body", 0, 0.5, 1, 100, 0L,
-                Map.of("cpu", -1.0, "disk", 1.0), 0L);
-        assertThat(Strategies.validate(bad)).containsExactlyInAnyOrder(
-                "key: must be ip, path, header:NAME, cookie:NAME or query:NAME (got: body)",
+        StrategySpec hash = new StrategySpec(StrategySpec.CONSISTENT_HASH, "body", 0, 0.5, null, null, null, null, null);
+        assertThat(Strategies.validate(hash)).containsExactlyInAnyOrder(
+                "key: must be one of ip, path, header:NAME, cookie:NAME, query:NAME (got: body)",
                 "virtualNodes: must be between 1 and 10000 (got: 0)",
-                "balanceFactor: must be between 1.0 and 100 (got: 0.5)",
-                "choices: must be between 2 and 100 (got: 1)",
-                "tableSize: must be a prime between 3 and 10000000 (got: 100)",
-                "decayMs: must be at least 1 (got: 0)",
-                "staleAfterMs: must be at least 1 (got: 0)",
-                "weights.cpu: must be a number >= 0 (got: -1.0)",
-                "weights: keys must be cpu, latency, inflight (got: disk)");
+                "balanceFactor: must be greater than 1 (e.g. 1.25), or null for off (got: 0.5)");
+        assertThat(Strategies.validate(new StrategySpec(StrategySpec.POWER_OF_TWO, null, null, null, 1, null, null,
+                null, null))).containsExactly("choices: must be between 2 and 100 (got: 1)");
+        assertThat(Strategies.validate(new StrategySpec(StrategySpec.MAGLEV, null, null, null, null, 100, null, null,
+                null))).containsExactly("tableSize: must be prime (e.g. 65537) (got: 100)");
+        assertThat(Strategies.validate(new StrategySpec(StrategySpec.FASTEST_RESPONSE, null, null, null, null, null,
+                0L, null, null))).containsExactly("decayMs: must be greater than 0 (got: 0)");
+        assertThat(Strategies.validate(new StrategySpec(StrategySpec.ADAPTIVE, null, null, null, null, null, null,
+                Map.of("cpu", -1.0, "disk", 1.0), 0L))).containsExactlyInAnyOrder(
+                "staleAfterMs: must be greater than 0 (got: 0)",
+                "weights.cpu: must be a number >= 0 (got: -1)",
+                "weights.disk: unknown metric, one of cpu, latency, inflight (got: disk)");
         for (String type : StrategySpec.TYPES) {
             assertThat(Strategies.validate(StrategySpec.of(type))).as(type).isEmpty();
         }
         assertThat(Strategies.validate(new StrategySpec(StrategySpec.ADAPTIVE, null, null, null, null, null, null,
                 Map.of("cpu", 0.0), null))).containsExactly(
-                "weights: at least one of cpu, latency, inflight must be above 0 (got: {cpu=0.0})");
+                "weights: at least one weight must be greater than 0 (got: {cpu=0.0})");
+    }
+
+    @Test
+    void aFieldItsTypeDoesNotUseIsAProblemAsAnUnknownFieldIs() {
+        StrategySpec extra = new StrategySpec(StrategySpec.CONSISTENT_HASH, null, null, null, 3, 65537, null, null,
+                null);
+        assertThat(Strategies.validate(extra)).containsExactly(
+                "choices: not used by strategy consistent-hash, which takes key, virtualNodes, balanceFactor (got: 3)",
+                "tableSize: not used by strategy consistent-hash, which takes key, virtualNodes, balanceFactor "
+                        + "(got: 65537)");
     }
 
     @Test
     void primesAreRecognised() {
-        assertThat(Strategies.isPrime(65537)).isTrue();
-        assertThat(Strategies.isPrime(2)).isTrue();
-        assertThat(Strategies.isPrime(65535)).isFalse();
-        assertThat(Strategies.isPrime(1)).isFalse();
-        assertThat(Strategies.isPrime(9_999_991)).isTrue();
+        assertThat(Limits.isPrime(65537)).isTrue();
+        assertThat(Limits.isPrime(2)).isTrue();
+        assertThat(Limits.isPrime(65535)).isFalse();
+        assertThat(Limits.isPrime(1)).isFalse();
+        assertThat(Limits.isPrime(9_999_991)).isTrue();
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.fulcrum.engine.sim;
 
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
+
 /**
  * A backend in the side-by-side simulator: its weight and its simulated latency. A request picked for it
  * takes {@code baseLatencyMs + U(0, jitterMs) + queuePenaltyMs x (its in-flight count when picked)}; the
@@ -10,11 +13,11 @@ package dev.fulcrum.engine.sim;
  */
 public record SimBackend(String id, int weight, double baseLatencyMs, double jitterMs, double queuePenaltyMs) {
     public SimBackend {
-        if (id == null || !id.matches("[A-Za-z0-9._-]{1,64}")) {
-            throw new IllegalArgumentException("id: must be 1-64 characters of [A-Za-z0-9._-] (got: " + id + ")");
+        if (Limits.id(id) != null) {
+            throw new IllegalArgumentException(new Violation("id", Limits.id(id), id).describe());
         }
-        if (weight < 0 || weight > 1000) {
-            throw new IllegalArgumentException("weight: must be between 0 and 1000 (got: " + weight + ")");
+        if (Limits.weight(weight) != null) {
+            throw new IllegalArgumentException(new Violation("weight", Limits.weight(weight), weight).describe());
         }
         if (!(baseLatencyMs >= 0 && baseLatencyMs <= 3_600_000)) {
             throw new IllegalArgumentException("baseLatencyMs: must be between 0 and 3600000 (got: " + baseLatencyMs + ")");

@@ -1,6 +1,6 @@
 package dev.fulcrum.ui.backends;
 
-import dev.fulcrum.config.ConfigValidator;
+import dev.fulcrum.rules.Limits;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -22,24 +22,25 @@ public final class BackendForm {
     public static List<String> problems(String id, String url, String weightText, Collection<String> existingIds) {
         List<String> out = new ArrayList<>();
         String i = id == null ? "" : id.trim();
-        if (!ConfigValidator.ID.matcher(i).matches()) {
-            out.add("id: must be 1-64 characters of A-Z a-z 0-9 . _ - (got: " + show(i) + ")");
+        if (Limits.id(i) != null) {
+            out.add("id: " + Limits.ID_RULE + " (got: " + show(i) + ")");
         } else if (existingIds.contains(i)) {
             out.add("id: already exists (got: " + i + ")");
         }
         String u = url == null ? "" : url.trim();
-        String urlProblem = u.isEmpty() ? "required, e.g. http://127.0.0.1:9001" : ConfigValidator.urlProblem(u);
+        String urlProblem = u.isEmpty() ? "required, e.g. http://127.0.0.1:9001" : Limits.url(u);
         if (urlProblem != null) {
             out.add("url: " + urlProblem + " (got: " + show(u) + ")");
         }
         String w = weightText == null ? "" : weightText.trim();
         try {
             int weight = Integer.parseInt(w);
-            if (weight < 0 || weight > ConfigValidator.MAX_WEIGHT) {
-                out.add("weight: must be between 0 and 1000 (got: " + weight + ")");
+            if (Limits.weight(weight) != null) {
+                out.add("weight: " + Limits.weight(weight) + " (got: " + weight + ")");
             }
         } catch (NumberFormatException e) {
-            out.add("weight: must be a whole number between 0 and 1000 (got: " + show(w) + ")");
+            out.add("weight: must be a whole number between " + Limits.WEIGHT.min() + " and " + Limits.WEIGHT.max()
+                    + " (got: " + show(w) + ")");
         }
         return out;
     }

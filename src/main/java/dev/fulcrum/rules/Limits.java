@@ -1,0 +1,184 @@
+package dev.fulcrum.rules;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Every limit and format Fulcrum puts on what it is given, written once. The config file
+ * ({@code ConfigValidator}, so also {@code --check-config} and {@code PUT /api/config}), the admin API's commands,
+ * the engine's own commands, the simulator, the demo backends and the window's forms all ask here, so a value one
+ * of them accepts the others accept too; {@code LimitsAgreementTest} holds the three outer ones to each bound with
+ * the value just inside and just outside it.
+ *
+ * <p>Each check returns what is wrong, worded to follow the field's name ({@code "must be between 0 and 1000"}), or
+ * null when the value is fine; the caller adds the field's path in front and {@code (got: value)} behind, as
+ * docs/REFERENCE.md §1 shows: {@code backends[1].weight: must be between 0 and 1000 (got: -3)}.
+ */
+public final class Limits {
+    /** Backend, demo backend and pool names (docs/REFERENCE.md §2.1). */
+    public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    public static final String ID_RULE = "must be 1-64 characters of A-Z a-z 0-9 . _ -";
+    /** A backend's weight; 0 takes no new requests. */
+    public static final Range WEIGHT = new Range(0, 1000);
+    /** A TCP port; 0 picks a free one where Fulcrum listens. */
+    public static final Range PORT = new Range(0, 65535);
+    /**
+     * The longest duration any {@code *Ms} field takes, about 24.8 days: the engine counts in nanoseconds, and a
+     * larger value times 1,000,000 would wrap around.
+     */
+    public static final long MAX_MS = Integer.MAX_VALUE;
+    public static final String MAX_MS_RULE = "must be at most " + MAX_MS + " (about 24.8 days)";
+
+    /** Ring points per unit of weight (consistent-hash). */
+    public static final Range VIRTUAL_NODES = new Range(1, 10_000);
+    /** Random draws per pick (power-of-two). */
+    public static final Range CHOICES = new Range(2, 100);
+    /** Maglev table slots, and prime: a guess at what stays cheap to rebuild on every membership change. */
+    public static final Range TABLE_SIZE = new Range(3, 1_000_003);
+    /** The metrics an adaptive score weighs. */
+    public static final List<String> ADAPTIVE_METRICS = List.of("cpu", "latency", "inflight");
+    public static final String KEY_RULE = "must be one of ip, path, header:NAME, cookie:NAME, query:NAME";
+
+    /** A health check's interval and timeout: up to an hour. */
+    public static final Range HEALTH_CHECK_MS = new Range(1, 3_600_000);
+    /** How long a demo backend takes to answer. */
+    public static final Range DEMO_LATENCY_MS = new Range(0, 60_000);
+    /** How often a discovery source is asked again. */
+    public static final Range DISCOVERY_REFRESH_MS = new Range(100, 3_600_000);
+    /** RFC 9110 token characters: header and cookie names. */
+    public static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    private Limits() {
+    }
+
+    public static String id(String id) {
+        if (id == null) {
+            return "required";
+        }
+        return ID.matcher(id).matches() ? null : ID_RULE;
+    }
+
+    public static String weight(long weight) {
+        return WEIGHT.problem(weight);
+    }
+
+    /** A backend's in-flight cap: at least 1, or null for none. */
+    public static String maxInFlight(Integer cap) {
+        return cap == null || cap >= 1 ? null : "must be at least 1, or null for no cap";
+    }
+
+    /** A backend address: an absolute {@code http://host:port} with no path, query or fragment. */
+    public static String url(String url) {
+        if (url == null) {
+            return "required";
+        }
+        URI u;
+        try {
+            u = new URI(url);
+        } catch (URISyntaxException e) {
+            return "must be an absolute http://host:port URL";
+        }
+        if (!"http".equalsIgnoreCase(u.getScheme())) {
+            return "must be an absolute http://host:port URL (scheme http)";
+        }
+        if (u.getHost() == null || u.getRawUserInfo() != null) {
+            return "must be an absolute http://host:port URL with a host";
+        }
+        if (u.getPort() < 1 || u.getPort() > 65535) {
+            return "must be an absolute http://host:port URL with a port between 1 and 65535";
+        }
+        if (!u.getRawPath().isEmpty() || u.getRawQuery() != null || u.getRawFragment() != null) {
+            return "must be http://host:port with no path, query or fragment (not even a trailing /)";
+        }
+        return null;
+    }
+
+    /** A hashing key (docs/REFERENCE.md §2.2): {@code ip}, {@code path}, or a header, cookie or query name. */
+    public static String hashKey(String key) {
+        if (key == null || key.equals("ip") || key.equals("path")) {
+            return null;
+        }
+        for (String kind : List.of("header:", "cookie:", "query:")) {
+            if (key.startsWith(kind)) {
+                String name = key.substring(kind.length());
+                boolean ok = kind.equals("query:") ? !name.isEmpty() && name.chars().noneMatch(ch -> ch <= ' ')
+                        : TOKEN.matcher(name).matches();
+                return ok ? null : KEY_RULE;
+            }
+        }
+        return KEY_RULE;
+    }
+
+    public static String virtualNodes(long n) {
+        return VIRTUAL_NODES.problem(n);
+    }
+
+    public static String choices(long n) {
+        return CHOICES.problem(n);
+    }
+
+    public static String tableSize(long n) {
+        if (!TABLE_SIZE.contains(n)) {
+            return "must be a prime between " + TABLE_SIZE.min() + " and " + TABLE_SIZE.max();
+        }
+        return isPrime(n) ? null : "must be prime (e.g. 65537)";
+    }
+
+    /** Bounded loads: greater than 1 (1.25 lets a backend take a quarter over the average), or null for off. */
+    public static String balanceFactor(Double factor) {
+        return factor == null || factor > 1 && Double.isFinite(factor) ? null
+                : "must be greater than 1 (e.g. 1.25), or null for off";
+    }
+
+    /** One adaptive metric's weight: a finite number, 0 or more. */
+    public static String metricWeight(Double w) {
+        return w != null && w >= 0 && Double.isFinite(w) ? null : "must be a number >= 0";
+    }
+
+    /** A duration that must be above 0 ({@code readMs}, {@code openMs}, {@code decayMs} ...). */
+    public static String positiveMs(long ms) {
+        if (ms <= 0) {
+            return "must be greater than 0";
+        }
+        return ms > MAX_MS ? MAX_MS_RULE : null;
+    }
+
+    /** A duration that may be 0 ({@code slowStartMs}, {@code drainTimeoutMs}). */
+    public static String nonNegativeMs(long ms) {
+        if (ms < 0) {
+            return "must be at least 0";
+        }
+        return ms > MAX_MS ? MAX_MS_RULE : null;
+    }
+
+    public static String demoLatencyMs(double ms) {
+        return ms >= DEMO_LATENCY_MS.min() && ms <= DEMO_LATENCY_MS.max() ? null
+                : "must be between " + DEMO_LATENCY_MS.min() + " and " + DEMO_LATENCY_MS.max();
+    }
+
+    /** A share of requests: 0 to 1. */
+    public static String rate(double r) {
+        return r >= 0 && r <= 1 ? null : "must be between 0 and 1";
+    }
+
+    public static String port(long port) {
+        return PORT.problem(port);
+    }
+
+    public static boolean isPrime(long n) {
+        if (n < 2) {
+            return false;
+        }
+        if (n % 2 == 0) {
+            return n == 2;
+        }
+        for (long d = 3; d * d <= n; d += 2) {
+            if (n % d == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
