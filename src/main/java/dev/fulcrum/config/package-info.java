@@ -15,5 +15,11 @@
  *   <li>{@code toEngineSettings()}, {@code toRouter()}, {@code backendSpecs()} and {@code toSpec()} map the config
  *       onto the engine's values.</li>
  * </ul>
+ *
+ * <p>Every limit a check applies comes from {@link dev.fulcrum.rules.Limits}, and a strategy object is checked by the
+ * engine's own {@code Strategies.violations}, so the file, the admin API and the engine accept the same values.
+ *
+ * <p>May use: the engine's value types, the rules, Jackson. Must not use: proxy, health, discovery, demo, admin, app,
+ * ui, Undertow or JavaFX: the config is read before anything starts, and by {@code --check-config} alone.
  */
 package dev.fulcrum.config;
