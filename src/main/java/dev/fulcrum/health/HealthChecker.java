@@ -2,6 +2,9 @@ package dev.fulcrum.health;
 
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.time.Cancellable;
+import dev.fulcrum.time.Scheduler;
+import dev.fulcrum.time.Ticker;
 import java.net.http.HttpResponse;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -11,8 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * crashes between rounds is DOWN after three refused probes, at most about 6 s later; one that hangs is DOWN
  * after at most 3 x 2000 + 1000 ms.
  *
+ * <p>Time: rounds, probe deadlines and probe latencies run on the {@link Scheduler} given (its ticker), so a
+ * test moves a {@code ManualClock} and sees each round and each timeout happen; a probe's answer still arrives
+ * over the real network. {@link ProbeResult#atMillis()} is stamped with the engine's ticker.
+ *
  * <p>The last {@value #HISTORY} results per backend are kept for the window's health view ({@link #history}).
  */
 public final class HealthChecker implements AutoCloseable {
@@ -42,7 +47,10 @@ public final class HealthChecker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HealthChecker.class);
 
     private final Engine engine;
-    private final HttpGetter http = new HttpGetter("fulcrum-health");
+    private final Scheduler scheduler;
+    private final boolean ownsScheduler;
+    private final Ticker ticker;
+    private final HttpGetter http;
     private final Map<String, History> history = new ConcurrentHashMap<>();
     /** Probes out per backend (by identity: a backend re-added under the same id is another one). */
     private final Map<Backend, Integer> probing = new ConcurrentHashMap<>();
@@ -50,11 +58,25 @@ public final class HealthChecker implements AutoCloseable {
     private volatile boolean closed;
     // guarded by this
     private boolean started;
-    private ScheduledExecutorService scheduler;
+    private Cancellable rounds;
 
+    /** A checker with a scheduler of its own (thread {@code fulcrum-health}), shut down by {@link #close()}. */
     public HealthChecker(Engine engine, HealthCheckSpec spec) {
+        this(engine, spec, Scheduler.daemon("fulcrum-health"), true);
+    }
+
+    /** A checker whose rounds run on {@code scheduler}; its owner shuts it down, {@link #close()} does not. */
+    public HealthChecker(Engine engine, HealthCheckSpec spec, Scheduler scheduler) {
+        this(engine, spec, scheduler, false);
+    }
+
+    private HealthChecker(Engine engine, HealthCheckSpec spec, Scheduler scheduler, boolean ownsScheduler) {
         this.engine = engine;
         this.spec = spec;
+        this.scheduler = scheduler;
+        this.ownsScheduler = ownsScheduler;
+        this.ticker = scheduler.ticker();
+        this.http = new HttpGetter("fulcrum-health", scheduler);
     }
 
     /** Starts probing every {@code intervalMs}, the first round at once; does nothing when disabled. */
@@ -63,20 +85,15 @@ public final class HealthChecker implements AutoCloseable {
             throw new IllegalStateException("health checker: closed");
         }
         started = true;
-        if (scheduler == null && spec.enabled()) {
-            scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "fulcrum-health");
-                t.setDaemon(true);
-                return t;
-            });
-            scheduler.scheduleAtFixedRate(this::roundSafely, 0, spec.intervalMs(), TimeUnit.MILLISECONDS);
+        if (rounds == null && spec.enabled()) {
+            rounds = scheduler.scheduleAtFixedRate(this::roundSafely, 0, spec.intervalMs(), TimeUnit.MILLISECONDS);
         }
         return this;
     }
 
     /** True while probe rounds are scheduled. */
     public synchronized boolean isRunning() {
-        return scheduler != null;
+        return rounds != null;
     }
 
     public HealthCheckSpec spec() {
@@ -91,7 +108,7 @@ public final class HealthChecker implements AutoCloseable {
         if (next.equals(spec)) {
             return; // a config applied again with the same checks keeps the schedule (a restart probes at once)
         }
-        stopScheduler();
+        stopRounds();
         this.spec = next;
         if (started && !closed) {
             start();
@@ -128,9 +145,9 @@ public final class HealthChecker implements AutoCloseable {
 
     /**
      * How many probes of one backend may be out at once: one more than the rounds a probe's timeout spans, at most
-     * {@code fall}. With ceil(timeout / interval) a timeout equal to the interval (or a multiple of it) let the probe
-     * still be out when the next round came, which then skipped the backend: a hung backend was probed every other
-     * round and went DOWN after 2.3 s where 1.6 s was due (interval = timeout = 400, fall 3).
+     * {@code fall}. The "one more" is for a timeout equal to the interval (or a multiple of it): the probe is then
+     * still out when the next round comes, and that round must probe the backend again, or a hung backend would be
+     * probed every other round and go DOWN late (interval = timeout = 400, fall 3: due by 1.6 s).
      */
     static int overlap(long timeoutMs, long intervalMs, int fall) {
         return (int) Math.max(1, Math.min(fall, timeoutMs / intervalMs + 1));
@@ -138,10 +155,10 @@ public final class HealthChecker implements AutoCloseable {
 
     private CompletableFuture<ProbeResult> probe(Backend b, HealthCheckSpec s) {
         long at = engine.ticker().wallMillis();
-        long t0 = System.nanoTime();
+        long t0 = ticker.nanos();
         return http.get(HttpGetter.resolve(b.url(), s.path()), s.timeoutMs(), HttpResponse.BodyHandlers.discarding())
                 .handle((response, error) -> {
-                    double ms = (System.nanoTime() - t0) / 1e6;
+                    double ms = (ticker.nanos() - t0) / 1e6;
                     ProbeResult r;
                     if (error != null) {
                         r = new ProbeResult(at, false, ms, null, HttpGetter.describe(error, s.timeoutMs()));
@@ -202,10 +219,15 @@ public final class HealthChecker implements AutoCloseable {
         }
     }
 
-    private void stopScheduler() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
+    /** Probes of this very backend out now (tests wait for 0 to know a round's results are in). */
+    int probesOut(Backend b) {
+        return probing.getOrDefault(b, 0);
+    }
+
+    private void stopRounds() {
+        if (rounds != null) {
+            rounds.cancel();
+            rounds = null;
         }
     }
 
@@ -213,6 +235,9 @@ public final class HealthChecker implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        stopScheduler();
+        stopRounds();
+        if (ownsScheduler) {
+            scheduler.shutdown();
+        }
     }
 }

@@ -1,12 +1,13 @@
 package dev.fulcrum.health;
 
+import dev.fulcrum.time.Cancellable;
+import dev.fulcrum.time.Scheduler;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -17,10 +18,12 @@ import java.util.concurrent.TimeoutException;
 /**
  * Asynchronous GETs with a hard deadline, shared by the health checker and the metrics poller.
  *
- * <p>The JDK client's request timeout covers only the wait for the response headers, so a backend that
- * sends headers and then stalls, or a connect that hangs, would outlive it. Each GET therefore also races a
- * deadline of its own and, when that wins, cancels the exchange (which closes its connection): a hung
- * backend costs at most {@code timeoutMs} and never holds a thread.
+ * <p>The JDK client's own request timeout covers only the wait for the response headers, so a backend that
+ * sends headers and then stalls, or a connect that hangs, would outlive it. Each GET therefore races a deadline
+ * on the owner's {@link Scheduler} instead and, when that wins, cancels the exchange (which closes its
+ * connection): a hung backend costs at most {@code timeoutMs} and never holds a thread. The deadline is the only
+ * timeout, so it runs on the clock a test moves: advancing a {@code ManualClock} past it fails the GET then, on
+ * the advancing thread, and never earlier.
  */
 final class HttpGetter {
     private final HttpClient client = HttpClient.newBuilder()
@@ -28,19 +31,23 @@ final class HttpGetter {
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
     private final String userAgent;
+    private final Scheduler scheduler;
 
-    HttpGetter(String userAgent) {
+    HttpGetter(String userAgent, Scheduler scheduler) {
         this.userAgent = userAgent;
+        this.scheduler = scheduler;
     }
 
+    /** Completes with the response, or exceptionally: the exchange failed, or a {@link TimeoutException}. */
     <T> CompletableFuture<HttpResponse<T>> get(URI uri, long timeoutMs, HttpResponse.BodyHandler<T> body) {
         HttpRequest request = HttpRequest.newBuilder(uri)
-                .timeout(Duration.ofMillis(timeoutMs))
                 .header("User-Agent", userAgent)
                 .GET()
                 .build();
         CompletableFuture<HttpResponse<T>> sent = client.sendAsync(request, body);
         CompletableFuture<HttpResponse<T>> result = new CompletableFuture<>();
+        Cancellable deadline = scheduler.schedule(() -> result.completeExceptionally(new TimeoutException()),
+                timeoutMs, TimeUnit.MILLISECONDS);
         sent.whenComplete((r, e) -> {
             if (e != null) {
                 result.completeExceptionally(e);
@@ -48,7 +55,8 @@ final class HttpGetter {
                 result.complete(r);
             }
         });
-        result.orTimeout(timeoutMs, TimeUnit.MILLISECONDS).whenComplete((r, e) -> {
+        result.whenComplete((r, e) -> {
+            deadline.cancel(); // an answered GET leaves no timer behind
             if (e != null) {
                 sent.cancel(true);
             }

@@ -7,6 +7,8 @@ import dev.fulcrum.engine.BackendMetrics;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.time.Cancellable;
+import dev.fulcrum.time.Scheduler;
 import dev.fulcrum.time.Ticker;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -19,8 +21,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * Polls are asynchronous and independent, like health probes.
  *
  * <p>Reports are stamped with the engine's ticker, the clock the adaptive strategy's
- * {@code staleAfterMs} is measured on. The back-off runs on the ticker given here so tests can move it.
+ * {@code staleAfterMs} is measured on. Rounds, poll deadlines and the back-off run on the {@link Scheduler}
+ * given (its ticker), so a test moves a {@code ManualClock} and sees each round and each back-off end.
  */
 public final class MetricsPoller implements AutoCloseable {
     public static final String PATH = "/metrics.json";
@@ -56,20 +57,30 @@ public final class MetricsPoller implements AutoCloseable {
     private final Engine engine;
     private final long periodMs;
     private final long backoffNanos;
+    private final Scheduler scheduler;
+    private final boolean ownsScheduler;
     private final Ticker clock;
-    private final HttpGetter http = new HttpGetter("fulcrum-metrics");
+    private final HttpGetter http;
     private final Map<String, Long> backedOffUntil = new ConcurrentHashMap<>();
     private final Set<String> polling = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     // guarded by this
-    private ScheduledExecutorService scheduler;
+    private Cancellable rounds;
 
-    /** Once a second, a minute's back-off, on the engine's ticker. */
+    /**
+     * Once a second, a minute's back-off, on a scheduler of its own (thread {@code fulcrum-metrics}, the system
+     * clock), shut down by {@link #close()}.
+     */
     public MetricsPoller(Engine engine) {
-        this(engine, DEFAULT_PERIOD_MS, DEFAULT_BACKOFF_MS, engine.ticker());
+        this(engine, DEFAULT_PERIOD_MS, DEFAULT_BACKOFF_MS, Scheduler.daemon("fulcrum-metrics"), true);
     }
 
-    public MetricsPoller(Engine engine, long periodMs, long backoffMs, Ticker clock) {
+    /** Rounds every {@code periodMs} on {@code scheduler}; its owner shuts it down, {@link #close()} does not. */
+    public MetricsPoller(Engine engine, long periodMs, long backoffMs, Scheduler scheduler) {
+        this(engine, periodMs, backoffMs, scheduler, false);
+    }
+
+    private MetricsPoller(Engine engine, long periodMs, long backoffMs, Scheduler scheduler, boolean ownsScheduler) {
         if (periodMs < 1) {
             throw new IllegalArgumentException("periodMs: must be at least 1 (got: " + periodMs + ")");
         }
@@ -79,7 +90,10 @@ public final class MetricsPoller implements AutoCloseable {
         this.engine = engine;
         this.periodMs = periodMs;
         this.backoffNanos = backoffMs * 1_000_000L;
-        this.clock = clock;
+        this.scheduler = scheduler;
+        this.ownsScheduler = ownsScheduler;
+        this.clock = scheduler.ticker();
+        this.http = new HttpGetter("fulcrum-metrics", scheduler);
     }
 
     /** Starts polling every period, the first round at once. */
@@ -87,13 +101,8 @@ public final class MetricsPoller implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("metrics poller: closed");
         }
-        if (scheduler == null) {
-            scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "fulcrum-metrics");
-                t.setDaemon(true);
-                return t;
-            });
-            scheduler.scheduleAtFixedRate(this::roundSafely, 0, periodMs, TimeUnit.MILLISECONDS);
+        if (rounds == null) {
+            rounds = scheduler.scheduleAtFixedRate(this::roundSafely, 0, periodMs, TimeUnit.MILLISECONDS);
         }
         return this;
     }
@@ -170,7 +179,7 @@ public final class MetricsPoller implements AutoCloseable {
             double rawCpu = n.get("cpu").asDouble();
             double rawLatency = n.get("latencyMs").asDouble();
             if (!Double.isFinite(rawCpu) || !Double.isFinite(rawLatency) || !Double.isFinite(n.get("inflight").asDouble())) {
-                // 1e999 parses as Infinity: one such report made every adaptive score NaN, and candidate 0 took all
+                // 1e999 parses as Infinity, and one infinite report would make every adaptive score NaN
                 return null;
             }
             double cpu = Math.min(1, Math.max(0, rawCpu));
@@ -255,9 +264,12 @@ public final class MetricsPoller implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-            scheduler = null;
+        if (rounds != null) {
+            rounds.cancel();
+            rounds = null;
+        }
+        if (ownsScheduler) {
+            scheduler.shutdown();
         }
     }
 }

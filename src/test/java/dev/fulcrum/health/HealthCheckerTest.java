@@ -14,21 +14,21 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.HealthStatus;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.time.ManualClock;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The checker on a {@link ManualClock} against real loopback backends: the clock decides when rounds and probe
+ * deadlines happen, so each bound below is held exactly in clock time; {@link ProbeRounds} waits for the answers,
+ * which travel over the real network.
+ */
 class HealthCheckerTest {
-    /** Room for a loaded build machine on top of each stated bound. */
-    private static final long SLACK_MS = 2000;
-
+    private final ManualClock clock = new ManualClock();
     private Engine engine;
     private DemoFleet fleet;
     private HealthChecker checker;
@@ -65,17 +65,22 @@ class HealthCheckerTest {
         return engine.backends().stream().filter(v -> v.id().equals(id)).findFirst().orElseThrow();
     }
 
+    /** A checker on the test's clock, started; its first round is due at once. */
+    private ProbeRounds started(HealthCheckSpec spec) {
+        checker = new HealthChecker(engine, spec, clock).start();
+        return new ProbeRounds(engine, clock, checker);
+    }
+
     @Test
     void aDeadBackendIsMarkedDownWithinFallIntervalsPlusOneTimeoutAndUpAgainWhenItReturns() {
         addDemoFleet("a", "b");
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 100, 500, 200);
-        checker = new HealthChecker(engine, spec).start();
-        await().atMost(Duration.ofSeconds(5)).until(() ->
-                view("a").health() == HealthStatus.UP && view("b").health() == HealthStatus.UP);
+        ProbeRounds rounds = started(spec).runDue();
+        rounds.until(() -> view("a").health() == HealthStatus.UP && view("b").health() == HealthStatus.UP, 5000);
 
         fleet.get("a").update(null, null, true);
         long bound = spec.intervalMs() * engine.settings().fall() + spec.timeoutMs();
-        await().atMost(Duration.ofMillis(bound + SLACK_MS)).until(() -> view("a").state() == BackendState.DOWN);
+        rounds.until(() -> view("a").state() == BackendState.DOWN, bound);
         assertThat(view("a").health()).isEqualTo(HealthStatus.DOWN);
         assertThat(view("b").state()).isEqualTo(BackendState.UP);
         assertThat(checker.history("a")).last().satisfies(r -> {
@@ -86,7 +91,7 @@ class HealthCheckerTest {
 
         fleet.get("a").update(null, null, false);
         long upBound = spec.intervalMs() * engine.settings().rise() + spec.timeoutMs();
-        await().atMost(Duration.ofMillis(upBound + SLACK_MS)).until(() -> view("a").state() == BackendState.UP);
+        rounds.until(() -> view("a").state() == BackendState.UP, upBound);
         assertThat(view("a").health()).isEqualTo(HealthStatus.UP);
         assertThat(checker.history("a")).last().satisfies(r -> {
             assertThat(r.ok()).isTrue();
@@ -100,9 +105,9 @@ class HealthCheckerTest {
         hung = new HungServer();
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 400, 200, 200);
-        checker = new HealthChecker(engine, spec).start();
+        ProbeRounds rounds = started(spec).hung("hung", hung).runDue();
         long bound = spec.intervalMs() * engine.settings().fall() + spec.timeoutMs();
-        await().atMost(Duration.ofMillis(bound + SLACK_MS)).until(() -> view("hung").state() == BackendState.DOWN);
+        rounds.until(() -> view("hung").state() == BackendState.DOWN, bound);
         assertThat(hung.accepted()).isGreaterThanOrEqualTo(3);
         assertThat(checker.history("hung")).allSatisfy(r -> {
             assertThat(r.ok()).isFalse();
@@ -117,11 +122,10 @@ class HealthCheckerTest {
         hung = new HungServer("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial");
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("stall", hung.url(), 1, null, false), false);
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 400, 200, 200);
-        checker = new HealthChecker(engine, spec).start();
-        // what this test holds is that the stall ends in a timeout at all (without the probe's own deadline it never
-        // would); the time bound is held by the two tests beside it. Bounded by it plus slack, this one failed once
-        // in a full CI run on a loaded machine (DOWN later than 3.4 s), so it waits longer
-        await().atMost(Duration.ofSeconds(15)).until(() -> view("stall").state() == BackendState.DOWN);
+        ProbeRounds rounds = started(spec).hung("stall", hung).runDue();
+        // the stall ends in a timeout at all (only the probe's own deadline ends it), and in the stated time
+        long bound = spec.intervalMs() * engine.settings().fall() + spec.timeoutMs();
+        rounds.until(() -> view("stall").state() == BackendState.DOWN, bound);
         assertThat(checker.history("stall")).last()
                 .satisfies(r -> assertThat(r.error()).isEqualTo("timeout after 200 ms"));
     }
@@ -131,9 +135,9 @@ class HealthCheckerTest {
         hung = new HungServer();
         addDemoFleet("fast");
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
-        checker = new HealthChecker(engine, new HealthCheckSpec(true, "/health", 50, 30_000, 200)).start();
+        ProbeRounds rounds = started(new HealthCheckSpec(true, "/health", 50, 30_000, 200)).hung("hung", hung).runDue();
         // the hung backend's first probe is out for 30 s; the fast one keeps being probed meanwhile
-        await().atMost(Duration.ofSeconds(10)).until(() -> checker.history("fast").size() >= 5);
+        rounds.until(() -> checker.history("fast").size() >= 5, 10_000);
         assertThat(checker.history("hung")).isEmpty();
         // probes overlap only up to fall (3) per backend, however long the timeout
         assertThat(hung.accepted()).isBetween(1, engine.settings().fall());
@@ -142,8 +146,8 @@ class HealthCheckerTest {
     @Test
     void anUnexpectedStatusFailsTheProbeAndIsRecorded() {
         addDemoFleet("a");
-        checker = new HealthChecker(engine, new HealthCheckSpec(true, "/health", 50, 1000, 204)).start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> view("a").state() == BackendState.DOWN);
+        ProbeRounds rounds = started(new HealthCheckSpec(true, "/health", 50, 1000, 204)).runDue();
+        rounds.until(() -> view("a").state() == BackendState.DOWN, 10_000);
         assertThat(checker.history("a")).last().satisfies(r -> {
             assertThat(r.ok()).isFalse();
             assertThat(r.status()).isEqualTo(200);
@@ -155,7 +159,7 @@ class HealthCheckerTest {
     void theConfiguredPathIsProbed() {
         addDemoFleet("a");
         // the demo backend answers hello (200) on any path, /echo included
-        checker = new HealthChecker(engine, new HealthCheckSpec(true, "/nothing-here", 50, 1000, 200));
+        checker = new HealthChecker(engine, new HealthCheckSpec(true, "/nothing-here", 50, 1000, 200), clock);
         checker.probeAll().join();
         assertThat(checker.history("a")).singleElement().satisfies(r -> assertThat(r.ok()).isTrue());
         assertThat(fleet.get("a").counters().requests()).isEqualTo(1); // it went to the ordinary path
@@ -164,7 +168,7 @@ class HealthCheckerTest {
     @Test
     void historyKeepsTheLastSixtyResultsOldestFirst() {
         addDemoFleet("a");
-        checker = new HealthChecker(engine, HealthCheckSpec.DEFAULT);
+        checker = new HealthChecker(engine, HealthCheckSpec.DEFAULT, clock);
         for (int i = 0; i < HealthChecker.HISTORY + 5; i++) {
             checker.probeAll().join();
         }
@@ -177,32 +181,49 @@ class HealthCheckerTest {
 
     @Test
     void backendsAddedOrRemovedAfterStartAreFollowed() {
-        checker = new HealthChecker(engine, new HealthCheckSpec(true, "/health", 50, 1000, 200)).start();
+        ProbeRounds rounds = started(new HealthCheckSpec(true, "/health", 50, 1000, 200)).runDue();
         addDemoFleet("late");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !checker.history("late").isEmpty());
+        rounds.until(() -> !checker.history("late").isEmpty(), 10_000);
         assertThat(view("late").health()).isEqualTo(HealthStatus.UP);
 
         engine.remove("late");
-        await().atMost(Duration.ofSeconds(10)).until(() -> checker.history("late").isEmpty());
+        // the engine removes a drained backend on its own control tick (its real clock); the next round forgets it
+        await().atMost(Duration.ofSeconds(10)).until(() -> engine.backends().isEmpty());
+        rounds.advance(50);
+        assertThat(checker.history("late")).isEmpty();
     }
 
     @Test
     void aDisabledCheckerDoesNotRun() {
-        checker = new HealthChecker(engine, new HealthCheckSpec(false, "/health", 50, 1000, 200)).start();
+        checker = new HealthChecker(engine, new HealthCheckSpec(false, "/health", 50, 1000, 200), clock).start();
         assertThat(checker.isRunning()).isFalse();
+        assertThat(clock.pending()).isZero();
         checker.setSpec(new HealthCheckSpec(true, "/health", 50, 1000, 200));
         assertThat(checker.isRunning()).isTrue();
+        assertThat(clock.pending()).isEqualTo(1);
         checker.setSpec(new HealthCheckSpec(false, "/health", 50, 1000, 200));
         assertThat(checker.isRunning()).isFalse();
+        assertThat(clock.pending()).isZero();
     }
 
     @Test
     void closeStopsProbingForGood() {
-        checker = new HealthChecker(engine, HealthCheckSpec.DEFAULT).start();
+        checker = new HealthChecker(engine, HealthCheckSpec.DEFAULT, clock).start();
         assertThat(checker.isRunning()).isTrue();
         checker.close();
         assertThat(checker.isRunning()).isFalse();
+        assertThat(clock.pending()).as("its rounds, cancelled; the clock it was given goes on").isZero();
         assertThatThrownBy(checker::start).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aCheckerWithASchedulerOfItsOwnProbesAtOnceAndStopsAtClose() {
+        addDemoFleet("a");
+        // a ten-minute interval: the one round seen here is the first, due at once
+        checker = new HealthChecker(engine, new HealthCheckSpec(true, "/health", 600_000, 1000, 200)).start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> checker.history("a").size() == 1);
+        checker.close();
+        assertThat(checker.isRunning()).isFalse();
     }
 
     @Test
@@ -215,50 +236,5 @@ class HealthCheckerTest {
                 .hasMessage("timeoutMs: must be between 1 and 3600000 (got: -1)");
         assertThatThrownBy(() -> new HealthCheckSpec(true, "/health", 1000, 500, 700))
                 .hasMessage("expectedStatus: must be between 100 and 599 (got: 700)");
-    }
-
-    /** Accepts connections and never answers (nor closes them): a hung process. */
-    static final class HungServer implements AutoCloseable {
-        private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final List<Socket> held = new CopyOnWriteArrayList<>();
-        private final Thread acceptor;
-
-        HungServer() throws IOException {
-            this("");
-        }
-
-        /** Writes {@code prefix} on each connection, then goes silent. */
-        HungServer(String prefix) throws IOException {
-            acceptor = new Thread(() -> {
-                while (!socket.isClosed()) {
-                    try {
-                        Socket s = socket.accept();
-                        held.add(s);
-                        s.getOutputStream().write(prefix.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-                        s.getOutputStream().flush();
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            }, "hung-server");
-            acceptor.setDaemon(true);
-            acceptor.start();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + socket.getLocalPort();
-        }
-
-        int accepted() {
-            return held.size();
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-            for (Socket s : held) {
-                s.close();
-            }
-        }
     }
 }

@@ -1,27 +1,26 @@
 package dev.fulcrum.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
-import java.time.Duration;
+import dev.fulcrum.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * With timeoutMs a multiple of intervalMs (here equal), a hung backend's probe timed out just after the next round
- * started; that round found the probe still out and skipped the backend, so a hung backend was probed every
- * second interval and went DOWN after about (2 x fall - 1) x interval + timeout instead of fall x interval +
- * timeout (session 16's health review).
+ * With timeoutMs a multiple of intervalMs (here equal), a hung backend's probe is still out when the next round
+ * starts; that round must probe it again all the same, or a hung backend would be probed every second interval
+ * and go DOWN after about (2 x fall - 1) x interval + timeout instead of fall x interval + timeout.
  */
 class HealthProbeCadenceTest {
+    private final ManualClock clock = new ManualClock();
     private Engine engine;
     private HealthChecker checker;
-    private HealthCheckerTest.HungServer hung;
+    private HungServer hung;
 
     @AfterEach
     void stop() throws Exception {
@@ -40,16 +39,18 @@ class HealthProbeCadenceTest {
     void aHungBackendIsProbedEveryIntervalAndDownInTimeWhenTimeoutEqualsInterval() throws Exception {
         engine = Engine.start(EngineSettings.DEFAULT); // rise 2, fall 3
         engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        hung = new HealthCheckerTest.HungServer();
+        hung = new HungServer();
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 400, 400, 200);
-        long t0 = System.nanoTime();
-        checker = new HealthChecker(engine, spec).start();
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.backends().get(0).state() == BackendState.DOWN);
-        long took = (System.nanoTime() - t0) / 1_000_000;
-        Thread.sleep(4000 - Math.min(4000, took));
-        int probes = hung.accepted(); // rounds at 0, 400, ..., 4000: 11 of them (every other one before: 5 or 6)
+        checker = new HealthChecker(engine, spec, clock).start();
+        ProbeRounds rounds = new ProbeRounds(engine, clock, checker).hung("hung", hung).runDue();
+        long took = rounds.until(() -> engine.backends().get(0).state() == BackendState.DOWN, 10_000);
+        assertThat(took).as("ms to DOWN").isLessThanOrEqualTo(spec.intervalMs() * engine.settings().fall()
+                + spec.timeoutMs());
+        rounds.advance(4000 - Math.min(4000, took));
+        int probes = hung.accepted(); // rounds at 0, 400, ..., 4000: 11 of them (every other one would be 5 or 6)
         assertThat(probes).as("probes of a hung backend in 4 s at intervalMs 400").isGreaterThanOrEqualTo(8);
+        assertThat(probes).as("one probe a round").isEqualTo(11);
     }
 
     @Test

@@ -180,8 +180,31 @@ class MetricsPollerTest {
         Backend b = add("fresh", d.url());
         MetricsPoller poller = new MetricsPoller(engine, 100, 60_000, clock).start();
         toClose.add(poller);
+        clock.runDue(); // the first round, due at once
         await().atMost(Duration.ofSeconds(10)).until(() -> b.metrics() != null);
         long first = b.metrics().atNanos();
+        clock.advanceMillis(100); // the next round
         await().atMost(Duration.ofSeconds(10)).until(() -> b.metrics().atNanos() > first);
+        poller.close();
+        assertThat(clock.pending()).as("its rounds, cancelled; the clock it was given goes on").isZero();
+    }
+
+    @Test
+    void aBackendThatDoesNotAnswerWithinThePeriodIsBackedOffThen() throws Exception {
+        HungServer hung = new HungServer();
+        toClose.add(hung);
+        Backend b = add("hung", hung.url());
+        MetricsPoller poller = new MetricsPoller(engine, 1000, 60_000, clock);
+        toClose.add(poller);
+        CompletableFuture<Void> round = poller.pollAll();
+        await().atMost(Duration.ofSeconds(10)).until(() -> hung.accepted() == 1);
+
+        clock.advanceMillis(999);
+        assertThat(round).as("a poll out for less than its period").isNotDone();
+        assertThat(poller.isBackedOff("hung")).isFalse();
+        clock.advanceMillis(1);
+        assertThat(round).as("a poll out for its period").isDone();
+        assertThat(poller.isBackedOff("hung")).isTrue();
+        assertThat(b.metrics()).isNull();
     }
 }
