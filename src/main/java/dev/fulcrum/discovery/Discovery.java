@@ -5,15 +5,15 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.time.Cancellable;
+import dev.fulcrum.time.Scheduler;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,25 +26,24 @@ import org.slf4j.LoggerFactory;
  * changes or comes back after a good answer. An entry the engine refuses (its id taken by another backend) stays
  * refused every refresh but is logged the same way, once, not every {@code refreshMs}.
  *
- * <p>Threading: one scheduler thread runs every refresh, so a source's owned set needs no locking; the
- * engine's own control thread applies the changes.
+ * <p>Threading: every refresh runs on the one {@link Scheduler} given (a system scheduler's single thread, or
+ * the thread advancing a {@code ManualClock}), so a source's owned set needs no locking; the engine's own
+ * control thread applies the changes. A test moves the clock past {@code refreshMs} and sees the refresh happen.
  */
 public final class Discovery implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
 
     private final Engine engine;
-    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fulcrum-discovery");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Scheduler scheduler;
+    private final boolean ownsScheduler;
     private final Map<String, Running> running = new LinkedHashMap<>();
+    private volatile boolean closed;
 
     private static final class Running {
         final String pool;
         final DiscoverySource source;
         final Map<String, BackendSpec> owned = new java.util.concurrent.ConcurrentHashMap<>();
-        ScheduledFuture<?> task;
+        Cancellable task;
         /** The problem of the current failure streak, as last reported; null while the source answers. */
         String failing;
         /** Refused entries by id, with the problem last reported for each: logged again only when it changes. */
@@ -56,8 +55,20 @@ public final class Discovery implements AutoCloseable {
         }
     }
 
+    /** Discovery with a scheduler of its own (thread {@code fulcrum-discovery}), shut down by {@link #close()}. */
     public Discovery(Engine engine) {
+        this(engine, Scheduler.daemon("fulcrum-discovery"), true);
+    }
+
+    /** Discovery whose refreshes run on {@code scheduler}; its owner shuts it down, {@link #close()} does not. */
+    public Discovery(Engine engine, Scheduler scheduler) {
+        this(engine, scheduler, false);
+    }
+
+    private Discovery(Engine engine, Scheduler scheduler, boolean ownsScheduler) {
         this.engine = engine;
+        this.scheduler = scheduler;
+        this.ownsScheduler = ownsScheduler;
     }
 
     /** Replaces the sources of every pool (on start and on a config change). */
@@ -67,7 +78,7 @@ public final class Discovery implements AutoCloseable {
         for (var it = running.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             if (!wanted.containsKey(e.getKey())) {
-                e.getValue().task.cancel(false);
+                e.getValue().task.cancel();
                 Running r = e.getValue();
                 scheduler.execute(() -> retire(r));
                 it.remove();
@@ -84,20 +95,42 @@ public final class Discovery implements AutoCloseable {
         });
     }
 
-    /** Runs one refresh of every source now and waits for it (tests, and the window's "refresh"). */
+    /**
+     * Runs one refresh of every source now, on the scheduler's thread, and waits for it (tests, and the window's
+     * "refresh"); on a manual clock it runs at once on the caller's thread.
+     */
     public void refreshNow() {
+        if (closed) {
+            throw new IllegalStateException("discovery refresh failed: discovery is closed");
+        }
         List<Running> all;
         synchronized (this) {
             all = new ArrayList<>(running.values());
         }
+        if (scheduler.onSchedulerThread()) {
+            all.forEach(this::refresh);
+            return;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        scheduler.execute(() -> {
+            try {
+                all.forEach(this::refresh);
+                done.complete(null);
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
         try {
-            scheduler.submit(() -> all.forEach(this::refresh)).get(30, TimeUnit.SECONDS);
+            done.get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("discovery refresh failed", e);
         }
     }
 
-    /** A scheduled task that throws is cancelled for good, silently: whatever goes wrong, the next refresh still comes. */
+    /**
+     * Whatever goes wrong in one refresh, the source's next refresh still comes, and the thread advancing a manual
+     * clock sees no exception from it.
+     */
     private void refreshGuarded(Running r) {
         try {
             refresh(r);
@@ -202,8 +235,13 @@ public final class Discovery implements AutoCloseable {
         return out;
     }
 
+    /** Stops every source's refreshes; the backends they brought stay. */
     @Override
-    public void close() {
-        scheduler.shutdownNow();
+    public synchronized void close() {
+        closed = true;
+        running.values().forEach(r -> r.task.cancel());
+        if (ownsScheduler) {
+            scheduler.shutdown();
+        }
     }
 }

@@ -14,6 +14,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.time.ManualClock;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
@@ -40,8 +41,13 @@ import org.xbill.DNS.Record;
 import org.xbill.DNS.Section;
 import org.xbill.DNS.Type;
 
-/** Discovery against a real DNS server on loopback (answers built with dnsjava) and a real watched file. */
+/**
+ * Discovery against a real DNS server on loopback (answers built with dnsjava) and a real watched file. Its
+ * refreshes run on a {@link ManualClock}: a test refreshes by hand ({@link Discovery#refreshNow}) or moves the
+ * clock past {@code refreshMs}. The engine runs on its own clock; a drained backend leaves it on the engine's tick.
+ */
 class DiscoveryTest {
+    private final ManualClock clock = new ManualClock();
     private Engine engine;
     private Discovery discovery;
     private LoopbackDns dns;
@@ -52,7 +58,7 @@ class DiscoveryTest {
         engine = Engine.start(EngineSettings.DEFAULT.withSlowStartMs(10_000));
         // weight-aware, so the slow-start ramp new addresses join with is visible in their effective weight
         engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.SMOOTH_WRR));
-        discovery = new Discovery(engine);
+        discovery = new Discovery(engine, clock);
         dns = new LoopbackDns();
     }
 
@@ -210,13 +216,14 @@ class DiscoveryTest {
     @Test
     void aBackendRemovedByAnOperatorDuringARefreshDoesNotStopTheSourcesRefreshes(@TempDir Path dir) throws Exception {
         // an operator's DELETE can land between a refresh's look at the engine and its own removal of a vanished
-        // backend: the removal then finds no such backend. The exception escaped the scheduled task, and a
-        // ScheduledExecutorService silently cancels a task that throws: the source never refreshed again.
+        // backend: the removal then finds no such backend. That must not end the source's schedule (a JDK scheduled
+        // executor silently cancels a task that throws): the next refresh still comes.
         Path file = dir.resolve("backends.json");
         Files.writeString(file, "[{\"id\":\"x1\",\"url\":\"http://127.0.0.1:7401\"},"
                 + "{\"id\":\"x2\",\"url\":\"http://127.0.0.1:7402\"}]");
         discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 100))));
-        await().atMost(Duration.ofSeconds(5)).until(() -> backends().containsKey("x1") && backends().containsKey("x2"));
+        clock.runDue(); // the first refresh, due at once
+        assertThat(backends()).containsKeys("x1", "x2");
         // the engine tells its subscribers on its control thread, inside the removal: the "operator" removes x2 there,
         // after the refresh looked at the engine and before it removes x2 itself
         engine.subscribe(e -> {
@@ -225,9 +232,32 @@ class DiscoveryTest {
             }
         });
         Files.writeString(file, "[]");
+        clock.advanceMillis(100);
         await().atMost(Duration.ofSeconds(5)).until(() -> backends().isEmpty());
         Files.writeString(file, "[{\"id\":\"x3\",\"url\":\"http://127.0.0.1:7403\"}]");
-        await("the source still refreshes").atMost(Duration.ofSeconds(5)).until(() -> backends().containsKey("x3"));
+        clock.advanceMillis(100);
+        assertThat(backends()).as("the source still refreshes").containsKey("x3");
+    }
+
+    @Test
+    void aSourceIsAskedAgainEveryRefreshMsAndNoMoreAfterClose(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("backends.json");
+        Files.writeString(file, "[{\"id\":\"r1\",\"url\":\"http://127.0.0.1:7501\"}]");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 1000))));
+        clock.runDue(); // the first refresh, due at once
+        assertThat(discovery.ownedIds()).containsExactly("r1");
+
+        Files.writeString(file, "[{\"id\":\"r1\",\"url\":\"http://127.0.0.1:7501\",\"weight\":3}]");
+        clock.advanceMillis(999);
+        assertThat(backends().get("r1").weight()).as("before refreshMs").isEqualTo(1);
+        clock.advanceMillis(1);
+        assertThat(backends().get("r1").weight()).as("at refreshMs").isEqualTo(3);
+
+        discovery.close();
+        assertThat(clock.pending()).as("its refreshes, cancelled; the clock it was given goes on").isZero();
+        Files.writeString(file, "[{\"id\":\"r1\",\"url\":\"http://127.0.0.1:7501\",\"weight\":4}]");
+        clock.advanceMillis(5000);
+        assertThat(backends().get("r1").weight()).isEqualTo(3);
     }
 
     @Test
