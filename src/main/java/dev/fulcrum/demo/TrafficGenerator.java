@@ -1,6 +1,9 @@
 package dev.fulcrum.demo;
 
 import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.time.Cancellable;
+import dev.fulcrum.time.Scheduler;
+import dev.fulcrum.time.Ticker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,12 +21,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
@@ -36,10 +37,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Open loop.</b> Send {@code i} is due at {@code start + i / rate}, whatever earlier requests are doing
  * (the way wrk2 and Gatling's open models pace), so a slow backend cannot quietly lower the offered load as it
- * would with a fixed number of looping clients. A pacer thread parks until each send is due and hands the
- * request to an asynchronous {@link HttpClient}; a late pacer (a busy machine) sends what is due at once. A
- * send due while {@code maxConcurrency} requests are outstanding is not sent but counted as skipped: queuing it
- * would hide overload behind a growing client-side queue.
+ * would with a fixed number of looping clients. The pacer, a task on the generator's {@link Scheduler}, wakes
+ * when the next send is due and hands the request to an asynchronous {@link HttpClient}; a late pacer (a busy
+ * machine) sends what is due at once. A send due while {@code maxConcurrency} requests are outstanding is not
+ * sent but counted as skipped: queuing it would hide overload behind a growing client-side queue.
  *
  * <p><b>Life cycle.</b> {@link #start()} begins; the run stops sending by itself when its duration is over
  * (or a replayed trace is exhausted) or at {@link #stop()}, then waits for the answers still outstanding
@@ -47,8 +48,15 @@ import org.slf4j.LoggerFactory;
  * {@link #done()}. A generator runs once.
  *
  * <p><b>Observing.</b> {@link #snapshot()} at any time; listeners added with {@link #addListener} get a snapshot
- * about four times a second on a background thread (not the JavaFX thread), and a last one at DONE.
+ * about four times a second on a scheduler thread (not the JavaFX thread), and a last one at DONE.
  * {@link #recordTo} receives every request as it is sent (see {@link TrafficRecorder}).
+ *
+ * <p><b>Time.</b> Pacing, progress reports, elapsed time, rates and latencies all read the scheduler's ticker.
+ * {@link #create(TrafficSettings)} makes two daemon schedulers on the system clock at {@link #start()} (threads
+ * {@code fulcrum-traffic-pacer-1} and {@code fulcrum-traffic-listeners-1}, so a slow listener never delays a
+ * send) and shuts them down at DONE. {@link #create(TrafficSettings, Scheduler)} runs both on the scheduler
+ * given and only cancels its own tasks: with a {@code ManualClock}, advancing it by one second at 10 req/s sends
+ * exactly ten requests (the answers still travel over the real network, on the HTTP client's threads).
  *
  * <p>Example: {@code TrafficGenerator.create(TrafficSettings.defaults(proxyUrl).withRate(200)).start()}.
  */
@@ -71,6 +79,9 @@ public final class TrafficGenerator implements AutoCloseable {
 
     private final TrafficSettings settings;
     private final Plan plan;
+    /** The scheduler given, or null: the generator makes its own two at start. */
+    private final Scheduler given;
+    private final Ticker ticker;
     private final long durationNanos;
     private final double targetRate;
     private final List<Consumer<TrafficSnapshot>> listeners = new CopyOnWriteArrayList<>();
@@ -96,30 +107,49 @@ public final class TrafficGenerator implements AutoCloseable {
     private volatile boolean stopRequested;
     private volatile long startNanos;
     private volatile long endNanos; // set at DONE: elapsed freezes
-    private Thread pacer;
+    // set by start()
+    private volatile Scheduler pacer;
+    private volatile Scheduler reporter;
     private ExecutorService httpExecutor;
     private HttpClient client;
-    private ScheduledExecutorService ticker;
+    private volatile Cancellable reports;
+    /** The pacer's next wake-up (pacer thread, and stop() to cancel it). */
+    private volatile Cancellable nextWakeUp;
+    // pacer thread only: the next send, drawn from the plan once (index, offset, request; null when not drawn)
+    private long nextIndex;
+    private long nextDue;
+    private TrafficRequest nextRequest;
 
-    TrafficGenerator(TrafficSettings settings, Plan plan, long durationNanos, double targetRate) {
+    /** {@code scheduler} null: the generator makes its own at {@link #start()} and shuts them down at DONE. */
+    TrafficGenerator(TrafficSettings settings, Plan plan, long durationNanos, double targetRate, Scheduler scheduler) {
         this.settings = settings;
         this.plan = plan;
         this.durationNanos = durationNanos;
         this.targetRate = targetRate;
+        this.given = scheduler;
+        this.ticker = scheduler == null ? Ticker.system() : scheduler.ticker();
         java.util.Arrays.fill(slotIndex, -1);
     }
 
     /** A generator for these settings: send {@code i} at {@code i / rate} seconds, until the duration is over. */
     public static TrafficGenerator create(TrafficSettings settings) {
+        return create(settings, null);
+    }
+
+    /**
+     * The same generator, paced and reporting on {@code scheduler} (null: schedulers of its own), whose owner
+     * shuts it down.
+     */
+    public static TrafficGenerator create(TrafficSettings settings, Scheduler scheduler) {
         return new TrafficGenerator(settings, new RatePlan(settings), settings.duration().toNanos(),
-                settings.ratePerSecond());
+                settings.ratePerSecond(), scheduler);
     }
 
     public TrafficSettings settings() {
         return settings;
     }
 
-    /** Every request sent is handed to {@code sink} (on the pacer thread) with its actual send offset. */
+    /** Every request sent is handed to {@code sink} (on the pacer's thread) with its actual send offset. */
     public TrafficGenerator recordTo(Consumer<TrafficRequest> sink) {
         this.recorder = sink;
         return this;
@@ -154,31 +184,32 @@ public final class TrafficGenerator implements AutoCloseable {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(httpExecutor)
                 .build();
-        ticker = Executors.newSingleThreadScheduledExecutor(daemon("fulcrum-traffic-listeners"));
+        pacer = given != null ? given : Scheduler.daemon("fulcrum-traffic-pacer-1");
+        reporter = given != null ? given : Scheduler.daemon("fulcrum-traffic-listeners-1");
         state = TrafficSnapshot.State.RUNNING;
-        startNanos = System.nanoTime();
-        pacer = daemon("fulcrum-traffic-pacer").newThread(this::pace);
-        pacer.start();
-        ticker.scheduleAtFixedRate(this::notifyListeners, LISTENER_PERIOD_MS, LISTENER_PERIOD_MS, TimeUnit.MILLISECONDS);
+        startNanos = ticker.nanos();
+        reports = reporter.scheduleAtFixedRate(this::notifyListeners, LISTENER_PERIOD_MS, LISTENER_PERIOD_MS,
+                TimeUnit.MILLISECONDS);
+        pacer.execute(this::pace);
         return this;
     }
 
     /** Stops sending now; answers still outstanding are awaited (see {@link #done()}). */
     public void stop() {
         stopRequested = true;
-        Thread p = pacer;
-        if (p != null) {
-            LockSupport.unpark(p);
-        } else {
-            synchronized (this) {
-                if (state == TrafficSnapshot.State.IDLE) {
-                    state = TrafficSnapshot.State.DONE;
-                    endNanos = System.nanoTime();
-                    startNanos = endNanos;
-                    done.complete(snapshot());
-                }
+        Scheduler p;
+        synchronized (this) {
+            if (state == TrafficSnapshot.State.IDLE) {
+                state = TrafficSnapshot.State.DONE;
+                endNanos = ticker.nanos();
+                startNanos = endNanos;
+                done.complete(snapshot());
+                return;
             }
+            p = pacer;
         }
+        cancel(nextWakeUp);
+        p.execute(this::endPacing); // on the pacer's thread, after a pacing step under way there
     }
 
     /**
@@ -188,60 +219,75 @@ public final class TrafficGenerator implements AutoCloseable {
     @Override
     public void close() {
         stop();
-        ScheduledExecutorService t = ticker;
-        if (t != null) {
-            t.shutdownNow();
-        }
+        cancel(reports);
         ExecutorService h = httpExecutor;
         if (h != null) {
             h.shutdownNow();
         }
         // answers still outstanding will not be counted any more: end the run here so done() completes
         synchronized (this) {
-            if (state == TrafficSnapshot.State.DONE) {
-                return;
+            if (state != TrafficSnapshot.State.DONE) {
+                endNanos = ticker.nanos();
+                state = TrafficSnapshot.State.DONE;
             }
-            endNanos = System.nanoTime();
-            state = TrafficSnapshot.State.DONE;
         }
+        releaseSchedulers();
+        // completes done() unless the run did so already; also when the last report was still queued on a
+        // scheduler shut down just now
         done.complete(snapshot());
     }
 
     // ---------------------------------------------------------------- pacing and sending
 
+    /**
+     * One pacing step, on the pacer's thread: sends every request due by now, then schedules itself for the next
+     * one; when the plan has no next send, the run ends pacing (a paced run at the end of its duration).
+     */
     private void pace() {
         try {
-            for (long i = 0; !stopRequested; i++) {
-                long due = plan.offsetNanos(i);
-                if (due < 0 || due >= durationNanos) {
-                    break;
+            while (!stopRequested) {
+                if (nextRequest == null) {
+                    long due = plan.offsetNanos(nextIndex);
+                    if (due < 0 || due >= durationNanos) {
+                        lastUntilTheEnd();
+                        return;
+                    }
+                    nextDue = due;
+                    nextRequest = plan.request(nextIndex);
                 }
-                TrafficRequest r = plan.request(i);
-                long at = startNanos + due;
-                for (long wait = at - System.nanoTime(); wait > 0 && !stopRequested; wait = at - System.nanoTime()) {
-                    LockSupport.parkNanos(this, wait);
+                long wait = startNanos + nextDue - ticker.nanos();
+                if (wait > 0) {
+                    nextWakeUp = pacer.schedule(this::pace, wait, TimeUnit.NANOSECONDS);
+                    return;
                 }
-                if (stopRequested) {
-                    break;
-                }
-                send(r, i);
-            }
-            // a paced run lasts its whole duration even when the last send was due a moment before the end
-            long end = startNanos + durationNanos;
-            for (long wait = end - System.nanoTime(); wait > 0 && !stopRequested && plan instanceof RatePlan;
-                 wait = end - System.nanoTime()) {
-                LockSupport.parkNanos(this, wait);
+                TrafficRequest r = nextRequest;
+                nextRequest = null;
+                send(r, nextIndex++);
             }
         } catch (RuntimeException e) {
             LOG.error("traffic pacer failed", e);
-        } finally {
-            synchronized (this) {
-                if (state == TrafficSnapshot.State.RUNNING) { // close() may have ended the run already
-                    state = TrafficSnapshot.State.DRAINING;
-                }
-            }
-            finishIfDrained();
         }
+        endPacing();
+    }
+
+    /** A paced run lasts its whole duration even when the last send was due a moment before the end. */
+    private void lastUntilTheEnd() {
+        long wait = startNanos + durationNanos - ticker.nanos();
+        if (plan instanceof RatePlan && wait > 0 && !stopRequested) {
+            nextWakeUp = pacer.schedule(this::endPacing, wait, TimeUnit.NANOSECONDS);
+        } else {
+            endPacing();
+        }
+    }
+
+    /** Sending is over (plan done, stop, or a failure): the run drains. Runs once or more; the first counts. */
+    private void endPacing() {
+        synchronized (this) {
+            if (state == TrafficSnapshot.State.RUNNING) { // close() may have ended the run already
+                state = TrafficSnapshot.State.DRAINING;
+            }
+        }
+        finishIfDrained();
     }
 
     private void send(TrafficRequest planned, long seq) {
@@ -279,7 +325,7 @@ public final class TrafficGenerator implements AutoCloseable {
             b.GET();
             gets.incrementAndGet();
         }
-        long t0 = System.nanoTime();
+        long t0 = ticker.nanos();
         Consumer<TrafficRequest> rec = recorder;
         if (rec != null) {
             try {
@@ -300,7 +346,7 @@ public final class TrafficGenerator implements AutoCloseable {
     }
 
     private void finished(long t0, HttpResponse<Void> response, Throwable error) {
-        long now = System.nanoTime();
+        long now = ticker.nanos();
         if (response != null) {
             completed.incrementAndGet();
             byStatus.computeIfAbsent(response.statusCode(), s -> new LongAdder()).increment();
@@ -340,22 +386,33 @@ public final class TrafficGenerator implements AutoCloseable {
             if (state != TrafficSnapshot.State.DRAINING) {
                 return;
             }
-            endNanos = System.nanoTime();
+            endNanos = ticker.nanos();
             state = TrafficSnapshot.State.DONE;
         }
         TrafficSnapshot last = snapshot();
         httpExecutor.shutdown();
-        // on the listeners' own thread, after any progress report under way there: a DRAINING snapshot taken
-        // just before DONE reached a listener after the final one, and the Traffic tab stayed at "draining"
-        try {
-            ticker.execute(() -> {
-                deliver(last);
-                done.complete(last);
-            });
-            ticker.shutdown();
-        } catch (java.util.concurrent.RejectedExecutionException closed) {
+        cancel(reports);
+        cancel(nextWakeUp);
+        // on the reporter's thread, after any progress report under way there, so that no DRAINING snapshot
+        // reaches a listener after the final one (the Traffic tab would stay at "draining")
+        reporter.execute(() -> {
             deliver(last);
             done.complete(last);
+            releaseSchedulers();
+        });
+    }
+
+    /** Shuts down the schedulers the generator made itself; a scheduler given to it is its owner's. */
+    private synchronized void releaseSchedulers() {
+        if (given == null && pacer != null) {
+            pacer.shutdown();
+            reporter.shutdown();
+        }
+    }
+
+    private static void cancel(Cancellable task) {
+        if (task != null) {
+            task.cancel();
         }
     }
 
@@ -381,7 +438,7 @@ public final class TrafficGenerator implements AutoCloseable {
     /** The run so far (thread-safe, cheap: a histogram copy and a few counters). */
     public TrafficSnapshot snapshot() {
         TrafficSnapshot.State st = state;
-        long now = st == TrafficSnapshot.State.DONE ? endNanos : System.nanoTime();
+        long now = st == TrafficSnapshot.State.DONE ? endNanos : ticker.nanos();
         long elapsed = st == TrafficSnapshot.State.IDLE ? 0 : Math.max(0, now - startNanos);
         long finishedCount = completed.get() + connectionErrors.get() + timeouts.get();
         double overall = elapsed == 0 ? 0 : finishedCount * 1e9 / elapsed;

@@ -1,6 +1,7 @@
 package dev.fulcrum.demo;
 
 import dev.fulcrum.engine.sim.SimRequest;
+import dev.fulcrum.time.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,6 +32,12 @@ public final class TrafficReplay {
      * @param speed 1.0 = as recorded, 4.0 = four times faster
      */
     public static TrafficGenerator through(TrafficSettings base, List<TrafficRequest> trace, double speed) {
+        return through(base, trace, speed, null);
+    }
+
+    /** The same replay, paced on {@code scheduler} (null: schedulers of its own; see {@link TrafficGenerator}). */
+    public static TrafficGenerator through(TrafficSettings base, List<TrafficRequest> trace, double speed,
+            Scheduler scheduler) {
         List<TrafficRequest> sorted = sorted(trace);
         requireSpeed(speed);
         long[] schedule = scheduleNanos(sorted, speed);
@@ -38,7 +45,7 @@ public final class TrafficReplay {
         long duration = last + 1_000_000L; // the last send is due just before the end
         double target = last == 0 ? sorted.size() : (sorted.size() - 1) * 1e9 / last;
         TrafficSettings s = base.withDuration(Duration.ofNanos(duration));
-        return new TrafficGenerator(s, new TrafficGenerator.TracePlan(sorted, speed), duration, target);
+        return new TrafficGenerator(s, new TrafficGenerator.TracePlan(sorted, speed), duration, target, scheduler);
     }
 
     /** When each request of the trace is sent at {@code speed}, in nanoseconds after the start (sorted trace order). */

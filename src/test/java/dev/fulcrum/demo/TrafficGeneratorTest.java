@@ -10,6 +10,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.KeySpace;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.time.ManualClock;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The generator against a real Fulcrum (proxy + three demo backends, round robin) on loopback. Rates are
  * measured over the whole run with the 10% tolerance the workshop issue states; the machine may be busy,
- * so nothing depends on a single instant.
+ * so nothing depends on a single instant. The pacing itself is checked exactly on a {@link ManualClock}.
  */
 class TrafficGeneratorTest {
     private static FulcrumApp app;
@@ -93,6 +94,59 @@ class TrafficGeneratorTest {
             // once a full second has passed, the last-second rate reached the target (within 10%)
             assertThat(seen.stream().filter(x -> x.elapsedNanos() > 1_200_000_000L)
                     .mapToDouble(TrafficSnapshot::rateLastSecond).max().orElse(0)).isGreaterThanOrEqualTo(180);
+        }
+    }
+
+    @Test
+    void onAManualClockEachSendGoesAtItsTimeAndListenersHearFourTimesASecond() throws Exception {
+        ManualClock clock = new ManualClock();
+        TrafficSettings s = TrafficSettings.defaults(proxy).withRate(10).withDuration(Duration.ofSeconds(2)).withSeed(5);
+        List<TrafficSnapshot> seen = Collections.synchronizedList(new ArrayList<>());
+        List<TrafficRequest> recorded = Collections.synchronizedList(new ArrayList<>());
+        try (TrafficGenerator g = TrafficGenerator.create(s, clock).recordTo(recorded::add)) {
+            g.addListener(seen::add);
+            g.start();
+            assertThat(g.snapshot().sent()).as("send 0, due at the start").isEqualTo(1);
+            clock.advanceMillis(999);
+            assertThat(g.snapshot().sent()).as("sends 0..9, due by 900 ms").isEqualTo(10);
+            assertThat(seen).as("reports at 250, 500 and 750 ms").hasSize(3);
+            clock.advanceMillis(1);
+            assertThat(g.snapshot().sent()).isEqualTo(11);
+            clock.advanceMillis(999);
+            assertThat(g.snapshot().sent()).isEqualTo(20);
+            assertThat(g.state()).as("a paced run lasts its whole duration").isEqualTo(TrafficSnapshot.State.RUNNING);
+
+            clock.advanceMillis(1);
+            TrafficSnapshot last = g.done().get(30, TimeUnit.SECONDS); // the answers come over the real network
+            assertThat(last.state()).isEqualTo(TrafficSnapshot.State.DONE);
+            assertThat(last.sent()).isEqualTo(20);
+            assertThat(last.skipped()).isZero();
+            assertThat(last.completed()).isEqualTo(20);
+            assertThat(last.elapsedNanos()).isEqualTo(Duration.ofSeconds(2).toNanos());
+            assertThat(last.progress()).isEqualTo(1.0);
+            assertThat(recorded).extracting(TrafficRequest::offsetMicros)
+                    .containsExactlyElementsOf(java.util.stream.LongStream.range(0, 20).map(i -> i * 100_000).boxed()
+                            .toList());
+            assertThat(seen.get(seen.size() - 1)).isEqualTo(last);
+            assertThat(seen).extracting(TrafficSnapshot::sent).isSorted();
+            assertThat(clock.pending()).as("its tasks, cancelled; the clock it was given goes on").isZero();
+        }
+    }
+
+    @Test
+    void onAManualClockStopEndsTheSendsAtThatInstant() throws Exception {
+        ManualClock clock = new ManualClock();
+        TrafficSettings s = TrafficSettings.defaults(proxy).withRate(10).withDuration(Duration.ofMinutes(10));
+        try (TrafficGenerator g = TrafficGenerator.create(s, clock).start()) {
+            clock.advanceMillis(450);
+            g.stop();
+            TrafficSnapshot last = g.done().get(30, TimeUnit.SECONDS);
+            assertThat(last.sent()).as("sends at 0, 100, ..., 400 ms").isEqualTo(5);
+            assertThat(last.completed()).isEqualTo(5);
+            assertThat(last.elapsedNanos()).isEqualTo(Duration.ofMillis(450).toNanos());
+            clock.advanceMillis(5000);
+            assertThat(g.snapshot().sent()).isEqualTo(5);
+            assertThat(clock.pending()).isZero();
         }
     }
 

@@ -12,6 +12,7 @@ import dev.fulcrum.engine.sim.SideBySide;
 import dev.fulcrum.engine.sim.SideBySideReport;
 import dev.fulcrum.engine.sim.SimBackend;
 import dev.fulcrum.engine.sim.SimRequest;
+import dev.fulcrum.time.ManualClock;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -123,6 +124,28 @@ class TrafficReplayTest {
         assertThat(r.requests()).isEqualTo(700);
         assertThat(r.result("smooth-weighted-round-robin").requestsPerBackend())
                 .containsEntry("a", 500L).containsEntry("b", 100L).containsEntry("c", 100L);
+    }
+
+    @Test
+    void onAManualClockAReplaySendsEachRequestAtItsOffsetDividedByTheSpeed() throws Exception {
+        ManualClock clock = new ManualClock();
+        List<TrafficRequest> trace = List.of(new TrafficRequest(0, "GET", "/", "k0"),
+                new TrafficRequest(1_000_000, "POST", "/", "k1"), new TrafficRequest(3_000_000, "GET", "/", "k2"));
+        List<TrafficRequest> sent = Collections.synchronizedList(new ArrayList<>());
+        try (TrafficGenerator r = TrafficReplay.through(TrafficSettings.defaults(proxy), trace, 4, clock)
+                .recordTo(sent::add)) {
+            r.start();
+            assertThat(sent).extracting(TrafficRequest::key).containsExactly("k0");
+            clock.advanceMillis(249);
+            assertThat(sent).hasSize(1);
+            clock.advanceMillis(1);
+            assertThat(sent).extracting(TrafficRequest::key).containsExactly("k0", "k1");
+            clock.advanceMillis(500);
+            assertThat(sent).extracting(TrafficRequest::offsetMicros).containsExactly(0L, 250_000L, 750_000L);
+            TrafficSnapshot last = r.done().get(30, TimeUnit.SECONDS); // a replay ends after its last answer
+            assertThat(last.sent()).isEqualTo(3);
+            assertThat(last.completed()).isEqualTo(3);
+        }
     }
 
     @Test
