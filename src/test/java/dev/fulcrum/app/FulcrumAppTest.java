@@ -59,9 +59,9 @@ class FulcrumAppTest {
         FulcrumConfig base = ConfigLoader.parse(json.formatted(""));
         FulcrumConfig secret = ConfigLoader.parse(json.formatted(", \"secret\": \"0123456789abcdef-one\""));
         FulcrumConfig other = ConfigLoader.parse(json.formatted(", \"secret\": \"0123456789abcdef-two\""));
-        assertThat(FulcrumApp.stickySecret(secret)).isNotEqualTo(FulcrumApp.stickySecret(base)) // what a client can compute
-                .isNotEqualTo(FulcrumApp.stickySecret(other))
-                .isEqualTo(FulcrumApp.stickySecret(ConfigLoader.parse(ConfigWriter.toJson(secret)))); // another instance
+        assertThat(ConfigSpecs.stickySecret(secret)).isNotEqualTo(ConfigSpecs.stickySecret(base)) // what a client can compute
+                .isNotEqualTo(ConfigSpecs.stickySecret(other))
+                .isEqualTo(ConfigSpecs.stickySecret(ConfigLoader.parse(ConfigWriter.toJson(secret)))); // another instance
     }
 
     static Stream<Path> samples() throws Exception {
@@ -139,7 +139,7 @@ class FulcrumAppTest {
             assertThat(app.apply(reweighted)).isEmpty();
             await().atMost(java.time.Duration.ofSeconds(5))
                     .until(() -> events.stream().filter(e -> e.type().equals("config")).count() == 2);
-            // before: "weight a 1->1", "weight b 2->2" on every apply, changed or not
+            // only a weight that changed is announced: no "a 1->1", no "b 2->2"
             assertThat(events).filteredOn(e -> e.type().equals("weight"))
                     .extracting(e -> e.backend() + " " + e.from() + "->" + e.to()).containsExactly("b 2->5");
         }
@@ -150,7 +150,7 @@ class FulcrumAppTest {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             FulcrumConfig cfg = FulcrumConfig.of(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
                     List.of(new DemoBackendConfig("d", 0, 1, 0, 0.0))).withProxyPort(0).withAdminPort(taken.getLocalPort());
-            // before: "cannot start: java.net.BindException: Address already in use", neither listener nor port named
+            // the listener and the port are named, not just "java.net.BindException: Address already in use"
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> FulcrumApp.start(cfg, null).close())
                     .hasMessageStartingWith("admin.port: cannot listen on 127.0.0.1:" + taken.getLocalPort() + " (");
         }
@@ -158,7 +158,7 @@ class FulcrumAppTest {
 
     @Test
     void portsGivenOnTheCommandLineAreCheckedAsIfWrittenInTheFile(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-        // before: exit 1 "cannot start: port out of range" or a BindException, not exit 2 with a config error line
+        // a config error (exit 2, one line per problem), not a failed start
         Path file = java.nio.file.Files.writeString(dir.resolve("c.json"),
                 "{\"backends\": [{\"id\": \"a\", \"url\": \"http://127.0.0.1:9001\"}]}");
         for (String[] args : new String[][] {{"--proxy-port", "99999"}, {"--proxy-port", "27381", "--admin-port", "27381"}}) {

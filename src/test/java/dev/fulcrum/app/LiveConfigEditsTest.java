@@ -37,11 +37,11 @@ class LiveConfigEditsTest {
             assertThat(app.applyConfig(config("http://127.0.0.1:9001", ""))).isEmpty();
             assertThat(events).noneMatch(e -> "a".equals(e.backend()));
 
-            // before: answered "applied", and the engine kept no cap and no backup
+            // answered "applied" only when the engine has the cap and the backup flag
             assertThat(app.applyConfig(config("http://127.0.0.1:9001", ", \"maxInFlight\": 1, \"backup\": true"))).isEmpty();
             assertThat(view(app, "a").maxInFlight()).isEqualTo(1);
             assertThat(view(app, "a").backup()).isTrue();
-            // a new address is refused, as before (it names the field), not half applied
+            // a new address is refused (it names the field), not half applied
             assertThat(app.applyConfig(config("http://127.0.0.1:9011", ""))).singleElement().asString()
                     .startsWith("backends[0].url: a running backend keeps its URL");
         }
