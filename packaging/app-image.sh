@@ -8,6 +8,6 @@ rm -rf target/jpackage-input target/dist
 mkdir -p target/jpackage-input
 cp target/fulcrum.jar target/jpackage-input/
 jpackage --type app-image --name Fulcrum --app-version 0.1.0 \
-  --input target/jpackage-input --main-jar fulcrum.jar --main-class dev.fulcrum.app.Main \
+  --input target/jpackage-input --main-jar fulcrum.jar --main-class dev.fulcrum.Main \
   --java-options "-Xmx512m" --dest target/dist
 echo "built target/dist/Fulcrum (run target/dist/Fulcrum/bin/Fulcrum, or add --headless)"

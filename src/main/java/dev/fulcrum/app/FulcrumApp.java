@@ -3,6 +3,8 @@ package dev.fulcrum.app;
 import dev.fulcrum.admin.AdminRuntime;
 import dev.fulcrum.admin.AdminServer;
 import dev.fulcrum.admin.ConfigExport;
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.ConfigProblem;
@@ -16,6 +18,8 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.RequestContext;
 import dev.fulcrum.health.HealthChecker;
 import dev.fulcrum.health.MetricsPoller;
 import dev.fulcrum.health.ProbeResult;
@@ -35,14 +39,14 @@ import org.slf4j.LoggerFactory;
 /**
  * One running Fulcrum: engine, demo backends, proxy, admin API, health checks, the metrics poller and discovery,
  * wired from a config, and their lifecycle (start, config file watch, operator signals, graceful stop). The window
- * and headless mode both run exactly this. A later config is applied by
+ * (through {@link EmbeddedFulcrum}) and headless mode both run exactly this. A later config is applied by
  * {@link ConfigReload}; the running config with its live edits is {@link LiveConfig}.
  *
  * <p>Threading: {@link #applyConfig}, {@link #apply} and {@link #liveConfig} are serialised on this object's
  * monitor; the engine's own control thread owns pool state. Start-up is all or nothing: a port in use stops
  * everything already started and reports which listener failed.
  */
-public final class FulcrumApp implements AdminRuntime, AutoCloseable {
+public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
     private static final Logger LOG = LoggerFactory.getLogger(FulcrumApp.class);
 
     private final Engine engine;
@@ -157,7 +161,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         return config;
     }
 
-    /** The docs/REFERENCE.md §1 ready line. */
+    @Override
     public String readyLine() {
         return "fulcrum ready proxy=" + proxy.url() + " admin=" + admin.url();
     }
@@ -264,6 +268,32 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         return out;
     }
 
+    // ---------------------------------------------------------------- what the window takes from an embedded engine
+
+    @Override
+    public EngineClient client() {
+        return new InProcessEngineClient(this);
+    }
+
+    @Override
+    public Pool pool(String name) {
+        return engine.pool(name);
+    }
+
+    @Override
+    public void spike(String demoId, long ms) {
+        DemoBackend d = demos == null ? null : demos.get(demoId);
+        if (d == null) {
+            throw new IllegalArgumentException("spike: no demo backend with this id (got: " + demoId + ")");
+        }
+        d.spike(ms);
+    }
+
+    @Override
+    public String stickyBackend(Pool pool, RequestContext request) {
+        return proxy == null ? null : proxy.stickyBackend(pool, request);
+    }
+
     // ---------------------------------------------------------------- lifecycle
 
     /** Applies valid edits of the config file live from now on (no-op without a file). */
@@ -279,6 +309,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
      * again (applied when valid, the running config kept otherwise), SIGUSR1 reopens the access log file. Without
      * handlers both would end the process at once, cutting off requests in flight.
      */
+    @Override
     public void handleOperatorSignals() {
         sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> {
             ConfigWatcher w = watcher;
@@ -295,7 +326,7 @@ public final class FulcrumApp implements AdminRuntime, AutoCloseable {
         });
     }
 
-    /** Graceful stop: refuse new requests, let in-flight ones finish (up to drainTimeoutMs), close all. */
+    @Override
     public boolean shutdownGracefully() {
         boolean clean = proxy.shutdownGracefully();
         close();

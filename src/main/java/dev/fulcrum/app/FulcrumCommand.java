@@ -4,7 +4,6 @@ import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.ConfigProblem;
 import dev.fulcrum.config.FulcrumConfig;
-import dev.fulcrum.ui.Gui;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -13,18 +12,22 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import sun.misc.Signal;
 
-/** The command line of docs/REFERENCE.md §1. */
+/**
+ * The command line of docs/REFERENCE.md §1: checks a config, runs headless (ready line, SIGTERM drains, exit 0), or
+ * hands the window to its {@link WindowLauncher}. An invalid config exits 2 with one line per problem.
+ */
 @Command(name = "fulcrum", mixinStandardHelpOptions = true, version = "Fulcrum 0.1.0",
         description = "A load balancer you can see: an embedded proxy with every classic balancing strategy and a window onto it.")
 public final class FulcrumCommand implements Callable<Integer> {
-    /** Returned when the process must keep running (the window is open); Main then does not exit. */
-    static final int KEEP_RUNNING = -1;
     static final int CONFIG_ERROR = 2;
     private static final Logger LOG = LoggerFactory.getLogger(FulcrumCommand.class);
+
+    private final WindowLauncher window;
 
     @Option(names = "--config", paramLabel = "FILE", description = "config file (default: the embedded samples/workshop.json)")
     Path config;
@@ -47,13 +50,22 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--token", paramLabel = "T", description = "admin token for --attach")
     String token;
 
+    FulcrumCommand(WindowLauncher window) {
+        this.window = window;
+    }
+
+    /** Parses {@code args} and does what they say; returns the process exit code (after the window closed, if any). */
+    public static int run(String[] args, WindowLauncher window) {
+        return new CommandLine(new FulcrumCommand(window)).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    }
+
     @Override
     public Integer call() {
         if (checkConfig != null) {
             return check(checkConfig);
         }
         if (attach != null) {
-            return Gui.launch(new Gui.Options(null, attach, token));
+            return window.attach(attach, token);
         }
         FulcrumConfig cfg;
         try {
@@ -65,7 +77,7 @@ public final class FulcrumCommand implements Callable<Integer> {
         if (headless) {
             return runHeadless(cfg);
         }
-        return Gui.launch(new Gui.Options(new Gui.Embedded(cfg, config, this::overrides), null, null));
+        return window.embedded(cfg, config, this::overrides);
     }
 
     FulcrumConfig loadConfig() {

@@ -1,6 +1,6 @@
 package dev.fulcrum.ui;
 
-import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.ui.connect.EngineConnector;
@@ -73,12 +73,12 @@ public final class FulcrumWindow extends Application {
                 UiSession s = new UiSession(c.client(), c.description());
                 s.setBreakerConfig(c.breaker());
                 session = s;
-                WorkshopContext ctx = c.owned() instanceof FulcrumApp app
+                WorkshopContext ctx = c.owned() instanceof EmbeddedFulcrum app
                         ? WorkshopContext.embedded(app, this::openScenario) : WorkshopContext.remote(null);
-                if (c.owned() instanceof FulcrumApp app) {
+                if (c.owned() instanceof EmbeddedFulcrum app) {
                     app.handleOperatorSignals(); // SIGHUP reads the config again, SIGUSR1 reopens the access log
                 }
-                if (exitOnFailure && c.owned() instanceof FulcrumApp app) {
+                if (exitOnFailure && c.owned() instanceof EmbeddedFulcrum app) {
                     // the contract's ready line, as headless prints it, once the first engine listens
                     System.out.println(app.readyLine());
                     System.out.flush();
@@ -164,14 +164,14 @@ public final class FulcrumWindow extends Application {
 
     /**
      * SIGTERM and SIGINT stop the window's engine as they stop a headless one (docs/REFERENCE.md §1): no new requests, those
-     * in flight finish (up to drainTimeoutMs), then the window closes and the process exits 0. Without this the JVM
-     * died at once (exit 143) and dropped them.
+     * in flight finish (up to drainTimeoutMs), then the window closes and the process exits 0. Without a handler the
+     * JVM would end at once (exit 143) and drop them.
      */
     private void stopGracefullyOnSignals() {
         sun.misc.SignalHandler h = sig -> {
             Thread t = new Thread(() -> {
                 EngineConnector.Connection c = connection;
-                if (c != null && c.owned() instanceof FulcrumApp app) {
+                if (c != null && c.owned() instanceof EmbeddedFulcrum app) {
                     LOG.info("shutting down: refusing new requests, letting in-flight ones finish");
                     app.shutdownGracefully();
                 }

@@ -2,17 +2,21 @@ package dev.fulcrum.ui;
 
 import dev.fulcrum.config.FulcrumConfig;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 import javafx.application.Application;
 
-/** Starts the JavaFX window ({@link FulcrumWindow}); blocks until it closes. */
+/** Starts the JavaFX window ({@link FulcrumWindow}); each call blocks until it closes and returns the exit code. */
 public final class Gui {
-    /** The embedded engine to start, or null when attaching. */
-    /** @param overrides what the command line sets over the file (--proxy-port, --admin-port), for reloads too */
-    public record Embedded(FulcrumConfig config, Path configFile, java.util.function.UnaryOperator<FulcrumConfig> overrides) {
+    /**
+     * The embedded engine to start.
+     *
+     * @param overrides what the command line sets over the file (--proxy-port, --admin-port), for reloads too
+     */
+    record Embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
     }
 
     /** Either {@code embedded} or {@code attachUrl} (+ token) is set. */
-    public record Options(Embedded embedded, String attachUrl, String token) {
+    record Options(Embedded embedded, String attachUrl, String token) {
     }
 
     private static volatile Options options;
@@ -24,8 +28,17 @@ public final class Gui {
         return options;
     }
 
-    /** @return the process exit code once the window has closed */
-    public static int launch(Options o) {
+    /** The window on an engine it starts from {@code config} (and {@code configFile}'s later edits, when not null). */
+    public static int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
+        return launch(new Options(new Embedded(config, configFile, overrides), null, null));
+    }
+
+    /** The window on a remote Fulcrum or HAProxy fleet ({@code --attach URL [--token T]}). */
+    public static int attach(String url, String token) {
+        return launch(new Options(null, url, token));
+    }
+
+    private static int launch(Options o) {
         options = o;
         Application.launch(FulcrumWindow.class);
         return FulcrumWindow.exitCode();

@@ -162,7 +162,7 @@ class FulcrumAppTest {
         Path file = java.nio.file.Files.writeString(dir.resolve("c.json"),
                 "{\"backends\": [{\"id\": \"a\", \"url\": \"http://127.0.0.1:9001\"}]}");
         for (String[] args : new String[][] {{"--proxy-port", "99999"}, {"--proxy-port", "27381", "--admin-port", "27381"}}) {
-            FulcrumCommand cmd = new FulcrumCommand();
+            FulcrumCommand cmd = new FulcrumCommand(null);
             String[] all = java.util.stream.Stream.concat(java.util.stream.Stream.of("--headless", "--config", file.toString()),
                     java.util.Arrays.stream(args)).toArray(String[]::new);
             new picocli.CommandLine(cmd).parseArgs(all);

@@ -312,7 +312,7 @@ class PassThroughTest extends ProxyTestBase {
                 + "\"backends\":[{\"id\":\"big\",\"url\":\"" + backend + "\"}]}");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process proxyProcess = new ProcessBuilder(java, "-Xmx64m", "-XX:+ExitOnOutOfMemoryError", "-cp",
-                System.getProperty("java.class.path"), "dev.fulcrum.app.Main", "--headless", "--config", config.toString(),
+                System.getProperty("java.class.path"), "dev.fulcrum.Main", "--headless", "--config", config.toString(),
                 "--proxy-port", "0", "--admin-port", "0").redirectError(dir.resolve("proxy.err").toFile()).start();
         try {
             java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(proxyProcess.getInputStream()));

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGTERM under load (issue 7, docs/REFERENCE.md §1): the real {@code dev.fulcrum.app.Main} in its own JVM, headless,
+ * SIGTERM under load (issue 7, docs/REFERENCE.md §1): the real {@code dev.fulcrum.Main} in its own JVM, headless,
  * with slow requests (1.5 s) in flight. {@link Process#destroy()} sends SIGTERM on Linux; every in-flight request
  * must still complete with 200 and the process must exit 0.
  */
@@ -44,7 +44,7 @@ class SigtermTest {
             command.addAll(List.of("-Dglass.platform=Monocle", "-Dmonocle.platform=Headless", "-Dprism.order=sw",
                     "-Dprism.text=t2k", "-Djava.awt.headless=true", "-Duser.home=" + dir));
         }
-        command.addAll(List.of("dev.fulcrum.app.Main", "--config", config.toString(), "--proxy-port", "0", "--admin-port", "0"));
+        command.addAll(List.of("dev.fulcrum.Main", "--config", config.toString(), "--proxy-port", "0", "--admin-port", "0"));
         if (!window) {
             command.add("--headless");
         }
@@ -109,7 +109,7 @@ class SigtermTest {
         Path config = slowConfig(dir, backend);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                "dev.fulcrum.app.Main", "--config", config.toString(), "--proxy-port", "0", "--admin-port", "0", "--headless"));
+                "dev.fulcrum.Main", "--config", config.toString(), "--proxy-port", "0", "--admin-port", "0", "--headless"));
         Process process = new ProcessBuilder(command).redirectError(dir.resolve("stderr.txt").toFile()).start();
         ExecutorService clients = Executors.newFixedThreadPool(4);
         try {

@@ -1,14 +1,14 @@
 package dev.fulcrum.ui.connect;
 
 import dev.fulcrum.admin.EngineClient;
-import dev.fulcrum.admin.InProcessEngineClient;
-import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
+import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import java.net.URI;
-import dev.fulcrum.admin.HttpEngineClient;
-import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 
 /**
  * Opens what the window manages: the embedded engine (started here, so the window owns and closes it) or a
@@ -35,10 +35,11 @@ public final class EngineConnector {
         }
     }
 
-    public static Connection embedded(FulcrumConfig config, Path file, java.util.function.UnaryOperator<FulcrumConfig> overrides) {
-        FulcrumApp app = FulcrumApp.start(config, file).overriding(overrides).watchConfigFile();
+    /** Starts the embedded engine ({@link EmbeddedFulcrum#start}); the connection owns it. */
+    public static Connection embedded(FulcrumConfig config, Path file, UnaryOperator<FulcrumConfig> overrides) {
+        EmbeddedFulcrum app = EmbeddedFulcrum.start(config, file, overrides);
         try {
-            EngineClient c = new InProcessEngineClient(app);
+            EngineClient c = app.client();
             return new Connection(c, c.describe(), app, config.circuitBreaker());
         } catch (RuntimeException e) {
             app.close();
@@ -57,7 +58,7 @@ public final class EngineConnector {
         }
         HttpEngineClient c = new HttpEngineClient(URI.create(url), token);
         c.state(); // fail here, with the admin API's own message, rather than in the first sample
-        // its thresholds, so the Breakers tab says "opens at 50%" as for an embedded engine (it said "not published")
+        // its thresholds, so the Breakers tab says "opens at 50%" as for an embedded engine
         return new Connection(c, c.describe(), null, c.breakerConfig());
     }
 }

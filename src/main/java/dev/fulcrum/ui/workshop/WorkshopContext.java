@@ -1,7 +1,6 @@
 package dev.fulcrum.ui.workshop;
 
-import dev.fulcrum.app.FulcrumApp;
-import dev.fulcrum.demo.DemoBackend;
+import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.engine.Pool;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -15,7 +14,7 @@ import java.util.function.Function;
  * @param pools        pool by name, in-process ("why this backend" explains a decision on the live pool); null
  *                     when attached to a remote engine
  * @param spike        arms a one-shot slow request on a demo backend ({@code (id, ms)}, see
- *                     {@link DemoBackend#spike}); null when there are no in-process demo backends. Called off the
+ *                     {@link EmbeddedFulcrum#spike}); null when there are no in-process demo backends. Called off the
  *                     FX thread; may throw {@link IllegalArgumentException} for an unknown id or a bad duration.
  * @param sticky       the backend a request's sticky cookie names in a pool, as the proxy reads it, or null
  *                     ("why this backend" explains a sticky request as the proxy routes it); null when remote
@@ -32,15 +31,9 @@ public record WorkshopContext(Function<String, Pool> pools, BiConsumer<String, L
         return new WorkshopContext(null, null, null, openScenario);
     }
 
-    /** Everything from an embedded app: its pools and its demo backends' spikes. */
-    public static WorkshopContext embedded(FulcrumApp app, Consumer<String> openScenario) {
-        return new WorkshopContext(name -> app.engine().pool(name), (id, ms) -> {
-            DemoBackend d = app.demos() == null ? null : app.demos().get(id);
-            if (d == null) {
-                throw new IllegalArgumentException("spike: no demo backend with this id (got: " + id + ")");
-            }
-            d.spike(ms);
-        }, (pool, request) -> app.proxy() == null ? null : app.proxy().stickyBackend(pool, request), openScenario);
+    /** Everything from an embedded engine: its pools, its demo backends' spikes, its proxy's sticky cookies. */
+    public static WorkshopContext embedded(EmbeddedFulcrum app, Consumer<String> openScenario) {
+        return new WorkshopContext(app::pool, app::spike, app::stickyBackend, openScenario);
     }
 
     /** The text of a scenario resource ({@code samples/NAME.json}) as packaged in the jar. */

@@ -1,0 +1,47 @@
+package dev.fulcrum;
+
+import dev.fulcrum.app.FulcrumCommand;
+import dev.fulcrum.app.WindowLauncher;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.ui.Gui;
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+
+/**
+ * The jar's entry point, above both {@code dev.fulcrum.app} and {@code dev.fulcrum.ui}: it runs the command line
+ * ({@link FulcrumCommand}) and gives it the ui's window to open, so the app never imports the ui. It does not extend
+ * {@code javafx.application.Application}, so the JavaFX runtime can start from a plain classpath jar
+ * ({@code java -jar target/fulcrum.jar}); headless mode never touches JavaFX at all (the ui's classes load only when
+ * a window opens).
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = FulcrumCommand.run(args, new Window());
+        } catch (Throwable t) {
+            // an Error escaping (a class failing to load during shutdown, say, when the jar was replaced under a
+            // running process) must still end the process: the proxy's I/O threads would keep it alive, half stopped
+            System.err.println("fulcrum: failed: " + t);
+            t.printStackTrace();
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    /** The desktop window of {@code dev.fulcrum.ui}. */
+    private static final class Window implements WindowLauncher {
+        @Override
+        public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
+            return Gui.embedded(config, configFile, overrides);
+        }
+
+        @Override
+        public int attach(String url, String token) {
+            return Gui.attach(url, token);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.fulcrum.app;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.RequestContext;
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+
+/**
+ * A Fulcrum running in this process, as the desktop window sees it: the one type of {@code dev.fulcrum.app} that
+ * {@code dev.fulcrum.ui} uses. The window starts one here, manages it through {@link #client()} as it would a remote
+ * one, and takes from it what only an embedded engine has (live pools, demo spikes, the sticky cookie as the proxy
+ * reads it) and its lifecycle (the ready line, operator signals, a graceful stop). {@link FulcrumApp} is the
+ * implementation; the window never sees it.
+ */
+public interface EmbeddedFulcrum extends AutoCloseable {
+    /**
+     * Starts everything {@code config} describes and applies valid edits of {@code configFile} live (none when it is
+     * null); blocks until the listeners are up.
+     *
+     * @param overrides what the command line sets over every config applied (--proxy-port, --admin-port)
+     * @throws IllegalStateException naming the field when a listener cannot bind
+     */
+    static EmbeddedFulcrum start(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
+        return FulcrumApp.start(config, configFile).overriding(overrides).watchConfigFile();
+    }
+
+    /** A new in-process client over this engine: the same operations the admin API offers. */
+    EngineClient client();
+
+    /** The docs/REFERENCE.md §1 ready line, with the actual ports. */
+    String readyLine();
+
+    /** SIGHUP reads the config file again, SIGUSR1 reopens the access log (docs/REFERENCE.md §1). */
+    void handleOperatorSignals();
+
+    /** Refuses new requests, lets in-flight ones finish (up to drainTimeoutMs), closes everything. */
+    boolean shutdownGracefully();
+
+    /** The named pool, or null. */
+    Pool pool(String name);
+
+    /**
+     * Arms a one-shot slow request on a demo backend.
+     *
+     * @throws IllegalArgumentException for an unknown id or a bad duration
+     */
+    void spike(String demoId, long ms);
+
+    /** The backend a request's sticky cookie names in {@code pool}, as the proxy reads it, or null. */
+    String stickyBackend(Pool pool, RequestContext request);
+
+    /** Stops everything at once. */
+    @Override
+    void close();
+}

@@ -1,0 +1,30 @@
+package dev.fulcrum.app;
+
+import dev.fulcrum.config.FulcrumConfig;
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+
+/**
+ * Opens the desktop window, for {@link FulcrumCommand}: the command line decides whether there is a window, the
+ * {@code dev.fulcrum.ui} package how it looks. {@code dev.fulcrum.Main} hands the command the ui's launcher, so this
+ * package never imports the ui (which uses this package through {@link EmbeddedFulcrum}). Both calls block until the
+ * window closes.
+ */
+public interface WindowLauncher {
+    /**
+     * Opens the window on an engine it starts itself from {@code config}.
+     *
+     * @param configFile the file the config came from, watched for edits; null for the embedded default
+     * @param overrides  what the command line sets over every config applied (--proxy-port, --admin-port)
+     * @return the process exit code
+     */
+    int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides);
+
+    /**
+     * Opens the window on a remote Fulcrum ({@code http://host:adminport}) or a HAProxy fleet
+     * ({@code haproxy://host:port[,host:port...]}).
+     *
+     * @return the process exit code
+     */
+    int attach(String url, String token);
+}
