@@ -1,11 +1,14 @@
 package dev.fulcrum.app;
 
+import static dev.fulcrum.app.ConfigWatcherTest.readOnceTheEditIsSeen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.time.ManualClock;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,11 +20,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The watcher keeps applying edits whatever an earlier one did: a byte order mark, a failed apply, an override. */
 class ConfigWatcherRecoveryTest {
     private static final String CONFIG = """
             {
@@ -41,7 +47,7 @@ class ConfigWatcherRecoveryTest {
                 .findFirst().orElse(-1);
     }
 
-    /** A file with a UTF-8 byte order mark starts fine (ConfigLoader.read strips it) but no edit of it is ever applied. */
+    /** A file saved with a UTF-8 byte order mark: the start reads it (ConfigLoader.read strips the mark), and so do edits. */
     @Test
     void anEditOfAConfigFileSavedWithAByteOrderMarkIsApplied() throws Exception {
         Path file = dir.resolve("fulcrum.json");
@@ -60,13 +66,44 @@ class ConfigWatcherRecoveryTest {
         }
     }
 
-    /**
-     * An edit whose apply fails with an EngineException (here: moving a backend that still has a request in flight
-     * to another pool answers 409 "id: already exists") escapes reload() and kills the watch thread: from then on
-     * no edit of the file is applied.
-     */
+    /** An edit whose apply throws is reported as rejected, and the next edit of the file is applied. */
     @Test
     void theWatcherSurvivesAnEditThatFailsToApply() throws Exception {
+        Path file = dir.resolve("fulcrum.json");
+        Files.writeString(file, CONFIG.replace("WEIGHT", "2"));
+        try (FulcrumApp app = FulcrumApp.start(ConfigLoader.load(file), file)) {
+            List<EngineEvent> events = new CopyOnWriteArrayList<>();
+            app.engine().subscribe(events::add);
+            AtomicInteger applies = new AtomicInteger();
+            ManualClock clock = new ManualClock();
+            ConfigWatcher watcher = ConfigWatcher.start(file, next -> {
+                if (applies.incrementAndGet() == 1) {
+                    throw new IllegalStateException("the engine refused it");
+                }
+                return app.apply(next);
+            }, app.engine(), clock);
+            try {
+                Files.writeString(file, CONFIG.replace("WEIGHT", "3"));
+                readOnceTheEditIsSeen(clock);
+                assertThat(events).anyMatch(e -> e.type().equals("config")
+                        && e.to().equals("rejected: $: could not be applied: the engine refused it (got: " + file + ")"));
+                assertThat(weight(app, "a")).isEqualTo(2);
+
+                Files.writeString(file, CONFIG.replace("WEIGHT", "4"));
+                readOnceTheEditIsSeen(clock);
+                assertThat(weight(app, "a")).isEqualTo(4);
+            } finally {
+                watcher.close();
+            }
+        }
+    }
+
+    /**
+     * An edit that moves a backend with a request in flight to another pool is applied (the request finishes on the
+     * old entry), and so is the next edit.
+     */
+    @Test
+    void anEditMovingABackendWithARequestInFlightIsAppliedAndSoIsTheNext() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         HttpServer slow = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         slow.createContext("/", ex -> {
@@ -96,21 +133,26 @@ class ConfigWatcherRecoveryTest {
         Path file = dir.resolve("fulcrum.json");
         Files.writeString(file, cfg.formatted(slowJson, 0, ""));
         FulcrumApp app = FulcrumApp.start(ConfigLoader.load(file), file);
-        ConfigWatcher watcher = ConfigWatcher.start(file, app);
+        List<EngineEvent> events = new CopyOnWriteArrayList<>();
+        app.engine().subscribe(events::add);
+        ManualClock clock = new ManualClock();
+        ConfigWatcher watcher = ConfigWatcher.start(file, app, clock);
         try {
             CompletableFuture<HttpResponse<Void>> inFlight = HttpClient.newHttpClient().sendAsync(
                     HttpRequest.newBuilder(URI.create(app.proxy().url() + "/x")).build(),
                     HttpResponse.BodyHandlers.discarding());
             await().atMost(Duration.ofSeconds(10)).until(() -> app.engine().backends().stream()
                     .anyMatch(v -> v.id().equals("slow") && v.activeRequests() == 1));
-            // edit 1: slow moves to pool api (fails to apply while its request is in flight)
+            // edit 1: slow moves to pool api while its request is in flight
             Files.writeString(file, cfg.formatted("", 0, slowJson));
-            Thread.sleep(2000);
+            readOnceTheEditIsSeen(clock);
+            assertThat(events).anyMatch(e -> e.type().equals("config") && e.to().equals("applied"));
             release.countDown();
             inFlight.get(20, TimeUnit.SECONDS);
             // edit 2: a plain, valid weight change
             Files.writeString(file, cfg.formatted("", 9, ""));
-            await().atMost(Duration.ofSeconds(10)).until(() -> weight(app, "other") == 9);
+            readOnceTheEditIsSeen(clock);
+            assertThat(weight(app, "other")).isEqualTo(9);
         } finally {
             release.countDown();
             watcher.close();

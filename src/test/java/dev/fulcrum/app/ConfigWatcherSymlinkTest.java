@@ -1,15 +1,15 @@
 package dev.fulcrum.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import static dev.fulcrum.app.ConfigWatcherTest.readOnceTheEditIsSeen;
 
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.time.ManualClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -18,16 +18,17 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --config} given as a symlink into another folder: edits of the target, and a re-pointed link (the way a
- * Kubernetes ConfigMap volume swaps its {@code ..data} link), are applied live like edits of a plain file.
+ * Kubernetes ConfigMap volume swaps its {@code ..data} link), are applied live like edits of a plain file. The
+ * file-system events are real; the debounce runs on a {@link ManualClock}.
  */
 class ConfigWatcherSymlinkTest {
     private static final String CONFIG = ConfigWatcherTest.CONFIG;
-    private static final Duration DEADLINE = Duration.ofSeconds(15);
 
     @TempDir
     Path dir;
     private FulcrumApp app;
     private ConfigWatcher watcher;
+    private final ManualClock clock = new ManualClock();
     private final List<EngineEvent> events = new CopyOnWriteArrayList<>();
 
     @AfterEach
@@ -43,7 +44,7 @@ class ConfigWatcherSymlinkTest {
     private void start(Path link) {
         app = FulcrumApp.start(ConfigLoader.load(link), link);
         app.engine().subscribe(events::add);
-        watcher = ConfigWatcher.start(link, app);
+        watcher = ConfigWatcher.start(link, app, clock);
         assertThat(watcher).isNotNull();
     }
 
@@ -69,12 +70,14 @@ class ConfigWatcherSymlinkTest {
         start(link);
 
         Files.writeString(target, config(5));
-        await().atMost(DEADLINE).until(() -> weight("demo-b") == 5);
+        readOnceTheEditIsSeen(clock);
+        assertThat(weight("demo-b")).isEqualTo(5);
 
-        // the same content written again applies nothing; the next real edit is the second apply
+        // the same content written again, then a real edit, within one debounce: one read, the second apply
         Files.writeString(target, config(5));
         Files.writeString(target, config(6));
-        await().atMost(DEADLINE).until(() -> weight("demo-b") == 6);
+        readOnceTheEditIsSeen(clock);
+        assertThat(weight("demo-b")).isEqualTo(6);
         assertThat(applied()).isEqualTo(2);
     }
 
@@ -91,12 +94,14 @@ class ConfigWatcherSymlinkTest {
         Files.createSymbolicLink(volume.resolve("..data_tmp"), Path.of("..v2"));
         Files.move(volume.resolve("..data_tmp"), volume.resolve("..data"), StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
-        await().atMost(DEADLINE).until(() -> weight("demo-b") == 5);
+        readOnceTheEditIsSeen(clock);
+        assertThat(weight("demo-b")).isEqualTo(5);
 
         // the watch moved with the link: an edit in the new folder is seen, one in the old folder is not ours
         Files.writeString(volume.resolve("..v1").resolve("fulcrum.json"), config(9));
         Files.writeString(volume.resolve("..v2").resolve("fulcrum.json"), config(7));
-        await().atMost(DEADLINE).until(() -> weight("demo-b") == 7);
+        readOnceTheEditIsSeen(clock);
+        assertThat(weight("demo-b")).isEqualTo(7);
         assertThat(app.currentConfig().demoBackends().get(1).weight()).isEqualTo(7);
     }
 }

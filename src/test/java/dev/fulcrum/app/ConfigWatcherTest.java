@@ -11,6 +11,7 @@ import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.time.ManualClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Editing the {@code --config} file of a running Fulcrum: valid edits apply live, invalid ones are refused. */
+/**
+ * Editing the {@code --config} file of a running Fulcrum: valid edits apply live, invalid ones are refused. The
+ * file-system events are real (awaited with a deadline); the debounce runs on a {@link ManualClock}.
+ */
 class ConfigWatcherTest {
     /** Two demo backends; {@code WEIGHT_B} is replaced by demo-b's weight. */
     static final String CONFIG = """
@@ -47,6 +51,7 @@ class ConfigWatcherTest {
     private Path file;
     private FulcrumApp app;
     private ConfigWatcher watcher;
+    private final ManualClock clock = new ManualClock();
     private final List<EngineEvent> events = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -55,7 +60,7 @@ class ConfigWatcherTest {
         Files.writeString(file, CONFIG.replace("WEIGHT_B", "2"));
         app = FulcrumApp.start(ConfigLoader.load(file), file);
         app.engine().subscribe(events::add);
-        watcher = ConfigWatcher.start(file, app);
+        watcher = ConfigWatcher.start(file, app, clock);
         assertThat(watcher).isNotNull();
     }
 
@@ -67,6 +72,12 @@ class ConfigWatcherTest {
         app.close();
     }
 
+    /** Waits for the watcher to see the edit (a real file-system event), then lets the debounce pass. */
+    static void readOnceTheEditIsSeen(ManualClock clock) {
+        await().atMost(Duration.ofSeconds(15)).until(() -> clock.pending() > 0);
+        clock.advanceMillis(ConfigWatcher.DEBOUNCE_MS);
+    }
+
     private int weight(String id) {
         return app.engine().backends().stream().filter(v -> v.id().equals(id)).mapToInt(BackendView::weight).findFirst().orElse(-1);
     }
@@ -74,7 +85,12 @@ class ConfigWatcherTest {
     @Test
     void aValidEditOfTheFileIsAppliedLive() throws Exception {
         Files.writeString(file, CONFIG.replace("WEIGHT_B", "5"));
-        await().atMost(Duration.ofSeconds(15)).until(() -> weight("demo-b") == 5);
+        await().atMost(Duration.ofSeconds(15)).until(() -> clock.pending() > 0);
+        // the editor may still be writing: nothing is read before the debounce is over
+        clock.advanceMillis(ConfigWatcher.DEBOUNCE_MS - 1);
+        assertThat(weight("demo-b")).isEqualTo(2);
+        clock.advanceMillis(1);
+        assertThat(weight("demo-b")).isEqualTo(5);
         assertThat(app.currentConfig().demoBackends().get(1).weight()).isEqualTo(5);
         assertThat(events).anyMatch(e -> e.type().equals("config") && "applied".equals(e.to()));
     }
@@ -82,8 +98,8 @@ class ConfigWatcherTest {
     @Test
     void anInvalidEditIsReportedAndTheRunningConfigStays() throws Exception {
         Files.writeString(file, CONFIG.replace("WEIGHT_B", "-3"));
-        await().atMost(Duration.ofSeconds(15)).until(() -> events.stream()
-                .anyMatch(e -> e.type().equals("config") && e.to() != null && e.to().startsWith("rejected")));
+        readOnceTheEditIsSeen(clock);
+        assertThat(events).anyMatch(e -> e.type().equals("config") && e.to() != null && e.to().startsWith("rejected"));
         EngineEvent rejected = events.stream().filter(e -> e.type().equals("config")).findFirst().orElseThrow();
         assertThat(rejected.to()).contains("demoBackends[1].weight: must be between 0 and 1000 (got: -3)");
         assertThat(weight("demo-b")).isEqualTo(2);
@@ -91,7 +107,8 @@ class ConfigWatcherTest {
 
         // fixing the file afterwards is applied as usual
         Files.writeString(file, CONFIG.replace("WEIGHT_B", "7"));
-        await().atMost(Duration.ofSeconds(15)).until(() -> weight("demo-b") == 7);
+        readOnceTheEditIsSeen(clock);
+        assertThat(weight("demo-b")).isEqualTo(7);
     }
 
     @Test
@@ -151,7 +168,8 @@ class ConfigWatcherTest {
         saving.set(false);
         reader.join(10_000);
         assertThat(torn.get()).isNull();
-        await().atMost(Duration.ofSeconds(15)).until(() -> weight("demo-b") == finalWeight);
+        readOnceTheEditIsSeen(clock);
+        assertThat(weight("demo-b")).isEqualTo(finalWeight);
         assertThat(events).noneMatch(e -> e.type().equals("config") && e.to().startsWith("rejected"));
         try (var list = Files.list(dir)) {
             assertThat(list.map(p -> p.getFileName().toString())).containsExactly("fulcrum.json");
