@@ -59,7 +59,8 @@ final class LiveConfig {
                     backends.add(new BackendConfig(v.id(), v.url(), v.weight(), v.maxInFlight(), v.backup()));
                 }
             }
-            PoolConfig next = new PoolConfig(pool == null ? pc.strategy() : pool.snapshot().spec(), backends, demosNow);
+            PoolConfig next = new PoolConfig(pool == null ? pc.strategy() : pool.snapshot().spec(), backends, demosNow,
+                    pc.discovery());
             if (e.getKey().equals(Engine.DEFAULT_POOL)) {
                 def = next;
             } else {
