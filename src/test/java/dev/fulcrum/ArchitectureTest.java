@@ -1,63 +1,215 @@
 package dev.fulcrum;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.app.EmbeddedFulcrum;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.demo.DemoBackend;
+import dev.fulcrum.discovery.Discovery;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.health.HealthChecker;
+import dev.fulcrum.proxy.ProxyServer;
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.time.Ticker;
+import dev.fulcrum.trust.Pem;
+import dev.fulcrum.ui.Gui;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.undertow.Undertow;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.xbill.DNS.Lookup;
+import org.xnio.Xnio;
+import picocli.CommandLine;
 
 /**
- * The layering docs/ARCHITECTURE.md promises: the engine is pure Java. It imports nothing of Undertow, JavaFX,
- * ControlsFX or Jackson, and nothing of the packages built on top of it, so it can be tested, benchmarked
- * and reused (headless, simulator, window) without dragging a server or a toolkit along.
+ * The direction of the layers (docs/ARCHITECTURE.md, "Layers"), held on the compiled classes: each package of
+ * Fulcrum uses only the packages below it and only the libraries its job needs. The engine is pure Java; the proxy
+ * never reaches the admin API; nothing but the window touches JavaFX; the window reaches the app through one type.
+ * Each rule is also shown to catch a class that breaks it.
  */
 @DisplayName("Architecture")
 class ArchitectureTest {
-    static final String[] FORBIDDEN_FOR_ENGINE = {
-            "io.undertow..", "javafx..", "org.controlsfx..", "com.fasterxml..",
-            "dev.fulcrum.proxy..", "dev.fulcrum.health..", "dev.fulcrum.admin..", "dev.fulcrum.config..",
-            "dev.fulcrum.demo..", "dev.fulcrum.ui..", "dev.fulcrum.app.."};
+    static final String ROOT = "dev.fulcrum";
+
+    /** Each layer, bottom up, with the layers and libraries it may use ({@code dev.fulcrum.} left out). */
+    static final Map<String, Set<String>> MAY_USE = new LinkedHashMap<>();
+    /** Each library, as a package pattern, with the layers that may use it. */
+    static final Map<String, Set<String>> LIBRARY_USERS = new LinkedHashMap<>();
+
+    static {
+        MAY_USE.put("time", Set.of());
+        MAY_USE.put("rules", Set.of());
+        MAY_USE.put("trust", Set.of());
+        MAY_USE.put("engine", Set.of("time", "rules"));
+        MAY_USE.put("config", Set.of("engine", "rules", "time"));
+        MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust"));
+        MAY_USE.put("health", Set.of("engine", "rules", "time"));
+        MAY_USE.put("discovery", Set.of("engine", "rules", "time", "config"));
+        MAY_USE.put("demo", Set.of("engine", "rules", "time"));
+        MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy"));
+        MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "config", "proxy", "health", "discovery", "demo",
+                "admin"));
+        MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "config", "demo", "admin", "app"));
+
+        LIBRARY_USERS.put("javafx..", Set.of("ui"));
+        LIBRARY_USERS.put("org.controlsfx..", Set.of("ui"));
+        LIBRARY_USERS.put("io.undertow..", Set.of("proxy", "admin", "demo"));
+        LIBRARY_USERS.put("org.xnio..", Set.of("proxy", "admin", "demo"));
+        LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health"));
+        LIBRARY_USERS.put("picocli..", Set.of("app"));
+        LIBRARY_USERS.put("org.bouncycastle..", Set.of("trust", "proxy"));
+        LIBRARY_USERS.put("org.xbill..", Set.of("discovery"));
+        LIBRARY_USERS.put("io.micrometer..", Set.of("admin"));
+        LIBRARY_USERS.put("io.prometheus..", Set.of("admin"));
+    }
+
+    /** A class of each layer and library: the targets of the stand-ins that break each rule. */
+    static final Map<String, Class<?>> SAMPLE = Map.ofEntries(
+            Map.entry("time", Ticker.class), Map.entry("rules", Limits.class), Map.entry("trust", Pem.class),
+            Map.entry("engine", Engine.class), Map.entry("config", FulcrumConfig.class),
+            Map.entry("proxy", ProxyServer.class), Map.entry("health", HealthChecker.class),
+            Map.entry("discovery", Discovery.class), Map.entry("demo", DemoBackend.class),
+            Map.entry("admin", EngineClient.class), Map.entry("app", FulcrumApp.class), Map.entry("ui", Gui.class),
+            Map.entry("javafx..", javafx.scene.Node.class),
+            Map.entry("org.controlsfx..", org.controlsfx.control.Notifications.class),
+            Map.entry("io.undertow..", Undertow.class), Map.entry("org.xnio..", Xnio.class),
+            Map.entry("com.fasterxml..", ObjectMapper.class), Map.entry("picocli..", CommandLine.class),
+            Map.entry("org.bouncycastle..", org.bouncycastle.asn1.x500.X500Name.class),
+            Map.entry("org.xbill..", Lookup.class), Map.entry("io.micrometer..", MeterRegistry.class),
+            Map.entry("io.prometheus..", io.prometheus.metrics.model.registry.PrometheusRegistry.class));
 
     static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-            .importPackages("dev.fulcrum");
+            .importPackages(ROOT);
 
-    /** The rule, over whichever package is the engine (so the test below can show it bites). */
-    static ArchRule engineIsPureJava(String enginePackage) {
-        return noClasses().that().resideInAPackage(enginePackage)
-                .should().dependOnClassesThat().resideInAnyPackage(FORBIDDEN_FOR_ENGINE)
-                .because("the engine is pure Java (docs/ARCHITECTURE.md: ui -> admin/app -> proxy/health/demo -> engine)");
+    /** What {@code layer} must not use: every other layer not below it, the root package, and the libraries not its. */
+    static List<String> forbidden(String layer) {
+        List<String> out = new ArrayList<>();
+        for (String other : MAY_USE.keySet()) {
+            if (!other.equals(layer) && !MAY_USE.get(layer).contains(other)) {
+                out.add(ROOT + "." + other + "..");
+            }
+        }
+        out.add(ROOT);
+        LIBRARY_USERS.forEach((lib, users) -> {
+            if (!users.contains(layer)) {
+                out.add(lib);
+            }
+        });
+        return out;
+    }
+
+    /** The rule of {@code layer}, over classes of {@code subject} (the layer's own package, or a stand-in's). */
+    static ArchRule rule(String layer, String subject) {
+        return noClasses().that().resideInAPackage(subject)
+                .should().dependOnClassesThat().resideInAnyPackage(forbidden(layer).toArray(String[]::new))
+                .because(layer + " may use only " + (MAY_USE.get(layer).isEmpty() ? "java.*"
+                        : new TreeSet<>(MAY_USE.get(layer))) + " of Fulcrum (docs/ARCHITECTURE.md)");
+    }
+
+    static ArchRule uiThroughOneEntryPoint(String subject) {
+        return noClasses().that().resideInAPackage(subject)
+                .should().dependOnClassesThat(resideInAPackage(ROOT + ".app..")
+                        .and(not(equivalentTo(EmbeddedFulcrum.class))))
+                .because("EmbeddedFulcrum is the window's one entry point into the app");
     }
 
     @Test
-    void theEngineDependsOnNoServerToolkitJsonLibraryOrOuterLayer() {
-        assertThat(MAIN.stream().filter(c -> c.getPackageName().startsWith("dev.fulcrum.engine")))
-                .as("the engine's classes were imported").isNotEmpty();
-
-        engineIsPureJava("dev.fulcrum.engine..").check(MAIN);
+    void everyPackageBelongsToALayer() {
+        Set<String> layers = new TreeSet<>();
+        for (JavaClass c : MAIN) {
+            String p = c.getPackageName();
+            if (p.equals(ROOT)) {
+                continue;
+            }
+            layers.add(p.substring(ROOT.length() + 1).split("\\.")[0]);
+        }
+        assertThat(MAY_USE.keySet()).containsExactlyInAnyOrderElementsOf(layers);
     }
 
     @Test
-    void theRuleReportsAnEngineClassThatUsesJackson() {
-        JavaClasses offending = new ClassFileImporter().importClasses(UsesJackson.class);
-
-        EvaluationResult result = engineIsPureJava("dev.fulcrum..").evaluate(offending);
-
-        assertThat(result.hasViolation()).isTrue();
-        assertThat(result.getFailureReport().getDetails()).anyMatch(d -> d.contains(ObjectMapper.class.getName()));
+    void eachLayerUsesOnlyTheLayersBelowItAndItsOwnLibraries() {
+        for (String layer : MAY_USE.keySet()) {
+            assertThat(MAIN.that(resideInAPackage(ROOT + "." + layer + ".."))).as(layer).isNotEmpty();
+            rule(layer, ROOT + "." + layer + "..").check(MAIN);
+        }
     }
 
-    /** Stands in for an engine class that broke the rule. */
-    static final class UsesJackson {
-        String json(Object o) throws Exception {
-            return new ObjectMapper().writeValueAsString(o);
+    @Test
+    void theUiUsesTheAppThroughEmbeddedFulcrumOnly() {
+        uiThroughOneEntryPoint(ROOT + ".ui..").check(MAIN);
+    }
+
+    @Test
+    void onlyTheMainClassSitsAboveTheUiAndTheApp() {
+        assertThat(MAIN.that(resideInAnyPackage(ROOT))).extracting(JavaClass::getName)
+                .allMatch(n -> n.equals(ROOT + ".Main") || n.startsWith(ROOT + ".Main$"));
+    }
+
+    @Test
+    void eachRuleCatchesAClassThatBreaksIt() {
+        JavaClasses standIns = new ClassFileImporter().importClasses(BreaksEveryRule.class);
+        List<String> missed = new ArrayList<>();
+        for (String layer : MAY_USE.keySet()) {
+            for (String target : forbidden(layer)) {
+                if (target.equals(ROOT)) {
+                    continue; // dev.fulcrum.Main: the stand-in lives in that very package
+                }
+                Class<?> sample = SAMPLE.get(target.replace(ROOT + ".", "").replace("..", ""));
+                sample = sample != null ? sample : SAMPLE.get(target);
+                EvaluationResult r = rule(layer, ROOT).evaluate(standIns);
+                String name = sample.getName();
+                if (!r.hasViolation() || r.getFailureReport().getDetails().stream().noneMatch(d -> d.contains(name))) {
+                    missed.add(layer + " -> " + target);
+                }
+            }
+        }
+        assertThat(missed).as("forbidden uses a rule did not report").isEmpty();
+    }
+
+    @Test
+    void theUiRuleCatchesAWayIntoTheAppOtherThanTheEntryPoint() {
+        EvaluationResult r = uiThroughOneEntryPoint(ROOT).evaluate(new ClassFileImporter()
+                .importClasses(BreaksEveryRule.class));
+        assertThat(r.getFailureReport().getDetails()).anyMatch(d -> d.contains(FulcrumApp.class.getName()))
+                .noneMatch(d -> d.contains(EmbeddedFulcrum.class.getName() + ">"));
+    }
+
+    /** Stands in for a class that uses one class of every layer and library. */
+    @SuppressWarnings("unused")
+    static final class BreaksEveryRule {
+        Object[] uses() {
+            return new Object[] {Ticker.class, Limits.class, Pem.class, Engine.class, FulcrumConfig.class,
+                    ProxyServer.class, HealthChecker.class, Discovery.class, DemoBackend.class, EngineClient.class,
+                    FulcrumApp.class, Gui.class, javafx.scene.Node.class, org.controlsfx.control.Notifications.class,
+                    Undertow.class, Xnio.class, ObjectMapper.class, CommandLine.class,
+                    org.bouncycastle.asn1.x500.X500Name.class, Lookup.class, MeterRegistry.class,
+                    io.prometheus.metrics.model.registry.PrometheusRegistry.class};
+        }
+
+        EmbeddedFulcrum entry(EmbeddedFulcrum e) {
+            return e;
         }
     }
 }
