@@ -30,16 +30,16 @@ public final class Backend implements Comparable<Backend> {
     private volatile PeakEwma ewma;
     private volatile BackendMetrics metrics;
 
-    // control: owned by the control thread
-    int weight;
-    HealthStatus health = HealthStatus.UNKNOWN;
-    volatile boolean draining; // volatile: request threads read it as a hint to report drain completion
-    int probeStreak; // > 0 successes in a row, < 0 failures in a row
-    boolean removeWhenDrained;
-    long ejectedUntilNanos = Long.MIN_VALUE; // MIN = not ejected
-    int timesEjected;
-    long upSinceNanos;
-    BackendState lastReportedState = BackendState.UP;
+    // control: owned by the control thread; in brackets, the class whose job each field serves
+    int weight; // [PoolControl]
+    HealthStatus health = HealthStatus.UNKNOWN; // [ProbeHysteresis]
+    volatile boolean draining; // [PoolControl] volatile: request threads read it (tryAcquire, Pool.release)
+    int probeStreak; // [ProbeHysteresis] > 0 successes in a row, < 0 failures in a row
+    boolean removeWhenDrained; // [PoolControl]
+    long ejectedUntilNanos = Long.MIN_VALUE; // [OutlierEjection] MIN = not ejected
+    int timesEjected; // [OutlierEjection]
+    long upSinceNanos; // [SlowStart] MIN = not ramping
+    BackendState lastReportedState = BackendState.UP; // [PoolControl] the state the last event told
     long breakerTransitionsTold; // sequence number of the last breaker transition published
     TreeMap<Long, CircuitBreaker.State[]> breakerTransitionsWaiting; // arrived early; lazily created
 
@@ -192,6 +192,25 @@ public final class Backend implements Comparable<Backend> {
 
     AtomicInteger consecutiveFailures() {
         return consecutiveFailures;
+    }
+
+    /**
+     * The state views report and the snapshot filters by (control thread). EJECTED lasts until the tick that
+     * ends the ejection clears its deadline, not until the clock passes it: the snapshot leaves the backend
+     * out until then, and a view saying UP while no request can reach it would mislead whoever waits for UP
+     * to send traffic.
+     */
+    BackendState state() {
+        if (draining) {
+            return inFlight() == 0 ? BackendState.DRAINED : BackendState.DRAINING;
+        }
+        if (health == HealthStatus.DOWN) {
+            return BackendState.DOWN;
+        }
+        if (ejectedUntilNanos != Long.MIN_VALUE) {
+            return BackendState.EJECTED;
+        }
+        return BackendState.UP;
     }
 
     @Override

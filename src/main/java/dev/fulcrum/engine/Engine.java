@@ -180,7 +180,7 @@ public final class Engine implements AutoCloseable {
                 rebuildAfterBatch.clear();
                 for (Pool p : dirty) {
                     if (pools.get(p.name()) == p) {
-                        p.rebuild();
+                        p.control().rebuild();
                     }
                 }
             }
@@ -258,7 +258,7 @@ public final class Engine implements AutoCloseable {
             settings = s;
             if (!s.breaker().equals(old.breaker())) {
                 for (Pool p : pools.values()) {
-                    p.replaceBreakers(s.breaker());
+                    p.control().replaceBreakers(s.breaker());
                 }
             }
         });
@@ -269,7 +269,7 @@ public final class Engine implements AutoCloseable {
     /** Finds a backend by id in any pool (control thread). */
     private Backend find(String id) {
         for (Pool p : pools.values()) {
-            Backend b = p.member(id);
+            Backend b = p.control().member(id);
             if (b != null) {
                 return b;
             }
@@ -296,7 +296,7 @@ public final class Engine implements AutoCloseable {
             if (find(spec.id()) != null) {
                 throw new EngineException(409, "id: already exists (got: " + spec.id() + ")");
             }
-            p.add(spec, slowStart);
+            p.control().add(spec, slowStart);
         });
     }
 
@@ -304,14 +304,14 @@ public final class Engine implements AutoCloseable {
         requireWeight(weight);
         run(() -> {
             Backend b = require(id);
-            pools.get(b.pool()).setWeight(b, weight);
+            pools.get(b.pool()).control().setWeight(b, weight);
         });
     }
 
     public void drain(String id) {
         run(() -> {
             Backend b = require(id);
-            pools.get(b.pool()).drain(b, false);
+            pools.get(b.pool()).control().drain(b, false);
         });
     }
 
@@ -319,7 +319,7 @@ public final class Engine implements AutoCloseable {
     public void remove(String id) {
         run(() -> {
             Backend b = require(id);
-            pools.get(b.pool()).drain(b, true);
+            pools.get(b.pool()).control().drain(b, true);
         });
     }
 
@@ -339,8 +339,8 @@ public final class Engine implements AutoCloseable {
             if (!spec.id().equals(id)) {
                 throw new EngineException(400, "id: a move keeps the id (got: " + spec.id() + ")");
             }
-            pools.get(b.pool()).remove(b);
-            to.add(spec, slowStart);
+            pools.get(b.pool()).control().remove(b);
+            to.control().add(spec, slowStart);
         });
     }
 
@@ -349,7 +349,7 @@ public final class Engine implements AutoCloseable {
         run(() -> {
             Backend b = require(id);
             if (b.removeWhenDrained) {
-                pools.get(b.pool()).enable(b);
+                pools.get(b.pool()).control().enable(b);
             }
         });
     }
@@ -357,7 +357,7 @@ public final class Engine implements AutoCloseable {
     public void enable(String id) {
         run(() -> {
             Backend b = require(id);
-            pools.get(b.pool()).enable(b);
+            pools.get(b.pool()).control().enable(b);
         });
     }
 
@@ -368,7 +368,7 @@ public final class Engine implements AutoCloseable {
             if (p == null) {
                 throw new EngineException(404, "pool: no such pool (got: " + pool + ")");
             }
-            p.setStrategy(spec);
+            p.control().setStrategy(spec);
         });
     }
 
@@ -404,7 +404,7 @@ public final class Engine implements AutoCloseable {
         execute(() -> {
             Backend b = find(id);
             if (b != null) {
-                pools.get(b.pool()).probe(b, ok);
+                pools.get(b.pool()).control().probe(b, ok);
             }
         });
     }
@@ -413,7 +413,7 @@ public final class Engine implements AutoCloseable {
     public void reportProbe(Backend probed, boolean ok) {
         execute(() -> {
             if (find(probed.id()) == probed) {
-                pools.get(probed.pool()).probe(probed, ok);
+                pools.get(probed.pool()).control().probe(probed, ok);
             }
         });
     }
@@ -423,7 +423,7 @@ public final class Engine implements AutoCloseable {
         return call(() -> {
             List<BackendView> out = new ArrayList<>();
             for (Pool p : pools.values()) {
-                out.addAll(p.views());
+                out.addAll(p.control().views());
             }
             return out;
         });
@@ -439,7 +439,7 @@ public final class Engine implements AutoCloseable {
         return call(() -> {
             List<Backend> out = new ArrayList<>();
             for (Pool p : pools.values()) {
-                out.addAll(p.members());
+                out.addAll(p.control().members());
             }
             return out;
         });
@@ -498,9 +498,9 @@ public final class Engine implements AutoCloseable {
                              long sequence) {
         execute(() -> {
             for (Pool p : pools.values()) {
-                for (Backend b : p.members()) {
+                for (Backend b : p.control().members()) {
                     if (b.breaker() == breaker) {
-                        p.refresh();
+                        p.control().refresh();
                         tellBreaker(p, b, from, to, sequence);
                         return;
                     }
@@ -549,9 +549,9 @@ public final class Engine implements AutoCloseable {
         long now = ticker.nanos();
         boolean roll = lastRollNanos == Long.MIN_VALUE || now - lastRollNanos >= 1_000_000_000L;
         for (Pool p : pools.values()) {
-            p.tick();
+            p.control().tick();
             if (roll) {
-                p.rollStats(now);
+                p.control().rollStats(now);
             }
         }
         if (roll) {

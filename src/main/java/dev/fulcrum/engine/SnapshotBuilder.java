@@ -1,0 +1,146 @@
+package dev.fulcrum.engine;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Builds a pool's {@link PoolSnapshot} from its members: everything the request path needs, decided once
+ * per change instead of once per request.
+ *
+ * <ol>
+ *   <li>Availability: a member is a candidate when its weight is above 0, its breaker is not OPEN and its
+ *       state is UP (not DOWN, EJECTED, DRAINING or DRAINED); primaries and backups apart.</li>
+ *   <li>Panic: when nothing is available but ejected members are, those serve instead ({@link PanicMode}).</li>
+ *   <li>Weights: each candidate's effective weight ({@link SlowStart}) in hundredths
+ *       ({@link Strategies#WEIGHT_SCALE}), at least 1.</li>
+ *   <li>Strategies: one over the primaries and, when there are any, one over the backups, each built from its
+ *       predecessor ({@link Strategies#create}), so smooth WRR keeps its current weights across a reweight.</li>
+ *   <li>Views: every member as {@link BackendView}, for the window and {@code /api/state}.</li>
+ * </ol>
+ *
+ * <p>Example: a (weight 5), b (weight 0), c (weight 2, EJECTED), d (weight 1, backup) under smooth WRR, no
+ * ramp. Primary candidates a=500; backup candidates d=100; c is left out, b never serves; four views.
+ *
+ * <p>Threading: control thread only, like all it reads. It remembers the pool's strategy spec and the last
+ * strategies built, and whether any member is still ramping (then every control tick rebuilds).
+ */
+final class SnapshotBuilder {
+    private final String pool;
+    private final StrategyEnv env;
+    private StrategySpec spec;
+    private Strategy lastPrimary;
+    private Strategy lastBackup;
+    private boolean ramping;
+
+    SnapshotBuilder(String pool, StrategySpec spec, StrategyEnv env) {
+        this.pool = pool;
+        this.spec = spec.withDefaults();
+        this.env = env;
+    }
+
+    StrategySpec spec() {
+        return spec;
+    }
+
+    /** True when the last snapshot built had a member below its full weight (slow start under way). */
+    boolean ramping() {
+        return ramping;
+    }
+
+    /**
+     * Switches to {@code next} and runs {@code rebuild}, which builds with it. When the strategy factory
+     * refuses it (the rebuild throws), the spec and strategies are as they were and the exception goes on.
+     */
+    void switchStrategy(StrategySpec next, Runnable rebuild) {
+        StrategySpec oldSpec = spec;
+        Strategy oldPrimary = lastPrimary;
+        Strategy oldBackup = lastBackup;
+        spec = next.withDefaults();
+        lastPrimary = null;
+        lastBackup = null;
+        try {
+            rebuild.run();
+        } catch (RuntimeException refused) {
+            spec = oldSpec;
+            lastPrimary = oldPrimary;
+            lastBackup = oldBackup;
+            throw refused;
+        }
+    }
+
+    /** The snapshot of {@code members} (sorted by id) at {@code now}. */
+    PoolSnapshot build(Collection<Backend> members, long slowStartMs, long now) {
+        List<Backend> primary = new ArrayList<>();
+        List<Backend> backups = new ArrayList<>();
+        List<Backend> ejectedPrimary = new ArrayList<>();
+        List<Backend> ejectedBackup = new ArrayList<>();
+        List<BackendView> views = new ArrayList<>(members.size());
+        boolean anyRamping = false;
+        for (Backend b : members) {
+            BackendState st = b.state();
+            double eff = SlowStart.effectiveWeight(b, slowStartMs, now);
+            anyRamping |= eff < b.weight;
+            boolean open = b.breaker().state() == CircuitBreaker.State.OPEN;
+            if (b.weight > 0 && !open) {
+                if (st == BackendState.UP) {
+                    (b.isBackup() ? backups : primary).add(b);
+                } else if (st == BackendState.EJECTED) {
+                    (b.isBackup() ? ejectedBackup : ejectedPrimary).add(b);
+                }
+            }
+            views.add(view(b, st, shownWeight(b, eff), now));
+        }
+        boolean panic = PanicMode.applies(primary.size() + backups.size(),
+                ejectedPrimary.size() + ejectedBackup.size());
+        if (panic) {
+            primary = ejectedPrimary;
+            backups = ejectedBackup;
+        }
+        ramping = anyRamping;
+        Candidates pc = candidates(primary, slowStartMs, now);
+        Candidates bc = candidates(backups, slowStartMs, now);
+        Strategy p = Strategies.create(spec, pc, lastPrimary, env);
+        Strategy bs = bc.isEmpty() ? null : Strategies.create(spec, bc, lastBackup, env);
+        lastPrimary = p;
+        lastBackup = bs;
+        return new PoolSnapshot(pool, spec, p, bs, pc, bc, List.copyOf(views), panic, now);
+    }
+
+    /** Fresh views of {@code members} with live counters, as the snapshot would show them now. */
+    List<BackendView> views(Collection<Backend> members, long slowStartMs, long now) {
+        List<BackendView> out = new ArrayList<>(members.size());
+        for (Backend b : members) {
+            out.add(view(b, b.state(), shownWeight(b, SlowStart.effectiveWeight(b, slowStartMs, now)), now));
+        }
+        return out;
+    }
+
+    private static Candidates candidates(List<Backend> list, long slowStartMs, long now) {
+        int[] w = new int[list.size()];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = Math.max(1, (int) Math.round(SlowStart.effectiveWeight(list.get(i), slowStartMs, now)
+                    * Strategies.WEIGHT_SCALE));
+        }
+        return new Candidates(list, w);
+    }
+
+    /**
+     * The effective weight a view reports: the weight the strategy balances with. A weight-blind strategy
+     * ({@link StrategySpec#WEIGHT_BLIND}: round robin, random, fastest-response) reads no weight, so a ramp shown
+     * there would be one no pick follows; those backends report their configured weight. The ramp itself still
+     * runs (the candidates carry it, unread), so a switch to a weight-aware strategy mid-ramp shows and applies it
+     * from where it is.
+     */
+    private double shownWeight(Backend b, double effective) {
+        return spec.readsWeights() ? effective : b.weight;
+    }
+
+    private BackendView view(Backend b, BackendState st, double eff, long now) {
+        BackendStats s = b.stats();
+        return new BackendView(b.id(), pool, b.url().toString(), b.weight, eff, st, b.health, b.breaker().state(),
+                b.inFlight(), s.totalRequests(), s.failures(), s.rps(), s.errorRate(), s.p50Ms(), s.p99Ms(),
+                b.isBackup(), b.maxInFlight() == 0 ? null : b.maxInFlight(), b.timesEjected,
+                OutlierEjection.remainingMs(b, now));
+    }
+}
