@@ -11,31 +11,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The balancing engine: named pools, the routes between them, one control thread, and the event bus.
+ * The balancing engine: the registry of named pools and the routes between them, and the commands the admin
+ * API, the window, the health checker and discovery give it. Each command runs on the control thread.
  *
- * <p>Threading. The control thread (a single-threaded executor, or the caller itself in tests) owns
- * membership, weights, health, ejections, breaker deadlines, slow start and drains, and publishes each
- * pool's {@link PoolSnapshot}. A periodic tick (every {@value #TICK_MS} ms) is the one wake-up for every
- * deadline: OPEN to HALF_OPEN, ejection ends, slow-start steps, drain completion, the once-a-second stats
- * roll-up. Tests build the engine with {@link #manual}, move a fake ticker and call {@link #tick()} by hand.
- *
- * <p>Work handed to the control thread from the control thread itself (an event listener asking for
- * {@link #backends()}, a breaker transition during a tick) runs inline instead of being queued: queuing it
- * and waiting would deadlock the thread on itself.
+ * <p>Threading. The control thread ({@link ControlThread}: a daemon thread of its own, or the caller itself
+ * in a {@link #manual} engine) owns membership, weights, health, ejections, breaker deadlines, slow start and
+ * drains, and publishes each pool's {@link PoolSnapshot}; the request path ({@link Pool#pick}) only reads
+ * snapshots. A periodic tick (every {@value #TICK_MS} ms) is the one wake-up for every deadline: OPEN to
+ * HALF_OPEN, ejection ends, slow-start steps, drain completion, the once-a-second stats roll-up. Tests build
+ * the engine with {@link #manual}, move a fake ticker and call {@link #tick()} by hand.
  */
 public final class Engine implements AutoCloseable {
     static final long TICK_MS = 100;
@@ -44,41 +35,31 @@ public final class Engine implements AutoCloseable {
 
     private final Ticker ticker;
     private final RandomSource random;
-    private final ScheduledExecutorService scheduler;
-    private volatile Thread controlThread;
+    private final ControlThread controlThread;
     private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
     private volatile EngineSettings settings;
     private volatile Map<String, Pool> pools = Map.of();
     private volatile Router router = Router.EMPTY;
     private long lastRollNanos = Long.MIN_VALUE;
 
-    private Engine(EngineSettings settings, Ticker ticker, RandomSource random, ScheduledExecutorService scheduler) {
+    private Engine(EngineSettings settings, Ticker ticker, RandomSource random, ControlThread controlThread) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.random = Objects.requireNonNull(random, "random");
-        this.scheduler = scheduler;
+        this.controlThread = controlThread;
     }
 
     /** The production engine: its own control thread, system time, thread-local randomness. */
     public static Engine start(EngineSettings settings) {
-        Engine[] self = new Engine[1];
-        ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "fulcrum-control");
-            t.setDaemon(true);
-            self[0].controlThread = t;
-            return t;
-        });
-        s.setRemoveOnCancelPolicy(true);
-        Engine e = new Engine(settings, Ticker.system(), RandomSource.threadLocal(), s);
-        self[0] = e;
-        s.prestartCoreThread();
-        s.scheduleWithFixedDelay(e::tickSafely, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+        Engine e = new Engine(settings, Ticker.system(), RandomSource.threadLocal(),
+                ControlThread.daemon("fulcrum-control"));
+        e.controlThread.repeat(TICK_MS, e::tickSafely);
         return e;
     }
 
     /** An engine whose control work runs on the calling thread and whose ticks are called by hand. */
     public static Engine manual(EngineSettings settings, Ticker ticker, RandomSource random) {
-        return new Engine(settings, ticker, random, null);
+        return new Engine(settings, ticker, random, ControlThread.caller());
     }
 
     public Ticker ticker() {
@@ -93,60 +74,19 @@ public final class Engine implements AutoCloseable {
         return settings;
     }
 
-    /** True on the thread that owns control state (in a manual engine: every caller). */
-    boolean onControlThread() {
-        return scheduler == null || Thread.currentThread() == controlThread;
-    }
-
     /**
      * Hands work to the control thread without waiting: inline when already there (or in a manual engine),
-     * queued otherwise. Work offered after {@link #close()} is dropped; a request finishing during shutdown
-     * must not fail because the control thread is gone.
+     * queued otherwise, dropped after {@link #close()} (see {@link ControlThread}).
      */
     void execute(Runnable work) {
-        if (onControlThread()) {
-            work.run();
-            return;
-        }
-        try {
-            scheduler.execute(() -> {
-                try {
-                    work.run();
-                } catch (RuntimeException e) {
-                    LOG.error("control task failed", e);
-                }
-            });
-        } catch (RejectedExecutionException closed) {
-            LOG.debug("engine closed; control task dropped");
-        }
+        controlThread.execute(work);
     }
 
     // ---------------------------------------------------------------- control-thread calls
 
     /** Runs {@code work} on the control thread and waits for its result (rethrowing its exception). */
     public <T> T call(Supplier<T> work) {
-        if (onControlThread()) {
-            return work.get();
-        }
-        CompletableFuture<T> f;
-        try {
-            f = CompletableFuture.supplyAsync(work, scheduler);
-        } catch (RejectedExecutionException closed) {
-            throw new IllegalStateException("engine is closed", closed);
-        }
-        try {
-            return f.get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("control thread did not answer within 30 s", e);
-        }
+        return controlThread.call(work);
     }
 
     public void run(Runnable work) {
@@ -567,10 +507,12 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops a started engine's control thread: commands after this fail, control work from requests still
+     * finishing is dropped. A manual engine has nothing to stop.
+     */
     @Override
     public void close() {
-        if (scheduler != null) {
-            scheduler.shutdownNow();
-        }
+        controlThread.close();
     }
 }
