@@ -2,7 +2,6 @@ package dev.fulcrum.engine;
 
 import dev.fulcrum.time.Ticker;
 import java.net.URI;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -40,8 +39,7 @@ public final class Backend implements Comparable<Backend> {
     int timesEjected; // [OutlierEjection]
     long upSinceNanos; // [SlowStart] MIN = not ramping
     BackendState lastReportedState = BackendState.UP; // [PoolControl] the state the last event told
-    long breakerTransitionsTold; // sequence number of the last breaker transition published
-    TreeMap<Long, CircuitBreaker.State[]> breakerTransitionsWaiting; // arrived early; lazily created
+    final BreakerEventOrder breakerEvents = new BreakerEventOrder();
 
     Backend(String pool, BackendSpec spec, CircuitBreaker.Listener breakerListener, BreakerSpec breakerSpec,
             Ticker ticker, long decayMs) {
@@ -112,8 +110,7 @@ public final class Backend implements Comparable<Backend> {
     CircuitBreaker replaceBreaker(BreakerSpec spec) {
         CircuitBreaker old = breaker;
         breaker = new CircuitBreaker(spec, ticker, breakerListener);
-        breakerTransitionsTold = 0;
-        breakerTransitionsWaiting = null;
+        breakerEvents.reset();
         return old;
     }
 

@@ -10,8 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -27,6 +25,9 @@ import org.slf4j.LoggerFactory;
  * snapshots. A periodic tick (every {@value #TICK_MS} ms) is the one wake-up for every deadline: OPEN to
  * HALF_OPEN, ejection ends, slow-start steps, drain completion, the once-a-second stats roll-up. Tests build
  * the engine with {@link #manual}, move a fake ticker and call {@link #tick()} by hand.
+ *
+ * <p>Events reach subscribers through an {@link EventBus}, after the snapshot they describe; breaker
+ * transitions, made on request threads, are put back in order per backend by {@link BreakerEventOrder}.
  */
 public final class Engine implements AutoCloseable {
     static final long TICK_MS = 100;
@@ -36,7 +37,7 @@ public final class Engine implements AutoCloseable {
     private final Ticker ticker;
     private final RandomSource random;
     private final ControlThread controlThread;
-    private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final EventBus events;
     private volatile EngineSettings settings;
     private volatile Map<String, Pool> pools = Map.of();
     private volatile Router router = Router.EMPTY;
@@ -47,6 +48,7 @@ public final class Engine implements AutoCloseable {
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.random = Objects.requireNonNull(random, "random");
         this.controlThread = controlThread;
+        this.events = new EventBus(ticker);
     }
 
     /** The production engine: its own control thread, system time, thread-local randomness. */
@@ -388,22 +390,16 @@ public final class Engine implements AutoCloseable {
     // ---------------------------------------------------------------- events
 
     public void subscribe(Consumer<EngineEvent> listener) {
-        listeners.add(listener);
+        events.subscribe(listener);
     }
 
     public void unsubscribe(Consumer<EngineEvent> listener) {
-        listeners.remove(listener);
+        events.unsubscribe(listener);
     }
 
+    /** Tells every subscriber, on this thread; a listener that throws is skipped ({@link EventBus}). */
     public void publish(String type, String pool, String backend, String from, String to) {
-        EngineEvent e = new EngineEvent(type, pool, backend, from, to, ticker.wallMillis());
-        for (Consumer<EngineEvent> l : listeners) {
-            try {
-                l.accept(e);
-            } catch (RuntimeException ignored) {
-                // a broken listener must not break the engine
-            }
-        }
+        events.publish(type, pool, backend, from, to);
     }
 
     /** Hands every breaker transition to {@link #onBreakerTransition} with its sequence number. */
@@ -424,15 +420,10 @@ public final class Engine implements AutoCloseable {
         return breakerListener;
     }
 
-    /** A transition waiting for an earlier one before it can be told. */
-    private static final int MAX_WAITING_TRANSITIONS = 16;
-
     /**
      * Republishes the pool's snapshot and tells one {@code breaker} event per transition, in the order the
-     * breaker made them. Transitions made on request threads reach the control thread in whatever order
-     * their threads got there; one that arrives before its predecessor waits for it (a sequence of 0 means
-     * unknown and is told at once). Should a predecessor never come, the waiting ones are told anyway once
-     * {@value #MAX_WAITING_TRANSITIONS} pile up.
+     * breaker made them ({@link BreakerEventOrder}). A breaker no member has any more (replaced, or its
+     * backend removed) is ignored.
      */
     void onBreakerTransition(CircuitBreaker breaker, CircuitBreaker.State from, CircuitBreaker.State to,
                              long sequence) {
@@ -441,37 +432,13 @@ public final class Engine implements AutoCloseable {
                 for (Backend b : p.control().members()) {
                     if (b.breaker() == breaker) {
                         p.control().refresh();
-                        tellBreaker(p, b, from, to, sequence);
+                        b.breakerEvents.arrived(sequence, from, to,
+                                (f, t) -> publish("breaker", p.name(), b.id(), f.name(), t.name()));
                         return;
                     }
                 }
             }
         });
-    }
-
-    private void tellBreaker(Pool p, Backend b, CircuitBreaker.State from, CircuitBreaker.State to, long sequence) {
-        if (sequence > 0 && sequence <= b.breakerTransitionsTold) {
-            return; // told already
-        }
-        if (sequence > b.breakerTransitionsTold + 1) {
-            if (b.breakerTransitionsWaiting == null) {
-                b.breakerTransitionsWaiting = new TreeMap<>();
-            }
-            b.breakerTransitionsWaiting.put(sequence, new CircuitBreaker.State[] {from, to});
-            if (b.breakerTransitionsWaiting.size() < MAX_WAITING_TRANSITIONS) {
-                return;
-            }
-            b.breakerTransitionsTold = b.breakerTransitionsWaiting.firstKey() - 1; // give up on the gap
-        } else {
-            publish("breaker", p.name(), b.id(), from.name(), to.name());
-            b.breakerTransitionsTold = Math.max(b.breakerTransitionsTold, sequence);
-        }
-        TreeMap<Long, CircuitBreaker.State[]> waiting = b.breakerTransitionsWaiting;
-        while (waiting != null && !waiting.isEmpty() && waiting.firstKey() == b.breakerTransitionsTold + 1) {
-            CircuitBreaker.State[] t = waiting.pollFirstEntry().getValue();
-            publish("breaker", p.name(), b.id(), t[0].name(), t[1].name());
-            b.breakerTransitionsTold++;
-        }
     }
 
     // ---------------------------------------------------------------- the tick
