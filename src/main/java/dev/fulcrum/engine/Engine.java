@@ -38,10 +38,11 @@ public final class Engine implements AutoCloseable {
     private final RandomSource random;
     private final ControlThread controlThread;
     private final EventBus events;
+    private final RebuildBatch rebuilds = new RebuildBatch(); // control thread
     private volatile EngineSettings settings;
     private volatile Map<String, Pool> pools = Map.of();
     private volatile Router router = Router.EMPTY;
-    private long lastRollNanos = Long.MIN_VALUE;
+    private long lastRollNanos = Long.MIN_VALUE; // control thread
 
     private Engine(EngineSettings settings, Ticker ticker, RandomSource random, ControlThread controlThread) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -98,44 +99,17 @@ public final class Engine implements AutoCloseable {
         });
     }
 
-    /** Set while {@link #batch} runs (control thread only): pools note that they need a rebuild instead. */
-    private boolean batching;
-    private final java.util.Set<Pool> rebuildAfterBatch = new java.util.LinkedHashSet<>();
-
     /**
-     * Runs {@code work} on the control thread with each pool's snapshot rebuilt once at the end instead of after
-     * every change in it: a config that reweights 1000 backends rebuilt a 160,000-point ring 1000 times (25 s), and
-     * requests saw the pool half changed meanwhile. Events are published as the changes are made.
+     * Runs {@code work} on the control thread with each pool's snapshot rebuilt once at its end instead of after
+     * every change ({@link RebuildBatch}). Events are published as the changes are made.
      */
     public void batch(Runnable work) {
-        run(() -> {
-            if (batching) {
-                work.run();
-                return;
-            }
-            batching = true;
-            try {
-                work.run();
-            } finally {
-                batching = false;
-                List<Pool> dirty = List.copyOf(rebuildAfterBatch);
-                rebuildAfterBatch.clear();
-                for (Pool p : dirty) {
-                    if (pools.get(p.name()) == p) {
-                        p.control().rebuild();
-                    }
-                }
-            }
-        });
+        run(() -> rebuilds.run(work, p -> pools.get(p.name()) == p));
     }
 
     /** Called by a pool about to rebuild: true when the rebuild waits for the end of a batch. */
     boolean deferRebuild(Pool p) {
-        if (batching) {
-            rebuildAfterBatch.add(p);
-            return true;
-        }
-        return false;
+        return rebuilds.defer(p);
     }
 
     // ---------------------------------------------------------------- pools and routes

@@ -26,7 +26,7 @@ class BatchTest {
             }
         });
 
-        // before: one rebuild per backend (a 160-point-per-backend ring 50 times) and half-applied pools in between
+        // no rebuild in between (no half-applied pool), then one snapshot with every change
         assertThat(seen).allMatch(s -> s == before);
         assertThat(pool.snapshot()).isNotSameAs(before);
         assertThat(pool.snapshot().all()).allMatch(v -> v.weight() == 3);
