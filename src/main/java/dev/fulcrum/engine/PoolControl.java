@@ -8,16 +8,18 @@ import java.util.TreeMap;
 /**
  * The control thread's side of one pool: its members and every change to them. Commands (add, remove,
  * drain, enable, reweight, a new strategy or breaker settings) and what the engine learns (a probe result,
- * an outlier to eject, a breaker transition, a drain emptied, the tick) each end the same way: the members'
- * states are recomputed, the snapshot is rebuilt and published ({@link SnapshotBuilder}, through
- * {@link Pool}'s one volatile field) and then the events are told.
+ * an outlier to eject, a breaker transition, a drain emptied, the tick) each end the same way: if what the
+ * request path sees changed, a new snapshot is built ({@link SnapshotBuilder}) and published through
+ * {@link Pool}'s one volatile field; then the events are told. A change of membership, weight, strategy or
+ * breaker settings always rebuilds; the others go through {@link #refresh}, which recomputes the members'
+ * states and rebuilds only when a state changed, a breaker moved or a slow start is ramping.
  *
  * <p>Events go out after the snapshot they describe: a listener that looks at the pool when told sees the
  * change, and one that issues a command from inside the event finds the members in a consistent state.
  *
  * <p>State changes and their events: DRAINING or DRAINED involved is a {@code drain} event, anything else
  * (DOWN, EJECTED, back UP) a {@code health} event. A drain that completes at once (nothing in flight) still
- * tells both steps, UP to DRAINING then DRAINING to DRAINED, so listeners always see the same sequence; a
+ * tells both steps (UP to DRAINING, then DRAINING to DRAINED), so listeners always see the same sequence; a
  * backend removed when drained then tells {@code membership present->removed}.
  *
  * <p>Threading: control thread only; it owns the member map and the members' control fields (see
