@@ -1,0 +1,9 @@
+/**
+ * The Backends view: one table row per backend of the selected pool (state, health, breaker, in-flight, rate,
+ * latency), a weight slider per row, drain, enable, remove and add (checked as it is typed by
+ * {@link dev.fulcrum.ui.backends.BackendForm} against {@link dev.fulcrum.rules.Limits}).
+ *
+ * <p>May use: the ui root (session, commands), admin values, engine values, rules, JavaFX. Must not use: other
+ * views' packages, app, proxy.
+ */
+package dev.fulcrum.ui.backends;
