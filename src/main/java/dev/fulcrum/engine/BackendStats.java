@@ -11,13 +11,13 @@ import org.HdrHistogram.SingleWriterRecorder;
  * thread's own) and rolled up once a second by the control thread into requests/s and latency percentiles over the
  * last {@value #LATENCY_SECONDS} seconds. The UI reads only the rolled-up values.
  *
- * <p>Each thread records latencies into its own HdrHistogram {@link SingleWriterRecorder}: one shared recorder made
- * every request bump two counters of its phaser and a bucket that the other I/O threads bumped too, moving those
- * cache lines between cores (2% of the proxy's CPU under load); recording stays wait-free. The recorders are packed
- * (memory in proportion to the values seen), and so are the per-second histograms the window is made of, which the
- * control thread alone fills from them; the window is kept incrementally (add the new second, subtract the one
- * that expired). Memory matters at a thousand backends: fourteen flat nanosecond histograms, about 400 KiB a backend,
- * ran a 256 MiB heap out of memory there. Latencies are kept in microseconds, two significant digits.
+ * <p>Each thread records latencies into its own HdrHistogram {@link SingleWriterRecorder}: with one shared recorder
+ * every request would bump two counters of its phaser and a bucket that the other I/O threads bump too, moving those
+ * cache lines between cores; recording stays wait-free. The recorders are packed (memory in proportion to the values
+ * seen), and so are the per-second histograms the window is made of, which the control thread alone fills from them;
+ * the window is kept incrementally (add the new second, subtract the one that expired). Memory matters at a thousand
+ * backends: flat nanosecond histograms, about 400 KiB a backend, would not fit in a 256 MiB heap there. Latencies
+ * are kept in microseconds, two significant digits.
  */
 public final class BackendStats {
     static final int LATENCY_SECONDS = 10;
@@ -107,8 +107,8 @@ public final class BackendStats {
         }
         second.reset();
         for (Own o : recorders) {
-            // the recorder's own interval histogram, added straight in (a copy first made the roll-up of 1000
-            // backends half as slow again); an idle thread's is empty and skipped
+            // the recorder's own interval histogram, added straight in (copying it first would make the roll-up
+            // of 1000 backends half as slow again); an idle thread's is empty and skipped
             Histogram h = o.recorder.getIntervalHistogram(o.spare);
             o.spare = h;
             if (h.getTotalCount() > 0) {

@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Zadimoghaddam, 2016; HAProxy's {@code hash-balance-factor}, Envoy's {@code hash_balance_factor}): no
  * backend takes more than its weight's share of {@code balanceFactor x (poolInFlight + 1)} requests in flight:
  * {@code ceil(balanceFactor x (poolInFlight + 1) x weight / totalWeight)}, as HAProxy's {@code lb_chash} does
- * for unequal weights (an equal cap for all made a backend of weight 9 beside one of weight 1 shed its own
- * keys: 625 of 1000 requests where its ring share is 905). Example, equal weights: factor 1.25, 4 backends,
+ * for unequal weights (an equal cap for all would make a backend of weight 9 beside one of weight 1 shed its
+ * own keys, taking far less than its ring share). Example, equal weights: factor 1.25, 4 backends,
  * 11 in flight in the pool: the cap is ceil(1.25 x 12 / 4) = 4, so a backend with 4 in flight is passed over
  * for the next one clockwise below its cap. The caps add up to more than the requests in flight, so some
  * backend is always below its own; if every such backend is ineligible, the first eligible backend clockwise

@@ -18,11 +18,10 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>The pick is the strategy's pick on the pool's current snapshot with no lease taken: in-flight counts are
  * untouched. Round robin and smooth WRR pick with a twin that starts where the live strategy is, so the answer is
- * where the next request would go and the pool's own position does not move (stepping used to move real traffic
- * along). For {@code power-of-two} the draws are observed by picking with a twin strategy (same candidates, same
- * choices) whose randomness is recorded; pass a seeded {@link RandomSource} for reproducible traces. A request
- * carrying a valid sticky cookie goes to the backend it names while that one can take it, as in the proxy: pass
- * that id ({@code stickyCookie}).
+ * where the next request would go and the pool's own position does not move. For {@code power-of-two} the draws
+ * are observed by picking with a twin strategy (same candidates, same choices) whose randomness is recorded; pass a
+ * seeded {@link RandomSource} for reproducible traces. A request carrying a valid sticky cookie goes to the backend
+ * it names while that one can take it, as in the proxy: pass that id ({@code stickyCookie}).
  *
  * <p>Example: consistent hashing on {@code path}, request {@code GET /k/k42}: key {@code /k/k42}, hash
  * {@code 0x5c1e...}, first ring point clockwise at {@code 0x5c3a...} owned by {@code b}; {@code c} filtered

@@ -6,8 +6,8 @@ import java.net.InetAddress;
 /**
  * A client address as text in one form (RFC 5952 for IPv6: lower case, no leading zeros, the longest run of two or
  * more zero groups as {@code ::}, no scope), so the key the proxy hashes for {@code ip} is the one a user types into
- * the ring lookup, as nginx's {@code $remote_addr} prints it. Java's own form ({@code 2001:db8:0:0:0:0:0:1}) sent
- * 162 of 200 IPv6 clients to another backend than the lookup named.
+ * the ring lookup, as nginx's {@code $remote_addr} prints it. Java's own form ({@code 2001:db8:0:0:0:0:0:1})
+ * would send most IPv6 clients to another backend than the lookup names.
  */
 public final class IpText {
     private IpText() {

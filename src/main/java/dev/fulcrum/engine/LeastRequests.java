@@ -8,9 +8,9 @@ package dev.fulcrum.engine;
  * <p>Ties are common (an idle pool is all zeros), and always taking the first in id order would send every
  * quiet moment's requests to one backend. Tied candidates are chosen in proportion to their weights by weighted
  * reservoir sampling: a tie of weight w replaces the current choice with probability w / (the tied weight seen
- * so far). As nginx's {@code least_conn} breaks ties by weighted round robin: with equal shares each tie was
- * equally likely, so at low concurrency weights 3:1 split 50/50, and slow start did nothing. A full pass over
- * the candidates per pick: O(n).
+ * so far), as nginx's {@code least_conn} breaks ties by weighted round robin: were each tie equally likely,
+ * weights 3:1 would split 50/50 at low concurrency, and slow start would do nothing. A full pass over the
+ * candidates per pick: O(n).
  */
 final class LeastRequests implements Strategy {
     private final Candidates c;

@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code round-robin}: each candidate in id order, ignoring weights: a, b, c, a, b, c. An ineligible
  * candidate's turn passes to whoever's turn is next, so the others share it evenly. The position is one shared counter
  * (lock-free). A new snapshot (every tick while slow start ramps, every state change) starts a new strategy,
- * which goes on from where the previous one was: started again from the first candidate, every rebuild would hand
- * its first request to the same backend, and at a few requests a second that was all of them.
+ * which goes on from where the previous one stopped: started again from the first candidate, every rebuild would
+ * hand its first request to the same backend, and at a few requests a second that would be all of them.
  */
 final class RoundRobin implements Strategy {
     private final Candidates c;
@@ -29,8 +29,8 @@ final class RoundRobin implements Strategy {
         if (n == 0) {
             return null;
         }
-        // a skipped backend's turn goes on to whoever's turn comes next, not always to its successor (which took
-        // a, b, c's share at 0 / 2000 / 1000 with a at its cap; nginx spreads it evenly over those that can take it)
+        // a skipped backend's turn goes on to whoever's turn comes next, not always to its successor (which would
+        // take a's whole share while a is at its cap; nginx spreads it evenly over those that can take it)
         int at = 0;
         for (int tries = 0; tries < n; tries++) {
             at = (int) Long.remainderUnsigned(next.getAndIncrement(), n);
@@ -39,8 +39,8 @@ final class RoundRobin implements Strategy {
                 return b;
             }
         }
-        // other threads took turns meanwhile, so n turns need not have covered every candidate (a retry found
-        // none with its one other backend free, and answered 502): look at each once
+        // other threads may take turns meanwhile, so n turns need not cover every candidate (a retry could find
+        // none while its one other backend is free, and answer 502): look at each once
         return Picking.scanFrom(c, at, eligible);
     }
 }

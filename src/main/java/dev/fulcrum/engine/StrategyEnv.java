@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * What a strategy may use besides its candidates: the clock, randomness, and the pool's total in-flight
  * count (bounded loads compare a backend against the pool average without summing every backend). The count is
- * striped: every request moves it twice, from whichever I/O thread serves it, and one shared counter made those two
- * updates pass its cache line between the cores on nearly every request.
+ * striped: every request moves it twice, from whichever I/O thread serves it, and one shared counter would pass its
+ * cache line between the cores on nearly every request.
  */
 public record StrategyEnv(Ticker ticker, RandomSource random, LongAdder poolInFlight) {
     public static StrategyEnv of(Ticker ticker, RandomSource random) {
