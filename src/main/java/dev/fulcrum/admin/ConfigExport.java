@@ -7,8 +7,8 @@ import dev.fulcrum.engine.EngineException;
 import java.util.List;
 
 /**
- * Turns the running pools into nginx, HAProxy or Envoy configuration (issue 4, {@code GET /api/config/export}), so a
- * setup tried out in Fulcrum can be carried over to a production proxy.
+ * Turns the running pools into nginx, HAProxy or Envoy configuration ({@code GET /api/config/export},
+ * docs/REFERENCE.md §4), so a setup tried out in Fulcrum can be carried over to a production proxy.
  *
  * <p>Live membership, weights and DRAINING / DRAINED states come from the engine; strategy, health check, outlier
  * detection, breaker, slow start, sticky sessions, timeouts and retries come from {@code config}. Whatever the target

@@ -102,7 +102,7 @@ final class Metrics implements RequestListener {
         Gauge.builder("fulcrum.backend.up", () -> value(id, v -> v.state() == BackendState.UP ? 1 : 0))
                 .description("1 when the backend takes traffic").tag("backend", id).register(registry);
         // every attempt, retried ones included (fulcrum_requests_total counts answers by the backend that gave them:
-        // a backend whose every attempt failed and was retried elsewhere had no series at all)
+        // a backend whose every attempt failed and was retried elsewhere would have no series at all)
         io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.backend.attempts", this,
                         m -> m.value(id, v -> v.totalRequests()))
                 .description("Attempts sent to the backend, retried ones included").tag("backend", id).register(registry);

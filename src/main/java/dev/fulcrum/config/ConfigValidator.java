@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * The meaning checks of a config: ranges, formats, cross references and ids unique across every pool. Every problem
  * is collected, each with its JSON path and value, in the order of the file.
  *
- * <p>Decisions the contract leaves open, taken here:
+ * <p>Decisions docs/REFERENCE.md leaves open, taken here:
  * <ul>
  *   <li>A config needs at least one backend or demo backend somewhere: in the default pool or in any named pool.
  *       A default pool with none is allowed when a named pool has some (an API-only gateway whose other paths

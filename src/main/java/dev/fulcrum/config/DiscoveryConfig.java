@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 /**
- * A source of backends besides the static list (issue 4, "discovery"), in a pool's {@code discovery} array.
+ * A source of backends besides the static list (docs/REFERENCE.md §2.5), in a pool's {@code discovery} array.
  *
  * <pre>
  * { "type": "dns",  "name": "api.internal", "port": 3000, "refreshMs": 5000 }   every A/AAAA record, re-resolved

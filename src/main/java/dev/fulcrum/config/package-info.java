@@ -4,7 +4,7 @@
  * <ul>
  *   <li>{@link dev.fulcrum.config.FulcrumConfig} and its parts are records whose component names are the JSON field
  *       names; each part has a {@code DEFAULT} (or, for list entries, {@code DEFAULTS}) constant holding the
- *       contract's defaults.</li>
+ *       defaults of docs/REFERENCE.md §2.1.</li>
  *   <li>{@link dev.fulcrum.config.ConfigLoader} reads JSON and throws one
  *       {@link dev.fulcrum.config.ConfigException} listing every {@link dev.fulcrum.config.ConfigProblem}, each
  *       printed as {@code config error: <json path>: <what is wrong> (got: <value>)}.</li>
