@@ -79,7 +79,7 @@ public final class FulcrumWindow extends Application {
                     app.handleOperatorSignals(); // SIGHUP reads the config again, SIGUSR1 reopens the access log
                 }
                 if (exitOnFailure && c.owned() instanceof EmbeddedFulcrum app) {
-                    // the contract's ready line, as headless prints it, once the first engine listens
+                    // the ready line of docs/REFERENCE.md §1, as headless prints it, once the first engine listens
                     System.out.println(app.readyLine());
                     System.out.flush();
                 }

@@ -86,7 +86,7 @@ public final class MainController {
         });
         session.demoStateProperty().addListener((o, a, d) -> showDemoTab(!d.isEmpty()));
         showDemoTab(false);
-        // a stalled or gone engine: its last figures must not pass for live ones (they did, for as long as it was gone)
+        // a stalled or gone engine: its last figures must not pass for live ones
         javafx.animation.Timeline staleness = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
                 javafx.util.Duration.seconds(1), e -> showStaleness()));
         staleness.setCycleCount(javafx.animation.Animation.INDEFINITE);
@@ -153,8 +153,8 @@ public final class MainController {
     }
 
     /**
-     * Requests and failures since the window opened, removed backends included: summing the backends there are
-     * now made the total go down when one was removed (17199 became 14704 as /metrics still counted demo-c).
+     * Requests and failures since the window opened, removed backends included: summing only the backends there are
+     * now would make the total go down whenever one is removed.
      */
     static final class RunningTotals {
         private final Map<String, long[]> last = new HashMap<>();

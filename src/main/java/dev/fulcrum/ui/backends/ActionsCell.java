@@ -26,7 +26,7 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
         enable.setTooltip(new Tooltip("Back into rotation (E)"));
         remove.setTooltip(new Tooltip("Drain, then remove (Del)"));
         progress.setPrefWidth(70);
-        // the buttons keep their labels at any column width ("Dr…", "Ena…" at 1280 x 800); the progress gives way
+        // the buttons keep their whole labels at any column width (never "Dr…"); the progress gives way
         for (Button b : new Button[] {drain, enable, remove}) {
             b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         }
@@ -62,7 +62,7 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
     private void show() {
         BackendInfo b = row.info();
         boolean draining = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
-        // one of Drain and Enable at a time, the one that applies (both side by side did not fit at 1024 px);
+        // one of Drain and Enable at a time, the one that applies (both side by side do not fit at 1024 px);
         // an ejected backend offers Enable (back now), and D or Remove still drain it
         boolean enableable = draining || "EJECTED".equals(b.state());
         shown(drain, !enableable);

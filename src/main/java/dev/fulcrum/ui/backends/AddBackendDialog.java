@@ -48,8 +48,8 @@ final class AddBackendDialog {
         dialog.getDialogPane().getButtonTypes().addAll(addType, ButtonType.CANCEL);
         Button add = (Button) dialog.getDialogPane().lookupButton(addType);
         add.setId("addConfirm");
-        // a field's problem shows once it has been typed in: a dialog that opened in red ("id: ... (got: nothing)")
-        // scolded before anything was typed; Add stays disabled until every field is right
+        // a field's problem shows once it has been typed in, so the dialog does not open in red before anything
+        // is typed; Add stays disabled until every field is right
         Set<String> typed = new java.util.HashSet<>();
         Runnable check = () -> {
             List<String> p = BackendForm.problems(id.getText(), url.getText(), weight.getText(), existingIds);

@@ -90,8 +90,8 @@ public final class BackendsViewModel {
     /**
      * A weight while dragging from {@code from} (the weight when the drag began): sent at most every
      * {@link #DRAG_SEND_INTERVAL_MS} per backend, and only when the engine does not have it already (the weight
-     * this drag last sent, else {@code from}): a drag within one step repeats the value, and each repeat was a
-     * no-op event such as {@code weight a 5->5}.
+     * this drag last sent, else {@code from}): a drag within one step repeats the value, and each repeat would
+     * be a no-op event such as {@code weight a 5->5}.
      */
     public void weightDragged(String id, int from, int weight, long nowMillis) {
         DragSent last = lastDragSent.get(id);
@@ -104,8 +104,8 @@ public final class BackendsViewModel {
 
     /**
      * The final weight (drag released, click or key). Sent only when the engine does not have it yet: after a drag
-     * the engine has the weight the drag last sent, so a release on that weight sends nothing (it used to send it
-     * again, and the engine logged {@code weight a 15->15}); otherwise the engine has {@code from}. Undo restores
+     * the engine has the weight the drag last sent, so a release on that weight sends nothing (sending it again would
+     * make a no-op event such as {@code weight a 15->15}); otherwise the engine has {@code from}. Undo restores
      * {@code from} whenever {@code from != to}, sent now or by the drag.
      */
     public void weightSet(String id, int from, int to) {

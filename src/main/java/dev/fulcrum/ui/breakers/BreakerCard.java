@@ -134,7 +134,7 @@ final class BreakerCard extends VBox {
     /**
      * Why no calls reach this breaker now, or null when they can: an ejected or DOWN backend gets no traffic, so its
      * breaker keeps the figures it had (CLOSED at 30% failures, or HALF_OPEN waiting for probes that cannot come),
-     * which looked frozen in front of an audience.
+     * and the card says why rather than look frozen.
      */
     static String bypassedBecause(EngineState.BackendInfo b) {
         return switch (b.state()) {

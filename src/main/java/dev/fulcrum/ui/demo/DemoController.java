@@ -40,7 +40,7 @@ public final class DemoController {
             down.setId("demoDown-" + id);
             latency.setPrefWidth(220);
             errorRate.setPrefWidth(220);
-            // a Slider's default step (10) is the whole 0..1 range: one arrow key made every request fail
+            // a Slider's default step (10) is the whole 0..1 range: one arrow key would make every request fail
             errorRate.setBlockIncrement(0.05);
             latency.setBlockIncrement(50);
             latencyText.setMinWidth(70);

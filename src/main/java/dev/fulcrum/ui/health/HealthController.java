@@ -49,7 +49,7 @@ public final class HealthController {
         Timeline poll = new Timeline(new KeyFrame(Duration.millis(PROBE_REFRESH_MS), e -> fetch()));
         poll.setCycleCount(Timeline.INDEFINITE);
         // runs while the view is in a window: a running Timeline is held by the FX pulse timer, and one left running
-        // after the window was reopened on another engine (a scenario) kept this view and that engine alive
+        // after the window is reopened on another engine (a scenario) would keep this view and that engine alive
         healthGrid.sceneProperty().addListener((o, a, sc) -> {
             if (sc == null) {
                 poll.stop();

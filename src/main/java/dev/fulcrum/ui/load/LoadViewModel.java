@@ -22,7 +22,7 @@ import javafx.scene.chart.XYChart;
  * point per series and drops the oldest instead of rewriting every point. Paused, the charts stop moving
  * (the sampling goes on, so nothing is missing on resume... except what scrolled out of the window). While
  * the view is not showing (another tab is), points are held the same way and the charts are left alone:
- * laying out four charts four times a second that nobody sees cost the proxy throughput.
+ * laying out four charts four times a second that nobody sees costs the proxy throughput.
  */
 public final class LoadViewModel {
     public static final int WINDOW_SECONDS = 300;

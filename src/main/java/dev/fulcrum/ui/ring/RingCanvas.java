@@ -20,7 +20,7 @@ import javafx.scene.text.TextAlignment;
  * <p>Speed: the ring itself (or the band) is an image computed once per geometry and size, each pixel taking
  * the owner of its angle by binary search, so redrawing (a key looked up, a preview) costs one drawImage plus
  * overlays; the virtual-node ticks are one path per colour with sines and cosines computed once per geometry.
- * Filling 8,000 tiny wedges with the software pipeline took about 180 ms a frame; the image takes a few.
+ * Filling 8,000 tiny wedges with the software pipeline would take about 180 ms a frame; the image takes a few.
  */
 public final class RingCanvas extends Region {
     private static final double BAND_HEIGHT = 56;

@@ -75,8 +75,8 @@ public final class RingViewModel {
                 g -> {
                     if (pool.equals(session.pool())) {
                         show(g.orElse(null), strategyType(pool));
-                        // the looked-up key's owner, asked of this ring now that it is here (asked before, the
-                        // answer came from no ring or the last one and stayed "…" after a switch of strategy)
+                        // the looked-up key's owner, asked of this ring now that it is here (asked before it, the
+                        // answer would come from no ring or the last one and stay "…" after a switch of strategy)
                         lookup(lastKey);
                     }
                 }, msg -> message.set("Cannot read the ring: " + msg));

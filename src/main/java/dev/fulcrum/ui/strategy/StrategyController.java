@@ -55,7 +55,7 @@ public final class StrategyController {
 
     private void typeChanged(String t) {
         explanation.setText(t == null ? "" : StrategyForm.EXPLANATIONS.getOrDefault(t, ""));
-        // "Applied to pool default: {type=round-robin}" spoke of the last Apply, not of the strategy now chosen
+        // "Applied to pool default: {type=round-robin}" speaks of the last Apply, not of the strategy now chosen
         strategyResult.getStyleClass().remove("form-problems");
         strategyResult.setText("");
         for (Map.Entry<String, Node> e : fields().entrySet()) {

@@ -40,7 +40,7 @@ public final class WorkshopTabs {
 
         /**
          * The tabs that work against the engine shown: an HAProxy fleet has no proxy of ours to send traffic through
-         * and no pick to explain, so Traffic and Why this backend are left out there (they were shown, and failed).
+         * and no pick to explain, so Traffic and Why this backend are left out there (they could only fail).
          * Side by side simulates on its own and Scenarios only opens files.
          */
         public List<Tab> tabsFor(boolean haproxyFleet) {

@@ -168,7 +168,7 @@ public final class TrafficController implements AutoCloseable {
     /**
      * Where to send to reach a proxy that reports {@code host}: a wildcard address (0.0.0.0, ::) is the engine's
      * every interface, so the host the window reaches the engine's admin API on (or loopback, embedded). Sent as
-     * reported, traffic for a remote engine went to 0.0.0.0, which is this machine.
+     * reported, traffic for a remote engine would go to 0.0.0.0, which is this machine.
      */
     static String reachable(String host, String adminHost) {
         boolean any = host == null || host.equals("0.0.0.0") || host.equals("[::]") || host.equals("::")

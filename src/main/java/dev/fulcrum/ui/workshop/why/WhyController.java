@@ -32,7 +32,8 @@ import javafx.scene.layout.VBox;
  * power-of-two's draws, the pick, backup and panic.
  *
  * <p>In-process only: it needs the pool itself ({@link WorkshopContext#pools()}); attached to a remote engine
- * the view says so. Stepping is real: round robin and smooth WRR advance as if the request had been routed.
+ * the view says so. Stepping moves nothing: round robin and smooth WRR are explained from where the live strategy
+ * is, so each Step shows where the next real request would go.
  */
 public final class WhyController {
     private final UiSession session;
