@@ -18,9 +18,9 @@ import org.xnio.XnioIoThread;
 import org.xnio.conduits.ConduitStreamSourceChannel;
 
 /**
- * The floor of a reverse proxy built on an Undertow listener, for comparison only (issue 3 asks for one): Undertow's
- * HTTP/1.1 server side as Fulcrum uses it (same I/O threads, same socket options, dispatch on the I/O thread, reads left on
- * while a request waits so that no epoll_ctl is made per request), and
+ * The floor of a reverse proxy built on an Undertow listener, for comparison only: Undertow's HTTP/1.1 server side as
+ * Fulcrum uses it (same I/O threads, same socket options, dispatch on the I/O thread, reads left on while a request
+ * waits so that no epoll_ctl is made per request), and
  * behind it the least a proxy can do: a keep-alive backend connection per I/O thread taken from a stack, the request
  * line and a Host written, the answer's status line and Content-Length read, the body written back through the
  * exchange. No routing, no header forwarding or rewriting, no validation, timeouts, retries, health, breakers,

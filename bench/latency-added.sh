@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Latency Fulcrum adds at a fixed, moderate rate (issue 7: p99 added over direct <= 1 ms), beside nginx.
+# Latency Fulcrum adds at a fixed, moderate rate (the target: p99 added over direct <= 1 ms), beside nginx.
 # An open-loop client (bench/FixedRate.java, wrk2-style: latency counts from when each request was due)
 # sends RATE requests/s over 10 keep-alive connections for SECONDS, directly to a backend, through nginx
 # (upstream keepalive) and through headless Fulcrum, in interleaved rounds; medians are reported.

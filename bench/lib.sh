@@ -41,8 +41,8 @@ start_backends() {
 
 # start_nginx_proxy PORT BACKEND_PORT... : nginx as a reverse proxy, upstream keepalive on (the comparison);
 # keepalive is the idle connections each worker keeps, so it must exceed a worker's share of wrk's connections,
-# or nginx closes and reopens backend connections at high connection counts (64 did at -c200).
-# NGINX_FORWARDED=1 (the default) has nginx do the job Fulcrum's contract asks of it: X-Forwarded-For (appended),
+# or nginx closes and reopens backend connections at high connection counts (64 does at -c200).
+# NGINX_FORWARDED=1 (the default) has nginx do the job docs/REFERENCE.md §3 asks of Fulcrum: X-Forwarded-For (appended),
 # X-Forwarded-Proto and X-Forwarded-Host on every request, as nginx reverse-proxy configurations set them;
 # NGINX_FORWARDED=0 is nginx's bare proxy_pass, which adds none (and costs less: fewer bytes for it and its backend).
 # NGINX_DIR names its directory under $WORK (default proxy), for a second nginx beside the first

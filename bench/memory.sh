@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory and connection reuse at full load (issue 7: heap under 256 MiB through a 10-minute run; new backend
+# Memory and connection reuse at full load (the targets: heap under 256 MiB through a 10-minute run; new backend
 # connections per request <= 0.01). Headless Fulcrum (-Xmx256m) in front of two nginx backends, wrk -t2 -c50
 # for one minute at a time; after each minute: requests/s, the live heap (used after a full GC, jcmd), and
 # backend connections opened per request (fulcrum_backend_connections_opened_total / fulcrum_requests_total).

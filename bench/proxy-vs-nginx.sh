@@ -46,7 +46,7 @@ for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && bre
 grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
 fi
 
-# the floor of a proxy on an Undertow listener (what issue 3 asks for): Undertow's server side and the least forwarding
+# the floor of a proxy on an Undertow listener: Undertow's server side and the least forwarding
 if want undertow-bare-proxy; then
 java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowBareProxy.java" $UBARE $B1 $B2 > "$WORK/ubare" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "undertow-bare ready" "$WORK/ubare" 2>/dev/null && break; sleep 0.2; done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 1000 backends (issue 7): headless Fulcrum with a consistent-hash ring of 1000 backends x 160 virtual nodes
+# 1000 backends: headless Fulcrum with a consistent-hash ring of 1000 backends x 160 virtual nodes
 # (160,000 points) in front of two nginx ports, under wrk load, first with a steady membership and then
 # while a client adds, removes and reweights backends through the admin API as fast as it can. Reports
 # requests/s, p99 and max latency for both, and how many membership changes were made: a change rebuilds the

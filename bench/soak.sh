@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long soak (issue 7), not run by CI: SoakTest for ten minutes (or SOAK_SECONDS) under continuous
+# The long soak, not run by CI: SoakTest for ten minutes (or SOAK_SECONDS) under continuous
 # load while backends join, leave, change weight and flap. Prints the figures line it measured:
 # GETs, failures, actions, in-flight left, heap after GC before/after.
 #   bench/soak.sh            # 600 s each for the plain soak and the flapping soak

@@ -306,7 +306,7 @@ public final class TrafficGenerator implements AutoCloseable {
             }
         } catch (IllegalArgumentException e) {
             // one line of a replayed trace that is no request (a space in its path, a line break in its key) is
-            // counted as an error; the run goes on (it ended the pacer, and every later request went unsent)
+            // counted as an error and the run goes on: ending the pacer would leave every later request unsent
             sent.incrementAndGet();
             connectionErrors.incrementAndGet();
             if (unsendableWarned.compareAndSet(false, true)) {
