@@ -164,7 +164,8 @@ class ArchitectureTest {
     @Test
     void onlyTheMainClassSitsAboveTheUiAndTheApp() {
         assertThat(MAIN.that(resideInAnyPackage(ROOT))).extracting(JavaClass::getName)
-                .allMatch(n -> n.equals(ROOT + ".Main") || n.startsWith(ROOT + ".Main$"));
+                .allMatch(n -> n.equals(ROOT + ".Main") || n.startsWith(ROOT + ".Main$")
+                        || n.equals(ROOT + ".package-info"));
     }
 
     @Test
