@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class BalancingHandler implements HttpHandler {
     private final Engine engine;
     private final ProxySettings settings;
+    private final RetryPolicy retries;
     private final AccessLog log;
     private final StickyCookies sticky;
     private final Tunnels tunnels = new Tunnels();
@@ -40,6 +41,7 @@ final class BalancingHandler implements HttpHandler {
     BalancingHandler(Engine engine, ProxySettings settings, AccessLog log, ByteBufferPool buffers, int ioThreads) {
         this.engine = engine;
         this.settings = settings;
+        this.retries = RetryPolicy.of(settings);
         this.log = log;
         this.sticky = new StickyCookies(settings);
         this.buffers = buffers;
@@ -66,6 +68,10 @@ final class BalancingHandler implements HttpHandler {
 
     ProxySettings settings() {
         return settings;
+    }
+
+    RetryPolicy retries() {
+        return retries;
     }
 
     RequestListener listener() {
@@ -237,7 +243,7 @@ final class BalancingHandler implements HttpHandler {
                 }
             }
             if ((byte) b != want[k]) {
-                // not the prefix the router matched (a decoding this walk does not know): cut by length, as before
+                // not the prefix the router matched (a decoding this walk does not know): cut by the prefix's length
                 String rest = target.substring(Math.min(target.length(), prefix.length()));
                 return rest.startsWith("/") ? rest : "/" + rest;
             }

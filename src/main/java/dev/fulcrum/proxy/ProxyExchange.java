@@ -30,15 +30,12 @@ import io.undertow.util.Transfer;
 
 /**
  * One client request on its way through the proxy: pick, connect, forward, stream the answer back, and
- * on failure try another backend when that is safe.
+ * on failure try another backend when the {@link RetryPolicy} allows. Where the exchange is, is one
+ * {@link ExchangePhase}.
  *
- * <p>Retry rules (docs/REFERENCE.md §3): an attempt whose connection could not be made never reached a backend, so
- * any method may go elsewhere. Once a request was sent, only GET, HEAD and OPTIONS (or any method with
- * {@code retryNonIdempotent}) are sent again, and only while no body byte was streamed and no response byte
- * reached the client. 5xx answers are passed through, not retried (nginx's default).
- *
- * <p>Everything here runs on the exchange's I/O thread, so the fields need no synchronisation; the lease is
- * released exactly once through {@link Lease#release}, from whichever completion path comes first.
+ * <p>Everything here runs on the exchange's I/O thread, so the fields need no synchronisation. The lease is released
+ * here only, exactly once, from whichever completion path comes first (a failed attempt, a broken answer, the
+ * client's hang-up, a refused body, the tunnel's close, the exchange's end); {@link Lease#release} ignores a second.
  */
 final class ProxyExchange extends ReadDeadlines.Waiter {
     private final BalancingHandler handler;
@@ -46,27 +43,24 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private final Pool pool;
     private final ExchangeRequest request;
     private final String targetPath;
-    private final boolean idempotent;
+    /** The request may go out again after it reached a backend ({@link RetryPolicy#resendable}). */
+    private final boolean resendable;
     private final boolean upgrade;
     /** No body to forward: known at the start (a body is only read by the transfer to the backend). */
     private final boolean bodyless;
     private ClientWatch watch;
     private Set<Backend> tried;
+    /** Backends picked so far: what {@link RetryPolicy#maxRetries} bounds. */
     private int attempts;
     private Lease lease;
     private BackendConnection connection;
     /** The pool {@link #connection} came from and goes back to (closed, and closing it, once its backend is removed). */
     private BackendConnections connectionOwner;
-    private boolean sent;
-    /** Which try is current (see {@link Attempt}). */
+    private ExchangePhase phase = ExchangePhase.CONNECTING;
+    /** Which try is current (see {@link Attempt}): one per pick, and one for a retry on a fresh connection. */
     private int attemptNo;
-    private boolean bodyStarted;
     /** The one retry on a fresh connection after a pooled one was found closed has been made. */
-    private boolean staleRetried;
-    private boolean responseReceived;
-    private boolean responseDone;
-    private boolean finished;
-    private boolean upgraded;
+    private boolean freshRetryMade;
     /** Where the request body goes while it streams to the backend. */
     private StreamSinkChannel upload;
     /**
@@ -74,8 +68,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * has nothing more for now.
      */
     private StreamSinkChannel responseSink;
-    /** The 101 reached the client and the two connections are spliced: the tunnel owns the lease now. */
-    private boolean tunnelOpen;
     private Outcome outcome = Outcome.SUCCESS;
     private Lease stickyLease;
 
@@ -86,9 +78,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         this.pool = pool;
         this.request = request;
         this.targetPath = targetPath;
-        HttpString m = exchange.getRequestMethod();
-        this.idempotent = handler.settings().retryNonIdempotent()
-                || m.equals(Methods.GET) || m.equals(Methods.HEAD) || m.equals(Methods.OPTIONS);
+        this.resendable = handler.retries().resendable(exchange.getRequestMethod());
         // only an HTTP/1.x connection can be handed over: an HTTP/2 stream cannot, so a WebSocket
         // upgrade asked over HTTP/2 goes to the backend as an ordinary request, its Upgrade header dropped
         this.upgrade = exchange.getRequestHeaders().contains(Headers.UPGRADE)
@@ -149,7 +139,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         lease = l;
         attempts++;
-        sent = false;
+        phase = phase.unsent();
         connection = null;
         BackendConnections conns = handler.connections(l.backend());
         conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), false, now);
@@ -174,7 +164,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
 
         private boolean current() {
-            return a == attemptNo && !finished;
+            return a == attemptNo && !phase.ended();
         }
 
         @Override
@@ -186,7 +176,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             conn = c;
             connection = c;
             connectionOwner = conns;
-            sent = true;
+            phase = phase.sent();
             if (bodyless) {
                 // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
                 // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang.
@@ -199,7 +189,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         @Override
         public void connectFailed(IOException e) {
             if (a == attemptNo) {
-                sent = false;
+                phase = phase.unsent();
                 attemptFailed(Outcome.CONNECT_FAILURE, e, a);
             }
         }
@@ -224,8 +214,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
         @Override
         public void failed(IOException e) {
-            if (a == attemptNo && conn != null && conn.pooled() && !staleRetried && idempotent && !bodyStarted
-                    && !responseReceived && !finished && lease != null && !lease.isReleased()) {
+            if (a == attemptNo && conn != null && lease != null && !lease.isReleased()
+                    && handler.retries().mayRetryOnFreshConnection(phase, conn.pooled(), freshRetryMade, resendable)) {
                 retryOnAFreshConnection(e);
                 return;
             }
@@ -338,7 +328,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
         }
         String clientIp = request.clientIp();
-        // every line the client sent, in order (nginx's $proxy_add_x_forwarded_for): a second line was dropped
+        // every line the client sent, in order, then the client (nginx's $proxy_add_x_forwarded_for)
         HeaderValues xffs = in.get(Headers.X_FORWARDED_FOR);
         String xff = xffs == null ? null : xffs.size() == 1 ? xffs.getFirst() : String.join(", ", xffs);
         out.header(Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
@@ -366,12 +356,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             c.requestComplete();
             return;
         }
-        bodyStarted = true;
+        phase = phase.uploading();
         ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
-            if (a == attemptNo && responseReceived) {
+            if (a == attemptNo && phase.answerArrived()) {
                 // the backend answered before it took the whole upload (a 413, say) and stopped reading: its answer
                 // stands and goes on to the client; the exchange ends once it is out (see endAfterAnswer)
-                if (responseDone) {
+                if (phase.answerDone()) {
                     endAfterAnswer();
                 }
                 return;
@@ -381,8 +371,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         // a failed read is the client's doing (it hung up or cut its body short): not the backend's, and there is
         // nothing left to wait for
         ChannelExceptionHandler<java.nio.channels.Channel> clientFailed = (ch, e) -> {
-            if (a == attemptNo && !finished) {
-                finished = true;
+            if (a == attemptNo && !phase.ended()) {
+                phase = phase.finish();
                 cancelReadTimer();
                 broke(Outcome.CLIENT_ABORT, e);
             }
@@ -419,7 +409,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     private void startReadTimer(long now) {
-        if (handler.settings().readMs() > 0 && !responseReceived && !finished) {
+        if (handler.settings().readMs() > 0 && phase.awaitingAnswer()) {
             handler.deadlines(exchange.getIoThread()).arm(this, now);
         }
     }
@@ -449,10 +439,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     private void readTimedOut() {
-        if (!responseReceived && !finished) {
+        if (phase.awaitingAnswer()) {
             attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"),
                     attemptNo);
-        } else if (!responseDone && !finished && !upgraded) {
+        } else if (phase == ExchangePhase.ANSWERING) {
             // too late for an error answer: the client's connection is closed, as nginx does on proxy_read_timeout
             broke(Outcome.TIMEOUT, new IOException("no body bytes from the backend within " + handler.settings().readMs()
                     + " ms"));
@@ -465,7 +455,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * here (its reads found bytes; Transfer waits on the client's socket, not the backend's).
      */
     private void bodyWaiting(boolean waiting) {
-        if (waiting && responseSink != null && !responseDone) {
+        if (waiting && responseSink != null && !phase.answerDone()) {
             // the backend has nothing more for now: what it sent goes out (an HTTP/2 stream holds it until a flush,
             // so server-sent events over https would otherwise arrive all at the end)
             try {
@@ -476,7 +466,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         if (!waiting) {
             cancelReadTimer();
-        } else if (handler.settings().readMs() > 0 && !responseDone && !finished) {
+        } else if (handler.settings().readMs() > 0 && !phase.answerDone() && !phase.ended()) {
             handler.deadlines(exchange.getIoThread()).arm(this);
         }
     }
@@ -491,7 +481,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                     + "request that asked for no upgrade"), attemptNo);
             return;
         }
-        responseReceived = true;
+        phase = phase.headArrived();
         cancelReadTimer();
         outcome = status >= 500 ? Outcome.SERVER_ERROR : Outcome.SUCCESS;
         exchange.setStatusCode(status);
@@ -520,7 +510,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             broke(ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT, e);
         };
         Transfer.initiateTransfer(fromBackend, responseSink, null, sink -> {
-            responseDone = true;
+            phase = phase.answered();
             if (exchange.isRequestComplete()) {
                 finishWrites(sink); // the exchange ends when the answer is flushed
             } else {
@@ -546,7 +536,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         if (!body.hasRemaining()) {
-            responseDone = true;
+            phase = phase.answered();
             endAfterAnswer();
             return;
         }
@@ -565,7 +555,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
             ch.suspendWrites();
             ch.getWriteSetter().set(null);
-            responseDone = true;
+            phase = phase.answered();
             endAfterAnswer();
         });
         out.resumeWrites();
@@ -573,7 +563,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     /** HTTP/1.1 Upgrade (WebSocket): splice the two connections until either side closes. */
     private void upgradeTunnel(BackendConnection c) {
-        upgraded = true;
+        phase = phase.upgrading();
         ByteBufferPool buffers = exchange.getConnection().getByteBufferPool();
         exchange.upgradeChannel((StreamConnection client, HttpServerExchange ex) -> {
             StreamConnection b = c.upgrade();
@@ -585,7 +575,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             client.setCloseListener(closed);
             b.setCloseListener(closed);
             watch.unwatch(this); // the tunnel's own close listeners have taken over
-            tunnelOpen = true;
+            phase = phase.tunnelOpened();
             if (!b.isOpen()) {
                 closed.handleEvent(b);
                 return;
@@ -644,14 +634,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     // ---------------------------------------------------------------- failure and completion
 
     /**
-     * An idle connection the backend closed just as the request went out on it (a dev server closes idle keep-alive
-     * connections after a few seconds: Node's default is 5 s). Not the backend's failure, and no reason to try
-     * another: nginx, too, tries again without counting it. Once per request, idempotent requests only (whether a
-     * POST got there cannot be known), on a new connection to the same backend while it can take the request;
-     * otherwise the usual retry decides.
+     * An idle connection the backend closed just as the request went out on it ({@link
+     * RetryPolicy#mayRetryOnFreshConnection}): tried again on a new connection to the same backend while it can take
+     * the request; otherwise the usual retry decides.
      */
     private void retryOnAFreshConnection(IOException e) {
-        staleRetried = true;
+        freshRetryMade = true;
         cancelReadTimer();
         BackendConnection stale = connection;
         connection = null;
@@ -669,21 +657,20 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         lease = again;
-        sent = false;
+        phase = phase.unsent();
         BackendConnections conns = handler.connections(b);
         long now = System.nanoTime();
         conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), true, now);
     }
 
     private void attemptFailed(Outcome why, IOException e, int a) {
-        if (a != attemptNo || finished || lease == null || lease.isReleased()) {
+        if (a != attemptNo || phase.ended() || lease == null || lease.isReleased()) {
             return;
         }
         cancelReadTimer();
-        // End the attempt BEFORE closing its connection: anything the close sets off on this very stack must
-        // find the attempt over. (Undertow's client, used until session 12, reported a hang-up a second time
-        // from its close listener; with the lease still held, that second notice started the retry from inside
-        // this call, which then blamed the retry's healthy backend and answered 502: issue 7, HangUpRetryTest.)
+        // The attempt ends (its lease released) BEFORE its connection is closed: anything the close sets off on this
+        // very stack, such as a second notice of the same hang-up, must find the attempt over. Otherwise that notice
+        // starts the retry from inside this call and blames the retry's healthy backend (HangUpRetryTest).
         BackendConnection failedConnection = connection;
         connection = null;
         Backend failedOn = lease.backend();
@@ -692,8 +679,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         if (failedConnection != null) {
             failedConnection.close();
         }
-        if (exchange.isResponseStarted() || responseReceived) {
-            finished = true;
+        if (exchange.isResponseStarted() || phase.answerArrived()) {
+            phase = phase.finish();
             ErrorResponses.cutOff(exchange);
             return;
         }
@@ -702,8 +689,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             tried = new HashSet<>(4);
         }
         tried.add(failedOn);
-        boolean reached = sent;
-        boolean mayRetry = attempts <= handler.settings().maxRetries() && !bodyStarted && (!reached || idempotent);
+        boolean mayRetry = handler.retries().mayRetry(attempts, phase, resendable);
         handler.log().attemptFailed(failedOn.id(), why, e);
         if (mayRetry && !exchange.getConnection().isOpen()) {
             clientClosed(); // nobody left to answer: no other backend is bothered
@@ -721,7 +707,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private void broke(Outcome why, IOException e) {
         handler.log().attemptFailed(lease.backend().id(), why, e);
         if (lease != null && !lease.isReleased()) {
-            lease.release(responseDone ? outcome : why);
+            lease.release(phase.answerDone() ? outcome : why);
         }
         closeConnection();
         ErrorResponses.cutOff(exchange);
@@ -732,8 +718,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * the 101 was flushed and the tunnel opened (which then never opens).
      */
     void clientClosed() {
-        if (!finished && !tunnelOpen) {
-            finished = true;
+        if (!phase.ended() && phase != ExchangePhase.TUNNEL) {
+            phase = phase.finish();
             cancelReadTimer();
             if (lease != null && !lease.isReleased()) {
                 lease.release(Outcome.CLIENT_ABORT);
@@ -747,12 +733,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * connection, the client gets 400 and a closed connection (or, if an answer is already under way, the cut).
      */
     void bodyRefused(ChunkGrammar.Malformed e) {
-        if (finished) {
+        if (phase.ended()) {
             // the answer is out and Undertow is draining the rest of the body, which will never end well
             org.xnio.IoUtils.safeClose(exchange.getConnection());
             return;
         }
-        finished = true;
+        phase = phase.finish();
         cancelReadTimer();
         if (lease != null && !lease.isReleased()) {
             handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
@@ -776,7 +762,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     private void respondError(int status, String message) {
-        finished = true;
+        phase = phase.finish();
         ErrorResponses.send(exchange, status, message, false);
     }
 
@@ -789,11 +775,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private void onExchangeComplete() {
         watch.stopProbing();
         cancelReadTimer();
-        if (upgraded) {
+        if (phase.upgraded()) {
             return; // the tunnel holds the lease until it closes; until it opens, the client's hang-up is watched
         }
         watch.unwatch(this);
-        finished = true;
+        phase = phase.finish();
         long now = System.nanoTime(); // for the idle pool, the lease and the latency alike
         if (connection != null) {
             // back to the pool only when both directions finished (the connection knows): one whose request is
@@ -804,9 +790,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             connection = null;
         }
         if (lease != null && !lease.isReleased()) {
-            lease.release(responseDone ? outcome : Outcome.CLIENT_ABORT, handler.engineNanos(now));
+            lease.release(phase.answerDone() ? outcome : Outcome.CLIENT_ABORT, handler.engineNanos(now));
         }
-        String id = lease == null || !responseReceived ? null : lease.backend().id();
+        String id = lease == null || !phase.answerArrived() ? null : lease.backend().id();
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? now - start : 0;
         handler.listener().completed(id, exchange.getStatusCode(), latency);
