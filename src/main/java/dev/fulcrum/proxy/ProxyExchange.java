@@ -4,34 +4,26 @@ import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
-import io.undertow.connector.ByteBufferPool;
+import io.undertow.server.Connectors;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.HeaderMap;
-import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
-import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
 import io.undertow.util.StatusCodes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
-import org.xnio.ChannelExceptionHandler;
-import org.xnio.ChannelListener;
-import org.xnio.ChannelListeners;
 import org.xnio.IoUtils;
-import org.xnio.StreamConnection;
 import org.xnio.channels.StreamSinkChannel;
-import org.xnio.channels.StreamSourceChannel;
-import io.undertow.util.Transfer;
 
 /**
- * One client request on its way through the proxy: pick, connect, forward, stream the answer back, and
- * on failure try another backend when the {@link RetryPolicy} allows. Where the exchange is, is one
- * {@link ExchangePhase}.
+ * One client request on its way through the proxy, and the sequencer of its steps: pick a backend, get a connection,
+ * send the head ({@link RequestHead}) and the body ({@link RequestUpload}), pass the answer on ({@link ResponseRelay})
+ * or splice a WebSocket through ({@link UpgradeTunnel}), and on failure try another backend when the
+ * {@link RetryPolicy} allows. Where the exchange is, is one {@link ExchangePhase}; the helpers do the I/O of their
+ * step and report back here, where what follows is decided.
  *
  * <p>Everything here runs on the exchange's I/O thread, so the fields need no synchronisation. The lease is released
  * here only, exactly once, from whichever completion path comes first (a failed attempt, a broken answer, the
@@ -183,7 +175,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                 // An idle connection is handed over at once: the attempt's clock reading is still now
                 startReadTimer(c.pooled() ? startNanos : System.nanoTime());
             }
-            c.send(requestHead(), exchange.getResponseHeaders(), exchange.getRequestMethod().equals(Methods.HEAD), this);
+            ByteBuffer head = RequestHead.compose(exchange, targetPath, request, lease.backend().authority(),
+                    handler.settings().preserveHost(), upgrade, bodyless);
+            c.send(head, exchange.getResponseHeaders(), exchange.getRequestMethod().equals(Methods.HEAD), this);
         }
 
         @Override
@@ -230,183 +224,53 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
     }
 
-    // ---------------------------------------------------------------- request
+    // ---------------------------------------------------------------- request body
 
-    /** Per I/O thread: the request head is composed in {@code bytes}, then goes to the socket from {@code direct}. */
-    private static final class HeadScratch {
-        final ByteBuffer direct = ByteBuffer.allocateDirect(16 * 1024);
-        byte[] bytes = new byte[16 * 1024];
-        int n;
-
-        void room(int more) {
-            if (n + more > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, n + more));
-            }
-        }
-
-        void put(byte b) {
-            room(1);
-            bytes[n++] = b;
-        }
-
-        /** Chars as the bytes they were read from (Undertow reads header bytes as ISO-8859-1). */
-        @SuppressWarnings("deprecation") // the low eight bits of each char are exactly what is wanted here
-        void ascii(String s) {
-            int len = s.length();
-            room(len);
-            s.getBytes(0, len, bytes, n);
-            n += len;
-        }
-
-        void name(HttpString h) {
-            int len = h.length();
-            room(len);
-            h.copyTo(bytes, n);
-            n += len;
-        }
-
-        void header(HttpString name, String value) {
-            name(name);
-            put((byte) ':');
-            put((byte) ' ');
-            ascii(value);
-            put((byte) '\r');
-            put((byte) '\n');
-        }
-
-        /** What was written, flipped: the direct buffer, or for a head larger than it (rare) a heap one. */
-        ByteBuffer flip() {
-            if (n > direct.capacity()) {
-                return ByteBuffer.wrap(Arrays.copyOf(bytes, n));
-            }
-            return direct.clear().put(bytes, 0, n).flip();
-        }
-    }
-
-    private static final ThreadLocal<HeadScratch> HEAD_SCRATCH = ThreadLocal.withInitial(HeadScratch::new);
-
-    /**
-     * The request head for the backend, in a scratch buffer of this thread. Composed in a byte array and copied to the
-     * direct buffer once: put byte by byte, a direct buffer checks bounds and its memory session on every byte.
-     */
-    private ByteBuffer requestHead() {
-        HeadScratch out = HEAD_SCRATCH.get();
-        out.n = 0;
-        writeHead(out);
-        return out.flip();
-    }
-
-    private void writeHead(HeadScratch out) {
-        out.name(exchange.getRequestMethod());
-        out.put((byte) ' ');
-        out.ascii(targetPath);
-        String qs = exchange.getQueryString();
-        if (qs != null && !qs.isEmpty()) {
-            out.put((byte) '?');
-            out.ascii(qs);
-        }
-        out.ascii(" HTTP/1.1\r\n");
-        HeaderMap in = exchange.getRequestHeaders();
-        List<String> named = connectionNamed(in);
-        String host = in.getFirst(Headers.HOST);
-        boolean replaceHost = !handler.settings().preserveHost() || host == null;
-        for (long f = in.fastIterateNonEmpty(); f != -1L; f = in.fiNextNonEmpty(f)) {
-            HeaderValues v = in.fiCurrent(f);
-            HttpString name = v.getHeaderName();
-            if (dropped(name, upgrade, named) || name.equals(Headers.X_FORWARDED_FOR)
-                    || name.equals(Headers.X_FORWARDED_PROTO) || (host != null && name.equals(Headers.X_FORWARDED_HOST))
-                    || (replaceHost && name.equals(Headers.HOST))) {
-                continue;
-            }
-            if (v.size() > 1 && name.equals(Headers.COOKIE)) {
-                // RFC 9113 8.2.3: HTTP/2 may split the cookies into several fields; HTTP/1.1 wants one, joined by "; "
-                out.header(name, String.join("; ", v));
-                continue;
-            }
-            for (int i = 0; i < v.size(); i++) {
-                out.header(name, v.get(i));
-            }
-        }
-        String clientIp = request.clientIp();
-        // every line the client sent, in order, then the client (nginx's $proxy_add_x_forwarded_for)
-        HeaderValues xffs = in.get(Headers.X_FORWARDED_FOR);
-        String xff = xffs == null ? null : xffs.size() == 1 ? xffs.getFirst() : String.join(", ", xffs);
-        out.header(Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
-        // what the connection is, not what an HTTP/2 client wrote in :scheme (h2c with "https" on the plain port)
-        out.header(Headers.X_FORWARDED_PROTO, exchange.getConnection().getSslSessionInfo() != null ? "https" : "http");
-        if (host != null) {
-            out.header(Headers.X_FORWARDED_HOST, host);
-        }
-        if (replaceHost) {
-            out.header(Headers.HOST, lease.backend().authority());
-        }
-        if (upgrade) {
-            out.header(Headers.CONNECTION, "Upgrade");
-        } // else none: an HTTP/1.1 connection stays open unless it says close (nginx sends none either)
-        if (!bodyless && !in.contains(Headers.CONTENT_LENGTH)) {
-            out.header(Headers.TRANSFER_ENCODING, "chunked");
-        }
-        out.put((byte) '\r');
-        out.put((byte) '\n');
-    }
-
-    /** The head is out: streams the body, if any; the read timeout counts from its end (a long upload is not a slow backend). */
+    /** The head is out: streams the body, if any. */
     private void sendBody(BackendConnection c, int a) {
         if (bodyless) {
             c.requestComplete();
             return;
         }
         phase = phase.uploading();
-        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
-            if (a == attemptNo && phase.answerArrived()) {
-                // the backend answered before it took the whole upload (a 413, say) and stopped reading: its answer
-                // stands and goes on to the client; the exchange ends once it is out (see endAfterAnswer)
-                if (phase.answerDone()) {
-                    endAfterAnswer();
-                }
-                return;
-            }
-            attemptFailed(Outcome.CONNECT_FAILURE, e, a);
-        };
-        // a failed read is the client's doing (it hung up or cut its body short): not the backend's, and there is
-        // nothing left to wait for
-        ChannelExceptionHandler<java.nio.channels.Channel> clientFailed = (ch, e) -> {
-            if (a == attemptNo && !phase.ended()) {
-                phase = phase.finish();
-                cancelReadTimer();
-                broke(Outcome.CLIENT_ABORT, e);
-            }
-        };
         StreamSinkChannel toBackend = c.requestBody(!exchange.getRequestHeaders().contains(Headers.CONTENT_LENGTH));
         upload = toBackend;
-        Transfer.initiateTransfer(exchange.getRequestChannel(), toBackend, ChannelListeners.closingChannelListener(),
-                sink -> c.endRequestBody(() -> {
-                    if (a == attemptNo) {
-                        startReadTimer(System.nanoTime());
-                    }
-                }, onError),
-                clientFailed, onError, exchange.getConnection().getByteBufferPool());
+        RequestUpload.start(this, exchange, c, toBackend, a);
+    }
+
+    /** Writing the body to the backend of attempt {@code a} failed (or finishing it did). */
+    void uploadFailed(int a, IOException e) {
+        if (a == attemptNo && phase.answerArrived()) {
+            // the backend answered before it took the whole upload (a 413, say) and stopped reading: its answer
+            // stands and goes on to the client; the exchange ends once it is out (see endAfterAnswer)
+            if (phase.answerDone()) {
+                endAfterAnswer();
+            }
+            return;
+        }
+        attemptFailed(Outcome.CONNECT_FAILURE, e, a);
     }
 
     /**
-     * The answer is all out: ends the exchange. When the request body is not all read yet (a backend that answered
-     * early), the upload to the backend stops and Undertow drains the rest from the client, as for any handler
-     * that answers before reading the body (nginx discards it too); the backend connection is then not reused,
-     * its request never having ended.
+     * Reading the body from the client failed: the client's doing (it hung up or cut its body short), not the
+     * backend's, and there is nothing left to wait for.
      */
-    private void endAfterAnswer() {
-        if (!exchange.isRequestComplete()) {
-            if (upload != null) {
-                upload.suspendWrites(); // the upload's pump must not take reads back from Undertow's drain
-                upload.getWriteSetter().set(null);
-                upload = null;
-            }
-            // Undertow drains the upload before it flushes the answer, and an HTTP/2 stream holds it until a
-            // flush: the answer would wait for the client's whole upload (for ever, if the client waits for it)
-            finishWrites(responseSink);
+    void clientBodyFailed(int a, IOException e) {
+        if (a == attemptNo && !phase.ended()) {
+            phase = phase.finish();
+            cancelReadTimer();
+            broke(Outcome.CLIENT_ABORT, e);
         }
-        exchange.endExchange();
     }
+
+    /** The whole body is on the wire to the backend of attempt {@code a}: the wait for its answer starts now. */
+    void uploaded(int a) {
+        if (a == attemptNo) {
+            startReadTimer(System.nanoTime());
+        }
+    }
+
+    // ---------------------------------------------------------------- read deadline
 
     private void startReadTimer(long now) {
         if (handler.settings().readMs() > 0 && phase.awaitingAnswer()) {
@@ -416,29 +280,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     @Override
     void deadlinePassed() {
-        readTimedOut();
-    }
-
-    /** Ends a sink: shutdown and flush, finishing the flush asynchronously if it cannot complete now. */
-    static void finishWrites(StreamSinkChannel channel) {
-        try {
-            channel.shutdownWrites();
-            if (!channel.flush()) {
-                channel.getWriteSetter().set(ChannelListeners.flushingChannelListener(
-                        ch -> {
-                            ch.suspendWrites();
-                            ch.getWriteSetter().set(null);
-                        }, ChannelListeners.closingChannelExceptionHandler()));
-                channel.resumeWrites();
-            } else {
-                channel.getWriteSetter().set(null);
-            }
-        } catch (IOException e) {
-            IoUtils.safeClose(channel);
-        }
-    }
-
-    private void readTimedOut() {
         if (phase.awaitingAnswer()) {
             attemptFailed(Outcome.TIMEOUT, new IOException("no response within " + handler.settings().readMs() + " ms"),
                     attemptNo);
@@ -456,18 +297,18 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      */
     private void bodyWaiting(boolean waiting) {
         if (waiting && responseSink != null && !phase.answerDone()) {
-            // the backend has nothing more for now: what it sent goes out (an HTTP/2 stream holds it until a flush,
-            // so server-sent events over https would otherwise arrive all at the end)
-            try {
-                responseSink.flush();
-            } catch (IOException e) {
-                // the transfer's next write reports it
-            }
+            ResponseRelay.flush(responseSink);
         }
         if (!waiting) {
             cancelReadTimer();
         } else if (handler.settings().readMs() > 0 && !phase.answerDone() && !phase.ended()) {
             handler.deadlines(exchange.getIoThread()).arm(this);
+        }
+    }
+
+    private void cancelReadTimer() {
+        if (armed()) {
+            handler.deadlines(exchange.getIoThread()).disarm(this);
         }
     }
 
@@ -496,139 +337,62 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         out.put(ErrorResponses.X_FULCRUM_BACKEND, lease.backend().id());
         handler.sticky().onResponse(exchange, pool, lease.backend());
         if (switching) {
-            upgradeTunnel(connection);
+            phase = phase.upgrading();
+            UpgradeTunnel.open(this, exchange, connection, handler.tunnels());
             return;
         }
-        if (body != null) {
-            sendWhole(body);
-            return;
-        }
-        StreamSourceChannel fromBackend = connection.responseBody();
         responseSink = exchange.getResponseChannel();
-        ChannelExceptionHandler<java.nio.channels.Channel> onError = (ch, e) -> {
-            // a failed read is the backend's doing (a reset mid-body counts against it); a failed write, the client's
-            broke(ch == fromBackend ? Outcome.CONNECT_FAILURE : Outcome.CLIENT_ABORT, e);
-        };
-        Transfer.initiateTransfer(fromBackend, responseSink, null, sink -> {
-            phase = phase.answered();
-            if (exchange.isRequestComplete()) {
-                finishWrites(sink); // the exchange ends when the answer is flushed
-            } else {
-                endAfterAnswer();
-            }
-        }, onError, onError, exchange.getConnection().getByteBufferPool());
+        if (body != null) {
+            ResponseRelay.sendWhole(this, responseSink, body);
+            return;
+        }
+        ResponseRelay.stream(this, connection.responseBody(), responseSink, exchange.getConnection().getByteBufferPool());
+    }
+
+    /** A whole answer is written: the exchange ends. */
+    void answerWritten() {
+        phase = phase.answered();
+        endAfterAnswer();
+    }
+
+    /** A streamed answer reached its end; {@code sink} is the client's side of it. */
+    void answerStreamed(StreamSinkChannel sink) {
+        phase = phase.answered();
+        if (exchange.isRequestComplete()) {
+            ResponseRelay.finishWrites(sink); // the exchange ends when the answer is flushed
+        } else {
+            endAfterAnswer();
+        }
     }
 
     /**
-     * A body that came whole with the backend's head. It is written at once, with the response head (one
-     * system call, usually all of it): {@code body} is the backend connection's read buffer and is valid only
-     * now, so what the client's socket does not take yet is copied and written when it drains.
+     * The answer is all out: ends the exchange. When the request body is not all read yet (a backend that answered
+     * early), the upload to the backend stops and Undertow drains the rest from the client, as for any handler
+     * that answers before reading the body (nginx discards it too); the backend connection is then not reused,
+     * its request never having ended.
      */
-    private void sendWhole(ByteBuffer body) {
-        StreamSinkChannel out = exchange.getResponseChannel();
-        responseSink = out;
-        try {
-            while (body.hasRemaining() && out.write(body) > 0) {
-                // the socket took some: offer the rest
+    private void endAfterAnswer() {
+        if (!exchange.isRequestComplete()) {
+            if (upload != null) {
+                RequestUpload.stop(upload);
+                upload = null;
             }
-        } catch (IOException e) {
-            broke(Outcome.CLIENT_ABORT, e);
-            return;
+            // Undertow drains the upload before it flushes the answer, and an HTTP/2 stream holds it until a
+            // flush: the answer would wait for the client's whole upload (for ever, if the client waits for it)
+            ResponseRelay.finishWrites(responseSink);
         }
-        if (!body.hasRemaining()) {
-            phase = phase.answered();
-            endAfterAnswer();
-            return;
-        }
-        ByteBuffer rest = ByteBuffer.allocate(body.remaining()).put(body).flip();
-        out.getWriteSetter().set(ch -> {
-            try {
-                while (rest.hasRemaining()) {
-                    if (ch.write(rest) == 0) {
-                        return; // wait for the next write-ready
-                    }
-                }
-            } catch (IOException e) {
-                ch.suspendWrites();
-                broke(Outcome.CLIENT_ABORT, e);
-                return;
-            }
-            ch.suspendWrites();
-            ch.getWriteSetter().set(null);
-            phase = phase.answered();
-            endAfterAnswer();
-        });
-        out.resumeWrites();
-    }
-
-    /** HTTP/1.1 Upgrade (WebSocket): splice the two connections until either side closes. */
-    private void upgradeTunnel(BackendConnection c) {
-        phase = phase.upgrading();
-        ByteBufferPool buffers = exchange.getConnection().getByteBufferPool();
-        exchange.upgradeChannel((StreamConnection client, HttpServerExchange ex) -> {
-            StreamConnection b = c.upgrade();
-            ChannelListener<StreamConnection> closed = x -> {
-                IoUtils.safeClose(client, b);
-                lease.release(Outcome.SUCCESS);
-                handler.tunnels().remove(this);
-            };
-            client.setCloseListener(closed);
-            b.setCloseListener(closed);
-            watch.unwatch(this); // the tunnel's own close listeners have taken over
-            phase = phase.tunnelOpened();
-            if (!b.isOpen()) {
-                closed.handleEvent(b);
-                return;
-            }
-            handler.tunnels().add(this, client, b);
-            ChannelExceptionHandler<java.nio.channels.Channel> close = (ch, e) -> IoUtils.safeClose(client, b);
-            splice(b.getSourceChannel(), client.getSinkChannel(), close, buffers);
-            splice(client.getSourceChannel(), b.getSinkChannel(), close, buffers);
-        });
         exchange.endExchange();
     }
 
-    private static void splice(StreamSourceChannel from, StreamSinkChannel to,
-                               ChannelExceptionHandler<java.nio.channels.Channel> onError, ByteBufferPool buffers) {
-        Transfer.initiateTransfer(from, to, ChannelListeners.closingChannelListener(),
-                ChannelListeners.writeShutdownChannelListener(ChannelListeners.flushingChannelListener(
-                        ChannelListeners.closingChannelListener(), ChannelListeners.closingChannelExceptionHandler()),
-                        ChannelListeners.closingChannelExceptionHandler()),
-                onError, onError, buffers);
+    /** The 101 is out and the connections are spliced: the tunnel's close listeners watch the client from now on. */
+    void tunnelOpened() {
+        watch.unwatch(this);
+        phase = phase.tunnelOpened();
     }
 
-    // ---------------------------------------------------------------- hop-by-hop headers (RFC 9110 7.6.1)
-
-    /** The header names a Connection header lists beyond its usual tokens, or null when it lists none. */
-    static List<String> connectionNamed(HeaderMap h) {
-        List<String> named = null;
-        HeaderValues conn = h.get(Headers.CONNECTION);
-        if (conn != null) {
-            for (String v : conn) {
-                named = Tokens.namedHeaders(v, named);
-            }
-        }
-        return named;
-    }
-
-    /** Whether a request header stays behind: hop-by-hop, or named by the Connection header. */
-    private static boolean dropped(HttpString n, boolean keepUpgrade, List<String> named) {
-        for (HttpString h : Tokens.HOP_BY_HOP) {
-            if (n.equals(h)) {
-                return true;
-            }
-        }
-        if (!keepUpgrade && n.equals(Headers.UPGRADE)) {
-            return true;
-        }
-        if (named != null) {
-            for (String x : named) {
-                if (n.equalToString(x)) {
-                    return true;
-                }
-            }
-        }
-        return false;
+    /** Either side of the tunnel closed: the in-flight slot it held goes back. */
+    void tunnelClosed() {
+        lease.release(Outcome.SUCCESS);
     }
 
     // ---------------------------------------------------------------- failure and completion
@@ -704,7 +468,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     }
 
     /** A socket error while sending the response: the backend (read side) or the client (write side) went away. */
-    private void broke(Outcome why, IOException e) {
+    void broke(Outcome why, IOException e) {
         handler.log().attemptFailed(lease.backend().id(), why, e);
         if (lease != null && !lease.isReleased()) {
             lease.release(phase.answerDone() ? outcome : why);
@@ -735,7 +499,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     void bodyRefused(ChunkGrammar.Malformed e) {
         if (phase.ended()) {
             // the answer is out and Undertow is draining the rest of the body, which will never end well
-            org.xnio.IoUtils.safeClose(exchange.getConnection());
+            IoUtils.safeClose(exchange.getConnection());
             return;
         }
         phase = phase.finish();
@@ -750,7 +514,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             return;
         }
         exchange.getResponseHeaders().clear();
-        io.undertow.server.Connectors.terminateRequest(exchange); // nothing more of this body is read
+        Connectors.terminateRequest(exchange); // nothing more of this body is read
         ErrorResponses.send(exchange, 400, e.getMessage(), true);
     }
 
@@ -764,12 +528,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private void respondError(int status, String message) {
         phase = phase.finish();
         ErrorResponses.send(exchange, status, message, false);
-    }
-
-    private void cancelReadTimer() {
-        if (armed()) {
-            handler.deadlines(exchange.getIoThread()).disarm(this);
-        }
     }
 
     private void onExchangeComplete() {

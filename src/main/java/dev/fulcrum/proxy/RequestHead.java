@@ -1,0 +1,185 @@
+package dev.fulcrum.proxy;
+
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HeaderMap;
+import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The request head a backend gets: the client's request line and end-to-end headers, its hop-by-hop ones (RFC 9110
+ * 7.6.1) and those its Connection header names left behind, then the forwarded headers, the Host and the framing the
+ * proxy adds. Written as HTTP/1.1 whatever the client spoke.
+ *
+ * <p>Example: {@code GET /a?b HTTP/1.1} over TLS from 10.0.0.7 with {@code Host: shop}, {@code Connection: x-trace}
+ * and {@code X-Trace: 1} goes out as {@code GET /a?b HTTP/1.1} with {@code X-Forwarded-For: 10.0.0.7},
+ * {@code X-Forwarded-Proto: https}, {@code X-Forwarded-Host: shop} and {@code Host: shop} (with {@code preserveHost}),
+ * and without the Connection and X-Trace lines.
+ *
+ * <p>Composed per I/O thread in one scratch array, reused by every request of the thread, and copied to a direct
+ * buffer once: put byte by byte, a direct buffer checks bounds and its memory session on every byte.
+ */
+final class RequestHead {
+    private RequestHead() {
+    }
+
+    /** Per I/O thread: the request head is composed in {@code bytes}, then goes to the socket from {@code direct}. */
+    private static final class Scratch {
+        final ByteBuffer direct = ByteBuffer.allocateDirect(16 * 1024);
+        byte[] bytes = new byte[16 * 1024];
+        int n;
+
+        void room(int more) {
+            if (n + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, n + more));
+            }
+        }
+
+        void put(byte b) {
+            room(1);
+            bytes[n++] = b;
+        }
+
+        /** Chars as the bytes they were read from (Undertow reads header bytes as ISO-8859-1). */
+        @SuppressWarnings("deprecation") // the low eight bits of each char are exactly what is wanted here
+        void ascii(String s) {
+            int len = s.length();
+            room(len);
+            s.getBytes(0, len, bytes, n);
+            n += len;
+        }
+
+        void name(HttpString h) {
+            int len = h.length();
+            room(len);
+            h.copyTo(bytes, n);
+            n += len;
+        }
+
+        void header(HttpString name, String value) {
+            name(name);
+            put((byte) ':');
+            put((byte) ' ');
+            ascii(value);
+            put((byte) '\r');
+            put((byte) '\n');
+        }
+
+        /** What was written, flipped: the direct buffer, or for a head larger than it (rare) a heap one. */
+        ByteBuffer flip() {
+            if (n > direct.capacity()) {
+                return ByteBuffer.wrap(Arrays.copyOf(bytes, n));
+            }
+            return direct.clear().put(bytes, 0, n).flip();
+        }
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    /**
+     * The head for {@code exchange}'s request, flipped, in a buffer of this thread that the next call reuses: write it
+     * out (or copy it) before composing another.
+     *
+     * @param targetPath the path to send (the route's prefix already stripped), without the query
+     * @param authority  the backend's host:port, the Host unless {@code preserveHost} keeps the client's
+     * @param upgrade    the client asks for an upgrade the proxy passes on: Upgrade stays and Connection says so
+     * @param bodyless   the request has no body; otherwise one without a Content-Length goes out chunked
+     */
+    static ByteBuffer compose(HttpServerExchange exchange, String targetPath, ExchangeRequest request, String authority,
+                              boolean preserveHost, boolean upgrade, boolean bodyless) {
+        Scratch out = SCRATCH.get();
+        out.n = 0;
+        write(out, exchange, targetPath, request, authority, preserveHost, upgrade, bodyless);
+        return out.flip();
+    }
+
+    private static void write(Scratch out, HttpServerExchange exchange, String targetPath, ExchangeRequest request,
+                              String authority, boolean preserveHost, boolean upgrade, boolean bodyless) {
+        out.name(exchange.getRequestMethod());
+        out.put((byte) ' ');
+        out.ascii(targetPath);
+        String qs = exchange.getQueryString();
+        if (qs != null && !qs.isEmpty()) {
+            out.put((byte) '?');
+            out.ascii(qs);
+        }
+        out.ascii(" HTTP/1.1\r\n");
+        HeaderMap in = exchange.getRequestHeaders();
+        List<String> named = connectionNamed(in);
+        String host = in.getFirst(Headers.HOST);
+        boolean replaceHost = !preserveHost || host == null;
+        for (long f = in.fastIterateNonEmpty(); f != -1L; f = in.fiNextNonEmpty(f)) {
+            HeaderValues v = in.fiCurrent(f);
+            HttpString name = v.getHeaderName();
+            if (dropped(name, upgrade, named) || name.equals(Headers.X_FORWARDED_FOR)
+                    || name.equals(Headers.X_FORWARDED_PROTO) || (host != null && name.equals(Headers.X_FORWARDED_HOST))
+                    || (replaceHost && name.equals(Headers.HOST))) {
+                continue;
+            }
+            if (v.size() > 1 && name.equals(Headers.COOKIE)) {
+                // RFC 9113 8.2.3: HTTP/2 may split the cookies into several fields; HTTP/1.1 wants one, joined by "; "
+                out.header(name, String.join("; ", v));
+                continue;
+            }
+            for (int i = 0; i < v.size(); i++) {
+                out.header(name, v.get(i));
+            }
+        }
+        String clientIp = request.clientIp();
+        // every line the client sent, in order, then the client (nginx's $proxy_add_x_forwarded_for)
+        HeaderValues xffs = in.get(Headers.X_FORWARDED_FOR);
+        String xff = xffs == null ? null : xffs.size() == 1 ? xffs.getFirst() : String.join(", ", xffs);
+        out.header(Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
+        // what the connection is, not what an HTTP/2 client wrote in :scheme (h2c with "https" on the plain port)
+        out.header(Headers.X_FORWARDED_PROTO, exchange.getConnection().getSslSessionInfo() != null ? "https" : "http");
+        if (host != null) {
+            out.header(Headers.X_FORWARDED_HOST, host);
+        }
+        if (replaceHost) {
+            out.header(Headers.HOST, authority);
+        }
+        if (upgrade) {
+            out.header(Headers.CONNECTION, "Upgrade");
+        } // else none: an HTTP/1.1 connection stays open unless it says close (nginx sends none either)
+        if (!bodyless && !in.contains(Headers.CONTENT_LENGTH)) {
+            out.header(Headers.TRANSFER_ENCODING, "chunked");
+        }
+        out.put((byte) '\r');
+        out.put((byte) '\n');
+    }
+
+    /** The header names a Connection header lists beyond its usual tokens, or null when it lists none. */
+    private static List<String> connectionNamed(HeaderMap h) {
+        List<String> named = null;
+        HeaderValues conn = h.get(Headers.CONNECTION);
+        if (conn != null) {
+            for (String v : conn) {
+                named = Tokens.namedHeaders(v, named);
+            }
+        }
+        return named;
+    }
+
+    /** Whether a request header stays behind: hop-by-hop, or named by the Connection header. */
+    private static boolean dropped(HttpString n, boolean keepUpgrade, List<String> named) {
+        for (HttpString h : Tokens.HOP_BY_HOP) {
+            if (n.equals(h)) {
+                return true;
+            }
+        }
+        if (!keepUpgrade && n.equals(Headers.UPGRADE)) {
+            return true;
+        }
+        if (named != null) {
+            for (String x : named) {
+                if (n.equalToString(x)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
