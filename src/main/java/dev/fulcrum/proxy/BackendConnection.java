@@ -8,14 +8,12 @@ import io.undertow.connector.PooledByteBuffer;
 import io.undertow.util.AbstractAttachable;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
-import io.undertow.util.HttpString;
 import io.undertow.util.Headers;
 import io.undertow.util.PooledAdaptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import org.xnio.ChannelExceptionHandler;
 import org.xnio.ChannelListener;
 import org.xnio.IoUtils;
@@ -32,11 +30,11 @@ import org.xnio.conduits.StreamSourceConduit;
 
 /**
  * One keep-alive HTTP/1.1 connection to a backend, on the raw XNIO channels: it writes the request head the
- * proxy composed in one buffer, parses the response head straight into the client exchange's response
- * headers, and hands the body over whole when it came with the head (the common case for small answers) or
- * as a channel that streams it. Undertow's own client did this through a request conduit, a parser into a
- * header map of its own, a conduit stack per request and a spurious read after every response: the largest
- * cost left in the proxy's profile.
+ * proxy composed in one buffer ({@link RequestHead}), gathers the response head from its reads and has it parsed
+ * straight into the client exchange's response headers ({@link ResponseHeadParser}), and hands the body over,
+ * framed as its head says: whole when it came with the head (the common case for small answers), or as a channel
+ * that streams it. Undertow's own client would cost a request conduit, a parser into a
+ * header map of its own, a conduit stack per request and a spurious read after every response.
  *
  * <p>Owned by one I/O thread: opened, used, pooled and closed there, so nothing here is synchronised. Reads
  * stay on for the connection's whole life (no interest change per request, so no {@code epoll_ctl}); while
@@ -101,21 +99,8 @@ final class BackendConnection {
     /** For an upgrade: what the backend sent right behind its 101 head, handed to the tunnel. */
     private byte[] afterHead;
     private boolean headParsed;
-    private int status;
-    private String reason;
-    private boolean http10;
-    /**
-     * The answer's hop-by-hop fields, read as its head is parsed and kept out of the header map (taken out after,
-     * each of nine absent names cost a hash lookup per answer): every Connection line, joined; Transfer-Encoding and
-     * how many lines it came in; the first Upgrade. Null when absent.
-     */
-    private String connectionField;
-    private String transferEncoding;
-    private int transferEncodingLines;
-    private String upgradeField;
-    /** Content-Length lines, and the length the one line states when it is a plain number (else -1). */
-    private int contentLengthLines;
-    private long plainContentLength;
+    /** Parses each answer's head on this connection; holds the last one's status and hop-by-hop fields. */
+    private final ResponseHeadParser responseHead = new ResponseHeadParser();
     /** Both true while no exchange uses the connection (so a fresh one that went unused can be pooled). */
     private boolean requestDone = true;
     private boolean responseDone = true;
@@ -409,7 +394,8 @@ final class BackendConnection {
         int pos = 0;
         for (;;) {
             // a head that came in pieces is parsed once it is all here (the usual one, whole in one read, at once)
-            int end = b == partial && headEnd(b, pos, len) < 0 ? -1 : head(b, pos, len, s.values);
+            int end = b == partial && ResponseHeadParser.headEnd(b, pos, len) < 0 ? -1
+                    : responseHead.parse(b, pos, len, headers, s.values);
             if (end < 0) {
                 if (len - pos > MAX_HEAD) {
                     throw new IOException("response head larger than " + MAX_HEAD + " bytes");
@@ -423,184 +409,22 @@ final class BackendConnection {
                 return;
             }
             partial = null;
-            if (status >= 100 && status < 200 && status != 101) {
+            if (responseHead.interim()) {
                 pos = end; // an interim answer (103 Early Hints): the real one follows
                 continue;
             }
-            body(status, b, end, len, s);
+            body(b, end, len, s);
             return;
         }
     }
 
-    /** Index just past the blank line that ends the head starting at {@code from}, or -1. Bare LF is accepted. */
-    private static int headEnd(byte[] b, int from, int len) {
-        for (int i = from; i < len; i++) {
-            if (b[i] == '\n') {
-                if (i + 1 < len && b[i + 1] == '\n') {
-                    return i + 2;
-                }
-                if (i + 2 < len && b[i + 1] == '\r' && b[i + 2] == '\n') {
-                    return i + 3;
-                }
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * Parses the head starting at {@code from} in one pass: the status line into {@link #status} and {@link #reason},
-     * the end-to-end headers into the map, the hop-by-hop ones into their fields. Returns the index just past the
-     * blank line that ends it, or -1 when it is not all here yet (what it put in the map is cleared at the next try).
-     * Lines end in CR LF or a bare LF.
-     */
-    private int head(byte[] b, int from, int len, Tokens.Values values) throws IOException {
-        int eol = from;
-        while (eol < len && b[eol] != '\n') {
-            eol++;
-        }
-        if (eol == len) {
-            return -1;
-        }
-        int lineLen = (eol > from && b[eol - 1] == '\r' ? eol - 1 : eol) - from;
-        if (lineLen < 12 || b[from] != 'H' || b[from + 1] != 'T' || b[from + 2] != 'T' || b[from + 3] != 'P'
-                || b[from + 4] != '/' || b[from + 5] != '1' || b[from + 6] != '.' || (b[from + 7] != '0' && b[from + 7] != '1')
-                || b[from + 8] != ' ' || !digit(b[from + 9]) || !digit(b[from + 10]) || !digit(b[from + 11])
-                || (lineLen > 12 && b[from + 12] != ' ')) {
-            throw new IOException("invalid status line from backend: "
-                    + new String(b, from, Math.min(lineLen, 80), StandardCharsets.ISO_8859_1));
-        }
-        http10 = b[from + 7] == '0';
-        status = (b[from + 9] - '0') * 100 + (b[from + 10] - '0') * 10 + (b[from + 11] - '0');
-        if (status < 100 || status > 599) { // RFC 9110 15: 000, 099, 600 and 999 are no answers (nginx: 502)
-            throw new IOException("invalid status code from backend (got: "
-                    + new String(b, from + 9, 3, StandardCharsets.ISO_8859_1) + ")");
-        }
-        reason = lineLen > 13 ? values.value(Tokens.REASON, b, from + 13, lineLen - 13) : "";
-        if (headers.size() != 0) {
-            headers.clear(); // a try on a head that was not all here, or an interim answer's
-        }
-        connectionField = null;
-        transferEncoding = null;
-        transferEncodingLines = 0;
-        upgradeField = null;
-        contentLengthLines = 0;
-        int pos = eol + 1;
-        for (;;) {
-            if (pos >= len) {
-                return -1;
-            }
-            byte c = b[pos];
-            if (c == '\n' || (c == '\r' && pos + 1 < len && b[pos + 1] == '\n')) {
-                return endOfHead(c == '\n' ? pos + 1 : pos + 2);
-            }
-            if (c == ' ' || c == '\t') {
-                throw new IOException("obsolete line folding in a backend response header");
-            }
-            int colon = pos;
-            while (colon < len && b[colon] != ':') {
-                if (!Tokens.isTokenChar(b[colon])) {
-                    boolean eolFirst = b[colon] == '\r' || b[colon] == '\n';
-                    if (eolFirst && colon + 1 >= len) {
-                        return -1;
-                    }
-                    throw new IOException((eolFirst ? "invalid header line from backend: " : "invalid header name from backend: ")
-                            + line(b, pos, len));
-                }
-                colon++;
-            }
-            if (colon >= len) {
-                return -1;
-            }
-            if (colon == pos) {
-                throw new IOException("invalid header line from backend: " + line(b, pos, len));
-            }
-            // the value runs to the line's end: a CR only right before its LF, no other control character (RFC 9110 5.5)
-            int e = colon + 1;
-            for (;; e++) {
-                if (e >= len) {
-                    return -1;
-                }
-                byte v = b[e];
-                if ((v & 0xff) >= 0x20 && v != 0x7f || v == '\t') {
-                    continue;
-                }
-                if (v == '\n' || (v == '\r' && e + 1 < len && b[e + 1] == '\n')) {
-                    break;
-                }
-                if (v == '\r' && e + 1 >= len) {
-                    return -1;
-                }
-                throw new IOException("control character in a backend response header value: "
-                        + new String(b, pos, colon - pos, StandardCharsets.ISO_8859_1));
-            }
-            int next = b[e] == '\r' ? e + 2 : e + 1;
-            int vs = colon + 1;
-            while (vs < e && (b[vs] == ' ' || b[vs] == '\t')) {
-                vs++;
-            }
-            while (e > vs && (b[e - 1] == ' ' || b[e - 1] == '\t')) {
-                e--;
-            }
-            int k = Tokens.known(b, pos, colon - pos);
-            if (k < 0) {
-                headers.add(new HttpString(b, pos, colon - pos), new String(b, vs, e - vs, StandardCharsets.ISO_8859_1));
-            } else if (!Tokens.isHopByHop(k)) {
-                headers.add(Tokens.name(k), values.value(k, b, vs, e - vs));
-                if (k == Tokens.CONTENT_LENGTH && contentLengthLines++ == 0) {
-                    plainContentLength = Tokens.digits(b, vs, e);
-                }
-            } else {
-                hopByHop(k, values.value(k, b, vs, e - vs));
-            }
-            pos = next;
-        }
-    }
-
-    private void hopByHop(int known, String value) {
-        if (known == Tokens.CONNECTION) {
-            connectionField = connectionField == null ? value : connectionField + ", " + value;
-        } else if (known == Tokens.TRANSFER_ENCODING) {
-            transferEncoding = transferEncoding == null ? value : transferEncoding + ", " + value;
-            transferEncodingLines++;
-        } else if (known == Tokens.UPGRADE && upgradeField == null) {
-            upgradeField = value;
-        }
-    }
-
-    /** The head is all parsed: a 101 keeps its Upgrade, and the headers the Connection header names go. */
-    private int endOfHead(int end) {
-        if (status == 101 && upgradeField != null) {
-            headers.put(Headers.UPGRADE, upgradeField);
-        }
-        if (connectionField != null) {
-            List<String> named = Tokens.namedHeaders(connectionField, null);
-            if (named != null) {
-                for (String n : named) {
-                    headers.remove(n);
-                }
-            }
-        }
-        return end;
-    }
-
-    /** The line starting at {@code from}, for an error message: at most 80 chars, without its end. */
-    private static String line(byte[] b, int from, int len) {
-        int e = from;
-        while (e < len && e - from < 80 && b[e] != '\r' && b[e] != '\n') {
-            e++;
-        }
-        return new String(b, from, e - from, StandardCharsets.ISO_8859_1);
-    }
-
-    private static boolean digit(byte c) {
-        return c >= '0' && c <= '9';
-    }
-
     /** The head is parsed; works out how the body is framed (RFC 9112 6.3) and hands the answer over. */
-    private void body(int status, byte[] b, int end, int len, Scratch s) throws IOException {
-        String te = transferEncoding;
-        boolean cl = contentLengthLines > 0;
-        if (http10 ? !connectionSays(connectionField, "keep-alive") : connectionSays(connectionField, "close")) {
+    private void body(byte[] b, int end, int len, Scratch s) throws IOException {
+        ResponseHeadParser h = responseHead;
+        int status = h.status();
+        String te = h.transferEncoding();
+        boolean cl = h.contentLengthLines() > 0;
+        if (!h.keepsAlive()) {
             reusable = false;
         }
         long length; // -1: until the backend closes
@@ -615,7 +439,7 @@ final class BackendConnection {
                 source.suspendReads();
             }
         } else if (te != null) {
-            if (transferEncodingLines != 1 || !Tokens.onlyChunked(te)) {
+            if (h.transferEncodingLines() != 1 || !Tokens.onlyChunked(te)) {
                 // another coding (gzip, chunked) would reach the client undeclared once chunked is taken off, and
                 // without chunked last the body's end is unknowable: refused, as nginx does ("unknown Transfer-Encoding")
                 throw new IOException("unsupported Transfer-Encoding from backend (got: " + te + ")");
@@ -629,8 +453,9 @@ final class BackendConnection {
             }
         } else if (cl) {
             // one plain number, read as the head was parsed; else every line and list member must agree
-            HeaderValues all = contentLengthLines == 1 && plainContentLength >= 0 ? null : headers.get(Headers.CONTENT_LENGTH);
-            length = all == null ? plainContentLength : Tokens.contentLength(all);
+            HeaderValues all = h.contentLengthLines() == 1 && h.plainContentLength() >= 0
+                    ? null : headers.get(Headers.CONTENT_LENGTH);
+            length = all == null ? h.plainContentLength() : Tokens.contentLength(all);
             if (length < 0) {
                 throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", all) + ")");
             }
@@ -645,7 +470,7 @@ final class BackendConnection {
                 reusable = false; // more than it announced: the next answer on this connection could not be trusted
             }
             responseDone = true;
-            l.responseArrived(status, reason, length == 0 ? EMPTY : bodyView(b, end, (int) length, s));
+            l.responseArrived(status, responseHead.reason(), length == 0 ? EMPTY : bodyView(b, end, (int) length, s));
             return;
         }
         PushBackStreamSourceConduit pushBack = new PushBackStreamSourceConduit(rawSource);
@@ -662,7 +487,7 @@ final class BackendConnection {
         chunkedRest = chunked ? pushBack : null;
         source.setReadListener(null);
         source.setConduit(new Watched(framed, l));
-        l.responseArrived(status, reason, null);
+        l.responseArrived(status, responseHead.reason(), null);
     }
 
     /** Tells the listener whether each body read found bytes, so it can time a backend that stalls mid-body. */
@@ -713,23 +538,6 @@ final class BackendConnection {
             return s.in;
         }
         return ByteBuffer.wrap(b, from, length);
-    }
-
-    /** Whether the Connection header's lines {@code v} (joined, or null for none) list {@code token}. */
-    private static boolean connectionSays(String v, String token) {
-        if (v == null) {
-            return false;
-        }
-        int len = token.length();
-        for (int i = 0; i < v.length(); ) {
-            int end = Tokens.memberEnd(v, i);
-            int a = Tokens.trimStart(v, i, end);
-            if (Tokens.trimEnd(v, a, end) - a == len && v.regionMatches(true, a, token, 0, len)) {
-                return true;
-            }
-            i = end + 1;
-        }
-        return false;
     }
 
     private void fail(IOException e) {
