@@ -7,7 +7,6 @@ import io.undertow.connector.ByteBufferPool;
 import io.undertow.connector.PooledByteBuffer;
 import io.undertow.util.AbstractAttachable;
 import io.undertow.util.HeaderMap;
-import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import io.undertow.util.PooledAdaptor;
 import java.io.IOException;
@@ -32,8 +31,8 @@ import org.xnio.conduits.StreamSourceConduit;
  * One keep-alive HTTP/1.1 connection to a backend, on the raw XNIO channels: it writes the request head the
  * proxy composed in one buffer ({@link RequestHead}), gathers the response head from its reads and has it parsed
  * straight into the client exchange's response headers ({@link ResponseHeadParser}), and hands the body over,
- * framed as its head says: whole when it came with the head (the common case for small answers), or as a channel
- * that streams it. Undertow's own client would cost a request conduit, a parser into a
+ * framed as its head says ({@link ResponseFraming}): whole when it came with the head (the common case for small
+ * answers), or as a channel that streams it. Undertow's own client would cost a request conduit, a parser into a
  * header map of its own, a conduit stack per request and a spurious read after every response.
  *
  * <p>Owned by one I/O thread: opened, used, pooled and closed there, so nothing here is synchronised. Reads
@@ -418,51 +417,21 @@ final class BackendConnection {
         }
     }
 
-    /** The head is parsed; works out how the body is framed (RFC 9112 6.3) and hands the answer over. */
+    /** The head is parsed: works out how the body is framed ({@link ResponseFraming}) and hands the answer over. */
     private void body(byte[] b, int end, int len, Scratch s) throws IOException {
-        ResponseHeadParser h = responseHead;
-        int status = h.status();
-        String te = h.transferEncoding();
-        boolean cl = h.contentLengthLines() > 0;
-        if (!h.keepsAlive()) {
+        int status = responseHead.status();
+        long framing = ResponseFraming.of(responseHead, headRequest, headers);
+        if (!ResponseFraming.allowsReuse(responseHead, framing)) {
             reusable = false;
         }
-        long length; // -1: until the backend closes
-        boolean chunked = false;
-        if (headRequest || status == 204 || status == 304 || status == 101) {
-            length = 0;
-            if (status == 101) {
-                afterHead = Arrays.copyOfRange(b, end, len);
-                reusable = false;
-                // what the backend sends next belongs to the tunnel: unread until upgrade() hands the connection
-                // over (read here, it would look like bytes on an idle connection and close it)
-                source.suspendReads();
-            }
-        } else if (te != null) {
-            if (h.transferEncodingLines() != 1 || !Tokens.onlyChunked(te)) {
-                // another coding (gzip, chunked) would reach the client undeclared once chunked is taken off, and
-                // without chunked last the body's end is unknowable: refused, as nginx does ("unknown Transfer-Encoding")
-                throw new IOException("unsupported Transfer-Encoding from backend (got: " + te + ")");
-            }
-            chunked = true;
-            length = -1;
-            if (cl) {
-                // RFC 9112 6.3: Transfer-Encoding wins; passed on, the length would frame the client's copy
-                headers.remove(Headers.CONTENT_LENGTH);
-                reusable = false; // framing the backend made ambiguous is not trusted again
-            }
-        } else if (cl) {
-            // one plain number, read as the head was parsed; else every line and list member must agree
-            HeaderValues all = h.contentLengthLines() == 1 && h.plainContentLength() >= 0
-                    ? null : headers.get(Headers.CONTENT_LENGTH);
-            length = all == null ? h.plainContentLength() : Tokens.contentLength(all);
-            if (length < 0) {
-                throw new IOException("invalid Content-Length from backend (got: " + String.join(", ", all) + ")");
-            }
-        } else {
-            length = -1;
-            reusable = false;
+        if (status == 101) {
+            afterHead = Arrays.copyOfRange(b, end, len);
+            // what the backend sends next belongs to the tunnel: unread until upgrade() hands the connection
+            // over (read here, it would look like bytes on an idle connection and close it)
+            source.suspendReads();
         }
+        boolean chunked = framing == ResponseFraming.CHUNKED;
+        long length = chunked ? -1 : framing; // -1: until the backend closes
         headParsed = true;
         Listener l = listener;
         if (!chunked && length >= 0 && len - end >= length) {

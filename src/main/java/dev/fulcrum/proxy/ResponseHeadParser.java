@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Parses a backend's HTTP/1.x response head (RFC 9112 4, 5) in one pass over its bytes: the status line, the
  * end-to-end headers straight into the client exchange's response header map, and the hop-by-hop fields (RFC 9110
- * 7.6.1) into fields of its own, for the body's framing and the connection's reuse. Those never
+ * 7.6.1) into fields of its own, for the framing ({@link ResponseFraming}) and the connection's reuse. Those never
  * enter the map (taken out after, each of nine absent names would cost a hash lookup per answer), nor do the headers
  * the Connection header names; a 101 keeps its Upgrade. Lines end in CR LF or a bare LF.
  *
