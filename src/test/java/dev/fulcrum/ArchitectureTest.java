@@ -77,7 +77,7 @@ class ArchitectureTest {
         LIBRARY_USERS.put("org.xnio..", Set.of("proxy", "admin", "demo"));
         LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health"));
         LIBRARY_USERS.put("picocli..", Set.of("app"));
-        LIBRARY_USERS.put("org.bouncycastle..", Set.of("trust", "proxy"));
+        LIBRARY_USERS.put("org.bouncycastle..", Set.of("trust"));
         LIBRARY_USERS.put("org.xbill..", Set.of("discovery"));
         LIBRARY_USERS.put("io.micrometer..", Set.of("admin"));
         LIBRARY_USERS.put("io.prometheus..", Set.of("admin"));

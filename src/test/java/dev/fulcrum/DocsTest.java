@@ -101,4 +101,23 @@ class DocsTest {
         }
         assertThat(outside).isEmpty();
     }
+
+    @Test
+    void everyPackageSaysWhatItIsAndWhatItMayUse() throws IOException {
+        List<String> without = new ArrayList<>();
+        try (Stream<Path> dirs = Files.walk(Path.of("src/main/java"))) {
+            for (Path d : dirs.filter(Files::isDirectory).toList()) {
+                boolean hasClasses;
+                try (Stream<Path> files = Files.list(d)) {
+                    hasClasses = files.anyMatch(f -> f.toString().endsWith(".java"));
+                }
+                Path info = d.resolve("package-info.java");
+                String text = Files.exists(info) ? read(info).toLowerCase(java.util.Locale.ROOT) : "";
+                if (hasClasses && (!text.contains("may use") || !text.contains("must not"))) {
+                    without.add(d.toString());
+                }
+            }
+        }
+        assertThat(without).as("packages without a package-info saying what they may and must not use").isEmpty();
+    }
 }

@@ -163,7 +163,8 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
 
     @Override
     public String readyLine() {
-        return "fulcrum ready proxy=" + proxy.url() + " admin=" + admin.url();
+        String https = proxy.tlsUrl();
+        return "fulcrum ready proxy=" + proxy.url() + " admin=" + admin.url() + (https == null ? "" : " https=" + https);
     }
 
     @Override

@@ -44,6 +44,16 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--admin-port", paramLabel = "N", description = "override admin.port (0 = any free port)")
     Integer adminPort;
 
+    @Option(names = "--tls-port", paramLabel = "N", description = "override proxy.tls.port (0 = any free port)")
+    Integer tlsPort;
+
+    @Option(names = "--trust", description = "create Fulcrum's local certificate authority if needed, issue the HTTPS"
+            + " certificate from it and install the authority where browsers look; prints what it did and could not")
+    boolean trust;
+
+    @Option(names = "--untrust", description = "remove Fulcrum's local certificate authority from the browsers' stores")
+    boolean untrust;
+
     @Option(names = "--attach", paramLabel = "URL", description = "manage a remote Fulcrum (http://host:adminport) or HAProxy fleet (haproxy://host:port[,host:port...])")
     String attach;
 
@@ -64,6 +74,17 @@ public final class FulcrumCommand implements Callable<Integer> {
         if (checkConfig != null) {
             return check(checkConfig);
         }
+        if (trust || untrust) {
+            List<String> names;
+            try {
+                names = loadConfig().proxy().tls().names();
+            } catch (ConfigException e) {
+                printProblems(e.problems());
+                return CONFIG_ERROR;
+            }
+            LocalTrust t = LocalTrust.forUser(stdout());
+            return trust ? t.trust(names) : t.untrust();
+        }
         if (attach != null) {
             return window.attach(attach, token);
         }
@@ -82,7 +103,7 @@ public final class FulcrumCommand implements Callable<Integer> {
 
     FulcrumConfig loadConfig() {
         FulcrumConfig cfg = overrides(config == null ? ConfigLoader.workshop() : ConfigLoader.load(config));
-        if (proxyPort != null || adminPort != null) {
+        if (proxyPort != null || adminPort != null || tlsPort != null) {
             // checked as if written in the file: a port out of range or one the other listener has is a config error
             List<ConfigProblem> problems = dev.fulcrum.config.ConfigValidator.validate(cfg);
             if (!problems.isEmpty()) {
@@ -99,6 +120,9 @@ public final class FulcrumCommand implements Callable<Integer> {
         }
         if (adminPort != null) {
             cfg = cfg.withAdminPort(adminPort);
+        }
+        if (tlsPort != null) {
+            cfg = cfg.withTlsPort(tlsPort);
         }
         return cfg;
     }

@@ -157,6 +157,14 @@ public final class ConfigValidator {
         if (t.privateKey() != null) {
             readableFile(t.privateKey(), "proxy.tls.privateKey");
         }
+        for (int i = 0; i < t.names().size(); i++) {
+            String n = t.names().get(i);
+            rule(Limits.certificateName(n), ConfigPaths.index("proxy.tls.names", i), n);
+        }
+        if (!t.names().isEmpty() && t.certificate() != null) {
+            add("proxy.tls.names", "not used with proxy.tls.certificate: names are for the generated certificate",
+                    t.names());
+        }
     }
 
     private void admin(AdminConfig a, ProxyConfig p) {

@@ -102,6 +102,13 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
                 outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery);
     }
 
+    /** This config with the HTTPS port replaced (the {@code --tls-port} override; 0 = any free port). */
+    public FulcrumConfig withTlsPort(int port) {
+        return new FulcrumConfig(proxy.withTls(proxy.tls().withPort(port)), admin, strategy, backends, demoBackends,
+                healthCheck, outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools,
+                routes, discovery);
+    }
+
     /** This config with the admin API's port replaced (the {@code --admin-port} override; 0 = any free port). */
     public FulcrumConfig withAdminPort(int port) {
         return new FulcrumConfig(proxy, admin.withPort(port), strategy, backends, demoBackends, healthCheck,

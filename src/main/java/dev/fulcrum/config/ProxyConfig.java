@@ -23,4 +23,8 @@ public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainT
     public ProxyConfig withPort(int newPort) {
         return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads);
     }
+
+    public ProxyConfig withTls(TlsConfig t) {
+        return new ProxyConfig(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, t, ioThreads);
+    }
 }

@@ -68,7 +68,7 @@ public final class ProxyServer implements AutoCloseable {
         ProxySettings.Tls tls = settings.tls();
         if (tls != null) {
             SSLContext ssl = tls.certificate() == null
-                    ? TlsContexts.selfSigned(tls.certificateDir())
+                    ? TlsContexts.local(tls.certificateDir(), tls.names())
                     : TlsContexts.fromPem(Path.of(tls.certificate()), Path.of(tls.privateKey()));
             builder.addHttpsListener(tls.port(), settings.host(), ssl)
                     .setServerOption(UndertowOptions.ENABLE_HTTP2, tls.http2());

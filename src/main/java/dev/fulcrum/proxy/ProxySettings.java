@@ -17,9 +17,18 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
 
     /**
      * The HTTPS listener (HTTP/2 through ALPN when {@code http2}); certificate and privateKey are PEM paths,
-     * both null for a self-signed localhost certificate generated once in {@code certificateDir}.
+     * both null for a local certificate kept in {@code certificateDir}, for localhost and {@code names}.
      */
-    public record Tls(int port, String certificate, String privateKey, boolean http2, java.nio.file.Path certificateDir) {
+    public record Tls(int port, String certificate, String privateKey, boolean http2, java.nio.file.Path certificateDir,
+                      java.util.List<String> names) {
+        public Tls {
+            names = names == null ? java.util.List.of() : java.util.List.copyOf(names);
+        }
+
+        /** A listener whose local certificate names loopback only. */
+        public Tls(int port, String certificate, String privateKey, boolean http2, java.nio.file.Path certificateDir) {
+            this(port, certificate, privateKey, http2, certificateDir, java.util.List.of());
+        }
     }
 
     public static ProxySettings defaults(int port) {

@@ -28,9 +28,9 @@
  * </ul>
  *
  * <h2>What it may use, and what not</h2>
- * It builds on {@code dev.fulcrum.engine} (pools, leases, routing) and {@code dev.fulcrum.time} (tickers), on
- * Undertow and XNIO (the server, its channels and conduits), BouncyCastle (PEM keys and the self-signed certificate
- * in {@code TlsContexts}) and SLF4J. It must not use {@code dev.fulcrum.admin}, {@code ui}, {@code app},
+ * It builds on {@code dev.fulcrum.engine} (pools, leases, routing), {@code dev.fulcrum.time} (tickers),
+ * {@code dev.fulcrum.trust} (PEM files and the local certificate {@code TlsContexts} serves), Undertow and XNIO (the
+ * server, its channels and conduits) and SLF4J. It must not use {@code dev.fulcrum.admin}, {@code ui}, {@code app},
  * {@code config}, {@code demo}, {@code health} or {@code discovery}, nor JavaFX: those sit above it (ui → admin/app
  * → proxy/health/demo → engine) and wire it up; the proxy gets its settings as a {@link
  * dev.fulcrum.proxy.ProxySettings} and its backends from the engine, never from the config or the admin API.

@@ -163,6 +163,38 @@ public final class Limits {
         return r >= 0 && r <= 1 ? null : "must be between 0 and 1";
     }
 
+    /**
+     * A name a server certificate may carry: a host name (labels of letters, digits and {@code -}, each 1-63
+     * characters, 253 in all), one with a leading {@code *.} for a wildcard, or an IPv4 or IPv6 address.
+     */
+    public static String certificateName(String name) {
+        String rule = "must be a host name, *.name or IP address";
+        if (name == null || name.isEmpty()) {
+            return rule;
+        }
+        if (name.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+            for (String part : name.split("\\.")) {
+                if (Integer.parseInt(part) > 255) {
+                    return rule;
+                }
+            }
+            return null;
+        }
+        if (name.contains(":")) {
+            return name.matches("[0-9A-Fa-f:.]+") && name.chars().filter(c -> c == ':').count() >= 2 ? null : rule;
+        }
+        String host = name.startsWith("*.") ? name.substring(2) : name;
+        if (host.length() > 253) {
+            return rule;
+        }
+        for (String label : host.split("\\.", -1)) {
+            if (!label.matches("[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?")) {
+                return rule;
+            }
+        }
+        return null;
+    }
+
     public static String port(long port) {
         return PORT.problem(port);
     }

@@ -41,7 +41,7 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
  * Fulcrum's local certificate authority: one key pair created once per user, in the config folder
- * ({@code $XDG_CONFIG_HOME/fulcrum/ca/} or {@code ~/.config/fulcrum/ca/}), that issues the certificate the HTTPS
+ * ({@code $XDG_CONFIG_HOME/fulcrum/tls/ca/} or {@code ~/.config/fulcrum/tls/ca/}), that issues the certificate the HTTPS
  * listener serves. Trusting this one authority ({@code --trust}, {@link TrustStores}) makes every certificate it
  * issues trusted, so a browser opens {@code https://localhost:8443} without a warning, as mkcert and Caddy's local
  * authority do.
@@ -76,13 +76,24 @@ public final class LocalAuthority {
     /** Fulcrum's config folder: {@code $XDG_CONFIG_HOME/fulcrum}, else {@code ~/.config/fulcrum}. */
     public static Path configDir() {
         String xdg = System.getenv("XDG_CONFIG_HOME");
-        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".config");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : home().resolve(".config");
         return base.resolve("fulcrum");
     }
 
-    /** The authority's folder inside a config folder. */
-    public static Path dirIn(Path configDir) {
-        return configDir.resolve("ca");
+    /** The user's home as browsers and {@code certutil} find it: {@code $HOME}, else Java's {@code user.home}. */
+    public static Path home() {
+        String home = System.getenv("HOME");
+        return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"));
+    }
+
+    /** Where the HTTPS listener's local certificate lives: {@code tls} in the config folder. */
+    public static Path defaultTlsDir() {
+        return configDir().resolve("tls");
+    }
+
+    /** The authority's folder beside the certificates of {@code tlsDir}. */
+    public static Path dirIn(Path tlsDir) {
+        return tlsDir.resolve("ca");
     }
 
     /** The authority in {@code dir}, if one was created there. */

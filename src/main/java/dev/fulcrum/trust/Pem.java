@@ -90,12 +90,11 @@ public final class Pem {
         Files.createDirectories(target.toAbsolutePath().getParent());
         Path tmp = Files.createTempFile(target.toAbsolutePath().getParent(), target.getFileName().toString(), ".tmp");
         try {
-            if (secret) {
-                try {
-                    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-                } catch (UnsupportedOperationException notPosix) {
-                    // Windows: the user's profile folder is private already
-                }
+            try {
+                // a key for its owner only; a certificate for anyone (a browser or a system store may read it)
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString(secret ? "rw-------" : "rw-r--r--"));
+            } catch (UnsupportedOperationException notPosix) {
+                // Windows: the user's profile folder is private already
             }
             try (JcaPEMWriter w = new JcaPEMWriter(Files.newBufferedWriter(tmp, StandardCharsets.US_ASCII))) {
                 w.writeObject(value);

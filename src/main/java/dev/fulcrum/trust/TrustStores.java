@@ -41,7 +41,7 @@ public final class TrustStores {
 
     /** The stores of the user running Fulcrum, with the {@code certutil} on the PATH. */
     public static TrustStores forUser() {
-        return new TrustStores(Path.of(System.getProperty("user.home")), onPath("certutil"));
+        return new TrustStores(LocalAuthority.home(), onPath("certutil"));
     }
 
     /** Installs {@code ca} into every NSS database of the user. */
@@ -170,7 +170,7 @@ public final class TrustStores {
     }
 
     /** The full path of {@code program} on the PATH, or null. */
-    static String onPath(String program) {
+    public static String onPath(String program) {
         String path = System.getenv("PATH");
         if (path == null) {
             return null;

@@ -265,7 +265,7 @@ class PassThroughTest extends ProxyTestBase {
     void aBrokenKeyFileIsAnErrorNamingTheFieldAndFile(@TempDir Path dir) throws Exception {
         Path cert = dir.resolve("c.pem");
         Path key = dir.resolve("k.pem");
-        TlsContexts.selfSigned(dir);
+        TlsContexts.local(dir, java.util.List.of());
         java.nio.file.Files.copy(dir.resolve("localhost.crt"), cert);
         java.nio.file.Files.writeString(key, "-----BEGIN PRIVATE KEY-----\nnot base64!\n-----END PRIVATE KEY-----\n");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> TlsContexts.fromPem(cert, key))
