@@ -75,7 +75,7 @@ class LocalTrustBrowserTest {
         Path stranger = Files.createDirectories(dir.resolve("stranger"));
         Path config = dir.resolve("dev.json");
         Files.writeString(config, """
-                {"proxy": {"port": 0, "tls": {"enabled": true, "port": 0}}, "admin": {"port": 0},
+                {"proxy": {"port": 0, "tls": {"enabled": true, "port": 1}}, "admin": {"port": 0},
                  "healthCheck": {"enabled": false}, "demoBackends": [{"id": "demo-a", "port": 0, "latencyMs": 0}]}
                 """);
 
@@ -87,7 +87,8 @@ class LocalTrustBrowserTest {
                 .contains("done: NSS database " + home.resolve(".pki/nssdb"))
                 .contains("update-ca-certificates");
 
-        Process proxy = fulcrum(home, "--headless", "--config", config.toString())
+        // port 1 is not ours to take: --tls-port 0 overrides it, or the start fails
+        Process proxy = fulcrum(home, "--headless", "--config", config.toString(), "--tls-port", "0")
                 .redirectError(dir.resolve("fulcrum.err").toFile()).start();
         try {
             String line = new BufferedReader(new InputStreamReader(proxy.getInputStream(), StandardCharsets.UTF_8))

@@ -470,6 +470,25 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void theLocalCertificatesExtraNamesMustBeHostNamesOrAddressesAndNeedNoFilesOfTheirOwn(@TempDir Path dir)
+            throws IOException {
+        assertThat(ConfigLoader.parse("{" + DEMO + ", \"proxy\": { \"tls\": { \"enabled\": true, \"names\": "
+                + "[\"app.localhost\", \"*.dev.test\", \"10.0.0.7\", \"fe80::1\"] } } }").proxy().tls().names())
+                .containsExactly("app.localhost", "*.dev.test", "10.0.0.7", "fe80::1");
+        assertThat(errorsWith("\"proxy\": { \"tls\": { \"names\": [\"ok.test\", \"bad name\", \"300.1.1.1\", "
+                + "\"-x.test\", \"\"] } }")).containsExactly(
+                "config error: proxy.tls.names[1]: must be a host name, *.name or IP address (got: bad name)",
+                "config error: proxy.tls.names[2]: must be a host name, *.name or IP address (got: 300.1.1.1)",
+                "config error: proxy.tls.names[3]: must be a host name, *.name or IP address (got: -x.test)",
+                "config error: proxy.tls.names[4]: must be a host name, *.name or IP address (got: )");
+        Path cert = Files.writeString(dir.resolve("c.pem"), "x");
+        Path key = Files.writeString(dir.resolve("k.pem"), "x");
+        assertThat(errorsWith("\"proxy\": { \"tls\": { \"certificate\": \"" + cert + "\", \"privateKey\": \"" + key
+                + "\", \"names\": [\"a.test\"] } }")).containsExactly("config error: proxy.tls.names: not used with "
+                + "proxy.tls.certificate: names are for the generated certificate (got: [a.test])");
+    }
+
+    @Test
     void tlsFilesMustExistAndBeGivenTogether(@TempDir Path dir) throws IOException {
         Path cert = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\n");
         Path missingKey = dir.resolve("key.pem");
