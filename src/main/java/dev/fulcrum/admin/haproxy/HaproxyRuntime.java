@@ -1,6 +1,7 @@
 package dev.fulcrum.admin.haproxy;
 
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.rules.Limits;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -173,7 +174,7 @@ public final class HaproxyRuntime {
         if (hostPort == null || !ADDRESS.matcher(hostPort).matches()) {
             throw new EngineException(400, "address: must be HOST:PORT (got: " + hostPort + ")");
         }
-        if (maxConn != null && maxConn < 1) {
+        if (Limits.maxInFlight(maxConn) != null) {
             throw new EngineException(400, "maxInFlight: must be at least 1 (got: " + maxConn + ")");
         }
         requireDynamicServers("add server");

@@ -147,6 +147,18 @@ class HaproxyRuntimeParsingTest {
     }
 
     @Test
+    void anAddedServersCapIsAtLeastOneAndRefusedBeforeSending() {
+        HaproxyRuntime rt = new HaproxyRuntime(new InetSocketAddress("127.0.0.1", 1)); // nothing listens: nothing sent
+        for (int cap : new int[]{0, -5}) {
+            assertThatThrownBy(() -> rt.addServer("app", "s9", "127.0.0.1:8089", 1, false, cap, false))
+                    .isInstanceOfSatisfying(EngineException.class, e -> {
+                        assertThat(e.status()).isEqualTo(400);
+                        assertThat(e.getMessage()).isEqualTo("maxInFlight: must be at least 1 (got: " + cap + ")");
+                    });
+        }
+    }
+
+    @Test
     void versionsDecideDynamicServers() {
         assertThat(HaproxyVersion.parse("2.6.12-1+deb12u4").supportsDynamicServers()).isTrue();
         assertThat(HaproxyVersion.parse("2.5.0").supportsDynamicServers()).isTrue();
