@@ -214,7 +214,8 @@ public final class HaproxyRuntime {
         }
     }
 
-    private void requireDynamicServers(String command) {
+    /** Refuses (501, naming this instance and its version) a dynamic-server command this HAProxy does not have. */
+    void requireDynamicServers(String command) {
         HaproxyVersion v = version();
         if (!v.supportsDynamicServers()) {
             throw new EngineException(501, "HAProxy " + name() + ": '" + command + "' is not supported by HAProxy "

@@ -10,79 +10,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.BackendInfo;
-import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
-import java.net.InetSocketAddress;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The fleet client's pure parts, and versions and failures played by {@link FakeStatsSocket}. */
+/** The fleet client against {@link FakeStatsSocket}s: versions and failures the installed HAProxy cannot play. */
 class HaproxyFleetClientUnitTest {
-
-    @Test
-    void attachUrisListInstancesIncludingIpv6() {
-        assertThat(HaproxyFleetClient.parseAttach("haproxy://127.0.0.1:9001,127.0.0.1:9002/"))
-                .containsExactly(new InetSocketAddress("127.0.0.1", 9001), new InetSocketAddress("127.0.0.1", 9002));
-        assertThat(HaproxyFleetClient.parseAttach("HAPROXY://[::1]:9999"))
-                .containsExactly(new InetSocketAddress("::1", 9999));
-    }
-
-    @Test
-    void malformedAttachUrisAreRefusedWithTheExpectedForm() {
-        for (String bad : List.of("http://h:1", "haproxy://h", "haproxy://h:1,", "haproxy://h:0", "haproxy://h:1/x",
-                "haproxy://h:99999")) {
-            assertThatThrownBy(() -> HaproxyFleetClient.parseAttach(bad)).as(bad)
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("attach: expected haproxy://HOST:PORT[,HOST:PORT...] (got: " + bad + ")");
-        }
-        assertThatThrownBy(() -> HaproxyFleetClient.connect(List.of())).hasMessageContaining("at least one");
-    }
-
-    @Test
-    void idsAreServerNamesUnlessTwoBackendsShareOne() {
-        Map<String, HaproxyFleetClient.ServerKey> ids = HaproxyFleetClient.assignIds(Set.of(
-                new HaproxyFleetClient.ServerKey("app", "s1"), new HaproxyFleetClient.ServerKey("app", "s2"),
-                new HaproxyFleetClient.ServerKey("api", "s1")));
-        assertThat(ids).containsOnlyKeys("s2", "app/s1", "api/s1");
-        assertThat(ids.get("api/s1")).isEqualTo(new HaproxyFleetClient.ServerKey("api", "s1"));
-    }
-
-    @Test
-    void serverUrlsMustBePlainHttpHostAndPort() {
-        assertThat(HaproxyFleetClient.hostPort("http://127.0.0.1:8081")).isEqualTo("127.0.0.1:8081");
-        // a name is resolved: HAProxy would register a server without an address
-        assertThat(HaproxyFleetClient.hostPort("http://localhost/")).isIn("127.0.0.1:80", "[0:0:0:0:0:0:0:1]:80");
-        assertThat(HaproxyFleetClient.hostPort("http://[::1]:8081")).isEqualTo("[::1]:8081");
-        assertThatThrownBy(() -> HaproxyFleetClient.hostPort("http://no-such-host.invalid:1"))
-                .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.getMessage())
-                        .startsWith("url: the host does not resolve").contains("no-such-host.invalid"));
-        for (String bad : List.of("https://h:1", "http://h:1/app", "h:1", "::")) {
-            assertThatThrownBy(() -> HaproxyFleetClient.hostPort(bad)).as(bad)
-                    .isInstanceOfSatisfying(EngineException.class, e -> {
-                        assertThat(e.status()).isEqualTo(400);
-                        assertThat(e.getMessage()).startsWith("url: must be http://HOST:PORT").contains(bad);
-                    });
-        }
-    }
-
-    @Test
-    void eventsAreDerivedFromTwoPolls() {
-        EngineState before = state(info("s1", 1, "UP", "UP"), info("s2", 1, "UP", "UP"), info("s3", 1, "UP", "UP"));
-        EngineState after = state(info("s1", 4, "UP", "UP"), info("s2", 1, "DRAINING", "UP"), info("s4", 1, "UP", "UNKNOWN"));
-        assertThat(HaproxyFleetClient.diff(before, after, 42)).containsExactly(
-                new EngineEvent("weight", "app", "s1", "1", "4", 42),
-                new EngineEvent("drain", "app", "s2", "UP", "DRAINING", 42),
-                new EngineEvent("membership", "app", "s4", null, "added", 42),
-                new EngineEvent("membership", "app", "s3", "present", "removed", 42));
-
-        EngineState down = state(info("s1", 4, "DOWN", "DOWN"), info("s2", 1, "DRAINING", "DOWN"), info("s4", 1, "UP", "UNKNOWN"));
-        assertThat(HaproxyFleetClient.diff(after, down, 43)).containsExactly(
-                new EngineEvent("health", "app", "s1", "UP", "DOWN", 43),
-                new EngineEvent("health", "app", "s2", "UP", "DOWN", 43));
-        assertThat(HaproxyFleetClient.diff(down, down, 44)).isEmpty();
-    }
 
     @Test
     void anHaproxyOlderThan25RefusesAddAndRemoveWith501NamingItsVersion() throws Exception {
@@ -178,15 +111,11 @@ class HaproxyFleetClientUnitTest {
 
     private static FakeStatsSocket stats(FakeStatsSocket f) {
         return f.answer("show stat", HEADER + S1_DOWN + S2_DRAIN + BACKEND + "\n")
-                .answer("show servers state", SERVERS_STATE.replace("3 app 3 s3 127.0.0.1 0 1 2 2 0 1 0 0 0 0 0 0 - 19995 - 0 0 - - 0\n", ""));
+                .answer("show servers state", serversState());
     }
 
-    private static EngineState state(BackendInfo... backends) {
-        return new EngineState("haproxy://x:1", null, Map.of(), List.of(), List.of(backends));
-    }
-
-    private static BackendInfo info(String id, int weight, String state, String health) {
-        return new BackendInfo(id, "app", "http://h:1", weight, weight, state, health, null, 0, 0, 0, 0, 0,
-                Double.NaN, Double.NaN, false, null, 0, 0);
+    /** The captured servers state without s3, which the captured stats do not have. */
+    private static String serversState() {
+        return SERVERS_STATE.replace("3 app 3 s3 127.0.0.1 0 1 2 2 0 1 0 0 0 0 0 0 - 19995 - 0 0 - - 0\n", "");
     }
 }
