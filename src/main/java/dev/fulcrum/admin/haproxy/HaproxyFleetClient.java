@@ -5,6 +5,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.time.Scheduler;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,15 +16,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Manages a fleet of HAProxy instances through their runtime API, as one {@link EngineClient}: the window
@@ -65,48 +61,68 @@ import org.slf4j.LoggerFactory;
  * HAProxy 2.5 or newer on every instance ({@link Capabilities#addRemove()}); otherwise 501 naming the version.
  *
  * <h2>Events</h2>
- * HAProxy pushes nothing over its runtime API, so {@link #subscribe} polls once a second and derives events
- * from the difference between two polls: {@code membership} (added / removed), {@code weight},
- * {@code drain} and {@code health} (state changes, as the embedded engine names them). A change that is
- * undone within a second is not seen, and {@code at} is the poll's time, not the change's.
+ * HAProxy pushes nothing over its runtime API, so {@link #subscribe} polls once a second on the client's
+ * {@link Scheduler} and derives events from the difference between two polls: {@code membership} (added /
+ * removed), {@code weight}, {@code drain} and {@code health} (state changes, as the embedded engine names them).
+ * A change that is undone within a second is not seen, and {@code at} is the poll's time, not the change's.
  *
  * <h2>Threads</h2>
  * Every method may block on the instances' sockets; the reads of one poll run in parallel on daemon threads, so an
  * instance that does not answer costs one timeout, not one per instance.
  */
 public final class HaproxyFleetClient implements EngineClient {
-    private static final Logger log = LoggerFactory.getLogger(HaproxyFleetClient.class);
-    /** Poll period of {@link #subscribe}: fast enough for a window, negligible load on HAProxy. */
-    static final long POLL_MS = 1000;
-
     private final List<HaproxyRuntime> instances;
-    private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
-    /** Runs the per-instance reads of a poll in parallel; daemon threads, idle ones expire after a minute. */
+    private final Scheduler scheduler;
+    /** Whether this client made {@link #scheduler} (and so shuts it down). */
+    private final boolean ownsScheduler;
+    /** Runs the per-instance reads of a poll, and the event polls; daemon threads, idle ones expire after a minute. */
     private final ExecutorService io = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "haproxy-fleet-io");
         t.setDaemon(true);
         return t;
     });
     private final FleetCommands commands;
+    private final FleetPoller poller;
     private final ProbeHistory probes = new ProbeHistory();
     private final Object lock = new Object();
-    // guarded by lock: what the previous merge left for the next one and for commands, and the poller
+    // guarded by lock: what the previous merge left for the next one and for commands
     private final Map<String, FleetMerge.Counters> lastCounters = new HashMap<>();
     private Map<String, ServerKey> ids = Map.of();
-    private ScheduledExecutorService poller;
-    private EngineState lastPolled;
-    private boolean closed;
 
-    private HaproxyFleetClient(List<HaproxyRuntime> instances) {
+    private HaproxyFleetClient(List<HaproxyRuntime> instances, Scheduler scheduler, boolean ownsScheduler) {
         this.instances = List.copyOf(instances);
+        this.scheduler = scheduler;
+        this.ownsScheduler = ownsScheduler;
         this.commands = new FleetCommands(this.instances, attachUri(), this::resolve, this::fleetState);
+        this.poller = new FleetPoller(scheduler, io, this::state, attachUri());
     }
 
     /**
      * Attaches to the stats sockets at these addresses (each {@code stats socket ipv4@HOST:PORT level admin}),
-     * asking each for its version; an instance that does not answer is a 502 naming it.
+     * asking each for its version; an instance that does not answer is a 502 naming it. Events are polled on a
+     * daemon thread of the client's own, stopped by {@link #close}.
      */
     public static HaproxyFleetClient connect(List<InetSocketAddress> addresses) {
+        List<HaproxyRuntime> list = reach(addresses);
+        return new HaproxyFleetClient(list, Scheduler.daemon("haproxy-fleet-poller"), true);
+    }
+
+    /** As {@link #connect(List)}, polling for events on {@code scheduler}, which the caller shuts down. */
+    public static HaproxyFleetClient connect(List<InetSocketAddress> addresses, Scheduler scheduler) {
+        return new HaproxyFleetClient(reach(addresses), scheduler, false);
+    }
+
+    /** {@code connect(parseAttach(uri))}. */
+    public static HaproxyFleetClient attach(String uri) {
+        return connect(parseAttach(uri));
+    }
+
+    /** {@code connect(parseAttach(uri), scheduler)}. */
+    public static HaproxyFleetClient attach(String uri, Scheduler scheduler) {
+        return connect(parseAttach(uri), scheduler);
+    }
+
+    private static List<HaproxyRuntime> reach(List<InetSocketAddress> addresses) {
         FleetAddresses.checkFleet(addresses);
         List<HaproxyRuntime> list = new ArrayList<>();
         for (InetSocketAddress a : addresses) {
@@ -114,12 +130,7 @@ public final class HaproxyFleetClient implements EngineClient {
             r.version();
             list.add(r);
         }
-        return new HaproxyFleetClient(list);
-    }
-
-    /** {@code connect(parseAttach(uri))}. */
-    public static HaproxyFleetClient attach(String uri) {
-        return connect(parseAttach(uri));
+        return list;
     }
 
     /**
@@ -201,7 +212,7 @@ public final class HaproxyFleetClient implements EngineClient {
                 unreachable.put(name, e.getCause() == null ? e.toString() : e.getCause().getMessage());
             }
         }
-        long now = System.currentTimeMillis();
+        long now = scheduler.ticker().wallMillis();
         synchronized (lock) {
             FleetMerge.Merged m = FleetMerge.merge(attachUri(), answered, unreachable, lastCounters);
             lastCounters.putAll(m.counters());
@@ -324,71 +335,18 @@ public final class HaproxyFleetClient implements EngineClient {
 
     // ---------------------------------------------------------------- events
 
-    /** Starts the 1 Hz poller on the first listener; events are derived from successive polls (see class doc). */
+    /** Starts polling on the first listener; events are derived from successive polls (see class doc). */
     @Override
     public void subscribe(Consumer<EngineEvent> listener) {
-        listeners.add(listener);
-        java.util.concurrent.Future<?> baseline;
-        synchronized (lock) {
-            if (poller != null || closed) {
-                return;
-            }
-            poller = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "haproxy-fleet-poller");
-                t.setDaemon(true);
-                return t;
-            });
-            baseline = poller.submit(this::pollForEvents);
-            poller.scheduleWithFixedDelay(this::pollForEvents, POLL_MS, POLL_MS, TimeUnit.MILLISECONDS);
-        }
-        // events are differences between polls: take the first picture before returning, so a change made
-        // right after subscribing is reported rather than absorbed into the baseline
-        try {
-            baseline.get(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            // the periodic polls take the baseline instead
-        }
-    }
-
-    private void pollForEvents() {
-        try {
-            EngineState now = state();
-            EngineState before;
-            synchronized (lock) {
-                before = lastPolled;
-                lastPolled = now;
-            }
-            if (before == null) {
-                return;
-            }
-            for (EngineEvent e : FleetEvents.diff(before, now, System.currentTimeMillis())) {
-                for (Consumer<EngineEvent> l : listeners) {
-                    try {
-                        l.accept(e);
-                    } catch (RuntimeException ex) {
-                        log.warn("event listener failed on {}", e, ex);
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            log.warn("polling the HAProxy fleet {} failed: {}", attachUri(), e.getMessage());
-        }
+        poller.subscribe(listener);
     }
 
     @Override
     public void close() {
-        ScheduledExecutorService p;
-        synchronized (lock) {
-            closed = true;
-            p = poller;
-            poller = null;
-        }
-        if (p != null) {
-            p.shutdownNow();
+        poller.close();
+        if (ownsScheduler) {
+            scheduler.shutdown();
         }
         io.shutdownNow();
-        listeners.clear();
     }
 }

@@ -12,6 +12,7 @@ import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.demo.DemoSpec;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.time.ManualClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.core.ThrowingRunnable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two real HAProxy processes on loopback in front of two demo backends, managed as one fleet. Skipped when
- * {@code haproxy} is not installed (CI installs it).
+ * {@code haproxy} is not installed (CI installs it). The fleet polls for events on a {@link ManualClock}: a test
+ * moves it to start a poll and waits for the poll's real I/O.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class HaproxyFleetClientTest {
@@ -46,6 +49,7 @@ class HaproxyFleetClientTest {
     private HaproxyProcess a;
     private HaproxyProcess b;
     private HaproxyFleetClient fleet;
+    private final ManualClock clock = new ManualClock();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -57,7 +61,7 @@ class HaproxyFleetClientTest {
         s3 = DemoBackend.start(DemoSpec.of("s3", 0, 1));
         a = HaproxyProcess.start(dir, "a", s1.port(), s2.port());
         b = HaproxyProcess.start(dir, "b", s1.port(), s2.port());
-        fleet = HaproxyFleetClient.connect(List.of(a.stats(), b.stats()));
+        fleet = HaproxyFleetClient.connect(List.of(a.stats(), b.stats()), clock);
     }
 
     @AfterAll
@@ -229,7 +233,7 @@ class HaproxyFleetClientTest {
                 assertThat(s.state()).isEqualTo("DOWN");
                 assertThat(s.health()).isEqualTo("DOWN");
             });
-            await().atMost(DEADLINE).untilAsserted(() -> assertThat(events).anySatisfy(e -> {
+            pollUntil(() -> assertThat(events).anySatisfy(e -> {
                 assertThat(e.type()).isEqualTo("health");
                 assertThat(e.backend()).isEqualTo("s2");
                 assertThat(e.to()).isEqualTo("DOWN");
@@ -238,7 +242,7 @@ class HaproxyFleetClientTest {
             s2.update(null, null, false);
             await().atMost(DEADLINE).until(() -> fleet.state().backend("s2").state().equals("UP"));
             fleet.setWeight("s2", 4);
-            await().atMost(DEADLINE).untilAsserted(() -> assertThat(events).anySatisfy(e -> {
+            pollUntil(() -> assertThat(events).anySatisfy(e -> {
                 assertThat(e.type()).isEqualTo("weight");
                 assertThat(e.from()).isEqualTo("1");
                 assertThat(e.to()).isEqualTo("4");
@@ -364,6 +368,17 @@ class HaproxyFleetClientTest {
                     assertThat(e.status()).isEqualTo(501);
                     assertThat(e.getMessage()).contains("not supported by HAProxy " + v, a.name(), b.name());
                 });
+    }
+
+    /**
+     * Moves the fleet's clock one poll period at a time, each move starting a poll (or finding one still under way),
+     * until {@code assertion} holds on what the polls reported; the polls' I/O to HAProxy is real, hence the deadline.
+     */
+    private void pollUntil(ThrowingRunnable assertion) {
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            clock.advanceMillis(FleetPoller.POLL_MS);
+            assertion.run();
+        });
     }
 
     private HttpRequest get(HaproxyProcess h) {

@@ -7,15 +7,26 @@ import static dev.fulcrum.admin.haproxy.HaproxyRuntimeParsingTest.S2_DRAIN;
 import static dev.fulcrum.admin.haproxy.HaproxyRuntimeParsingTest.SERVERS_STATE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.time.ManualClock;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** The fleet client against {@link FakeStatsSocket}s: versions and failures the installed HAProxy cannot play. */
+/**
+ * The fleet client against {@link FakeStatsSocket}s: versions and failures the installed HAProxy cannot play, and
+ * its event polls on a {@link ManualClock}.
+ */
 class HaproxyFleetClientUnitTest {
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
 
     @Test
     void anHaproxyOlderThan25RefusesAddAndRemoveWith501NamingItsVersion() throws Exception {
@@ -107,6 +118,66 @@ class HaproxyFleetClientUnitTest {
             assertThatThrownBy(() -> fleet.addBackend("nope", "s9", "http://127.0.0.1:8089", 3))
                     .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(404));
         }
+    }
+
+    @Test
+    void eventsArePolledWhenTheClockReachesThePollPeriodAndStampedWithItsTime() throws Exception {
+        ManualClock clock = new ManualClock();
+        List<EngineEvent> events = new CopyOnWriteArrayList<>();
+        try (FakeStatsSocket a = stats(new FakeStatsSocket("2.6.12"));
+             HaproxyFleetClient fleet = HaproxyFleetClient.connect(List.of(a.address()), clock)) {
+            fleet.subscribe(events::add);
+            int baseline = showStats(a);
+            assertThat(baseline).as("the baseline poll, before subscribe returns").isEqualTo(1);
+            a.answer("show servers state", serversState().replace("2 s2 127.0.0.1 2 8 5", "2 s2 127.0.0.1 2 8 6"));
+
+            clock.advanceMillis(FleetPoller.POLL_MS);
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(events).containsExactly(new EngineEvent(
+                    "weight", "app", "s2", "5", "6", ManualClock.WALL_START_MILLIS + FleetPoller.POLL_MS)));
+            assertThat(showStats(a)).isEqualTo(baseline + 1);
+        }
+        assertThat(clock.pending()).as("close cancels the client's polls").isZero();
+        AtomicBoolean ran = new AtomicBoolean();
+        clock.schedule(() -> ran.set(true), 1, TimeUnit.MILLISECONDS);
+        clock.advanceMillis(1);
+        assertThat(ran).as("a scheduler the client was given keeps running").isTrue();
+    }
+
+    @Test
+    void probeResultsAreStampedWithTheClocksWallTime() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (FakeStatsSocket a = stats(new FakeStatsSocket("2.6.12"));
+             HaproxyFleetClient fleet = HaproxyFleetClient.connect(List.of(a.address()), clock)) {
+            clock.advanceMillis(2500);
+            assertThat(fleet.probeHistory().get("s2")).extracting(p -> p.get("at"))
+                    .containsExactly(ManualClock.WALL_START_MILLIS + 2500);
+        }
+    }
+
+    @Test
+    void aClientWithItsOwnSchedulerStopsItsThreadOnClose() throws Exception {
+        try (FakeStatsSocket a = stats(new FakeStatsSocket("2.6.12"))) {
+            List<Thread> before = pollerThreads();
+            HaproxyFleetClient fleet = HaproxyFleetClient.connect(List.of(a.address()));
+            fleet.subscribe(e -> { });
+            List<Thread> own = pollerThreads().stream().filter(t -> !before.contains(t)).toList();
+            assertThat(own).hasSize(1);
+
+            fleet.close();
+
+            await().atMost(DEADLINE).until(() -> own.stream().noneMatch(Thread::isAlive));
+            assertThatThrownBy(fleet::state).isInstanceOf(IllegalStateException.class).hasMessageContaining("is closed");
+        }
+    }
+
+    private static List<Thread> pollerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("haproxy-fleet-poller") && t.isAlive()).toList();
+    }
+
+    private static int showStats(FakeStatsSocket f) {
+        return (int) f.received.stream().filter("show stat"::equals).count();
     }
 
     private static FakeStatsSocket stats(FakeStatsSocket f) {
