@@ -120,4 +120,51 @@ class DocsTest {
         }
         assertThat(without).as("packages without a package-info saying what they may and must not use").isEmpty();
     }
+
+    /** Backticked names in a document that are files: under a folder of the project, or ending in a file kind. */
+    private static final Pattern PATHLIKE = Pattern.compile("`((?:src|docs|samples|bench|fxml|styles|packaging|\\.ci)"
+            + "/[A-Za-z0-9_./-]*|[A-Za-z0-9_-]+\\.(?:java|md|sh|json|xml|fxml|css))`");
+    private static final Pattern LINK = Pattern.compile("\\]\\(([^)#]+)\\)");
+
+    static List<String> missingPaths(Path doc) throws IOException {
+        String text = read(doc);
+        Set<String> names = new TreeSet<>();
+        try (Stream<Path> all = Files.walk(Path.of("."))) {
+            all.filter(Files::isRegularFile).forEach(f -> names.add(f.getFileName().toString()));
+        }
+        List<String> missing = new ArrayList<>();
+        Matcher m = PATHLIKE.matcher(text);
+        while (m.find()) {
+            String name = m.group(1);
+            boolean ok = name.contains("/") ? Files.exists(Path.of(name)) || Files.exists(doc.getParent().resolve(name))
+                    : names.contains(name);
+            if (!ok && !name.startsWith("/") && !name.contains("{")) {
+                missing.add(name);
+            }
+        }
+        Matcher l = LINK.matcher(text);
+        while (l.find()) {
+            String target = l.group(1);
+            if (!target.contains("://") && !Files.exists(doc.getParent().resolve(target))) {
+                missing.add(target);
+            }
+        }
+        return missing;
+    }
+
+    @Test
+    void everyPathTheArchitectureNamesExists() throws IOException {
+        assertThat(read(Path.of("docs/ARCHITECTURE.md"))).contains("## Layers", "## Who owns which state",
+                "## A request, step by step", "## A weight drag", "## How the window talks to an engine", "## Checklists");
+        assertThat(missingPaths(Path.of("docs/ARCHITECTURE.md"))).isEmpty();
+        assertThat(missingPaths(Path.of("docs/REFERENCE.md"))).isEmpty();
+    }
+
+    @Test
+    void thePathCheckSeesAMissingFile(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
+        Path doc = dir.resolve("doc.md");
+        Files.writeString(doc, "See `src/main/java/dev/fulcrum/engine/Pool.java` and `src/main/java/Gone.java`, "
+                + "`NoSuchClass.java` and [a link](missing.md).");
+        assertThat(missingPaths(doc)).containsExactly("src/main/java/Gone.java", "NoSuchClass.java", "missing.md");
+    }
 }
