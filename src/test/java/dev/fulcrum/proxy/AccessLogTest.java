@@ -2,18 +2,18 @@ package dev.fulcrum.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.FileInputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CompletableFuture;
-import java.nio.charset.StandardCharsets;
-import java.io.InputStreamReader;
-import java.io.FileInputStream;
-import java.io.BufferedReader;
 
 class AccessLogTest {
 
@@ -110,7 +110,7 @@ class AccessLogTest {
 
         in1.close(); // the log shipper restarts: this write fails once
         log.log(System.currentTimeMillis(), "GET", "/while-no-reader", 200, "a", 1, 1_000, 5);
-        Thread.sleep(500);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> log.dropped() == 1);
 
         // the shipper is back
         FileInputStream in2 = new FileInputStream(fifo.toFile());

@@ -2,13 +2,13 @@ package dev.fulcrum.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fulcrum.engine.EngineSettings;
-import java.io.ByteArrayOutputStream;
+import dev.fulcrum.testkit.RawBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -16,9 +16,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,11 +26,19 @@ import org.junit.jupiter.api.Test;
  * malformed answers a proxy must refuse (502) rather than pass on. It also records the request bytes the
  * proxy sent, so the request side is checked on the wire.
  */
-class BackendConnectionTest extends ProxyTestBase {
+class BackendConnectionTest {
+    private RunningFulcrum f;
+
+    @AfterEach
+    void stop() {
+        if (f != null) {
+            f.close();
+        }
+    }
 
     @Test
     void aHeadThatArrivesInPiecesIsGatheredAndTheConnectionServesAgain() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-", "Type: text/plain\r\nContent-Length: 5\r\n", "\r\nhel", "lo"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-", "Type: text/plain\r\nContent-Length: 5\r\n", "\r\nhel", "lo"));
         start(b);
         for (int i = 0; i < 3; i++) {
             HttpResponse<String> r = get("/x");
@@ -44,7 +51,7 @@ class BackendConnectionTest extends ProxyTestBase {
 
     @Test
     void anInterimAnswerIsSkippedAndBareLineFeedsAreAccepted() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n",
+        RawBackend b = backend(req -> List.of("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n",
                 "HTTP/1.1 200 OK\nX-Lf: yes\nContent-Length: 2\n\nok"));
         start(b);
         HttpResponse<String> r = get("/x");
@@ -56,14 +63,14 @@ class BackendConnectionTest extends ProxyTestBase {
 
     @Test
     void aChunkedAnswerStreamsAndTheConnectionIsReused() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
                 "6\r\n world\r\n", "0\r\n\r\n"));
         twoAnswers(b, "hello world", 1);
     }
 
     @Test
     void aBodyThatEndsWithTheConnectionIsPassedOnAndTheConnectionIsNotReused() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.0 200 OK\r\n\r\nuntil ", "close", Scripted.CLOSE));
+        RawBackend b = backend(req -> List.of("HTTP/1.0 200 OK\r\n\r\nuntil ", "close", RawBackend.CLOSE));
         twoAnswers(b, "until close", 2);
     }
 
@@ -71,7 +78,7 @@ class BackendConnectionTest extends ProxyTestBase {
     void transferEncodingOverridesContentLength() throws Exception {
         // RFC 9112 6.3: with both, the chunked framing counts and the length must not reach the client, whose copy
         // it would cut short; the connection is not trusted again
-        Scripted both = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n"
+        RawBackend both = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n"
                 + "5\r\nhello\r\n0\r\n\r\n"));
         HttpResponse<String> r = twoAnswers(both, "hello", 2);
         assertThat(r.headers().firstValue("Content-Length")).isNotEqualTo(java.util.Optional.of("3"));
@@ -80,41 +87,41 @@ class BackendConnectionTest extends ProxyTestBase {
     @Test
     void bytesAfterAChunkedBodysLastChunkMeanANewConnectionNextTime() throws Exception {
         // sent unasked: on a reused connection they would be read as the next request's answer
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
                 "0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nstale"));
         twoAnswers(b, "hello", 2);
     }
 
     @Test
     void removingABackendClosesTheConnectionsPooledForIt() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
         start(b);
         // several clients at once, so more than one I/O thread pools a connection
         List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> many = new java.util.ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            many.add(java.net.http.HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(proxy.url() + "/" + i))
+            many.add(java.net.http.HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(URI.create(f.url() + "/" + i))
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()));
         }
-        for (var f : many) {
-            assertThat(f.get().body()).isEqualTo("ok");
+        for (var r : many) {
+            assertThat(r.get().body()).isEqualTo("ok");
         }
         assertThat(b.open.get()).as("idle pooled connections").isPositive();
-        engine.remove("s");
+        f.engine().remove("s");
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(b.open.get()).isZero());
     }
 
     @Test
     void aBackendThatStallsMidBodyIsCutOffAfterReadMs() throws Exception {
         // nginx's proxy_read_timeout: readMs bounds every wait for the backend, not only the wait for its head
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", "<pause 4000>", "world"));
-        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(500).build(), "s", b.url());
-        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello", "<pause 4000>", "world"));
+        start(b, TestSettings.proxy().maxRetries(0).readMs(500).build());
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), f.port())) {
             c.setSoTimeout(3_000); // well before the backend would go on
             c.getOutputStream().write("GET /stall HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             String got = new String(c.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
             assertThat(got).startsWith("HTTP/1.1 200 ").endsWith("hello"); // then the proxy closed the connection
         }
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(f.inFlight()).isZero());
     }
 
     @Test
@@ -122,14 +129,14 @@ class BackendConnectionTest extends ProxyTestBase {
         // the wait is on the client's socket, not the backend: readMs does not apply (its reads all found bytes)
         int size = 8_000_000; // more than the proxy's socket buffers take, so the proxy really waits on the client
         String body = "x".repeat(size);
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\n\r\n", body));
-        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(300).build(), "s", b.url());
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: " + size + "\r\n\r\n", body));
+        start(b, TestSettings.proxy().maxRetries(0).readMs(300).build());
         try (Socket c = new Socket()) {
             c.setReceiveBufferSize(4096);
             c.setSoTimeout(10_000);
-            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()));
+            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), f.port()));
             c.getOutputStream().write("GET /big HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            Thread.sleep(1_500); // a slow client: reads nothing for five times readMs
+            Thread.sleep(1_500); // a client slow on purpose: reads nothing for five times readMs
             InputStream in = c.getInputStream();
             StringBuilder head = new StringBuilder();
             while (!head.toString().endsWith("\r\n\r\n")) {
@@ -145,18 +152,18 @@ class BackendConnectionTest extends ProxyTestBase {
     void aWebSocketClientThatHangsUpBeforeThe101ArrivesLeavesNothingInFlight() throws Exception {
         // the backend agrees to the upgrade after the client has gone: the 101 cannot be delivered, no tunnel opens,
         // and the request's lease must still be released
-        Scripted b = backend(req -> List.of("<pause 500>",
+        RawBackend b = backend(req -> List.of("<pause 500>",
                 "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", "<pause 2000>"));
         start(b);
-        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), f.port())) {
             c.getOutputStream().write(("GET /ws HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> b.requests.size() == 1);
             c.setSoLinger(true, 0); // a reset, as a browser tab closing
         }
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
-        assertThat(proxy.openTunnels()).isZero();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(f.inFlight()).isZero());
+        assertThat(f.proxy().openTunnels()).isZero();
     }
 
     @Test
@@ -167,14 +174,14 @@ class BackendConnectionTest extends ProxyTestBase {
         // lease and the backend connection must go
         String big = "X-Big: " + "a".repeat(60_000) + "\r\n";
         // after the 101 the backend waits for its next bytes: it sees the proxy's close at once, and its own read
-        // timeout (10 s) comes after the wait below ("<pause 5000>" here slept through the close, so the connection
-        // counted as open until the pause ended, and the test passed or failed by a few ms against its 5 s wait)
-        Scripted b = backend(req -> List.of("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        // timeout (10 s) comes after the wait below (a pause here would sleep through the close, and the connection
+        // would count as open until it ended)
+        RawBackend b = backend(req -> List.of("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + big + "\r\n"));
         start(b);
         try (Socket c = new Socket()) {
             c.setReceiveBufferSize(2048);
-            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()));
+            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), f.port()));
             c.getOutputStream().write(("GET /ws HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
@@ -183,22 +190,22 @@ class BackendConnectionTest extends ProxyTestBase {
             c.setSoLinger(true, 0);
         }
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-            assertThat(inFlight()).isZero();
+            assertThat(f.inFlight()).isZero();
             assertThat(b.open.get()).as("backend connections still open").isZero();
         });
-        assertThat(proxy.openTunnels()).isZero();
+        assertThat(f.proxy().openTunnels()).isZero();
     }
 
     @Test
     void aBackendThatAnswersAnUploadEarlyAndResetsIsNotBlamedAndItsAnswerArrives() throws Exception {
         // a 413 before the body is read, then a close with the upload unread (a reset): the upload's write error
         // comes after a complete answer and is not the backend's failure; the client gets the 413 whole
-        Scripted b = backend(req -> List.of("HTTP/1.1 413 Payload Too Large\r\nTransfer-Encoding: chunked\r\n"
-                + "Connection: close\r\n\r\n7\r\ntoo big\r\n", "0\r\n\r\n", "<pause 300>", Scripted.RESET));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 413 Payload Too Large\r\nTransfer-Encoding: chunked\r\n"
+                + "Connection: close\r\n\r\n7\r\ntoo big\r\n", "0\r\n\r\n", "<pause 300>", RawBackend.RESET));
         b.headOnly = true;
         start(b);
         long size = 200_000_000L;
-        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), f.port())) {
             c.setSoTimeout(10_000);
             OutputStream out = c.getOutputStream();
             out.write(("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: " + size + "\r\n\r\n")
@@ -208,32 +215,32 @@ class BackendConnectionTest extends ProxyTestBase {
             assertThat(got).startsWith("HTTP/1.1 413 ").contains("\r\ntoo big\r\n");
             // the backend resets its side; with the client still there, the exchange ends without blaming it
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> b.open.get() == 0);
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
-            assertThat(engine.backends().get(0).failures()).as("failures blamed on the backend").isZero();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(f.inFlight()).isZero());
+            assertThat(f.engine().backends().get(0).failures()).as("failures blamed on the backend").isZero();
             c.setSoLinger(true, 0);
         }
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
-        assertThat(engine.backends().get(0).failures()).as("failures blamed on the backend").isZero();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(f.inFlight()).isZero());
+        assertThat(f.engine().backends().get(0).failures()).as("failures blamed on the backend").isZero();
     }
 
     @Test
     void aStreamedEarlyAnswerEndsTheExchangeThoughTheBackendNeitherReadsNorCloses() throws Exception {
         // once the answer is out, the rest of the upload is the proxy's to drain (as nginx discards it): waiting for
         // the backend to take it or hang up would hold the lease for as long as it pleases
-        Scripted b = backend(req -> List.of("HTTP/1.1 413 Payload Too Large\r\nTransfer-Encoding: chunked\r\n\r\n"
+        RawBackend b = backend(req -> List.of("HTTP/1.1 413 Payload Too Large\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "7\r\ntoo big\r\n", "0\r\n\r\n", "<pause 15000>"));
         b.headOnly = true;
-        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(20_000).build(), "s", b.url());
-        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+        start(b, TestSettings.proxy().maxRetries(0).readMs(20_000).build());
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), f.port())) {
             c.setSoTimeout(10_000);
             long size = 200_000_000L;
             c.getOutputStream().write(("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: " + size + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             upload(c.getOutputStream(), size);
             assertThat(readUntil(c.getInputStream(), "\r\n0\r\n\r\n")).startsWith("HTTP/1.1 413 ");
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).isZero());
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(f.inFlight()).isZero());
         }
-        assertThat(engine.backends().get(0).failures()).isZero();
+        assertThat(f.engine().backends().get(0).failures()).isZero();
     }
 
     @Test
@@ -241,10 +248,10 @@ class BackendConnectionTest extends ProxyTestBase {
         // before the backend's head arrives and after it: the failed read is the client's; the lease goes at once
         // (not after readMs) and nothing counts against the backend
         for (String head : List.of("<pause 100>", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n")) {
-            Scripted b = backend(req -> List.of(head, "<pause 15000>"));
+            RawBackend b = backend(req -> List.of(head, "<pause 15000>"));
             b.headOnly = true;
-            start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(20_000).build(), "s", b.url());
-            try (Socket c = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            start(b, TestSettings.proxy().maxRetries(0).readMs(20_000).build());
+            try (Socket c = new Socket(InetAddress.getLoopbackAddress(), f.port())) {
                 OutputStream out = c.getOutputStream();
                 out.write("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.write(new byte[100_000]);
@@ -254,12 +261,10 @@ class BackendConnectionTest extends ProxyTestBase {
                     org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> c.getInputStream().available() > 0);
                 }
             } // a close half way through the body
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(inFlight()).as(head).isZero());
-            assertThat(engine.backends().get(0).failures()).as(head).isZero();
-            closeAll();
-            closeables.clear();
-            proxy = null;
-            engine = null;
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(f.inFlight()).as(head).isZero());
+            assertThat(f.engine().backends().get(0).failures()).as(head).isZero();
+            f.close();
+            f = null;
         }
     }
 
@@ -290,17 +295,17 @@ class BackendConnectionTest extends ProxyTestBase {
 
     @Test
     void connectionCloseFromTheBackendMeansANewConnectionNextTime() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"));
         twoAnswers(b, "ok", 2);
     }
 
     @Test
     void headAnd204AnswersHaveNoBodyAndKeepTheConnection() throws Exception {
-        Scripted b = backend(req -> req.startsWith("HEAD")
+        RawBackend b = backend(req -> req.startsWith("HEAD")
                 ? List.of("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n")
                 : List.of("HTTP/1.1 204 No Content\r\n\r\n"));
         start(b);
-        HttpResponse<Void> head = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/h"))
+        HttpResponse<Void> head = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/h"))
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.headers().firstValue("Content-Length")).hasValue("10");
@@ -311,13 +316,13 @@ class BackendConnectionTest extends ProxyTestBase {
 
     @Test
     void aLengthStatedTwiceAlikeFramesTheBody() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"));
         twoAnswers(b, "ok", 1);
     }
 
     @Test
     void anAnswerLongerThanItsContentLengthIsCutThereAndItsConnectionDropped() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA"));
         twoAnswers(b, "ok", 2);
     }
 
@@ -341,35 +346,33 @@ class BackendConnectionTest extends ProxyTestBase {
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nhello",
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
                 "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")) {
-            Scripted b = backend(req -> List.of(bad));
+            RawBackend b = backend(req -> List.of(bad));
             start(b);
             HttpResponse<String> r = get("/x");
             assertThat(r.statusCode()).as(bad).isEqualTo(502);
             assertThat(r.body()).contains("unreachable");
-            closeAll();
-            closeables.clear();
-            proxy = null;
-            engine = null;
+            f.close();
+            f = null;
         }
     }
 
     @Test
     void aHeadLargerThanTheLimitIsRefusedWith502() throws Exception {
         String big = "X-Big: " + "a".repeat(BackendConnection.MAX_HEAD) + "\r\n";
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\n", big, "Content-Length: 0\r\n\r\n"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\n", big, "Content-Length: 0\r\n\r\n"));
         start(b);
         assertThat(get("/x").statusCode()).isEqualTo(502);
     }
 
     @Test
     void theRequestGoesOutWithForwardedHeadersAndWithoutHopByHopOnes() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
         start(b);
-        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), URI.create(proxy.url()).getPort())) {
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), URI.create(f.url()).getPort())) {
             c.getOutputStream().write(("GET /p/q?x=1&y=%20 HTTP/1.1\r\nHost: example.test\r\nConnection: X-Secret\r\n"
                     + "X-Secret: s\r\nTE: trailers\r\nX-Kept: k\r\nX-Forwarded-For: 10.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             c.setSoTimeout(10_000);
-            assertThat(Scripted.readRequest(c.getInputStream(), false)).startsWith("HTTP/1.1 200"); // a head, read the same way
+            assertThat(RawBackend.readMessage(c.getInputStream(), false)).startsWith("HTTP/1.1 200"); // a head, read the same way
         }
         String req = b.requests.get(0);
         assertThat(req).startsWith("GET /p/q?x=1&y=%20 HTTP/1.1\r\n");
@@ -384,18 +387,18 @@ class BackendConnectionTest extends ProxyTestBase {
     void theAnswerComesBackWithoutHopByHopHeadersWhereverTheConnectionHeaderNamesThem() throws Exception {
         // X-Early is named by a Connection line after it, X-Late by one before it; Content-Length stays whatever the
         // Connection header says (without it the client could not find the body's end)
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nX-Early: e\r\nConnection: keep-alive, X-Late\r\n"
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nX-Early: e\r\nConnection: keep-alive, X-Late\r\n"
                 + "Keep-Alive: timeout=5\r\nProxy-Connection: keep-alive\r\nTE: trailers\r\nTrailer: X-T\r\n"
                 + "Proxy-Authenticate: Basic\r\nProxy-Authorization: Basic eA==\r\nExpect: 100-continue\r\nUpgrade: h2c\r\n"
                 + "X-Late: l\r\nConnection:  x-early ,,content-length, \r\nX-Kept: k\r\nContent-Length: 2\r\n\r\nok"));
         start(b);
         // one client connection, so one I/O thread and its one backend connection: the second answer comes on the
         // kept backend connection, and nothing of the first answer's lingers
-        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), URI.create(proxy.url()).getPort())) {
+        try (Socket c = new Socket(InetAddress.getLoopbackAddress(), URI.create(f.url()).getPort())) {
             c.setSoTimeout(10_000);
             for (int i = 0; i < 2; i++) {
                 c.getOutputStream().write("GET /x HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                String head = Scripted.readRequest(c.getInputStream(), false).toLowerCase(java.util.Locale.ROOT);
+                String head = RawBackend.readMessage(c.getInputStream(), false).toLowerCase(java.util.Locale.ROOT);
                 assertThat(head).startsWith("http/1.1 200").contains("\r\nx-kept: k\r\n", "\r\ncontent-length: 2\r\n");
                 for (String gone : List.of("x-early", "x-late", "keep-alive", "proxy-connection", "te", "trailer",
                         "proxy-authenticate", "proxy-authorization", "expect", "upgrade")) {
@@ -412,17 +415,17 @@ class BackendConnectionTest extends ProxyTestBase {
 
     @Test
     void bodiesGoOutWithTheirLengthOrChunkedIncludingAnEmptyChunkedOne() throws Exception {
-        Scripted b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+        RawBackend b = backend(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
         start(b);
-        client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/fixed"))
+        f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/fixed"))
                 .POST(HttpRequest.BodyPublishers.ofString("abc")).build(), HttpResponse.BodyHandlers.ofString());
         java.util.function.Supplier<InputStream> empty = () -> InputStream.nullInputStream();
         java.util.function.Supplier<InputStream> some = () -> new java.io.ByteArrayInputStream("xyz".getBytes(StandardCharsets.US_ASCII));
-        HttpResponse<String> e = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/empty"))
+        HttpResponse<String> e = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/empty"))
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofInputStream(empty)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(e.statusCode()).isEqualTo(200);
-        client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/chunked"))
+        f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/chunked"))
                 .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofInputStream(some)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(b.requests.get(0)).contains("\r\nContent-Length: 3\r\n").endsWith("\r\n\r\nabc");
@@ -436,7 +439,7 @@ class BackendConnectionTest extends ProxyTestBase {
         // each answer comes in one piece, head and body, so the proxy writes the body straight from its read buffer;
         // a client that pipelines many requests and reads nothing fills its socket, so what the socket does not take
         // has to be kept apart from that buffer, which the next answer overwrites
-        Scripted b = backend(req -> {
+        RawBackend b = backend(req -> {
             String path = req.substring(4, req.indexOf(' ', 4));
             String body = (path + ";").repeat(15_000 / (path.length() + 1));
             return List.of("HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
@@ -446,26 +449,30 @@ class BackendConnectionTest extends ProxyTestBase {
         try (Socket c = new Socket()) {
             c.setReceiveBufferSize(2048);
             c.setSoTimeout(20_000);
-            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()));
+            c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), f.port()));
             OutputStream out = c.getOutputStream();
             for (int i = 0; i < n; i++) {
                 out.write(("GET /r" + i + " HTTP/1.1\r\nHost: t\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             }
             out.flush();
-            // read nothing until the proxy is stuck: its socket is full and it stops asking the backend
-            int seen = -1;
-            while (b.requests.size() != seen && b.requests.size() < n) {
-                seen = b.requests.size();
-                Thread.sleep(300);
-            }
+            // read nothing until the proxy is stuck: its socket is full and it stops asking the backend. Stuck can only
+            // be seen as nothing happening: no new request at the backend for 300 ms, the shortest bound kept for it
+            int[] seen = {-1};
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(300)).until(() -> {
+                        int now = b.requests.size();
+                        boolean still = now == seen[0] || now >= n;
+                        seen[0] = now;
+                        return still;
+                    });
             // other clients meanwhile, on every I/O thread: their answers pass through the read buffer the stuck body came in
             List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> others = new java.util.ArrayList<>();
             for (int i = 0; i < 16; i++) {
-                others.add(client.sendAsync(HttpRequest.newBuilder(URI.create(proxy.url() + "/other" + i))
+                others.add(f.http().sendAsync(HttpRequest.newBuilder(URI.create(f.url() + "/other" + i))
                         .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString()));
             }
-            for (var f : others) {
-                assertThat(f.get().body()).startsWith("/other");
+            for (var r : others) {
+                assertThat(r.get().body()).startsWith("/other");
             }
             java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(c.getInputStream()));
             for (int i = 0; i < n; i++) {
@@ -488,12 +495,16 @@ class BackendConnectionTest extends ProxyTestBase {
 
     // ---------------------------------------------------------------- fixtures
 
-    private void start(Scripted b) {
-        start(EngineSettings.DEFAULT, TestSettings.proxy().maxRetries(0).readMs(5_000).build(), "s", b.url());
+    private void start(RawBackend b) {
+        start(b, TestSettings.proxy().maxRetries(0).readMs(5_000).build());
+    }
+
+    private void start(RawBackend b, ProxySettings settings) {
+        f = RunningFulcrum.bareProxy(settings).backend("s", b).start();
     }
 
     /** Starts the proxy on {@code b}, expects two GETs answered with {@code body} over {@code connections}; the first. */
-    private HttpResponse<String> twoAnswers(Scripted b, String body, int connections) throws Exception {
+    private HttpResponse<String> twoAnswers(RawBackend b, String body, int connections) throws Exception {
         start(b);
         HttpResponse<String> first = get("/a");
         assertThat(first.body()).isEqualTo(body);
@@ -503,140 +514,11 @@ class BackendConnectionTest extends ProxyTestBase {
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(proxy.url() + path)).timeout(Duration.ofSeconds(10)).build(),
+        return f.http().send(HttpRequest.newBuilder(URI.create(f.url() + path)).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    private Scripted backend(Function<String, List<String>> answer) throws IOException {
-        Scripted s = new Scripted(answer);
-        closeables.add(s);
-        return s;
-    }
-
-    /**
-     * Reads each request (head, then a Content-Length or chunked body), records its bytes, and writes the
-     * scripted pieces with a pause between them so that each arrives in a read of its own.
-     */
-    private static final class Scripted implements AutoCloseable {
-        static final String CLOSE = "<close>";
-        /** Closes with a reset (unread request bytes would make the close one anyway). */
-        static final String RESET = "<reset>";
-        /** Answer once the head is in, reading no body (a backend refusing an upload). */
-        volatile boolean headOnly;
-        /** A piece "<pause N>" holds the answer back N ms. */
-        static final String PAUSE = "<pause ";
-        final AtomicInteger accepted = new AtomicInteger();
-        /** Connections the proxy holds open (a serving thread ends when the proxy closes its side). */
-        final AtomicInteger open = new AtomicInteger();
-        final List<String> requests = new CopyOnWriteArrayList<>();
-        private final ServerSocket server;
-        private final Function<String, List<String>> answer;
-
-        Scripted(Function<String, List<String>> answer) throws IOException {
-            this.answer = answer;
-            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            Thread t = new Thread(this::acceptLoop, "scripted-backend");
-            t.setDaemon(true);
-            t.start();
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + port();
-        }
-
-        private void acceptLoop() {
-            while (!server.isClosed()) {
-                try {
-                    Socket s = server.accept();
-                    accepted.incrementAndGet();
-                    Thread t = new Thread(() -> serve(s), "scripted-connection");
-                    t.setDaemon(true);
-                    t.start();
-                } catch (IOException e) {
-                    return;
-                }
-            }
-        }
-
-        private void serve(Socket s) {
-            open.incrementAndGet();
-            try (s) {
-                s.setSoTimeout(10_000);
-                s.setTcpNoDelay(true); // each scripted piece leaves at once, not held back by Nagle for the next
-                InputStream in = s.getInputStream();
-                OutputStream out = s.getOutputStream();
-                for (;;) {
-                    String req = readRequest(in, headOnly);
-                    if (req == null) {
-                        return;
-                    }
-                    requests.add(req);
-                    List<String> pieces = answer.apply(req);
-                    for (int i = 0; i < pieces.size(); i++) {
-                        if (pieces.get(i).equals(CLOSE)) {
-                            return;
-                        }
-                        if (pieces.get(i).equals(RESET)) {
-                            s.setSoLinger(true, 0);
-                            return;
-                        }
-                        if (i > 0) {
-                            Thread.sleep(30);
-                        }
-                        if (pieces.get(i).startsWith(PAUSE)) {
-                            Thread.sleep(Long.parseLong(pieces.get(i).substring(PAUSE.length(), pieces.get(i).length() - 1)));
-                            continue;
-                        }
-                        out.write(pieces.get(i).getBytes(StandardCharsets.ISO_8859_1));
-                        out.flush();
-                    }
-                }
-            } catch (IOException | InterruptedException e) {
-                // the proxy closed the connection
-            } finally {
-                open.decrementAndGet();
-            }
-        }
-
-        private static String readRequest(InputStream in, boolean headOnly) throws IOException {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            int b;
-            while ((b = in.read()) != -1) {
-                buf.write(b);
-                if (buf.size() >= 4 && buf.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-                    break;
-                }
-            }
-            if (b == -1) {
-                return null;
-            }
-            String head = buf.toString(StandardCharsets.ISO_8859_1);
-            if (headOnly) {
-                return head;
-            }
-            String lower = head.toLowerCase();
-            int cl = lower.indexOf("\r\ncontent-length: ");
-            if (cl >= 0) {
-                int n = Integer.parseInt(head.substring(cl + 18, head.indexOf('\r', cl + 2)).trim());
-                buf.write(in.readNBytes(n));
-            } else if (lower.contains("\r\ntransfer-encoding: chunked\r\n")) {
-                while ((b = in.read()) != -1) {
-                    buf.write(b);
-                    if (buf.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n0\r\n\r\n")) {
-                        break;
-                    }
-                }
-            }
-            return buf.toString(StandardCharsets.ISO_8859_1);
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-        }
+    private static RawBackend backend(Function<String, List<String>> answer) throws IOException {
+        return RawBackend.scripted(answer);
     }
 }

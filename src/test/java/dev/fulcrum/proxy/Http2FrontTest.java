@@ -2,6 +2,9 @@ package dev.fulcrum.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.testkit.RawBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,15 +21,23 @@ import org.junit.jupiter.api.io.TempDir;
  * sends exactly what a test gives it, against a backend that records the bytes it receives. What holds for HTTP/1.1
  * clients must hold here too: nothing smuggled, streamed answers streamed, every exchange completed.
  */
-class Http2FrontTest extends ProxyTestBase {
+class Http2FrontTest {
+    private RunningFulcrum f;
     @TempDir
     Path dir;
+
+    @AfterEach
+    void stop() {
+        if (f != null) {
+            f.close();
+        }
+    }
 
     @Test
     void crOrLfInAnHttp2HeaderValueIsRefusedAndNeverReachesTheBackend() throws Exception {
         // HPACK carries any octet: written into the HTTP/1.1 head, this value would be a second request
-        RawBackend b = backend();
-        start(tls(TestSettings.proxy()), "r", b.url());
+        RawBackend b = RawBackend.ok();
+        start(tls(TestSettings.proxy()), b);
         RawH2 c = h2();
         int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
                 new String[] {":authority", authority()}, new String[] {":path", "/public"},
@@ -38,8 +50,8 @@ class Http2FrontTest extends ProxyTestBase {
 
     @Test
     void aSpaceOrCrLfInAnHttp2PathNeverReachesTheBackendsRequestLine() throws Exception {
-        RawBackend b = backend();
-        start(tls(TestSettings.proxy()), "r", b.url());
+        RawBackend b = RawBackend.ok();
+        start(tls(TestSettings.proxy()), b);
         RawH2 c = h2();
         for (String path : List.of("/a HTTP/1.1\r\nX-Injected: 1\r\nX-B:", "/a b", "/caf\u00e9")) {
             int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
@@ -54,18 +66,13 @@ class Http2FrontTest extends ProxyTestBase {
     void aStreamedAnswerReachesAnHttp2ClientAsTheBackendWritesIt() throws Exception {
         // server-sent events over https: each event must go out when it comes, not when the stream ends
         CountDownLatch clientGotTheFirstEvent = new CountDownLatch(1);
-        RawBackend b = backend();
-        b.answer = (head, out) -> {
-            RawBackend.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+        RawBackend b = RawBackend.start(eachRequest(peer -> {
+            peer.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "f\r\ndata: event 1\n\n\r\n");
-            try {
-                clientGotTheFirstEvent.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            RawBackend.write(out, "f\r\ndata: event 2\n\n\r\n0\r\n\r\n");
-        };
-        start(tls(TestSettings.proxy()), "r", b.url());
+            clientGotTheFirstEvent.await(10, TimeUnit.SECONDS);
+            peer.write("f\r\ndata: event 2\n\n\r\n0\r\n\r\n");
+        }));
+        start(tls(TestSettings.proxy()), b);
         RawH2 c = h2();
         RawH2.Stream s = c.streams.get(c.get(authority(), "/events"));
         try {
@@ -83,35 +90,41 @@ class Http2FrontTest extends ProxyTestBase {
 
     @Test
     void anHttp2ExchangeCutOffByABackendDyingMidBodyCompletesAndShutdownStaysClean() throws Exception {
-        RawBackend b = backend();
-        b.answer = (head, out) -> {
-            RawBackend.write(out, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + "x".repeat(1000));
-            try {
-                Thread.sleep(300);
-                out.close(); // gone mid-body
-            } catch (Exception e) {
-                // closed
-            }
-        };
-        start(tls(TestSettings.proxy().readMs(10_000).drainTimeoutMs(10_000)), "r", b.url());
+        CountDownLatch clientGotPartOfTheBody = new CountDownLatch(1);
+        RawBackend b = RawBackend.start(eachRequest(peer -> {
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + "x".repeat(1000));
+            clientGotPartOfTheBody.await(10, TimeUnit.SECONDS);
+            peer.out().close(); // gone mid-body
+        }));
+        start(tls(TestSettings.proxy().readMs(10_000).drainTimeoutMs(10_000)), b);
         AtomicInteger completed = new AtomicInteger();
-        proxy.setRequestListener((backend, status, latency) -> completed.incrementAndGet());
+        f.proxy().setRequestListener((backend, status, latency) -> completed.incrementAndGet());
         RawH2 c = h2();
         int id = c.get(authority(), "/mid");
+        RawH2.Stream mid = c.streams.get(id);
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> {
+                synchronized (mid.body) {
+                    return mid.body.size() > 0;
+                }
+            });
+        } finally {
+            clientGotPartOfTheBody.countDown();
+        }
         assertThat(c.streams.get(id).await(5_000)).isTrue();
         assertThat(c.streams.get(id).resetCode).as("the stream is reset, not ended as if complete").isNotNegative();
         // its completion is what the access log, the metrics and graceful shutdown wait for
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> completed.get() == 1);
-        assertThat(inFlight()).isZero();
-        assertThat(proxy.shutdownGracefully()).as("shutdown found nothing in flight").isTrue();
-        proxy = null;
+        assertThat(f.inFlight()).isZero();
+        assertThat(f.proxy().shutdownGracefully()).as("shutdown found nothing in flight").isTrue();
     }
 
     @Test
     void anEarlyAnswerToAnHttp2UploadReachesAClientThatIsStillUploading() throws Exception {
-        RawBackend b = backend();
-        b.answer = (head, out) -> RawBackend.write(out, "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 7\r\n\r\ntoo big");
-        start(tls(TestSettings.proxy()), "r", b.url());
+        RawBackend b = RawBackend.scripted(req -> List.of(
+                "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 7\r\n\r\ntoo big"));
+        b.headOnly = true;
+        start(tls(TestSettings.proxy()), b);
         RawH2 c = h2();
         int id = c.request(List.of(new String[] {":method", "POST"}, new String[] {":scheme", "https"},
                 new String[] {":authority", authority()}, new String[] {":path", "/upload"},
@@ -125,8 +138,8 @@ class Http2FrontTest extends ProxyTestBase {
     @Test
     void splitCookieFieldsReachTheBackendAsOneCookieHeader() throws Exception {
         // RFC 9113 8.2.3: HTTP/2 may send each cookie as its own field; HTTP/1.1 allows one Cookie line
-        RawBackend b = backend();
-        start(tls(TestSettings.proxy()), "r", b.url());
+        RawBackend b = RawBackend.ok();
+        start(tls(TestSettings.proxy()), b);
         RawH2 c = h2();
         int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
                 new String[] {":authority", authority()}, new String[] {":path", "/c"},
@@ -140,10 +153,10 @@ class Http2FrontTest extends ProxyTestBase {
     @Test
     void xForwardedProtoSaysWhatTheConnectionIsNotWhatTheClientClaims() throws Exception {
         // h2c with prior knowledge on the plain port, claiming :scheme https
-        RawBackend b = backend();
-        start(tls(TestSettings.proxy()), "r", b.url());
-        RawH2 c = new RawH2("127.0.0.1", proxy.port(), false);
-        closeables.add(c);
+        RawBackend b = RawBackend.ok();
+        start(tls(TestSettings.proxy()), b);
+        RawH2 c = new RawH2("127.0.0.1", f.port(), false);
+        f.own(c);
         int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
                 new String[] {":authority", "x"}, new String[] {":path", "/h2c"}), true);
         assertThat(c.streams.get(id).await(5_000)).isTrue();
@@ -156,8 +169,8 @@ class Http2FrontTest extends ProxyTestBase {
     @Test
     void anHttp2RequestWithoutAuthorityIsRefusedNotSentWithTheBackendsHost() throws Exception {
         // Undertow sets Host from :authority and drops a host field; as HTTP/1.1 without Host, the answer is 400
-        RawBackend b = backend();
-        start(tls(TestSettings.proxy()), "r", b.url());
+        RawBackend b = RawBackend.ok();
+        start(tls(TestSettings.proxy()), b);
         RawH2 c = h2();
         for (List<String[]> host : List.of(List.<String[]>of(), List.<String[]>of(new String[] {"host", "app.example:8443"}))) {
             List<String[]> fields = new java.util.ArrayList<>(List.of(new String[] {":method", "GET"},
@@ -179,24 +192,19 @@ class Http2FrontTest extends ProxyTestBase {
     void anHttp2ClientThatHangsUpWhileItsRequestsWaitIsNoticedAtOnce() throws Exception {
         // the connection's close reaches every stream's exchange: the leases go back now, not at the answer or readMs
         CountDownLatch release = new CountDownLatch(1);
-        RawBackend b = backend();
-        b.answer = (head, out) -> {
-            try {
-                release.await(20, TimeUnit.SECONDS);
-                RawBackend.write(out, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-            } catch (Exception e) {
-                // closed
-            }
-        };
-        start(tls(TestSettings.proxy().readMs(20_000)), "r", b.url());
+        RawBackend b = RawBackend.start(eachRequest(peer -> {
+            release.await(20, TimeUnit.SECONDS);
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+        }));
+        start(tls(TestSettings.proxy().readMs(20_000)), b);
         try {
             for (int round = 0; round < 2; round++) {
                 RawH2 c = h2();
                 c.get(authority(), "/slow/1");
                 c.get(authority(), "/slow/2");
-                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 2);
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 2);
                 c.close();
-                Awaitility.await("round " + round).atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+                Awaitility.await("round " + round).atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 0);
             }
         } finally {
             release.countDown();
@@ -208,15 +216,22 @@ class Http2FrontTest extends ProxyTestBase {
             assertThat(s.await(5_000)).isTrue();
             assertThat(s.status).isEqualTo(200);
         }
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 0);
     }
 
     // ---------------------------------------------------------------- fixtures
 
-    private RawBackend backend() throws Exception {
-        RawBackend b = new RawBackend();
-        closeables.add(b);
-        return b;
+    private void start(ProxySettings settings, RawBackend b) {
+        f = RunningFulcrum.bareProxy(settings).backend("r", b).start();
+    }
+
+    /** Reads each request head (the backend's bytes are recorded as they come) and answers it with {@code answer}. */
+    private static RawBackend.Behaviour eachRequest(RawBackend.Behaviour answer) {
+        return peer -> {
+            while (peer.readHead() != null) {
+                answer.serve(peer);
+            }
+        };
     }
 
     private ProxySettings tls(TestSettings t) {
@@ -224,12 +239,12 @@ class Http2FrontTest extends ProxyTestBase {
     }
 
     private RawH2 h2() throws Exception {
-        RawH2 c = new RawH2("127.0.0.1", proxy.tlsPort(), true);
-        closeables.add(c);
+        RawH2 c = new RawH2("127.0.0.1", f.proxy().tlsPort(), true);
+        f.own(c);
         return c;
     }
 
     private String authority() {
-        return "localhost:" + proxy.tlsPort();
+        return "localhost:" + f.proxy().tlsPort();
     }
 }

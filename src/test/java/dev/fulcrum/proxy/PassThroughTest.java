@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Router;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
 import io.undertow.server.HttpServerExchange;
@@ -37,17 +39,33 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** What a local development proxy must pass through untouched: WebSockets, SSE, routes, HTTPS/2, big bodies. */
-class PassThroughTest extends ProxyTestBase {
+class PassThroughTest {
+    private final List<Undertow> servers = new CopyOnWriteArrayList<>();
+    private RunningFulcrum f;
+
+    @AfterEach
+    void stop() {
+        if (f != null) {
+            f.close();
+        }
+        servers.forEach(Undertow::stop);
+    }
+
+    private void start(ProxySettings settings, String id, String url) {
+        f = RunningFulcrum.bareProxy(settings).backend(id, url).start();
+    }
+
     private String server(io.undertow.server.HttpHandler handler) {
         Undertow u = Undertow.builder().addHttpListener(0, "127.0.0.1").setIoThreads(1).setWorkerThreads(4)
                 .setServerOption(io.undertow.UndertowOptions.MAX_ENTITY_SIZE, -1L)
                 .setHandler(handler).build();
         u.start();
-        closeables.add(u::stop);
+        servers.add(u);
         return "http://127.0.0.1:" + ((InetSocketAddress) u.getListenerInfo().get(0).getAddress()).getPort();
     }
 
@@ -58,7 +76,7 @@ class PassThroughTest extends ProxyTestBase {
         String backend = server(ex -> ex.getRequestReceiver().receiveFullString((e, body) -> e.getResponseSender()
                 .send("got " + body + " expect=" + e.getRequestHeaders().getFirst(Headers.EXPECT))));
         start(ProxySettings.defaults(0), "b", backend);
-        try (java.net.Socket c = new java.net.Socket("127.0.0.1", proxy.port())) {
+        try (java.net.Socket c = new java.net.Socket("127.0.0.1", f.port())) {
             c.setSoTimeout(5_000);
             c.getOutputStream().write(("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
@@ -99,7 +117,7 @@ class PassThroughTest extends ProxyTestBase {
         start(ProxySettings.defaults(0), "ws", backend);
         List<String> got = new CopyOnWriteArrayList<>();
         CompletableFuture<Integer> closed = new CompletableFuture<>();
-        WebSocket ws = client.newWebSocketBuilder().buildAsync(URI.create(proxy.url().replace("http", "ws") + "/ws"),
+        WebSocket ws = f.http().newWebSocketBuilder().buildAsync(URI.create(f.url().replace("http", "ws") + "/ws"),
                 new WebSocket.Listener() {
                     @Override
                     public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
@@ -114,14 +132,14 @@ class PassThroughTest extends ProxyTestBase {
                         return null;
                     }
                 }).get(10, TimeUnit.SECONDS);
-        assertThat(inFlight()).isEqualTo(1);
+        assertThat(f.inFlight()).isEqualTo(1);
         ws.sendText("one", true).get(5, TimeUnit.SECONDS);
         ws.sendText("two", true).get(5, TimeUnit.SECONDS);
         await().atMost(Duration.ofSeconds(10)).until(() -> got.size() == 2);
         assertThat(got).containsExactly("echo: one", "echo: two");
         ws.sendClose(4001, "bye").get(5, TimeUnit.SECONDS);
         assertThat(closed.get(10, TimeUnit.SECONDS)).isEqualTo(4001);
-        await().atMost(Duration.ofSeconds(10)).until(() -> inFlight() == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.inFlight() == 0);
     }
 
     @Test
@@ -129,7 +147,7 @@ class PassThroughTest extends ProxyTestBase {
         String backend = server(Handlers.path().addPrefixPath("/ws", Handlers.websocket((exchange, channel) -> channel.resumeReceives())));
         start(TestSettings.proxy().drainTimeoutMs(500).build(), "ws", backend);
         CompletableFuture<Integer> closed = new CompletableFuture<>();
-        client.newWebSocketBuilder().buildAsync(URI.create(proxy.url().replace("http", "ws") + "/ws"),
+        f.http().newWebSocketBuilder().buildAsync(URI.create(f.url().replace("http", "ws") + "/ws"),
                 new WebSocket.Listener() {
                     @Override
                     public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
@@ -142,12 +160,12 @@ class PassThroughTest extends ProxyTestBase {
                         closed.complete(-1);
                     }
                 }).get(10, TimeUnit.SECONDS);
-        engine.drain("ws");
+        f.engine().drain("ws");
         // the open WebSocket keeps the drain waiting...
-        assertThat(engine.backends().get(0).state().name()).isEqualTo("DRAINING");
+        assertThat(f.engine().backends().get(0).state().name()).isEqualTo("DRAINING");
         // ...until drainTimeoutMs, when the proxy closes it and the drain completes
         closed.get(10, TimeUnit.SECONDS);
-        await().atMost(Duration.ofSeconds(10)).until(() -> engine.backends().get(0).state().name().equals("DRAINED"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.engine().backends().get(0).state().name().equals("DRAINED"));
     }
 
     @Test
@@ -160,7 +178,7 @@ class PassThroughTest extends ProxyTestBase {
         });
         start(ProxySettings.defaults(0), "sse", backend);
         long start = System.nanoTime();
-        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/events")).build(),
+        HttpResponse<InputStream> r = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/events")).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream in = r.body()) {
             StringBuilder first = new StringBuilder();
@@ -186,7 +204,7 @@ class PassThroughTest extends ProxyTestBase {
             for (int i = 0; i < 10; i++) {
                 out.write(("data: " + i + "\n\n").getBytes());
                 out.flush();
-                Thread.sleep(100);
+                Thread.sleep(100); // a backend slow on purpose: events spaced out in time
             }
         } catch (Exception e) {
             // client gone
@@ -199,11 +217,11 @@ class PassThroughTest extends ProxyTestBase {
         String api = server(ex -> ex.getResponseSender().send("api " + ex.getRequestURI()));
         String v2 = server(ex -> ex.getResponseSender().send("v2 " + ex.getRequestURI()));
         start(ProxySettings.defaults(0), "web", web);
-        engine.addPool("api", StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        engine.addBackend("api", new BackendSpec("api-1", api, 1, null, false), false);
-        engine.addPool("v2", StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        engine.addBackend("v2", new BackendSpec("v2-1", v2, 1, null, false), false);
-        engine.setRouter(new Router(List.of(new Router.Route("/api", "api", false),
+        f.engine().addPool("api", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        f.engine().addBackend("api", new BackendSpec("api-1", api, 1, null, false), false);
+        f.engine().addPool("v2", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        f.engine().addBackend("v2", new BackendSpec("v2-1", v2, 1, null, false), false);
+        f.engine().setRouter(new Router(List.of(new Router.Route("/api", "api", false),
                 new Router.Route("/api/v2", "v2", true))));
         assertThat(body("/api/x")).isEqualTo("api /api/x");
         assertThat(body("/api")).isEqualTo("api /api");
@@ -218,7 +236,7 @@ class PassThroughTest extends ProxyTestBase {
     }
 
     private String body(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(proxy.url() + path)).build(),
+        return f.http().send(HttpRequest.newBuilder(URI.create(f.url() + path)).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 
@@ -228,7 +246,7 @@ class PassThroughTest extends ProxyTestBase {
                 + "|" + ex.getRequestHeaders().getFirst(Headers.X_FORWARDED_HOST)));
         start(TestSettings.proxy().preserveHost(false).build(), "h", backend);
         String got = body("/");
-        assertThat(got).startsWith(backend.substring("http://".length()) + "|127.0.0.1:" + proxy.port());
+        assertThat(got).startsWith(backend.substring("http://".length()) + "|127.0.0.1:" + f.port());
     }
 
     @Test
@@ -237,7 +255,7 @@ class PassThroughTest extends ProxyTestBase {
         start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), "s", backend);
         assertThat(dir.resolve("localhost.crt")).exists();
         HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trustAll()).build();
-        HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(proxy.tlsUrl() + "/x")).build(),
+        HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(f.proxy().tlsUrl() + "/x")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
         assertThat(r.body()).isEqualTo("secure HTTP/1.1");
@@ -252,11 +270,11 @@ class PassThroughTest extends ProxyTestBase {
         start(TestSettings.proxy().sticky("k".getBytes(StandardCharsets.UTF_8)).build()
                 .withTls(new ProxySettings.Tls(0, null, null, true, dir)), "s", backend);
         HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trustAll()).build();
-        HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(proxy.tlsUrl() + "/x")).build(),
+        HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(f.proxy().tlsUrl() + "/x")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.headers().firstValue("set-cookie").orElseThrow()).startsWith("FULCRUM_STICKY=")
                 .contains("; Secure").contains("; HttpOnly").contains("; SameSite=Lax");
-        HttpResponse<String> plain = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/x")).build(),
+        HttpResponse<String> plain = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/x")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(plain.headers().firstValue("set-cookie").orElseThrow()).doesNotContainIgnoringCase("secure");
     }
@@ -296,7 +314,7 @@ class PassThroughTest extends ProxyTestBase {
      * The proxy runs in its own JVM with a 64 MiB heap: buffering either 200 MB body whole would end it with an
      * OutOfMemoryError, so both transfers completing is the proof that bodies stream with bounded memory. The
      * backend answers every path with 200 MB, {@code /metrics.json} included, so this also holds the metrics
-     * poller to its cap (it once read such an answer whole and filled the heap).
+     * poller to its cap (reading such an answer whole would fill the heap).
      */
     @Test
     void twoHundredMegabytesStreamBothWaysThroughAProxyWithA64MegabyteHeap(@TempDir Path dir) throws Exception {
@@ -326,6 +344,7 @@ class PassThroughTest extends ProxyTestBase {
             String line = ready.get(60, TimeUnit.SECONDS);
             assertThat(line).startsWith("fulcrum ready proxy=");
             String proxyUrl = line.substring("fulcrum ready proxy=".length(), line.indexOf(" admin="));
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
             HttpResponse<InputStream> down = client.send(HttpRequest.newBuilder(URI.create(proxyUrl + "/download")).build(),
                     HttpResponse.BodyHandlers.ofInputStream());

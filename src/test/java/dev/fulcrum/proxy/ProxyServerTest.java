@@ -3,10 +3,9 @@ package dev.fulcrum.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RecordingBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,38 +23,53 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class ProxyServerTest extends ProxyTestBase {
-    private TestBackend backend(String name) {
-        TestBackend b = new TestBackend(name);
-        closeables.add(b);
+class ProxyServerTest {
+    private final List<RecordingBackend> backends = new ArrayList<>();
+    private RunningFulcrum f;
+
+    @AfterEach
+    void stop() {
+        if (f != null) {
+            f.close();
+        }
+        backends.forEach(RecordingBackend::close);
+    }
+
+    private RecordingBackend backend(String name) {
+        RecordingBackend b = new RecordingBackend(name);
+        backends.add(b);
         return b;
     }
 
-    private void start(ProxySettings settings, TestBackend... backends) {
-        String[] pairs = new String[backends.length * 2];
-        for (int i = 0; i < backends.length; i++) {
-            pairs[2 * i] = backends[i].name;
-            pairs[2 * i + 1] = backends[i].url();
-        }
-        start(settings, pairs);
+    private void start(ProxySettings settings, RecordingBackend... bs) {
+        f = proxyOn(settings, bs).start();
     }
 
-    private void start(TestBackend... backends) {
-        start(ProxySettings.defaults(0), backends);
+    private void start(RecordingBackend... bs) {
+        start(ProxySettings.defaults(0), bs);
+    }
+
+    private static RunningFulcrum.BareProxy proxyOn(ProxySettings settings, RecordingBackend... bs) {
+        RunningFulcrum.BareProxy p = RunningFulcrum.bareProxy(settings);
+        for (RecordingBackend b : bs) {
+            p.backend(b.name, b.url());
+        }
+        return p;
     }
 
     private HttpResponse<String> get(String path) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(proxy.url() + path)).timeout(Duration.ofSeconds(20)).build(),
+        return f.http().send(HttpRequest.newBuilder(URI.create(f.url() + path)).timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
 
     @Test
     void roundRobinSpreadsRequestsAndNamesTheBackendInAHeader() throws Exception {
-        TestBackend a = backend("a");
-        TestBackend b = backend("b");
+        RecordingBackend a = backend("a");
+        RecordingBackend b = backend("b");
         start(a, b);
         List<String> seen = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -69,57 +83,56 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void ioThreadsSetsHowManyThreadsRunTheSocketsAndEveryOneServes() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(TestSettings.proxy().ioThreads(3).build(), a);
-        assertThat(proxy.ioThreads()).isEqualTo(3);
+        assertThat(f.proxy().ioThreads()).isEqualTo(3);
         // connections are spread over the threads: each one's backend pool and read deadlines work
         List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> many = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             HttpClient c = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-            many.add(c.sendAsync(HttpRequest.newBuilder(URI.create(proxy.url() + "/t" + i)).build(),
+            many.add(c.sendAsync(HttpRequest.newBuilder(URI.create(f.url() + "/t" + i)).build(),
                     HttpResponse.BodyHandlers.ofString()));
         }
-        for (var f : many) {
-            assertThat(f.get().body()).isEqualTo("a");
+        for (var r : many) {
+            assertThat(r.get().body()).isEqualTo("a");
         }
-        proxy.close();
-        engine.close();
+        f.close();
         start(a);
-        assertThat(proxy.ioThreads()).as("0, the default: one per core, at least 2")
+        assertThat(f.proxy().ioThreads()).as("0, the default: one per core, at least 2")
                 .isEqualTo(Math.max(2, Runtime.getRuntime().availableProcessors()));
     }
 
     @Test
     void forwardedHeadersAreAddedAndHopByHopHeadersRemoved() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
-        String answer = raw("GET /x HTTP/1.0\r\nHost: 127.0.0.1:" + proxy.port() + "\r\nX-Forwarded-For: 10.1.2.3\r\n"
+        String answer = raw("GET /x HTTP/1.0\r\nHost: 127.0.0.1:" + f.port() + "\r\nX-Forwarded-For: 10.1.2.3\r\n"
                 + "X-Custom: kept\r\nX-Drop-Me: gone\r\nKeep-Alive: timeout=5\r\nConnection: X-Drop-Me\r\n\r\n");
         assertThat(answer).contains(" 200 ").contains("X-Fulcrum-Backend: a");
-        assertThat(a.lastHeaders.get("x-forwarded-for")).isEqualTo("10.1.2.3, 127.0.0.1");
-        assertThat(a.lastHeaders.get("x-forwarded-proto")).isEqualTo("http");
-        assertThat(a.lastHeaders.get("x-forwarded-host")).startsWith("127.0.0.1:");
-        assertThat(a.lastHeaders.get("host")).isEqualTo(a.lastHeaders.get("x-forwarded-host"));
-        assertThat(a.lastHeaders).containsEntry("x-custom", "kept").doesNotContainKey("x-drop-me")
+        assertThat(a.lastHeaders().get("x-forwarded-for")).isEqualTo("10.1.2.3, 127.0.0.1");
+        assertThat(a.lastHeaders().get("x-forwarded-proto")).isEqualTo("http");
+        assertThat(a.lastHeaders().get("x-forwarded-host")).startsWith("127.0.0.1:");
+        assertThat(a.lastHeaders().get("host")).isEqualTo(a.lastHeaders().get("x-forwarded-host"));
+        assertThat(a.lastHeaders()).containsEntry("x-custom", "kept").doesNotContainKey("x-drop-me")
                 .doesNotContainKey("keep-alive");
     }
 
     @Test
     void queryStringsAndBodiesAreForwardedIntact() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
         assertThat(get("/path?q=1&r=%20x").body()).isEqualTo("/path?q=1&r=%20x");
         String body = "x".repeat(300_000);
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/echo-body"))
+        HttpResponse<String> r = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/echo-body"))
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.body()).isEqualTo(body);
     }
 
     @Test
     void noAvailableBackendAnswers503WithJson() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
-        engine.setWeight("a", 0);
+        f.engine().setWeight("a", 0);
         HttpResponse<String> r = get("/");
         assertThat(r.statusCode()).isEqualTo(503);
         assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
@@ -128,30 +141,30 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void unreachableBackendAfterRetriesAnswers502WithJson() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
         a.close();
         HttpResponse<String> r = get("/");
         assertThat(r.statusCode()).isEqualTo(502);
         assertThat(r.body()).contains("\"status\":502");
-        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 0);
     }
 
     @Test
     void aBackendThatDoesNotAnswerInTimeGives504() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         a.delayMs = 3000;
         start(TestSettings.proxy().maxRetries(0).readMs(300).build(), a);
         HttpResponse<String> r = get("/slow");
         assertThat(r.statusCode()).isEqualTo(504);
         assertThat(r.body()).contains("\"status\":504");
-        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 0);
     }
 
     @Test
     void getsFailOverToALiveBackendWhenOneIsDead() throws Exception {
-        TestBackend a = backend("a");
-        TestBackend b = backend("b");
+        RecordingBackend a = backend("a");
+        RecordingBackend b = backend("b");
         start(a, b);
         a.close();
         for (int i = 0; i < 20; i++) {
@@ -163,12 +176,12 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void aPostThatReachedAFailingBackendIsNotSentAgain() throws Exception {
-        TestBackend a = backend("a");
-        TestBackend b = backend("b");
+        RecordingBackend a = backend("a");
+        RecordingBackend b = backend("b");
         a.status = 500;
         b.status = 500;
         start(a, b);
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/order"))
+        HttpResponse<String> r = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/order"))
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(500);
         assertThat(a.count("POST") + b.count("POST")).isEqualTo(1);
@@ -176,9 +189,9 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void killingABackendDuringLoadFailsNoGet() throws Exception {
-        TestBackend a = backend("a");
-        TestBackend b = backend("b");
-        TestBackend c = backend("c");
+        RecordingBackend a = backend("a");
+        RecordingBackend b = backend("b");
+        RecordingBackend c = backend("c");
         // a request the dying server accepted but will never answer is retried after readMs (a kill -9 would
         // reset it at once; stopping an in-process server can leave it hanging instead)
         start(TestSettings.proxy().readMs(2000).build(), a, b, c);
@@ -207,21 +220,21 @@ class ProxyServerTest extends ProxyTestBase {
         pool.shutdown();
         assertThat(failed.get()).isZero();
         assertThat(ok.get()).isEqualTo(600);
-        await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 0);
     }
 
     @Test
     void clientsThatAbortMidResponseLeaveNoInFlightCount() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         a.delayMs = 300;
         start(a);
         for (int i = 0; i < 10; i++) {
-            try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+            try (Socket s = new Socket("127.0.0.1", f.port())) {
                 s.getOutputStream().write("GET /abort HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 s.getOutputStream().flush();
             }
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> inFlight() == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> f.inFlight() == 0);
         assertThat(get("/after").statusCode()).isEqualTo(200);
     }
 
@@ -229,7 +242,7 @@ class ProxyServerTest extends ProxyTestBase {
     void aClientThatHangsUpWhileItsRequestWaitsOnABackendIsNoticedAtOnce(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
         // nginx notices too (EPOLLRDHUP): the lease goes back now, not when the slow backend answers
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         a.delayMs = 15_000;
         start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), a);
         for (boolean tls : new boolean[] {false, true}) {
@@ -237,12 +250,12 @@ class ProxyServerTest extends ProxyTestBase {
                 try (Socket s = client(tls)) {
                     s.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                     s.getOutputStream().flush();
-                    await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+                    await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 1);
                     if (reset) {
                         s.setSoLinger(true, 0);
                     }
                 }
-                await((tls ? "tls " : "") + (reset ? "reset" : "close")).atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 0);
+                await((tls ? "tls " : "") + (reset ? "reset" : "close")).atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 0);
             }
         }
     }
@@ -252,8 +265,8 @@ class ProxyServerTest extends ProxyTestBase {
             throws Exception {
         // the bytes of the second request arrive while the first waits on a backend; they are read (to see a
         // hang-up) and must still be parsed, in order, once the first is answered
-        TestBackend a = backend("a");
-        TestBackend b = backend("b");
+        RecordingBackend a = backend("a");
+        RecordingBackend b = backend("b");
         a.delayMs = 500;
         start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), a, b);
         for (boolean tls : new boolean[] {false, true}) {
@@ -263,7 +276,7 @@ class ProxyServerTest extends ProxyTestBase {
                 OutputStream out = s.getOutputStream();
                 out.write("GET /first HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-                await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+                await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 1);
                 out.write("GET /second HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
                 InputStream in = s.getInputStream();
@@ -277,10 +290,10 @@ class ProxyServerTest extends ProxyTestBase {
     /** A plain socket to the proxy, or a TLS one (HTTP/1.1: no ALPN) with its handshake done. */
     private Socket client(boolean tls) throws Exception {
         if (!tls) {
-            return new Socket("127.0.0.1", proxy.port());
+            return new Socket("127.0.0.1", f.port());
         }
         javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) PassThroughTest.trustAll().getSocketFactory()
-                .createSocket("127.0.0.1", proxy.tlsPort());
+                .createSocket("127.0.0.1", f.proxy().tlsPort());
         s.startHandshake();
         return s;
     }
@@ -300,7 +313,7 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void contentLengthWithTransferEncodingIsRefusedAndTheConnectionClosed() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
         String answer = raw("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
         assertThat(answer).startsWith("HTTP/1.1 400");
@@ -309,7 +322,7 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void twoDifferentContentLengthsAreRefused() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
         String answer = raw("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde");
         assertThat(answer).startsWith("HTTP/1.1 400");
@@ -318,7 +331,7 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void headersOverTheLimitAnswer431() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
         String answer = raw("GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(9000) + "\r\n\r\n");
         assertThat(answer).startsWith("HTTP/1.1 431");
@@ -327,9 +340,9 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void aClientThatNeverFinishesItsHeadersIsDisconnected() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(TestSettings.proxy().requestHeaderMs(500).build(), a);
-        try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+        try (Socket s = new Socket("127.0.0.1", f.port())) {
             s.setSoTimeout(10_000);
             s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ".getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
@@ -342,8 +355,8 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void drainLetsLongRequestsFinishAndSendsNoNewOnes() throws Exception {
-        TestBackend a = backend("a");
-        TestBackend b = backend("b");
+        RecordingBackend a = backend("a");
+        RecordingBackend b = backend("b");
         a.delayMs = 800;
         b.delayMs = 800;
         start(a, b);
@@ -352,13 +365,13 @@ class ProxyServerTest extends ProxyTestBase {
         for (int i = 0; i < 4; i++) {
             slow.add(pool.submit(() -> get("/long")));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> engine.backends().stream()
+        await().atMost(Duration.ofSeconds(5)).until(() -> f.engine().backends().stream()
                 .filter(v -> v.id().equals("a")).findFirst().orElseThrow().activeRequests() > 0);
         int before = a.requests.get();
-        engine.drain("a");
+        f.engine().drain("a");
         assertThat(state("a")).isEqualTo("DRAINING");
-        for (Future<HttpResponse<String>> f : slow) {
-            assertThat(f.get().statusCode()).isEqualTo(200);
+        for (Future<HttpResponse<String>> r : slow) {
+            assertThat(r.get().statusCode()).isEqualTo(200);
         }
         b.delayMs = 0;
         for (int i = 0; i < 6; i++) {
@@ -370,13 +383,13 @@ class ProxyServerTest extends ProxyTestBase {
     }
 
     private String state(String id) {
-        return engine.backends().stream().filter(v -> v.id().equals(id)).findFirst().orElseThrow().state().name();
+        return f.engine().backends().stream().filter(v -> v.id().equals(id)).findFirst().orElseThrow().state().name();
     }
 
     @Test
     void stickyCookiePinsAClientToOneBackendAcrossTwoInstances() throws Exception {
-        TestBackend a = backend("a");
-        TestBackend b = backend("b");
+        RecordingBackend a = backend("a");
+        RecordingBackend b = backend("b");
         byte[] secret = "same-config".getBytes(StandardCharsets.UTF_8);
         ProxySettings sticky = TestSettings.proxy().sticky(secret).build();
         start(sticky, a, b);
@@ -392,26 +405,20 @@ class ProxyServerTest extends ProxyTestBase {
         other = other.substring("FULCRUM_STICKY=".length(), other.indexOf(';'));
         // of two cookies with the same name the first wins (nginx's $cookie_, RFC 6265 5.4's longer path first)
         for (String[] pair : new String[][] {{value, other}, {other, value}}) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/s"))
+            HttpResponse<String> r = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/s"))
                     .header("Cookie", "x=1; FULCRUM_STICKY=" + pair[0] + "; FULCRUM_STICKY=" + pair[1]).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.body()).isEqualTo(pair[0].equals(value) ? first.body() : second.body());
         }
         for (int i = 0; i < 6; i++) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/s"))
+            HttpResponse<String> r = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/s"))
                     .header("Cookie", "FULCRUM_STICKY=" + value).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.body()).isEqualTo(first.body());
         }
         // a second instance with the same config honours the cookie
-        Engine engine2 = Engine.start(EngineSettings.DEFAULT);
-        closeables.add(engine2);
-        engine2.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        engine2.addBackend(Engine.DEFAULT_POOL, new BackendSpec("a", a.url(), 1, null, false), false);
-        engine2.addBackend(Engine.DEFAULT_POOL, new BackendSpec("b", b.url(), 1, null, false), false);
-        ProxyServer proxy2 = new ProxyServer(engine2, sticky).start();
-        closeables.add(proxy2);
+        RunningFulcrum proxy2 = f.own(proxyOn(sticky, a, b).start());
         for (int i = 0; i < 6; i++) {
-            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(proxy2.url() + "/s"))
+            HttpResponse<String> r = f.http().send(HttpRequest.newBuilder(URI.create(proxy2.url() + "/s"))
                     .header("Cookie", "FULCRUM_STICKY=" + value).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.body()).isEqualTo(first.body());
             assertThat(r.headers().firstValue("Set-Cookie")).isEmpty();
@@ -420,13 +427,13 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void theAccessLogWritesOneJsonLinePerRequest(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         java.nio.file.Path log = dir.resolve("access.log");
         start(TestSettings.proxy().accessLog(log.toString()).build(), a);
         get("/logged?x=1");
         get("/again");
         // refused before any backend is asked: logged all the same (it was not)
-        assertThat(client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/big")).header("X-Big", "x".repeat(20_000))
+        assertThat(f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/big")).header("X-Big", "x".repeat(20_000))
                 .build(), HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(431);
         await().atMost(Duration.ofSeconds(5)).until(() -> java.nio.file.Files.exists(log)
                 && java.nio.file.Files.readAllLines(log).size() == 3);
@@ -445,16 +452,16 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void backendConnectionsAreReused() throws Exception {
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         start(a);
         for (int i = 0; i < 200; i++) {
             assertThat(get("/reuse").statusCode()).isEqualTo(200);
         }
-        assertThat(proxy.backendConnectionsOpened()).isLessThanOrEqualTo(4);
+        assertThat(f.proxy().backendConnectionsOpened()).isLessThanOrEqualTo(4);
     }
 
     private String raw(String request) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", proxy.port())) {
+        try (Socket s = new Socket("127.0.0.1", f.port())) {
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();
             out.write(request.getBytes(StandardCharsets.ISO_8859_1));
@@ -472,19 +479,19 @@ class ProxyServerTest extends ProxyTestBase {
 
     @Test
     void aGracefulShutdownStopsAcceptingAndAnswersLateRequestsWithTheContracts503() throws Exception {
-        // nginx closes its listening sockets on a graceful quit; Undertow's own refusal was a bare 503 that kept
-        // the connection open, and new connections were still accepted
-        TestBackend a = backend("a");
+        // nginx closes its listening sockets on a graceful quit; Undertow's own refusal is a bare 503 that keeps
+        // the connection open, and it goes on accepting new connections
+        RecordingBackend a = backend("a");
         a.delayMs = 1500;
         start(TestSettings.proxy().drainTimeoutMs(10_000).build(), a);
-        try (Socket kept = new Socket("127.0.0.1", proxy.port()); Socket slow = new Socket("127.0.0.1", proxy.port())) {
+        try (Socket kept = new Socket("127.0.0.1", f.port()); Socket slow = new Socket("127.0.0.1", f.port())) {
             kept.setSoTimeout(5_000);
             slow.setSoTimeout(10_000);
             slow.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 1);
             java.util.concurrent.CompletableFuture<Boolean> stopped = java.util.concurrent.CompletableFuture
-                    .supplyAsync(proxy::shutdownGracefully);
-            int port = proxy.port();
+                    .supplyAsync(f.proxy()::shutdownGracefully);
+            int port = f.port();
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> org.assertj.core.api.Assertions.assertThatThrownBy(() -> {
                 try (Socket fresh = new Socket()) {
                     fresh.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
@@ -508,14 +515,14 @@ class ProxyServerTest extends ProxyTestBase {
     @Test
     void aGracefulShutdownWaitsForTheRequestInFlightOnlyUntilTheDrainTimeout() throws Exception {
         // the in-flight count is what the stop waits on: counted, it holds the stop for the drain timeout and no more
-        TestBackend a = backend("a");
+        RecordingBackend a = backend("a");
         a.delayMs = 4000;
         start(TestSettings.proxy().drainTimeoutMs(400).build(), a);
-        try (Socket slow = new Socket("127.0.0.1", proxy.port())) {
+        try (Socket slow = new Socket("127.0.0.1", f.port())) {
             slow.getOutputStream().write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            await().atMost(Duration.ofSeconds(5)).until(() -> inFlight() == 1);
+            await().atMost(Duration.ofSeconds(5)).until(() -> f.inFlight() == 1);
             long t0 = System.nanoTime();
-            boolean clean = proxy.shutdownGracefully();
+            boolean clean = f.proxy().shutdownGracefully();
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertThat(clean).as("a request was still in flight").isFalse();
             assertThat(ms).as("waited for the drain timeout").isGreaterThanOrEqualTo(390);

@@ -3,6 +3,9 @@ package dev.fulcrum.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.testkit.RawBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -10,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,19 +21,26 @@ import org.junit.jupiter.api.Test;
  * servers close idle connections after 5 s). Here made certain: each connection answers its first request and is
  * closed, unanswered, when a second one arrives on it.
  */
-class StaleConnectionTest extends ProxyTestBase {
+class StaleConnectionTest {
+    private RunningFulcrum f;
+
+    @AfterEach
+    void stop() {
+        if (f != null) {
+            f.close();
+        }
+    }
 
     @Test
     void aGetOnAConnectionTheBackendJustClosedIsSentAgainOnANewOneAndNotHeldAgainstIt() throws Exception {
         RawBackend b = closingBackend(false);
         List<Integer> statuses = new ArrayList<>();
         for (int i = 0; i < 16; i++) {
-            statuses.add(client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/get" + i)).build(),
+            statuses.add(f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/get" + i)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode());
         }
-        // before: 200 502 200 502 ... then the breaker opened and everything was 503
         assertThat(statuses).containsOnly(200);
-        BackendView v = engine.backends().get(0);
+        BackendView v = f.engine().backends().get(0);
         assertThat(v.failures()).isZero();
         assertThat(v.breaker().name()).isEqualTo("CLOSED");
         assertThat(count(b, "GET /get")).isEqualTo(16 + 15); // each once on a new connection, 15 more on closed ones
@@ -38,9 +49,9 @@ class StaleConnectionTest extends ProxyTestBase {
     @Test
     void aPostOnSuchAConnectionIsNotSentAgain() throws Exception {
         RawBackend b = closingBackend(false);
-        assertThat(client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/first")).build(),
+        assertThat(f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/first")).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode()).isEqualTo(200);
-        int status = client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/order"))
+        int status = f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/order"))
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         // whether the POST got there cannot be known: it is never resent (docs/REFERENCE.md §3)
         assertThat(status).isEqualTo(502);
@@ -51,17 +62,16 @@ class StaleConnectionTest extends ProxyTestBase {
     void aResetInsteadOfACloseIsHandledTheSame() throws Exception {
         closingBackend(true);
         for (int i = 0; i < 6; i++) {
-            assertThat(client.send(HttpRequest.newBuilder(URI.create(proxy.url() + "/r" + i)).build(),
+            assertThat(f.http().send(HttpRequest.newBuilder(URI.create(f.url() + "/r" + i)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode()).as("request " + i).isEqualTo(200);
         }
     }
 
     private RawBackend closingBackend(boolean reset) throws Exception {
-        RawBackend b = new RawBackend();
-        closeables.add(b);
+        RawBackend b = RawBackend.ok();
         b.answersPerConnection = 1;
         b.resetInsteadOfClose = reset;
-        start(TestSettings.proxy().build(), "dev", b.url());
+        f = RunningFulcrum.bareProxy(TestSettings.proxy().build()).backend("dev", b).start();
         return b;
     }
 

@@ -7,7 +7,7 @@ import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.proxy.ProxyServer;
 import dev.fulcrum.proxy.ProxySettings;
-import dev.fulcrum.proxy.TestSettings;
+import dev.fulcrum.testkit.TestSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

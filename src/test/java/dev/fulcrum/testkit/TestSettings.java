@@ -1,4 +1,8 @@
-package dev.fulcrum.proxy;
+package dev.fulcrum.testkit;
+
+import dev.fulcrum.proxy.ProxySettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * {@link ProxySettings#defaults} on an OS-chosen port with the one or two fields a test is about changed, so a
@@ -23,6 +27,16 @@ public final class TestSettings {
 
     public static TestSettings proxy() {
         return new TestSettings();
+    }
+
+    /**
+     * Settings for tests that put the proxy under load or hostile input: the {@code maxRetries} and timeouts they
+     * turn, a 5 s drain, and the access log off (it would put every request of a load test on standard error).
+     */
+    public static ProxySettings underLoad(int maxRetries, long connectMs, long readMs, long requestHeaderMs) {
+        String accessLog = Files.isWritable(Path.of("/dev/null")) ? "/dev/null" : null;
+        return proxy().drainTimeoutMs(5_000).accessLog(accessLog).maxRetries(maxRetries)
+                .timeouts(connectMs, readMs, requestHeaderMs).build();
     }
 
     public TestSettings drainTimeoutMs(long ms) {
