@@ -13,6 +13,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.HealthStatus;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +27,7 @@ class HealthCheckerLifecycleTest {
     private final ManualClock clock = new ManualClock();
     private Engine engine;
     private HealthChecker checker;
-    private HungServer hung;
+    private RawBackend hung;
     private DemoBackend demo;
 
     @AfterEach
@@ -55,12 +56,12 @@ class HealthCheckerLifecycleTest {
     void aStaleProbeOfARemovedBackendIsNotCountedAgainstItsSuccessorUnderTheSameId() throws Exception {
         engine = Engine.start(new EngineSettings(0, EngineSettings.OutlierSpec.DISABLED, BreakerSpec.DISABLED, 1, 1));
         engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        hung = new HungServer();
+        hung = RawBackend.start(RawBackend.hung(""));
         demo = DemoBackend.start(DemoSpec.of("x", 0, 1));
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("a", hung.url(), 1, null, false), false);
         checker = new HealthChecker(engine, new HealthCheckSpec(true, "/health", 50, 1500, 200), clock).start();
         ProbeRounds rounds = new ProbeRounds(engine, clock, checker).hung("a", hung).runDue();
-        assertThat(hung.accepted()).isGreaterThanOrEqualTo(1); // the old probe is out
+        assertThat(hung.accepted.get()).isGreaterThanOrEqualTo(1); // the old probe is out
 
         engine.remove("a");
         awaitGone("a");
@@ -83,12 +84,12 @@ class HealthCheckerLifecycleTest {
     void aReAddedBackendIsProbedWithinAnIntervalNotAfterTheOldProbesTimeout() throws Exception {
         engine = Engine.start(EngineSettings.DEFAULT);
         engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        hung = new HungServer();
+        hung = RawBackend.start(RawBackend.hung(""));
         demo = DemoBackend.start(DemoSpec.of("x", 0, 1));
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("a", hung.url(), 1, null, false), false);
         checker = new HealthChecker(engine, new HealthCheckSpec(true, "/health", 50, 10_000, 200), clock).start();
         ProbeRounds rounds = new ProbeRounds(engine, clock, checker).hung("a", hung).runDue();
-        assertThat(hung.accepted()).isGreaterThanOrEqualTo(1);
+        assertThat(hung.accepted.get()).isGreaterThanOrEqualTo(1);
 
         engine.remove("a");
         awaitGone("a");
@@ -107,7 +108,7 @@ class HealthCheckerLifecycleTest {
     void aHungBackendIsDownWithinFallIntervalsPlusOneTimeoutEvenWhenTimeoutExceedsInterval() throws Exception {
         engine = Engine.start(EngineSettings.DEFAULT); // rise 2, fall 3
         engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        hung = new HungServer();
+        hung = RawBackend.start(RawBackend.hung(""));
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 100, 1000, 200);
         checker = new HealthChecker(engine, spec, clock).start();

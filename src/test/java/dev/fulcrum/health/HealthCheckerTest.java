@@ -14,6 +14,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.HealthStatus;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import java.io.IOException;
 import java.time.Duration;
@@ -32,7 +33,7 @@ class HealthCheckerTest {
     private Engine engine;
     private DemoFleet fleet;
     private HealthChecker checker;
-    private HungServer hung;
+    private RawBackend hung;
 
     @BeforeEach
     void startEngine() {
@@ -102,13 +103,13 @@ class HealthCheckerTest {
 
     @Test
     void aBackendThatAcceptsButNeverAnswersIsMarkedDownByTimeout() throws IOException {
-        hung = new HungServer();
+        hung = RawBackend.start(RawBackend.hung(""));
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 400, 200, 200);
         ProbeRounds rounds = started(spec).hung("hung", hung).runDue();
         long bound = spec.intervalMs() * engine.settings().fall() + spec.timeoutMs();
         rounds.until(() -> view("hung").state() == BackendState.DOWN, bound);
-        assertThat(hung.accepted()).isGreaterThanOrEqualTo(3);
+        assertThat(hung.accepted.get()).isGreaterThanOrEqualTo(3);
         assertThat(checker.history("hung")).allSatisfy(r -> {
             assertThat(r.ok()).isFalse();
             assertThat(r.error()).isEqualTo("timeout after 200 ms");
@@ -119,7 +120,7 @@ class HealthCheckerTest {
     @Test
     void aBackendThatSendsHeadersThenStallsIsMarkedDownByTimeout() throws IOException {
         // the JDK client's own request timeout stops at the headers; the probe's deadline covers the body too
-        hung = new HungServer("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial");
+        hung = RawBackend.start(RawBackend.hung("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\npartial"));
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("stall", hung.url(), 1, null, false), false);
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 400, 200, 200);
         ProbeRounds rounds = started(spec).hung("stall", hung).runDue();
@@ -132,7 +133,7 @@ class HealthCheckerTest {
 
     @Test
     void aHungBackendDoesNotDelayTheProbesOfOthers() throws IOException {
-        hung = new HungServer();
+        hung = RawBackend.start(RawBackend.hung(""));
         addDemoFleet("fast");
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
         ProbeRounds rounds = started(new HealthCheckSpec(true, "/health", 50, 30_000, 200)).hung("hung", hung).runDue();
@@ -140,7 +141,7 @@ class HealthCheckerTest {
         rounds.until(() -> checker.history("fast").size() >= 5, 10_000);
         assertThat(checker.history("hung")).isEmpty();
         // probes overlap only up to fall (3) per backend, however long the timeout
-        assertThat(hung.accepted()).isBetween(1, engine.settings().fall());
+        assertThat(hung.accepted.get()).isBetween(1, engine.settings().fall());
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class HealthProbeCadenceTest {
     private final ManualClock clock = new ManualClock();
     private Engine engine;
     private HealthChecker checker;
-    private HungServer hung;
+    private RawBackend hung;
 
     @AfterEach
     void stop() throws Exception {
@@ -39,7 +40,7 @@ class HealthProbeCadenceTest {
     void aHungBackendIsProbedEveryIntervalAndDownInTimeWhenTimeoutEqualsInterval() throws Exception {
         engine = Engine.start(EngineSettings.DEFAULT); // rise 2, fall 3
         engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.ROUND_ROBIN));
-        hung = new HungServer();
+        hung = RawBackend.start(RawBackend.hung(""));
         engine.addBackend(Engine.DEFAULT_POOL, new BackendSpec("hung", hung.url(), 1, null, false), false);
         HealthCheckSpec spec = new HealthCheckSpec(true, "/health", 400, 400, 200);
         checker = new HealthChecker(engine, spec, clock).start();
@@ -48,7 +49,7 @@ class HealthProbeCadenceTest {
         assertThat(took).as("ms to DOWN").isLessThanOrEqualTo(spec.intervalMs() * engine.settings().fall()
                 + spec.timeoutMs());
         rounds.advance(4000 - Math.min(4000, took));
-        int probes = hung.accepted(); // rounds at 0, 400, ..., 4000: 11 of them (every other one would be 5 or 6)
+        int probes = hung.accepted.get(); // rounds at 0, 400, ..., 4000: 11 of them (every other one would be 5 or 6)
         assertThat(probes).as("probes of a hung backend in 4 s at intervalMs 400").isGreaterThanOrEqualTo(8);
         assertThat(probes).as("one probe a round").isEqualTo(11);
     }

@@ -11,6 +11,7 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import io.undertow.Undertow;
 import java.net.InetSocketAddress;
@@ -24,10 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.assertj.core.data.Offset;
 
 class MetricsPollerTest {
     private final ManualClock clock = new ManualClock(1_000_000_000L, 1_000L);
@@ -191,13 +192,13 @@ class MetricsPollerTest {
 
     @Test
     void aBackendThatDoesNotAnswerWithinThePeriodIsBackedOffThen() throws Exception {
-        HungServer hung = new HungServer();
+        RawBackend hung = RawBackend.start(RawBackend.hung(""));
         toClose.add(hung);
         Backend b = add("hung", hung.url());
         MetricsPoller poller = new MetricsPoller(engine, 1000, 60_000, clock);
         toClose.add(poller);
         CompletableFuture<Void> round = poller.pollAll();
-        await().atMost(Duration.ofSeconds(10)).until(() -> hung.accepted() == 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> hung.accepted.get() == 1);
 
         clock.advanceMillis(999);
         assertThat(round).as("a poll out for less than its period").isNotDone();

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.Map;
@@ -29,7 +30,7 @@ final class ProbeRounds {
     private final ManualClock clock;
     private final HealthChecker checker;
     private final long stepMs;
-    private final Map<String, HungServer> hung = new ConcurrentHashMap<>();
+    private final Map<String, RawBackend> hung = new ConcurrentHashMap<>();
 
     ProbeRounds(Engine engine, ManualClock clock, HealthChecker checker) {
         this.engine = engine;
@@ -39,7 +40,7 @@ final class ProbeRounds {
     }
 
     /** Probes of backend {@code id} go to {@code server}, which never answers them. */
-    ProbeRounds hung(String id, HungServer server) {
+    ProbeRounds hung(String id, RawBackend server) {
         hung.put(id, server);
         return this;
     }
@@ -90,9 +91,9 @@ final class ProbeRounds {
 
     private boolean settled() {
         for (Backend b : engine.allBackends()) {
-            HungServer server = hung.get(b.id());
+            RawBackend server = hung.get(b.id());
             int out = checker.probesOut(b);
-            boolean in = server == null ? out == 0 : server.accepted() >= checker.history(b.id()).size() + out;
+            boolean in = server == null ? out == 0 : server.accepted.get() >= checker.history(b.id()).size() + out;
             if (!in) {
                 return false;
             }

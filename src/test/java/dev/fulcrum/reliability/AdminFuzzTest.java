@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fulcrum.app.FulcrumApp;
-import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,7 +41,7 @@ class AdminFuzzTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(20)).build();
     private final List<String> table = new ArrayList<>();
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private String admin;
     private String configBefore;
     private String stateBefore;
@@ -62,22 +61,22 @@ class AdminFuzzTest {
 
     @BeforeAll
     void startFulcrum() throws Exception {
-        app = FulcrumApp.start(ConfigLoader.parse("""
+        fulcrum = RunningFulcrum.wholeApp("""
                 {"proxy": {"port": 0}, "admin": {"port": 0},
                  "strategy": {"type": "consistent-hash"},
                  "demoBackends": [{"id": "d1", "port": 0, "weight": 2}, {"id": "d2", "port": 0},
                                   {"id": "d3", "port": 0, "weight": 3}],
                  "healthCheck": {"enabled": false}}
-                """), null);
-        admin = app.admin().url();
+                """).start();
+        admin = fulcrum.adminUrl();
         configBefore = send("GET", "/api/config", null).body();
         stateBefore = shape(send("GET", "/api/state", null).body());
     }
 
     @AfterAll
     void stopAndWriteTable() throws IOException {
-        if (app != null) {
-            app.close();
+        if (fulcrum != null) {
+            fulcrum.close();
         }
         Path out = Path.of("target", "reliability", "admin-fuzz.md");
         Files.createDirectories(out.getParent());

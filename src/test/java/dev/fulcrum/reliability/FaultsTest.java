@@ -7,8 +7,13 @@ import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.BreakerSpec;
 import dev.fulcrum.engine.CircuitBreaker;
-import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.EngineSettings.OutlierSpec;
+import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.testkit.RawBackend;
+import dev.fulcrum.testkit.RawHttp;
+import dev.fulcrum.testkit.RecordingBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class FaultsTest {
     private static final Duration LONG = Duration.ofSeconds(60);
     private final List<AutoCloseable> closeables = new ArrayList<>();
-    private ProxyHarness harness;
+    private RunningFulcrum harness;
 
     @AfterEach
     void tearDown() throws Exception {
@@ -51,11 +56,11 @@ class FaultsTest {
     }
 
     private void assertNoInFlightLeft() {
-        await().atMost(LONG).untilAsserted(() -> assertThat(harness.totalInFlight()).isZero());
+        await().atMost(LONG).untilAsserted(() -> assertThat(harness.inFlight()).isZero());
     }
 
     private BackendView view(String id) {
-        return harness.view(id).orElseThrow();
+        return harness.backend(id);
     }
 
     @Test
@@ -63,8 +68,8 @@ class FaultsTest {
         RecordingBackend a = recording("a");
         RecordingBackend b = new RecordingBackend("b");
         RecordingBackend c = recording("c");
-        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(2, 3000, 30_000, 10_000),
-                "a", a.url(), "b", b.url(), "c", c.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 30_000, 10_000))
+                .backend("a", a.url()).backend("b", b.url()).backend("c", c.url()).start();
         Load load = own(new Load(harness.port(), 4, "/load"));
         await().atMost(LONG).until(() -> b.requests.get() >= 30);
         long killedAt = System.nanoTime();
@@ -94,10 +99,10 @@ class FaultsTest {
     @Test
     void aBackendThatAcceptsButNeverAnswersIsRetriedElsewhereAfterReadMs() throws Exception {
         RecordingBackend a = recording("a");
-        RawBackend hole = own(new RawBackend(RawBackend.blackHole()));
-        harness = ProxyHarness.start(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED)
-                        .withBreaker(BreakerSpec.DISABLED), ProxyHarness.settings(2, 3000, 500, 10_000),
-                "a", a.url(), "hole", hole.url());
+        RawBackend hole = own(RawBackend.start(RawBackend.blackHole()));
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 500, 10_000))
+                .engine(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(BreakerSpec.DISABLED))
+                .backend("a", a.url()).backend("hole", hole.url()).start();
         int timedOut = 0;
         for (int i = 0; i < 10; i++) {
             long start = System.nanoTime();
@@ -120,8 +125,9 @@ class FaultsTest {
         RecordingBackend slow = recording("slow");
         slow.delayMs = 400;
         BreakerSpec breaker = new BreakerSpec(true, 10, 4, 50, 200, 50, 60_000, 1);
-        harness = ProxyHarness.start(EngineSettings.DEFAULT.withBreaker(breaker),
-                ProxyHarness.settings(2, 3000, 10_000, 10_000), "a", a.url(), "slow", slow.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 10_000))
+                .engine(EngineSettings.DEFAULT.withBreaker(breaker))
+                .backend("a", a.url()).backend("slow", slow.url()).start();
         int fromSlow = 0;
         for (int i = 0; i < 20; i++) {
             RawHttp.Response r = RawHttp.get(harness.port(), "/x", 60_000);
@@ -139,9 +145,9 @@ class FaultsTest {
 
     @Test
     void aBackendThatResetsMidBodyGivesTheClientABrokenResponseAndLeaksNothing() throws Exception {
-        RawBackend reset = own(new RawBackend(RawBackend.resetMidBody(100_000, 1000)));
-        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(2, 3000, 10_000, 10_000),
-                "reset", reset.url());
+        RawBackend reset = own(RawBackend.start(RawBackend.resetMidBody(100_000, 1000)));
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 10_000))
+                .backend("reset", reset.url()).start();
         for (int i = 0; i < 5; i++) {
             RawHttp.Response r = RawHttp.get(harness.port(), "/x", 60_000);
             // the response had started: the proxy cannot retry or turn it into a 502, it must cut the client off
@@ -159,8 +165,9 @@ class FaultsTest {
         RecordingBackend a = recording("a");
         RecordingBackend bursty = recording("bursty");
         BreakerSpec breaker = new BreakerSpec(true, 20, 10, 50, 2000, 100, 1000, 3);
-        harness = ProxyHarness.start(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(breaker),
-                ProxyHarness.settings(2, 3000, 10_000, 10_000), "a", a.url(), "bursty", bursty.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 10_000))
+                .engine(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(breaker))
+                .backend("a", a.url()).backend("bursty", bursty.url()).start();
         bursty.status = 500;
         int fiveHundreds = 0;
         int sent = 0;
@@ -191,9 +198,10 @@ class FaultsTest {
     void fiveHundredsInBurstsEjectTheBackendForABoundedTime() throws Exception {
         RecordingBackend a = recording("a");
         RecordingBackend bursty = recording("bursty");
-        harness = ProxyHarness.start(EngineSettings.DEFAULT.withBreaker(BreakerSpec.DISABLED)
-                        .withOutlier(new OutlierSpec(true, 5, 1000, 50)),
-                ProxyHarness.settings(2, 3000, 10_000, 10_000), "a", a.url(), "bursty", bursty.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 10_000))
+                .engine(EngineSettings.DEFAULT.withBreaker(BreakerSpec.DISABLED)
+                        .withOutlier(new OutlierSpec(true, 5, 1000, 50)))
+                .backend("a", a.url()).backend("bursty", bursty.url()).start();
         int fiveHundreds = 0;
         for (int burst = 0; burst < 2; burst++) {
             bursty.status = 500;
@@ -223,15 +231,15 @@ class FaultsTest {
         a.delayMs = 30;
         b.delayMs = 30;
         c.delayMs = 30;
-        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(2, 3000, 30_000, 10_000),
-                "a", a.url(), "b", b.url(), "c", c.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 30_000, 10_000))
+                .backend("a", a.url()).backend("b", b.url()).backend("c", c.url()).start();
         Load load = own(new Load(harness.port(), 4, "/load"));
         await().atMost(LONG).until(() -> b.requests.get() >= 20);
-        harness.engine.drain("b");
+        harness.engine().drain("b");
         await().atMost(LONG).until(() -> view("b").state() == BackendState.DRAINED);
         int bAfterDrain = b.requests.get();
-        harness.engine.remove("b");
-        await().atMost(LONG).until(() -> harness.view("b").isEmpty());
+        harness.engine().remove("b");
+        await().atMost(LONG).until(() -> harness.backend("b") == null);
         int okAtRemove = load.ok.get();
         await().atMost(LONG).until(() -> load.ok.get() >= okAtRemove + 100);
         load.close();
@@ -247,13 +255,13 @@ class FaultsTest {
         RecordingBackend b = recording("b");
         a.delayMs = 300;
         b.delayMs = 300;
-        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(2, 3000, 30_000, 10_000),
-                "a", a.url(), "b", b.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 30_000, 10_000))
+                .backend("a", a.url()).backend("b", b.url()).start();
         Load load = own(new Load(harness.port(), 6, "/load"));
         await().atMost(LONG).until(() -> view("b").activeRequests() >= 2);
         int inFlightOnB = view("b").activeRequests();
-        harness.engine.remove("b"); // docs/REFERENCE.md §4: DELETE drains, then removes
-        await().atMost(LONG).until(() -> harness.view("b").isEmpty());
+        harness.engine().remove("b"); // docs/REFERENCE.md §4: DELETE drains, then removes
+        await().atMost(LONG).until(() -> harness.backend("b") == null);
         int okAtRemove = load.ok.get();
         await().atMost(LONG).until(() -> load.ok.get() >= okAtRemove + 20);
         load.close();
@@ -266,9 +274,10 @@ class FaultsTest {
     @Test
     void aBackendThatKeepsResettingMidBodyIsEjected() throws Exception {
         RecordingBackend a = recording("a");
-        RawBackend reset = own(new RawBackend(RawBackend.resetMidBody(100_000, 1000)));
-        harness = ProxyHarness.start(EngineSettings.DEFAULT.withBreaker(BreakerSpec.DISABLED),
-                ProxyHarness.settings(2, 3000, 10_000, 10_000), "a", a.url(), "reset", reset.url());
+        RawBackend reset = own(RawBackend.start(RawBackend.resetMidBody(100_000, 1000)));
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 10_000))
+                .engine(EngineSettings.DEFAULT.withBreaker(BreakerSpec.DISABLED))
+                .backend("a", a.url()).backend("reset", reset.url()).start();
         for (int i = 0; i < 20 && view("reset").state() != BackendState.EJECTED; i++) {
             RawHttp.get(harness.port(), "/x", 60_000);
         }
@@ -281,38 +290,44 @@ class FaultsTest {
         RecordingBackend anchor = recording("anchor");
         RecordingBackend flappy = recording("flappy");
         // no ejection, no breaker: the flapping backend keeps getting traffic through every transition
-        harness = ProxyHarness.start(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(BreakerSpec.DISABLED),
-                ProxyHarness.settings(2, 3000, 2000, 10_000), "anchor", anchor.url(), "flappy", flappy.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 2000, 10_000))
+                .engine(EngineSettings.DEFAULT.withOutlier(OutlierSpec.DISABLED).withBreaker(BreakerSpec.DISABLED))
+                .backend("anchor", anchor.url()).backend("flappy", flappy.url()).start();
         Load load = own(new Load(harness.port(), 4, "/flap"));
         for (int i = 0; i < 30; i++) {
-            Thread.sleep(300);
+            // each phase lasts until traffic has gone through it: answers from flappy while it is up, GETs retried
+            // past it while it is down
             if (flappy.isUp()) {
+                int served = flappy.requests.get();
+                await().atMost(LONG).until(() -> flappy.requests.get() >= served + 5);
                 flappy.down(); // stops its Undertow: the port refuses, kept-alive connections are cut
             } else {
+                int answered = load.total();
+                await().atMost(LONG).until(() -> load.total() >= answered + 10);
                 flappy.up();
             }
         }
         flappy.up();
         load.close();
         try {
-            await().atMost(Duration.ofSeconds(30)).until(() -> harness.totalInFlight() == 0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> harness.inFlight() == 0);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             // asserted below with the details
         }
         Figures.record("flapping backend", load.ok.get() + " GETs ok, " + load.failures.size() + " failed "
-                + load.failures.stream().limit(3).toList() + ", in flight left " + harness.totalInFlight()
+                + load.failures.stream().limit(3).toList() + ", in flight left " + harness.inFlight()
                 + " (anchor " + view("anchor").activeRequests() + ", flappy " + view("flappy").activeRequests()
                 + "), failures blamed on the never-failing anchor " + view("anchor").failures());
-        assertThat(harness.totalInFlight()).as("in-flight counts left behind").isZero();
+        assertThat(harness.inFlight()).as("in-flight counts left behind").isZero();
         assertThat(view("anchor").failures()).as("failures blamed on the healthy backend").isZero();
         assertThat(load.failures).isEmpty();
     }
 
     @Test
     void clientsThatAbortMidResponseLeaveNoInFlightCount() throws Exception {
-        RawBackend stream = own(new RawBackend(RawBackend.endlessStream()));
-        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(2, 3000, 10_000, 10_000),
-                "stream", stream.url());
+        RawBackend stream = own(RawBackend.start(RawBackend.endlessStream()));
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 10_000))
+                .backend("stream", stream.url()).start();
         for (int i = 0; i < 10; i++) {
             try (Socket s = new Socket("127.0.0.1", harness.port())) {
                 s.setSoTimeout(60_000);

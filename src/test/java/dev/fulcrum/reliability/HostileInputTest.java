@@ -3,9 +3,11 @@ package dev.fulcrum.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.reliability.ProxyHarness.RawAnswer;
-import dev.fulcrum.reliability.RecordingBackend.Seen;
+import dev.fulcrum.testkit.RawHttp.RawAnswer;
+import dev.fulcrum.testkit.RecordingBackend.Seen;
+import dev.fulcrum.testkit.RecordingBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,7 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class HostileInputTest {
     private static final Set<Integer> REFUSED = Set.of(400);
 
-    private ProxyHarness harness;
+    private RunningFulcrum harness;
     private RecordingBackend backend;
     private RecordingBackend evil;
     private final List<String> table = new ArrayList<>();
@@ -86,8 +88,8 @@ class HostileInputTest {
     void startProxy() {
         backend = new RecordingBackend("ours");
         evil = new RecordingBackend("evil");
-        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(2, 3000, 10_000, 10_000),
-                "ours", backend.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 10_000))
+                .backend("ours", backend.url()).start();
         harness.own(backend);
         harness.own(evil);
     }
@@ -237,7 +239,7 @@ class HostileInputTest {
         }
         assertThat(c.backendSaw().test(saw)).as("backend may have seen %s, saw %s", c.backendRule(), saw).isTrue();
         assertThat(evil.seen).as("a host outside the pool is never contacted").isEmpty();
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(harness.totalInFlight()).isZero());
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(harness.inFlight()).isZero());
     }
 
     private static String describe(List<Seen> saw) {

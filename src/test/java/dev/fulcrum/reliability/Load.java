@@ -1,5 +1,6 @@
 package dev.fulcrum.reliability;
 
+import dev.fulcrum.testkit.RawHttp;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

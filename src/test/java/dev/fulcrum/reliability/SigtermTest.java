@@ -3,6 +3,8 @@ package dev.fulcrum.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.testkit.RawHttp;
+import dev.fulcrum.testkit.RecordingBackend;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ConnectException;

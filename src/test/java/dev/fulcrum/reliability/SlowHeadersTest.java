@@ -3,7 +3,10 @@ package dev.fulcrum.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.engine.EngineSettings;
+import dev.fulcrum.testkit.RawHttp;
+import dev.fulcrum.testkit.RecordingBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +32,8 @@ class SlowHeadersTest {
     void aThousandSlowHeaderConnectionsAreCutOffWhileANormalClientIsServed() throws Exception {
         int connections = affordableConnections();
         RecordingBackend backend = new RecordingBackend("a");
-        try (ProxyHarness harness = ProxyHarness.start(EngineSettings.DEFAULT,
-                ProxyHarness.settings(2, 3000, 10_000, 2000), "a", backend.url())) {
-            harness.own(backend);
+        try (RunningFulcrum harness = RunningFulcrum.bareProxy(TestSettings.underLoad(2, 3000, 10_000, 2000))
+                .backend(backend).start()) {
             List<Socket> slow = new ArrayList<>(connections);
             long[] openedAt = new long[connections];
             long[] closedAt = new long[connections];
@@ -53,7 +55,7 @@ class SlowHeadersTest {
                             }
                         }
                         try {
-                            Thread.sleep(1000);
+                            Thread.sleep(1000); // clients slow on purpose: one header byte a second
                         } catch (InterruptedException e) {
                             return;
                         }
