@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.ConfigWriter;
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -27,7 +28,7 @@ class AdminApiTest {
 
     @BeforeEach
     void start() {
-        f = RunningFulcrum.start();
+        f = RunningFulcrum.demoApp();
     }
 
     @AfterEach
@@ -80,7 +81,7 @@ class AdminApiTest {
 
     @Test
     void backendCommandsAnswerTheirContractStatusCodes() {
-        String url = f.app.demos().get("demo-a").url();
+        String url = f.app().demos().get("demo-a").url();
         RunningFulcrum.Answer add = f.call("POST", "/api/backends", "{\"id\":\"extra\",\"url\":\"" + url + "\",\"weight\":3}");
         assertThat(add.status()).isEqualTo(201);
         assertThat(json(add.body()).get("pool").asText()).isEqualTo("default");
@@ -110,7 +111,7 @@ class AdminApiTest {
 
     @Test
     void aBodyOverTheLimitIs413NamingItNotAnInternalError() {
-        // before: 500 with Undertow's RequestTooBigException text
+        // a 413 that names the limit, not a 500 with Undertow's RequestTooBigException text
         String big = "{\"weight\": 5, \"x\": \"" + "a".repeat(3_000_000) + "\"}";
         RunningFulcrum.Answer a = f.call("PUT", "/api/backends/demo-a/weight", big);
         assertThat(a.status()).isEqualTo(413);
@@ -285,7 +286,7 @@ class AdminApiTest {
 
     @Test
     void aValidConfigIsAppliedWhole() {
-        String next = RunningFulcrum.config(null, RunningFulcrum.QUIET
+        String next = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET
                 + ", \"backends\": [{\"id\": \"static-1\", \"url\": \"http://127.0.0.1:1\", \"weight\": 4}]")
                 .replace("\"weight\": 2, \"latencyMs\": 0", "\"weight\": 5, \"latencyMs\": 7");
         RunningFulcrum.Answer a = f.call("PUT", "/api/config", next);
@@ -299,8 +300,8 @@ class AdminApiTest {
 
     @Test
     void aDemoBackendLeftOutOfANewConfigIsStoppedAndLeavesThePool() throws Exception {
-        int port = f.app.demos().get("demo-b").port();
-        String next = RunningFulcrum.config(null, RunningFulcrum.QUIET).replace(
+        int port = f.app().demos().get("demo-b").port();
+        String next = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET).replace(
                 ",\n    {\"id\": \"demo-b\", \"port\": 0, \"weight\": 2, \"latencyMs\": 0, \"errorRate\": 0.0}", "");
         assertThat(next).doesNotContain("demo-b");
         assertThat(f.call("PUT", "/api/config", next).status()).isEqualTo(200);
@@ -325,7 +326,7 @@ class AdminApiTest {
     void aConfigWithProblemsIs400ListingEveryOneAndChangesNothing() {
         JsonNode before = state();
         String configBefore = f.get("/api/config").body();
-        String bad = RunningFulcrum.config(null, RunningFulcrum.QUIET
+        String bad = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET
                 + ", \"backends\": [{\"id\": \"s\", \"url\": \"http://127.0.0.1:1\", \"weight\": -3}], \"colour\": 1")
                 .replace("\"weight\": 2, \"latencyMs\": 0", "\"weight\": 5, \"latencyMs\": 0");
         RunningFulcrum.Answer a = f.call("PUT", "/api/config", bad);
@@ -349,7 +350,7 @@ class AdminApiTest {
     void aConfigThatCannotStartANewDemoBackendChangesNothing() throws Exception {
         JsonNode before = state();
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            String next = RunningFulcrum.config(null, RunningFulcrum.QUIET)
+            String next = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET)
                     .replace("\"weight\": 2, \"latencyMs\": 0", "\"weight\": 5, \"latencyMs\": 0")
                     .replace("\"demoBackends\": [", "\"demoBackends\": [{\"id\": \"demo-c\", \"port\": "
                             + taken.getLocalPort() + "},");
@@ -358,7 +359,7 @@ class AdminApiTest {
             assertThat(json(a.body()).get("errors").get(0).asText()).contains("demo-c").contains("port");
         }
         assertThat(state()).isEqualTo(before);
-        assertThat(f.app.demos().get("demo-c")).isNull();
+        assertThat(f.app().demos().get("demo-c")).isNull();
     }
 
     // ---------------------------------------------------------------- demo

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class AdminAuthTest {
 
     @Test
     void withATokenEveryApiAndMetricsRequestWithoutItIs401AndChangesNothing() {
-        try (RunningFulcrum f = RunningFulcrum.start(TOKEN, RunningFulcrum.QUIET)) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp(TOKEN, RunningFulcrum.QUIET)) {
             String before = f.get("/api/state").body();
             for (String[] e : ENDPOINTS) {
                 for (String auth : new String[]{null, "wrong", TOKEN + "x", ""}) {
@@ -47,13 +48,13 @@ class AdminAuthTest {
                 }
             }
             assertThat(f.get("/api/state").body()).isEqualTo(before);
-            assertThat(f.app.demos().get("demo-a").isDown()).isFalse();
+            assertThat(f.app().demos().get("demo-a").isDown()).isFalse();
         }
     }
 
     @Test
     void withTheRightTokenRequestsAreServed() {
-        try (RunningFulcrum f = RunningFulcrum.start(TOKEN, RunningFulcrum.QUIET)) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp(TOKEN, RunningFulcrum.QUIET)) {
             assertThat(f.call("GET", "/api/state", null, TOKEN).status()).isEqualTo(200);
             assertThat(f.call("GET", "/metrics", null, TOKEN).status()).isEqualTo(200);
             assertThat(f.call("PUT", "/api/backends/demo-a/weight", "{\"weight\":3}", TOKEN).status()).isEqualTo(200);
@@ -64,7 +65,7 @@ class AdminAuthTest {
 
     @Test
     void withoutATokenNothingIsAsked() {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             assertThat(f.call("GET", "/api/state", null, null).status()).isEqualTo(200);
             assertThat(f.call("GET", "/metrics", null, null).status()).isEqualTo(200);
             assertThat(f.call("GET", "/api/state", null, "anything").status()).isEqualTo(200);
@@ -73,9 +74,9 @@ class AdminAuthTest {
 
     @Test
     void theRemoteClientSendsItsTokenAndReportsA401() {
-        try (RunningFulcrum f = RunningFulcrum.start(TOKEN, RunningFulcrum.QUIET);
-             HttpEngineClient good = new HttpEngineClient(URI.create(f.admin), TOKEN);
-             HttpEngineClient bad = new HttpEngineClient(URI.create(f.admin), "nope")) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp(TOKEN, RunningFulcrum.QUIET);
+             HttpEngineClient good = new HttpEngineClient(URI.create(f.adminUrl()), TOKEN);
+             HttpEngineClient bad = new HttpEngineClient(URI.create(f.adminUrl()), "nope")) {
             good.setWeight("demo-a", 4);
             assertThat(good.state().backend("demo-a").weight()).isEqualTo(4);
             assertThatThrownBy(bad::state).isInstanceOfSatisfying(EngineException.class, e -> {
@@ -89,8 +90,8 @@ class AdminAuthTest {
     void aWebPageOfAnotherSiteCannotChangeOrReadTheStateEvenWithoutAToken() throws Exception {
         // a "simple" cross-origin POST (text/plain, no preflight) from a page in the operator's browser, and a page
         // served from a name re-pointed at 127.0.0.1 (DNS rebinding)
-        try (RunningFulcrum f = RunningFulcrum.start()) {
-            URI admin = URI.create(f.admin);
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
+            URI admin = URI.create(f.adminUrl());
             String self = admin.getHost() + ":" + admin.getPort();
             String add = "{\"id\":\"evil\",\"url\":\"http://127.0.0.1:1\",\"weight\":1000}";
             String before = f.get("/api/state").body();
@@ -121,7 +122,7 @@ class AdminAuthTest {
     @Test
     void aNonLoopbackAdminHostWithoutATokenIsAConfigError() {
         for (String host : List.of("0.0.0.0", "10.1.2.3", "::")) {
-            String json = RunningFulcrum.config(null, RunningFulcrum.QUIET)
+            String json = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET)
                     .replace("\"admin\": {\"host\": \"127.0.0.1\"", "\"admin\": {\"host\": \"" + host + "\"");
             assertThatThrownBy(() -> ConfigLoader.parse(json)).as(host).isInstanceOfSatisfying(ConfigException.class,
                     e -> assertThat(e.lines()).anyMatch(l -> l.startsWith("config error: admin.token: required when admin.host is not loopback")));
@@ -129,7 +130,7 @@ class AdminAuthTest {
                     .isEqualTo(host);
         }
         for (String host : List.of("localhost", "127.0.0.1", "::1")) {
-            String json = RunningFulcrum.config(null, RunningFulcrum.QUIET)
+            String json = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET)
                     .replace("\"admin\": {\"host\": \"127.0.0.1\"", "\"admin\": {\"host\": \"" + host + "\"");
             assertThat(ConfigLoader.parse(json).admin().token()).isNull();
         }
@@ -137,13 +138,13 @@ class AdminAuthTest {
 
     @Test
     void aTokenChangedThroughTheConfigTakesEffectAtOnce() {
-        try (RunningFulcrum f = RunningFulcrum.start(TOKEN, RunningFulcrum.QUIET)) {
-            String rotated = RunningFulcrum.config("rotated-token", RunningFulcrum.QUIET);
+        try (RunningFulcrum f = RunningFulcrum.demoApp(TOKEN, RunningFulcrum.QUIET)) {
+            String rotated = RunningFulcrum.demoJson("rotated-token", RunningFulcrum.QUIET);
             assertThat(f.call("PUT", "/api/config", rotated, TOKEN).status()).isEqualTo(200);
             assertThat(f.call("GET", "/api/state", null, TOKEN).status()).isEqualTo(401);
             assertThat(f.call("GET", "/api/state", null, "rotated-token").status()).isEqualTo(200);
 
-            String none = RunningFulcrum.config(null, RunningFulcrum.QUIET);
+            String none = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET);
             assertThat(f.call("PUT", "/api/config", none, "rotated-token").status()).isEqualTo(200);
             assertThat(f.call("GET", "/metrics", null, null).status()).isEqualTo(200);
         }
@@ -152,11 +153,11 @@ class AdminAuthTest {
     /** Listens on 0.0.0.0 briefly (with a token) to prove the token cannot be dropped from a public listener. */
     @Test
     void theTokenCannotBeDroppedWhileTheAdminApiListensOnANonLoopbackHost() {
-        String wildcard = RunningFulcrum.config(TOKEN, RunningFulcrum.QUIET)
+        String wildcard = RunningFulcrum.demoJson(TOKEN, RunningFulcrum.QUIET)
                 .replace("\"admin\": {\"host\": \"127.0.0.1\"", "\"admin\": {\"host\": \"0.0.0.0\"");
-        try (RunningFulcrum f = RunningFulcrum.startJson(wildcard, null, TOKEN)) {
+        try (RunningFulcrum f = RunningFulcrum.wholeApp(wildcard).token(TOKEN).start()) {
             String before = f.call("GET", "/api/config", null, TOKEN).body();
-            RunningFulcrum.Answer a = f.call("PUT", "/api/config", RunningFulcrum.config(null, RunningFulcrum.QUIET), TOKEN);
+            RunningFulcrum.Answer a = f.call("PUT", "/api/config", RunningFulcrum.demoJson(null, RunningFulcrum.QUIET), TOKEN);
             assertThat(a.status()).isEqualTo(400);
             assertThat(AdminApiTest.json(a.body()).get("errors").get(0).asText())
                     .startsWith("admin.token: required while the admin API listens on 0.0.0.0");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -20,7 +21,7 @@ class AdminEventsTest {
 
     @Test
     void eventsAreServerSentEventsWithTheContractFields() throws Exception {
-        try (RunningFulcrum f = RunningFulcrum.start(); SseTap tap = SseTap.open(f.admin, null)) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp(); SseTap tap = SseTap.open(f.adminUrl(), null)) {
             assertThat(tap.contentType).startsWith("text/event-stream");
             f.call("PUT", "/api/backends/demo-a/weight", "{\"weight\":4}");
             await().atMost(Duration.ofSeconds(10)).until(() -> !tap.of("weight").isEmpty());
@@ -37,8 +38,8 @@ class AdminEventsTest {
 
     @Test
     void anIdleStreamGetsKeepAliveComments() throws Exception {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
-            AdminServer quick = new AdminServer(f.app, "127.0.0.1", 0, null, 100).start();
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
+            AdminServer quick = new AdminServer(f.app(), "127.0.0.1", 0, null, 100).start();
             try (SseTap tap = SseTap.open(quick.url(), null)) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> tap.lines().stream().filter(": keep-alive"::equals).count() >= 2);
                 assertThat(tap.lines().get(0)).startsWith(":");
@@ -51,8 +52,9 @@ class AdminEventsTest {
 
     @Test
     void severalClientsEachGetEveryEvent() throws Exception {
-        try (RunningFulcrum f = RunningFulcrum.start();
-             SseTap a = SseTap.open(f.admin, null); SseTap b = SseTap.open(f.admin, null); SseTap c = SseTap.open(f.admin, null)) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp();
+             SseTap a = SseTap.open(f.adminUrl(), null); SseTap b = SseTap.open(f.adminUrl(), null);
+             SseTap c = SseTap.open(f.adminUrl(), null)) {
             for (int w = 2; w <= 6; w++) {
                 f.call("PUT", "/api/backends/demo-b/weight", "{\"weight\":" + w + "}");
             }
@@ -66,13 +68,13 @@ class AdminEventsTest {
     /** Open streams each hold a thread; more of them than the admin API has workers must not starve it. */
     @Test
     void manyOpenStreamsDoNotStarveTheOtherEndpoints() throws Exception {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             List<SseTap> taps = new ArrayList<>();
             try {
                 for (int i = 0; i < 24; i++) {
-                    taps.add(SseTap.open(f.admin, null));
+                    taps.add(SseTap.open(f.adminUrl(), null));
                 }
-                assertThat(f.app.admin().eventClients()).isEqualTo(24);
+                assertThat(f.app().admin().eventClients()).isEqualTo(24);
                 assertThat(f.get("/api/state").status()).isEqualTo(200);
                 assertThat(f.call("PUT", "/api/backends/demo-a/weight", "{\"weight\":5}").status()).isEqualTo(200);
                 for (SseTap t : taps) {
@@ -84,18 +86,18 @@ class AdminEventsTest {
                 }
             }
             // a client that leaves frees its stream at once, with nothing published meanwhile
-            await().atMost(Duration.ofSeconds(5)).until(() -> f.app.admin().eventClients() == 0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> f.app().admin().eventClients() == 0);
         }
     }
 
     /**
-     * Clients that connect and leave (a reconnecting EventSource, curl -m1) do not keep their slots: before, each
-     * held one until a keep-alive write failed, 15-30 s later, and 256 of them locked every subscriber out.
+     * Clients that connect and leave (a reconnecting EventSource, curl -m1) do not keep their slots: held until a
+     * keep-alive write failed, 15-30 s later, 256 of them would lock every subscriber out.
      */
     @Test
     void clientsThatLeaveFreeTheirSlotsAtOnce() throws Exception {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
-            java.net.URI admin = java.net.URI.create(f.admin);
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
+            java.net.URI admin = java.net.URI.create(f.adminUrl());
             for (int i = 0; i < 300; i++) {
                 try (java.net.Socket s = new java.net.Socket(admin.getHost(), admin.getPort())) {
                     s.getOutputStream().write(("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -106,8 +108,8 @@ class AdminEventsTest {
                             .isEqualTo("HTTP/1.1 200");
                 }
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> f.app.admin().eventClients() == 0);
-            try (SseTap t = SseTap.open(f.admin, null)) {
+            await().atMost(Duration.ofSeconds(5)).until(() -> f.app().admin().eventClients() == 0);
+            try (SseTap t = SseTap.open(f.adminUrl(), null)) {
                 assertThat(f.call("PUT", "/api/backends/demo-a/weight", "{\"weight\":5}").status()).isEqualTo(200);
                 await().atMost(Duration.ofSeconds(10)).until(() -> t.of("weight").contains("demo-a:1->5"));
             }
@@ -120,13 +122,13 @@ class AdminEventsTest {
      */
     @Test
     void aSlowClientLosesItsOldestEventsAndIsToldWithoutSlowingOthers() throws Exception {
-        try (RunningFulcrum f = RunningFulcrum.start(); SseTap fast = SseTap.open(f.admin, null);
+        try (RunningFulcrum f = RunningFulcrum.demoApp(); SseTap fast = SseTap.open(f.adminUrl(), null);
              Socket slow = new Socket()) {
             slow.setReceiveBufferSize(2048);
-            slow.connect(new InetSocketAddress("127.0.0.1", f.app.admin().port()), 5000);
+            slow.connect(new InetSocketAddress("127.0.0.1", f.app().admin().port()), 5000);
             slow.getOutputStream().write("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             slow.getOutputStream().flush();
-            await().atMost(Duration.ofSeconds(10)).until(() -> f.app.admin().eventClients() == 2);
+            await().atMost(Duration.ofSeconds(10)).until(() -> f.app().admin().eventClients() == 2);
 
             // far more than the socket buffers (4 MB at most here) plus the queue can hold; published in rounds
             // the fast client keeps up with, so any loss would be the server's fault, not the fast client's
@@ -134,13 +136,13 @@ class AdminEventsTest {
             int perRound = EventStream.BUFFER / 2;
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < perRound; i++) {
-                    f.app.engine().publish("flood", "default", "b-" + r + "-" + i, null, "x".repeat(256));
+                    f.app().engine().publish("flood", "default", "b-" + r + "-" + i, null, "x".repeat(256));
                 }
                 String last = "b-" + r + "-" + (perRound - 1);
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(2))
                         .until(() -> fast.last() != null && last.equals(fast.last().path("backend").asText()));
             }
-            f.app.engine().publish("flood", "default", "final-marker", null, null);
+            f.app().engine().publish("flood", "default", "final-marker", null, null);
             await().atMost(Duration.ofSeconds(10)).until(() -> fast.last() != null && "final-marker".equals(fast.last().path("backend").asText()));
             assertThat(fast.events().stream().filter(e -> e.get("type").asText().equals("flood")).count()).isEqualTo(rounds * perRound + 1L);
             assertThat(fast.of("dropped")).isEmpty();
@@ -188,8 +190,9 @@ class AdminEventsTest {
         String breaker = ", \"healthCheck\": {\"enabled\": false}, \"outlierDetection\": {\"enabled\": false},"
                 + " \"circuitBreaker\": {\"enabled\": true, \"window\": 4, \"minimumCalls\": 2,"
                 + " \"failureRateThreshold\": 50, \"openMs\": 60000}";
-        try (RunningFulcrum f = RunningFulcrum.start(null, breaker); SseTap tap = SseTap.open(f.admin, null)) {
-            String demoA = f.app.demos().get("demo-a").url();
+        try (RunningFulcrum f = RunningFulcrum.demoApp(null, breaker);
+             SseTap tap = SseTap.open(f.adminUrl(), null)) {
+            String demoA = f.app().demos().get("demo-a").url();
             assertThat(f.call("POST", "/api/backends", "{\"id\":\"extra\",\"url\":\"" + demoA + "\"}").status()).isEqualTo(201);
             assertThat(f.call("PUT", "/api/backends/extra/weight", "{\"weight\":3}").status()).isEqualTo(200);
             assertThat(f.call("POST", "/api/backends/demo-b/drain", null).status()).isEqualTo(202);

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -89,15 +90,30 @@ class ConfigApplyTest {
         // weight 0 on "other" so that the default pool's request goes to slow
         assertThat(f.call("PUT", "/api/backends/other/weight", "{\"weight\":0}").status()).isEqualTo(200);
         CompletableFuture<HttpResponse<String>> inFlight = HttpClient.newHttpClient().sendAsync(
-                HttpRequest.newBuilder(URI.create(f.proxy + "/work")).timeout(Duration.ofSeconds(30)).build(),
+                HttpRequest.newBuilder(URI.create(f.url() + "/work")).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
         await().atMost(Duration.ofSeconds(10)).until(() -> backend("slow").get("activeRequests").asInt() == 1);
         return inFlight;
     }
 
+    /**
+     * Waits until the proxy has counted the parked request in {@code /metrics}, which it does after the request's
+     * lease went back (and with it whatever that queues on the engine's control thread, a drain's completion), then
+     * runs one engine tick: whatever the finished request lets the engine do is done.
+     */
+    private void requestDoneAndTicked() {
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            PrometheusText.Family requests = PrometheusText.parse(f.get("/metrics").body())
+                    .get("fulcrum_requests_total");
+            return requests != null && requests.value("fulcrum_requests_total",
+                    java.util.Map.of("backend", "slow", "code", "200")) != null;
+        });
+        f.engine().tick();
+    }
+
     @Test
     void aRefusedConfigThatMovesABusyBackendToAnotherPoolChangesNothing() throws Exception {
-        f = RunningFulcrum.startJson(config(1, false), null, null);
+        f = RunningFulcrum.wholeApp(config(1, false)).start();
         CompletableFuture<HttpResponse<String>> inFlight = parkRequestOnSlow();
 
         // a whole new config: slow moves from default to api, and other's weight becomes 7
@@ -108,7 +124,7 @@ class ConfigApplyTest {
         String slowState = backend("slow").get("state").asText();
         release.countDown();
         assertThat(inFlight.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
-        Thread.sleep(500);
+        requestDoneAndTicked();
         JsonNode slowAfter = backend("slow");
         String observed = "PUT answered " + a.status() + " " + a.body() + "; then other.weight=" + otherWeight
                 + ", slow.state=" + slowState + "; once its request finished slow is "
@@ -124,7 +140,7 @@ class ConfigApplyTest {
     @Test
     void aConfigWhoseDnsServerDoesNotResolveIsAppliedAndItsSourceFailsOnItsOwn() {
         // the server's host is looked up by the source when it refreshes (and fails there, keeping its last good
-        // set), not while the config is applied: before, the PUT answered 500 with half of it applied
+        // set), not while the config is applied, which would answer 500 with half of it applied
         String next = """
                 {
                   "proxy": {"host": "127.0.0.1", "port": 0},
@@ -135,8 +151,8 @@ class ConfigApplyTest {
                   "healthCheck": {"enabled": false}
                 }
                 """;
-        f = RunningFulcrum.startJson(next.replace("\"weight\": 9}", "\"weight\": 1}, {\"id\": \"b\", \"url\": \"http://127.0.0.1:9002\"}")
-                .replace("\"discovery\": [ {\"type\": \"dns\", \"name\": \"api.internal\", \"port\": 3000, \"server\": \"no-such-host.invalid:53\"} ],", ""), null, null);
+        f = RunningFulcrum.wholeApp(next.replace("\"weight\": 9}", "\"weight\": 1}, {\"id\": \"b\", \"url\": \"http://127.0.0.1:9002\"}")
+                .replace("\"discovery\": [ {\"type\": \"dns\", \"name\": \"api.internal\", \"port\": 3000, \"server\": \"no-such-host.invalid:53\"} ],", "")).start();
         RunningFulcrum.Answer a = f.call("PUT", "/api/config", next);
         assertThat(a.status()).as(a.body()).isEqualTo(200);
         assertThat(backend("a").get("weight").asInt()).isEqualTo(9);
@@ -145,7 +161,7 @@ class ConfigApplyTest {
 
     @Test
     void aConfigThatKeepsABackendBeingRemovedKeepsIt() throws Exception {
-        f = RunningFulcrum.startJson(config(1, false), null, null);
+        f = RunningFulcrum.wholeApp(config(1, false)).start();
         CompletableFuture<HttpResponse<String>> inFlight = parkRequestOnSlow();
         assertThat(f.call("DELETE", "/api/backends/slow", null).status()).isEqualTo(202);
 
@@ -157,17 +173,17 @@ class ConfigApplyTest {
         release.countDown();
         assertThat(inFlight.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         // the in-flight request is done; the applied config still lists slow, so it must still be there
-        Thread.sleep(500);
+        requestDoneAndTicked();
         assertThat(backend("slow")).as("slow is in the applied config (200) but was removed from the pool").isNotNull();
         assertThat(AdminApiTest.json(f.get("/api/config").body()).toString()).contains("\"slow\"");
     }
 
     @Test
     void proxySettingsAreFixedAtStartSoAConfigChangingThemIsRefusedAndNothingChanges() {
-        // the proxy's listeners, limits, timeouts, retries and sticky key are set when it starts; a PUT answered 200
-        // "applied" for them while the old ones went on (no Set-Cookie after enabling sticky sessions, no 431)
-        f = RunningFulcrum.start();
-        String next = RunningFulcrum.config(null, RunningFulcrum.QUIET
+        // the proxy's listeners, limits, timeouts, retries and sticky key are set when it starts; a PUT answering 200
+        // "applied" for them would leave the old ones on (no Set-Cookie after enabling sticky sessions, no 431)
+        f = RunningFulcrum.demoApp();
+        String next = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET
                 + ", \"stickySession\": {\"enabled\": true, \"secret\": \"0123456789abcdef-secret\"}")
                 .replace("\"proxy\": {\"host\": \"127.0.0.1\", \"port\": 0}",
                         "\"proxy\": {\"host\": \"127.0.0.1\", \"port\": 0, \"maxHeaderBytes\": 1024}")
@@ -187,7 +203,7 @@ class ConfigApplyTest {
         assertThat(f.proxied("/hello").header("Set-Cookie")).isNull();
         assertThat(AdminApiTest.json(f.get("/api/config").body()).get("proxy").get("maxHeaderBytes").asInt()).isEqualTo(8192);
         // the same config with the running proxy settings goes through
-        RunningFulcrum.Answer ok = f.call("PUT", "/api/config", RunningFulcrum.config(null, RunningFulcrum.QUIET));
+        RunningFulcrum.Answer ok = f.call("PUT", "/api/config", RunningFulcrum.demoJson(null, RunningFulcrum.QUIET));
         assertThat(ok.status()).as(ok.body()).isEqualTo(200);
     }
 
@@ -195,9 +211,9 @@ class ConfigApplyTest {
     void theRunningConfigPutBackIsAppliedWithNothingToRestart() {
         // GET /api/config round-trips: what it says of the proxy is what the proxy runs with, so putting it back
         // (as the window's "save" and scripts do) is never refused as a change that needs a restart
-        f = RunningFulcrum.startJson(RunningFulcrum.config(null, RunningFulcrum.QUIET
+        f = RunningFulcrum.demoApp(null, RunningFulcrum.QUIET
                 + ", \"stickySession\": {\"enabled\": true, \"secret\": \"0123456789abcdef-secret\"}"
-                + ", \"timeouts\": {\"readMs\": 12000}"), null, null);
+                + ", \"timeouts\": {\"readMs\": 12000}");
         String running = f.get("/api/config").body();
         RunningFulcrum.Answer a = f.call("PUT", "/api/config", running);
         assertThat(a.status()).as(a.body()).isEqualTo(200);

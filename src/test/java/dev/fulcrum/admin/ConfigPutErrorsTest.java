@@ -3,6 +3,7 @@ package dev.fulcrum.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.testkit.RunningFulcrum;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class ConfigPutErrorsTest {
 
     @BeforeEach
     void start() {
-        f = RunningFulcrum.start();
+        f = RunningFulcrum.demoApp();
         before = f.get("/api/config").body();
     }
 
@@ -28,7 +29,7 @@ class ConfigPutErrorsTest {
 
     @Test
     void aStringWhereABooleanBelongsIsRefusedAndNothingChanges() {
-        String body = RunningFulcrum.config(null, RunningFulcrum.QUIET
+        String body = RunningFulcrum.demoJson(null, RunningFulcrum.QUIET
                 + ", \"backends\": [{\"id\": \"a\", \"url\": \"http://127.0.0.1:9\", \"backup\": \"yes\"}]");
 
         RunningFulcrum.Answer a = f.call("PUT", "/api/config", body);

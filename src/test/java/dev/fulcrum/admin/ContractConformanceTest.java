@@ -3,8 +3,7 @@ package dev.fulcrum.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fulcrum.app.FulcrumApp;
-import dev.fulcrum.config.ConfigLoader;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Deviations from docs/REFERENCE.md that session 16's outside review found, each reproduced over real HTTP. */
+/** Places where the running app must do what docs/REFERENCE.md says, each checked over real HTTP. */
 class ContractConformanceTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -30,7 +29,7 @@ class ContractConformanceTest {
      */
     @Test
     void putConfigWithAnOutOfRangeDemoLatencyIs400AndChangesNothing() {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             JsonNode cfg = json(f.get("/api/config").body());
             ((com.fasterxml.jackson.databind.node.ObjectNode) cfg).set("strategy", json("{\"type\":\"random\"}"));
             ((com.fasterxml.jackson.databind.node.ObjectNode) cfg.get("demoBackends").get(0)).put("latencyMs", 70000);
@@ -50,8 +49,8 @@ class ContractConformanceTest {
      */
     @Test
     void everyIncomingXForwardedForLineIsKeptWhenAppending() throws Exception {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(f.proxy + "/echo"))
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(f.url() + "/echo"))
                     .header("X-Forwarded-For", "9.9.9.9").header("X-Forwarded-For", "8.8.8.8")
                     .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(200);
@@ -81,8 +80,8 @@ class ContractConformanceTest {
                   "retries": {"maxRetries": 0}
                 }
                 """;
-        try (FulcrumApp app = FulcrumApp.start(ConfigLoader.parse(cfg), null)) {
-            String proxy = app.proxy().url();
+        try (RunningFulcrum app = RunningFulcrum.wholeApp(cfg).start()) {
+            String proxy = app.url();
             java.net.CookieManager cookies = new java.net.CookieManager();
             HttpClient browser = HttpClient.newBuilder().cookieHandler(cookies).build();
             List<String> apiBackends = new ArrayList<>();
@@ -104,7 +103,7 @@ class ContractConformanceTest {
      */
     @Test
     void ringPreviewRefusesAnInvalidOrRepeatedIdToAdd() {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             assertThat(f.call("PUT", "/api/strategy", "{\"type\":\"consistent-hash\"}").status()).isEqualTo(200);
 
             RunningFulcrum.Answer badId = f.call("POST", "/api/ring/preview", "{\"add\":[{\"id\":\"bad id\",\"weight\":1}]}");
@@ -119,7 +118,7 @@ class ContractConformanceTest {
     /** The error path names the field: "weights.demo-a", as every other error does, not a bare "demo-a". */
     @Test
     void ringPreviewWeightErrorNamesItsJsonPath() {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             assertThat(f.call("PUT", "/api/strategy", "{\"type\":\"consistent-hash\"}").status()).isEqualTo(200);
             RunningFulcrum.Answer a = f.call("POST", "/api/ring/preview", "{\"weights\":{\"demo-a\":-1}}");
             assertThat(a.status()).isEqualTo(400);
@@ -130,7 +129,7 @@ class ContractConformanceTest {
     /** RFC 9110 15.5.6: a 405 response MUST carry Allow. */
     @Test
     void methodNotAllowedSaysWhichMethodsAre() {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             RunningFulcrum.Answer a = f.call("GET", "/api/backends/demo-a/weight", null);
             assertThat(a.status()).isEqualTo(405);
             assertThat(a.header("Allow")).isNotNull().contains("PUT");
@@ -148,7 +147,7 @@ class ContractConformanceTest {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             free = s.getLocalPort();
         }
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             JsonNode cfg = json(f.get("/api/config").body());
             int before = cfg.get("demoBackends").get(0).get("port").asInt();
             ((com.fasterxml.jackson.databind.node.ObjectNode) cfg.get("demoBackends").get(0)).put("port", free);
@@ -169,7 +168,7 @@ class ContractConformanceTest {
     /** A weight too large for an int is out of range, not "not an integer". */
     @Test
     void aHugeWholeWeightIsOutOfRange() {
-        try (RunningFulcrum f = RunningFulcrum.start()) {
+        try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             RunningFulcrum.Answer a = f.call("PUT", "/api/backends/demo-b/weight", "{\"weight\":99999999999999999999}");
             assertThat(a.status()).isEqualTo(400);
             assertThat(json(a.body()).get("error").asText()).startsWith("weight: must be between 0 and 1000");

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ abstract class EngineClientContract {
 
     @BeforeEach
     void start() {
-        fulcrum = RunningFulcrum.start();
+        fulcrum = RunningFulcrum.demoApp();
         client = connect(fulcrum);
     }
 
@@ -44,7 +45,7 @@ abstract class EngineClientContract {
     @Test
     void theStateHasTheStrategyPoolsAndEveryBackendWithItsContractFields() {
         EngineState s = client.state();
-        assertThat(s.proxy()).isEqualTo(fulcrum.proxy);
+        assertThat(s.proxy()).isEqualTo(fulcrum.url());
         assertThat(s.strategy()).containsEntry("type", "round-robin");
         assertThat(s.pools()).containsOnlyKeys("default");
         assertThat(s.pools().get("default").strategy()).containsEntry("type", "round-robin");
@@ -52,7 +53,7 @@ abstract class EngineClientContract {
         assertThat(s.backends()).extracting(EngineState.BackendInfo::id).containsExactly("demo-a", "demo-b");
         EngineState.BackendInfo b = s.backend("demo-b");
         assertThat(b.pool()).isEqualTo("default");
-        assertThat(b.url()).isEqualTo(fulcrum.app.demos().get("demo-b").url());
+        assertThat(b.url()).isEqualTo(fulcrum.app().demos().get("demo-b").url());
         assertThat(b.weight()).isEqualTo(2);
         assertThat(b.effectiveWeight()).isEqualTo(2.0);
         assertThat(b.state()).isEqualTo("UP");
@@ -72,7 +73,7 @@ abstract class EngineClientContract {
 
     @Test
     void aBackendCanBeAddedReweightedDrainedEnabledAndRemoved() {
-        String url = fulcrum.app.demos().get("demo-a").url();
+        String url = fulcrum.app().demos().get("demo-a").url();
         client.addBackend("default", "extra", url, 3);
         EngineState.BackendInfo added = client.state().backend("extra");
         assertThat(added.url()).isEqualTo(url);
@@ -143,7 +144,7 @@ abstract class EngineClientContract {
 
         client.updateDemo("demo-b", null, null, true);
         assertThat(client.demoState().get("demo-b").get("down")).isEqualTo(true);
-        assertThat(fulcrum.app.demos().get("demo-b").isDown()).isTrue();
+        assertThat(fulcrum.app().demos().get("demo-b").isDown()).isTrue();
         client.updateDemo("demo-b", null, null, false);
         assertThat(client.demoState().get("demo-b").get("down")).isEqualTo(false);
         // the untouched values stay
@@ -217,7 +218,7 @@ abstract class EngineClientContract {
                     assertThat(e.status()).isEqualTo(409);
                     assertThat(e.getMessage()).isEqualTo("id: already exists (got: demo-a)");
                 });
-        assertThat(client.state().backend("demo-a").url()).isEqualTo(fulcrum.app.demos().get("demo-a").url());
+        assertThat(client.state().backend("demo-a").url()).isEqualTo(fulcrum.app().demos().get("demo-a").url());
     }
 
     @Test

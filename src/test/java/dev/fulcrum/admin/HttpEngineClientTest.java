@@ -1,12 +1,12 @@
 package dev.fulcrum.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -19,23 +19,22 @@ import org.junit.jupiter.api.Test;
 class HttpEngineClientTest extends EngineClientContract {
     @Override
     EngineClient connect(RunningFulcrum f) {
-        return new HttpEngineClient(URI.create(f.admin), null);
+        return new HttpEngineClient(URI.create(f.adminUrl()), null);
     }
 
     @Test
     void describesItselfAsTheRemoteEngineAtItsAdminUrl() {
-        assertThat(client.describe()).isEqualTo("remote engine at " + fulcrum.admin);
+        assertThat(client.describe()).isEqualTo("remote engine at " + fulcrum.adminUrl());
     }
 
     @Test
     void theEventStreamReconnectsAfterTheServerComesBackAndSaysSo() {
         List<EngineEvent> seen = new CopyOnWriteArrayList<>();
         client.subscribe(seen::add);
-        int adminPort = fulcrum.app.admin().port();
+        int adminPort = fulcrum.app().admin().port();
         fulcrum.close();
-        fulcrum = RunningFulcrum.startJson(RunningFulcrum.config(null, RunningFulcrum.QUIET).replace(
-                "\"admin\": {\"host\": \"127.0.0.1\", \"port\": 0", "\"admin\": {\"host\": \"127.0.0.1\", \"port\": " + adminPort),
-                null, null);
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoJson(null, RunningFulcrum.QUIET).replace(
+                "\"admin\": {\"host\": \"127.0.0.1\", \"port\": 0", "\"admin\": {\"host\": \"127.0.0.1\", \"port\": " + adminPort)).start();
         await().atMost(Duration.ofSeconds(20)).until(() -> seen.stream().anyMatch(e -> e.type().equals("reconnected")));
         client.setWeight("demo-a", 8);
         await().atMost(Duration.ofSeconds(10)).until(() -> seen.stream()

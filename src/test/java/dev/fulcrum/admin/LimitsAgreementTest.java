@@ -12,6 +12,7 @@ import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.RandomSource;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.rules.Limits;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.time.ManualClock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,7 +36,7 @@ class LimitsAgreementTest {
 
     @BeforeAll
     static void start() {
-        fulcrum = RunningFulcrum.start();
+        fulcrum = RunningFulcrum.demoApp();
     }
 
     @AfterAll

@@ -3,6 +3,7 @@ package dev.fulcrum.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -15,7 +16,7 @@ class MetricsEndpointTest {
 
     @BeforeEach
     void start() {
-        f = RunningFulcrum.start();
+        f = RunningFulcrum.demoApp();
     }
 
     @AfterEach
