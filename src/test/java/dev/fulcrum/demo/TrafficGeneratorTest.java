@@ -3,13 +3,13 @@ package dev.fulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.KeySpace;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.time.ManualClock;
 import java.net.URI;
 import java.time.Duration;
@@ -30,16 +30,16 @@ import org.junit.jupiter.api.Test;
  * so nothing depends on a single instant. The pacing itself is checked exactly on a {@link ManualClock}.
  */
 class TrafficGeneratorTest {
-    private static FulcrumApp app;
+    private static RunningFulcrum fulcrum;
     private static URI proxy;
 
     @BeforeAll
     static void startFulcrum() {
-        app = FulcrumApp.start(FulcrumConfig.of(StrategySpec.of("round-robin"), List.of(),
+        fulcrum = RunningFulcrum.wholeApp(FulcrumConfig.of(StrategySpec.of("round-robin"), List.of(),
                         List.of(DemoBackendConfig.of("d1", 0, 1), DemoBackendConfig.of("d2", 0, 1),
                                 DemoBackendConfig.of("d3", 0, 1)))
-                .withProxyPort(0).withAdminPort(0), null);
-        proxy = URI.create(app.proxy().url());
+                .withProxyPort(0).withAdminPort(0)).start();
+        proxy = URI.create(fulcrum.url());
         // warm-up: the first requests of a fresh JVM (class loading, JIT, first connections) take seconds on a
         // busy machine; the rate test measures the generator, not that
         try (TrafficGenerator g = TrafficGenerator.create(TrafficSettings.defaults(proxy).withRate(100)
@@ -52,8 +52,8 @@ class TrafficGeneratorTest {
 
     @AfterAll
     static void stopFulcrum() {
-        if (app != null) {
-            app.close();
+        if (fulcrum != null) {
+            fulcrum.close();
         }
     }
 
@@ -185,7 +185,7 @@ class TrafficGeneratorTest {
 
     @Test
     void eachKeyPlacementReachesTheHashingStrategyThatReadsIt() throws Exception {
-        Engine engine = app.engine();
+        Engine engine = fulcrum.engine();
         try {
             for (TrafficSettings.KeyPlacement p : List.of(TrafficSettings.KeyPlacement.header("X-User"),
                     TrafficSettings.KeyPlacement.cookie("user"), TrafficSettings.KeyPlacement.query("user"),

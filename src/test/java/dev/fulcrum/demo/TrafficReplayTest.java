@@ -3,7 +3,6 @@ package dev.fulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.StrategySpec;
@@ -12,6 +11,7 @@ import dev.fulcrum.engine.sim.SideBySide;
 import dev.fulcrum.engine.sim.SideBySideReport;
 import dev.fulcrum.engine.sim.SimBackend;
 import dev.fulcrum.engine.sim.SimRequest;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.time.ManualClock;
 import java.net.URI;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * six seconds ends well before six seconds even on a busy machine.
  */
 class TrafficReplayTest {
-    private static FulcrumApp app;
+    private static RunningFulcrum fulcrum;
     private static URI proxy;
 
     @TempDir
@@ -39,11 +39,11 @@ class TrafficReplayTest {
 
     @BeforeAll
     static void startFulcrum() throws Exception {
-        app = FulcrumApp.start(FulcrumConfig.of(StrategySpec.of("consistent-hash"), List.of(),
+        fulcrum = RunningFulcrum.wholeApp(FulcrumConfig.of(StrategySpec.of("consistent-hash"), List.of(),
                         List.of(DemoBackendConfig.of("d1", 0, 1), DemoBackendConfig.of("d2", 0, 1),
                                 DemoBackendConfig.of("d3", 0, 1)))
-                .withProxyPort(0).withAdminPort(0), null);
-        proxy = URI.create(app.proxy().url());
+                .withProxyPort(0).withAdminPort(0)).start();
+        proxy = URI.create(fulcrum.url());
         // warm-up (class loading, JIT, first connections), so the first replayed send is not late for that
         try (TrafficGenerator g = TrafficGenerator.create(TrafficSettings.defaults(proxy).withRate(50)
                 .withDuration(Duration.ofSeconds(2)))) {
@@ -53,8 +53,8 @@ class TrafficReplayTest {
 
     @AfterAll
     static void stopFulcrum() {
-        if (app != null) {
-            app.close();
+        if (fulcrum != null) {
+            fulcrum.close();
         }
     }
 

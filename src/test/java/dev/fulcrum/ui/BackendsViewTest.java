@@ -1,13 +1,12 @@
 package dev.fulcrum.ui;
 
-import static dev.fulcrum.ui.UiTestSupport.backend;
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.backends.BackendsViewModel;
 import java.time.Duration;
 import java.util.List;
@@ -35,20 +34,20 @@ import org.testfx.util.WaitForAsyncUtils;
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class BackendsViewTest {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
 
     @Start
     void start(Stage stage) {
-        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
-                List.of(demo("demo-a", 1, 1500, 0), demo("demo-b", 1, 1500, 0))), null);
-        window = UiTestSupport.open(stage, app);
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("demo-a", 1, 1500, 0), demo("demo-b", 1, 1500, 0)))).start();
+        window = UiTestSupport.open(stage, fulcrum.app());
     }
 
     @AfterEach
     void stop() {
         window.session().close();
-        app.close();
+        fulcrum.close();
     }
 
     private Node waitFor(FxRobot robot, String query) {
@@ -70,10 +69,10 @@ class BackendsViewTest {
         // then the engine has the slider's weight, and undo can restore 1
         int shown = (int) Math.round(slider.getValue());
         assertThat(shown).isGreaterThan(1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").weight() == shown);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == shown);
         await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
         robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").weight() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == 1);
     }
 
     @Test
@@ -81,7 +80,7 @@ class BackendsViewTest {
         // given demo-a at weight 1, and the engine's weight events (what the Events tab lists) counted
         List<String> noOps = new CopyOnWriteArrayList<>();
         List<String> weights = new CopyOnWriteArrayList<>();
-        app.engine().subscribe(e -> {
+        fulcrum.engine().subscribe(e -> {
             if ("weight".equals(e.type()) && "demo-a".equals(e.backend())) {
                 weights.add(e.from() + "->" + e.to());
                 if (e.from().equals(e.to())) {
@@ -93,7 +92,9 @@ class BackendsViewTest {
         Node thumb = slider.lookup(".thumb");
 
         // when the thumb is nudged (less than a step), dragged in steps each held past the live-send interval,
-        // nudged once more so its last weight goes out live, and released there
+        // nudged once more so its last weight goes out live, and released there. The hand is slow on purpose: the
+        // cell reads the wall clock for the interval (System.currentTimeMillis in WeightCell), so only a clock
+        // given to WeightCell would let this test move time instead
         robot.drag(thumb, MouseButton.PRIMARY);
         robot.moveBy(2, 0).sleep(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
         for (int i = 0; i < 6; i++) {
@@ -106,7 +107,7 @@ class BackendsViewTest {
         // then the engine ends on the slider's weight, having seen every change once and no no-op
         int shown = (int) Math.round(slider.getValue());
         assertThat(shown).isGreaterThan(1);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").weight() == shown);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == shown);
         await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
         assertThat(weights).isNotEmpty();
         assertThat(noOps).isEmpty();
@@ -130,7 +131,7 @@ class BackendsViewTest {
         assertThat(problems).contains("id: already exists (got: demo-a)")
                 .contains("weight: must be between 0 and 1000 (got: 5000)").contains("url:");
         assertThat(robot.lookup("#addConfirm").queryAs(Button.class).isDisabled()).isTrue();
-        assertThat(app.engine().backends()).hasSize(2);
+        assertThat(fulcrum.engine().backends()).hasSize(2);
 
         // and once fixed, Add adds exactly that backend
         replace(robot, "#addId", "extra-1");
@@ -139,8 +140,8 @@ class BackendsViewTest {
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(robot.lookup("#addProblems").queryAs(Label.class).getText()).isEmpty();
         robot.clickOn("#addConfirm");
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "extra-1") != null);
-        assertThat(backend(app, "extra-1").weight()).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("extra-1") != null);
+        assertThat(fulcrum.backend("extra-1").weight()).isEqualTo(3);
     }
 
     @Test
@@ -150,10 +151,10 @@ class BackendsViewTest {
         AtomicInteger started = new AtomicInteger();
         List<CompletableFuture<?>> inFlight = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            inFlight.add(UiTestSupport.getAsync(app, "/slow/" + i));
+            inFlight.add(fulcrum.getAsync("/slow/" + i));
             started.incrementAndGet();
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").activeRequests() > 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").activeRequests() > 0);
 
         // when drain is clicked
         robot.clickOn("#drain-demo-a");
@@ -170,7 +171,7 @@ class BackendsViewTest {
             javafx.scene.control.Button button = robot.lookup(b).queryAs(javafx.scene.control.Button.class);
             assertThat(button.getWidth()).as(b).isGreaterThanOrEqualTo(button.prefWidth(-1) - 0.5);
         }
-        assertThat(backend(app, "demo-a").state().name()).isEqualTo("DRAINED");
+        assertThat(fulcrum.backend("demo-a").state().name()).isEqualTo("DRAINED");
         CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
     }
 

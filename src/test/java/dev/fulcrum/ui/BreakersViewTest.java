@@ -1,12 +1,12 @@
 package dev.fulcrum.ui;
 
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
 import java.util.List;
 import javafx.scene.Node;
@@ -24,22 +24,22 @@ import org.testfx.framework.junit5.Start;
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class BreakersViewTest {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
 
     @Start
     void start(Stage stage) {
         // a small window (5 calls) that opens at 50% failures and stays open for a minute
         BreakerConfig breaker = new BreakerConfig(true, 5, 5, 50, 2000, 100, 60_000, 1);
-        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), breaker,
-                List.of(demo("flaky", 1, 0, 1.0))), null);
-        window = UiTestSupport.open(stage, app);
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), breaker,
+                List.of(demo("flaky", 1, 0, 1.0)))).start();
+        window = UiTestSupport.open(stage, fulcrum.app());
     }
 
     @AfterEach
     void stop() {
         window.session().close();
-        app.close();
+        fulcrum.close();
     }
 
     @Test
@@ -51,8 +51,8 @@ class BreakersViewTest {
 
         // when requests fail until the breaker opens
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            UiTestSupport.get(app, "/");
-            return UiTestSupport.backend(app, "flaky").breaker().name().equals("OPEN");
+            fulcrum.status("/");
+            return fulcrum.backend("flaky").breaker().name().equals("OPEN");
         });
 
         // then the card says OPEN, lights the OPEN node, counts down to HALF_OPEN and lists the transition
@@ -73,8 +73,8 @@ class BreakersViewTest {
 
         // when the breaker opens and the window has already sampled that
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            UiTestSupport.get(app, "/");
-            return UiTestSupport.backend(app, "flaky").breaker().name().equals("OPEN");
+            fulcrum.status("/");
+            return fulcrum.backend("flaky").breaker().name().equals("OPEN");
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state() != null
                 && window.session().state().backends().stream().anyMatch(b -> b.breaker() != null
@@ -95,7 +95,7 @@ class BreakersViewTest {
         java.util.concurrent.atomic.AtomicInteger samples = new java.util.concurrent.atomic.AtomicInteger();
         robot.interact(() -> window.session().stateProperty().addListener((o, a, s) -> samples.incrementAndGet()));
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            UiTestSupport.get(app, "/"); // traffic, so that every sample differs from the one before
+            fulcrum.status("/"); // traffic, so that every sample differs from the one before
             return samples.get() >= 3;
         });
 

@@ -1,14 +1,14 @@
 package dev.fulcrum.ui;
 
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.backends.BackendRow;
 import java.time.Duration;
 import java.util.List;
@@ -27,23 +27,23 @@ import org.testfx.framework.junit5.Start;
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class PoolSelectorTest {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
 
     @Start
     void start(Stage stage) {
-        FulcrumConfig c = UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+        FulcrumConfig c = RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
                 List.of(demo("web-1", 1, 0, 0)));
         c = c.withPools(Map.of("api", new PoolConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
                 List.of(demo("api-1", 1, 0, 0), demo("api-2", 1, 0, 0)))));
-        app = FulcrumApp.start(c, null);
-        window = UiTestSupport.open(stage, app);
+        fulcrum = RunningFulcrum.wholeApp(c).start();
+        window = UiTestSupport.open(stage, fulcrum.app());
     }
 
     @AfterEach
     void stop() {
         window.session().close();
-        app.close();
+        fulcrum.close();
     }
 
     @Test

@@ -1,13 +1,13 @@
 package dev.fulcrum.ui;
 
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.EngineClient;
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.ring.RingCanvas;
 import dev.fulcrum.ui.ring.RingGeometry;
 import dev.fulcrum.ui.ring.RingViewModel;
@@ -44,7 +44,7 @@ import org.testfx.util.WaitForAsyncUtils;
 @Timeout(60)
 class RingViewTest {
     private Stage stage;
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
 
     @Start
@@ -57,8 +57,8 @@ class RingViewTest {
         if (window != null) {
             window.session().close();
         }
-        if (app != null) {
-            app.close();
+        if (fulcrum != null) {
+            fulcrum.close();
         }
     }
 
@@ -124,10 +124,10 @@ class RingViewTest {
     @Test
     void aConsistentHashPoolShowsItsRingLooksUpKeysAndPreviewsARemoval(FxRobot robot) {
         // given an engine hashing on the path over three demo backends
-        app = FulcrumApp.start(UiTestSupport.config(new StrategySpec("consistent-hash", "path", 160, null, null, null,
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(new StrategySpec("consistent-hash", "path", 160, null, null, null,
                 null, null, null), BreakerConfig.DEFAULT, List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0),
-                demo("c", 1, 0, 0))), null);
-        robot.interact(() -> window = UiTestSupport.open(stage, app));
+                demo("c", 1, 0, 0)))).start();
+        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
         robot.interact(() -> window.controller().select("Ring"));
         RingViewModel vm = window.controller().ring().viewModel();
 
@@ -136,7 +136,7 @@ class RingViewTest {
         assertThat(vm.colours()).containsOnlyKeys("a", "b", "c");
         assertThat(vm.messageProperty().get()).isNull();
         // and the colour drawn at each key's position is the backend the engine sends that key to
-        var ks = app.engine().pool("default").snapshot().primary().keySpace();
+        var ks = fulcrum.engine().pool("default").snapshot().primary().keySpace();
         RingGeometry g = vm.geometryProperty().get();
         for (int i = 0; i < 200; i++) {
             String key = "/users/" + i;
@@ -146,7 +146,7 @@ class RingViewTest {
 
         // when a key is typed, its hash and owner appear (the engine's own answer)
         robot.clickOn("#ringKey").write("/users/42");
-        String owner = app.engine().pool("default").snapshot().primary().keySpace().owner("/users/42");
+        String owner = fulcrum.engine().pool("default").snapshot().primary().keySpace().owner("/users/42");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 robot.lookup("#lookupLabel").queryAs(Label.class).getText()).endsWith("→ " + owner));
 
@@ -156,15 +156,15 @@ class RingViewTest {
         double moved = vm.previewProperty().get().movedFraction();
         assertThat(moved).isBetween(0.2, 0.5);
         assertThat(robot.lookup("#previewLabel").queryAs(Label.class).getText()).contains("Removing b would move");
-        assertThat(app.engine().backends()).hasSize(3);
+        assertThat(fulcrum.engine().backends()).hasSize(3);
     }
 
     @Test
     void aMaglevPoolIsShownAsATableBandWithEveryBackendInIt(FxRobot robot) {
         // given an engine with a Maglev table over two backends, weights 3 and 1
-        app = FulcrumApp.start(UiTestSupport.config(new StrategySpec("maglev", "path", null, null, null, 65537, null,
-                null, null), BreakerConfig.DEFAULT, List.of(demo("a", 3, 0, 0), demo("b", 1, 0, 0))), null);
-        robot.interact(() -> window = UiTestSupport.open(stage, app));
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(new StrategySpec("maglev", "path", null, null, null, 65537, null,
+                null, null), BreakerConfig.DEFAULT, List.of(demo("a", 3, 0, 0), demo("b", 1, 0, 0)))).start();
+        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
         robot.interact(() -> window.controller().select("Ring"));
         RingViewModel vm = window.controller().ring().viewModel();
 
@@ -179,7 +179,7 @@ class RingViewTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup(".label").queryAllAs(Label.class).stream()
                 .anyMatch(l -> l.getText() != null && l.getText().startsWith("a  ") && l.getText().endsWith("(" + slotsOfA + " slots)")));
         // and the owner the band shows at a key's position is the engine's owner of that key
-        var ks = app.engine().pool("default").snapshot().primary().keySpace();
+        var ks = fulcrum.engine().pool("default").snapshot().primary().keySpace();
         for (String key : List.of("/x", "/y", "/users/1", "/users/2")) {
             double f = g.keyPosition(new BigInteger(Long.toUnsignedString(ks.hash(key))));
             assertThat(g.parts().get(g.ownerAt(f)).backend()).as(key).isEqualTo(ks.owner(key));
@@ -189,9 +189,9 @@ class RingViewTest {
     @Test
     void aStrategyWithoutARingSaysSo(FxRobot robot) {
         // given a round-robin pool
-        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of("round-robin"), BreakerConfig.DEFAULT,
-                List.of(demo("a", 1, 0, 0))), null);
-        robot.interact(() -> window = UiTestSupport.open(stage, app));
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of("round-robin"), BreakerConfig.DEFAULT,
+                List.of(demo("a", 1, 0, 0)))).start();
+        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
         RingViewModel vm = window.controller().ring().viewModel();
 
         // then the ring view explains there is none

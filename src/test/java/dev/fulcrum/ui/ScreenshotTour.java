@@ -1,11 +1,11 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.InProcessEngineClient;
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.ring.RingViewModel;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,23 +36,23 @@ public final class ScreenshotTour {
 
     /** Separate from the main class: the java launcher refuses a main class extending Application on the class path. */
     public static final class Tour extends Application {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
     private final ScheduledExecutorService traffic = Executors.newScheduledThreadPool(4);
 
 
     @Override
     public void start(Stage stage) {
-        FulcrumConfig base = UiTestSupport.config(new StrategySpec("consistent-hash", "path", 160, null, null, null, null,
+        FulcrumConfig base = RunningFulcrum.demoConfig(new StrategySpec("consistent-hash", "path", 160, null, null, null, null,
                 null, null), new BreakerConfig(true, 10, 5, 50, 300, 100, 8000, 2), List.of(
-                UiTestSupport.demo("demo-a", 5, 8, 0), UiTestSupport.demo("demo-b", 3, 20, 0),
-                UiTestSupport.demo("demo-c", 1, 5, 0), UiTestSupport.demo("flaky", 1, 15, 0.55)));
+                RunningFulcrum.demo("demo-a", 5, 8, 0), RunningFulcrum.demo("demo-b", 3, 20, 0),
+                RunningFulcrum.demo("demo-c", 1, 5, 0), RunningFulcrum.demo("flaky", 1, 15, 0.55)));
         FulcrumConfig cfg = new FulcrumConfig(base.proxy(), base.admin(), base.strategy(), base.backends(),
                 base.demoBackends(), new HealthCheckConfig(true, "/health", 1000, 500, 200, 2, 3), base.outlierDetection(),
                 base.circuitBreaker(), base.retries(), base.timeouts(), base.slowStartMs(), base.stickySession(),
                 base.pools(), base.routes());
-        app = FulcrumApp.start(cfg, null);
-        UiSession session = new UiSession(new InProcessEngineClient(app), "embedded engine, proxy " + app.proxyUrl());
+        fulcrum = RunningFulcrum.wholeApp(cfg).start();
+        UiSession session = new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine, proxy " + fulcrum.url());
         session.setBreakerConfig(cfg.circuitBreaker());
         stage.setX(0);
         stage.setY(0);
@@ -66,7 +66,7 @@ public final class ScreenshotTour {
         for (int t = 0; t < 4; t++) {
             traffic.scheduleAtFixedRate(() -> {
                 try {
-                    http.send(HttpRequest.newBuilder(URI.create(app.proxyUrl() + "/users/" + random.nextInt(500)))
+                    http.send(HttpRequest.newBuilder(URI.create(fulcrum.url() + "/users/" + random.nextInt(500)))
                             .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
                 } catch (Exception e) {
                     // a refused request is part of the picture (breaker open), not a reason to stop
@@ -119,7 +119,7 @@ public final class ScreenshotTour {
             traffic.shutdownNow();
             Platform.runLater(() -> {
                 window.session().close();
-                app.close();
+                fulcrum.close();
                 Platform.exit();
             });
         }
@@ -143,8 +143,12 @@ public final class ScreenshotTour {
         done.await(10, TimeUnit.SECONDS);
     }
 
+    /**
+     * The tour is slow on purpose, as a person showing the window would be: the live views plot real seconds of real
+     * traffic, and a screenshot is of what they show after it.
+     */
     private static void pause(long ms) throws InterruptedException {
-        Thread.sleep(ms); // a tour for a camera, not a test: real time is the point
+        Thread.sleep(ms);
     }
     }
 

@@ -1,13 +1,13 @@
 package dev.fulcrum.ui;
 
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,26 +28,26 @@ import org.testfx.framework.junit5.Start;
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class SlowStartWeightTest {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
 
     @Start
     void start(Stage stage) {
         // weight-aware, so slow start applies (a weight-blind strategy shows no ramp: the last test)
-        FulcrumConfig c = UiTestSupport.config(StrategySpec.of(StrategySpec.SMOOTH_WRR), BreakerConfig.DEFAULT,
+        FulcrumConfig c = RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.SMOOTH_WRR), BreakerConfig.DEFAULT,
                 List.of(demo("old", 1, 0, 0)));
         // a ten-minute ramp: the new backend stays well below its weight for the whole test
         c = new FulcrumConfig(c.proxy(), c.admin(), c.strategy(), c.backends(), c.demoBackends(), c.healthCheck(),
                 c.outlierDetection(), c.circuitBreaker(), c.retries(), c.timeouts(), 600_000, c.stickySession(),
                 c.pools(), c.routes());
-        app = FulcrumApp.start(c, null);
-        window = UiTestSupport.open(stage, app);
+        fulcrum = RunningFulcrum.wholeApp(c).start();
+        window = UiTestSupport.open(stage, fulcrum.app());
     }
 
     @AfterEach
     void stop() {
         window.session().close();
-        app.close();
+        fulcrum.close();
     }
 
     @Test
@@ -74,6 +74,6 @@ class SlowStartWeightTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 robot.lookup("#effective-late").queryAs(Label.class).getText()).isEqualTo("10"));
-        assertThat(UiTestSupport.backend(app, "late").effectiveWeight()).isEqualTo(10.0);
+        assertThat(fulcrum.backend("late").effectiveWeight()).isEqualTo(10.0);
     }
 }

@@ -1,7 +1,6 @@
 package dev.fulcrum.ui;
 
-import static dev.fulcrum.ui.UiTestSupport.backend;
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -15,10 +14,12 @@ import dev.fulcrum.config.OutlierConfig;
 import dev.fulcrum.config.RetryConfig;
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.ComboBox;
@@ -42,7 +43,7 @@ import org.testfx.util.WaitForAsyncUtils;
 @Timeout(90)
 class WindowBehaviourTest {
     private Stage stage;
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
 
     @Start
@@ -55,8 +56,8 @@ class WindowBehaviourTest {
         if (window != null) {
             window.session().close();
         }
-        if (app != null) {
-            app.close();
+        if (fulcrum != null) {
+            fulcrum.close();
         }
     }
 
@@ -71,14 +72,27 @@ class WindowBehaviourTest {
     }
 
     private void open(FxRobot robot, FulcrumConfig cfg) {
-        app = FulcrumApp.start(cfg, null);
-        robot.interact(() -> window = UiTestSupport.open(stage, app));
+        fulcrum = RunningFulcrum.wholeApp(cfg).start();
+        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
         waitFor(robot, "#weight-demo-a");
     }
 
     private Node waitFor(FxRobot robot, String query) {
         await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
         return robot.lookup(query).query();
+    }
+
+    /**
+     * Waits until the engine has every command the window sent so far: the FX thread's pending events (the handlers
+     * that send) run, then a task queued behind the commands on the session's worker, which runs them one at a time
+     * in order.
+     */
+    private void commandsDone() {
+        WaitForAsyncUtils.waitForFxEvents();
+        CountDownLatch done = new CountDownLatch(1);
+        window.session().run("test barrier", done::countDown);
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.getCount() == 0);
+        WaitForAsyncUtils.waitForFxEvents();
     }
 
     private void selectRow(FxRobot robot, String id) {
@@ -122,8 +136,8 @@ class WindowBehaviourTest {
         robot.clickOn("#applyButton");
 
         // then the previewed backend (demo-a) is the one removed, or Apply refused the un-previewed change
-        await().pollDelay(Duration.ofMillis(800)).atMost(Duration.ofSeconds(5)).until(() -> true);
-        BackendState b = backend(app, "demo-b") == null ? null : backend(app, "demo-b").state();
+        commandsDone();
+        BackendState b = fulcrum.backend("demo-b") == null ? null : fulcrum.backend("demo-b").state();
         assertThat(b)
                 .as("Apply was %s while the preview said \"%s\"; demo-b (never previewed) is now %s",
                         applyEnabled ? "enabled" : "disabled", shownPreview, b)
@@ -136,7 +150,7 @@ class WindowBehaviourTest {
     void aPreviewOfTheRingAsItWasGoesWhenTheRingChanges(FxRobot robot) {
         Label preview = previewRemovingDemoA(robot);
         // someone else takes demo-c off the ring: the figures were of the ring as it was
-        new InProcessEngineClient(app).setWeight("demo-c", 0);
+        new InProcessEngineClient(fulcrum.app()).setWeight("demo-c", 0);
         await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().isEmpty());
         assertThat(robot.lookup("#applyButton").queryAs(Button.class).isDisabled()).isTrue();
     }
@@ -147,18 +161,18 @@ class WindowBehaviourTest {
         open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN),
                 List.of(new BackendConfig("spare", "http://127.0.0.1:9", 2, 10, true))));
         waitFor(robot, "#weight-spare");
-        assertThat(backend(app, "spare").backup()).isTrue();
+        assertThat(fulcrum.backend("spare").backup()).isTrue();
 
         // when it is removed with Del, gone, and the removal undone with Ctrl+Z
         selectRow(robot, "spare");
         robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "spare") == null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("spare") == null);
         robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "spare") != null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("spare") != null);
 
         // then it is what it was: a backup (used only when no primary can take the request), maxInFlight 10
-        assertThat(backend(app, "spare").backup()).as("backup after undo").isTrue();
-        assertThat(backend(app, "spare").maxInFlight()).as("maxInFlight after undo").isEqualTo(10);
+        assertThat(fulcrum.backend("spare").backup()).as("backup after undo").isTrue();
+        assertThat(fulcrum.backend("spare").maxInFlight()).as("maxInFlight after undo").isEqualTo(10);
     }
 
     @Test
@@ -166,18 +180,18 @@ class WindowBehaviourTest {
         // given demo-c drained by the operator
         open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()));
         robot.clickOn("#drain-demo-c");
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-c").state() == BackendState.DRAINED);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-c").state() == BackendState.DRAINED);
 
         // when it is removed (Del) and the removal undone (Ctrl+Z)
         selectRow(robot, "demo-c");
         robot.press(KeyCode.DELETE).release(KeyCode.DELETE);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-c") == null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-c") == null);
         robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-c") != null);
-        WaitForAsyncUtils.sleep(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-c") != null);
+        commandsDone();
 
         // then it is back as it was before the removal: drained, taking no traffic
-        assertThat(backend(app, "demo-c").state()).as("state after undoing the remove").isEqualTo(BackendState.DRAINED);
+        assertThat(fulcrum.backend("demo-c").state()).as("state after undoing the remove").isEqualTo(BackendState.DRAINED);
     }
 
     // ------------------------------------------------------------------ strategy form
@@ -194,7 +208,7 @@ class WindowBehaviourTest {
         assertThat(factor.getText()).isEqualTo("1.25");
 
         // when someone else (admin API, another window) turns bounded loads off
-        InProcessEngineClient other = new InProcessEngineClient(app);
+        InProcessEngineClient other = new InProcessEngineClient(fulcrum.app());
         other.setStrategy("default", Map.of("type", "consistent-hash", "key", "path", "virtualNodes", 160));
         await().atMost(Duration.ofSeconds(5)).until(() -> !current.getText().contains("balanceFactor"));
 
@@ -220,12 +234,20 @@ class WindowBehaviourTest {
                 window.controller().tabs().getTabs().stream().anyMatch(t -> "Demo faults".equals(t.getText())));
         robot.interact(() -> window.controller().select("Demo faults"));
         Slider errors = (Slider) waitFor(robot, "#demoErrorRate-demo-a");
-        InProcessEngineClient c = new InProcessEngineClient(app);
+        InProcessEngineClient c = new InProcessEngineClient(fulcrum.app());
 
         // when the slider is focused and the right arrow pressed once
         robot.interact(errors::requestFocus);
         robot.press(KeyCode.RIGHT).release(KeyCode.RIGHT);
-        WaitForAsyncUtils.sleep(1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        commandsDone();
+        // and the engine's answer has come back to the slider with a demo sample (once a second), and whatever the
+        // slider sent on it has reached the engine too
+        double sent = ((Number) c.demoState().get("demo-a").get("errorRate")).doubleValue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            Map<String, Object> shown = window.session().demoStateProperty().get().get("demo-a");
+            return shown != null && ((Number) shown.get("errorRate")).doubleValue() == sent;
+        });
+        commandsDone();
 
         // then the error rate moved a small step, not to every request failing
         Object rate = c.demoState().get("demo-a").get("errorRate");
@@ -239,18 +261,18 @@ class WindowBehaviourTest {
         // given the window on engine 1
         open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
         WeakReference<Object> oldController = new WeakReference<>(window.controller());
-        WeakReference<Object> oldApp = new WeakReference<>(app);
+        WeakReference<Object> oldApp = new WeakReference<>(fulcrum.app());
 
         // when it is reopened on engine 2 on the same stage, as FulcrumWindow.openScenario does
         MainWindow[] old = {window};
         robot.interact(() -> old[0].close());
         old[0].session().close();
-        app.close();
+        fulcrum.close();
         old[0] = null;
         window = null;
-        app = FulcrumApp.start(config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()), null);
+        fulcrum = RunningFulcrum.wholeApp(config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of())).start();
         robot.interact(() -> {
-            UiSession s = new UiSession(new InProcessEngineClient(app), "second engine");
+            UiSession s = new UiSession(new InProcessEngineClient(fulcrum.app()), "second engine");
             window = MainWindow.show(stage, s, UiTestSupport.testPrefs());
             s.start();
         });
@@ -264,16 +286,18 @@ class WindowBehaviourTest {
         fe.setAccessible(true);
         Object fired = fe.get(org.testfx.api.FxToolkit.toolkitContext());
         robot.interact(() -> ((org.testfx.service.support.FiredEvents) fired).clearEvents());
-        for (int i = 0; i < 30 && (oldController.get() != null || oldApp.get() != null); i++) {
+        // up to 30 collections, 100 ms apart, for the FX thread to let go of what it still holds
+        int[] rounds = {0};
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
             WaitForAsyncUtils.waitForFxEvents();
             System.gc();
-            Thread.sleep(100);
-        }
+            return oldController.get() == null && oldApp.get() == null || ++rounds[0] >= 30;
+        });
         assertThat(oldController.get()).as("old MainController still reachable").isNull();
         assertThat(oldApp.get()).as("old FulcrumApp (engine 1) still reachable").isNull();
     }
 
-    // ---------------------------------------------------------------- what a trainer ran into (session 16's review)
+    // ---------------------------------------------------------------- what a trainer runs into
 
     @Test
     void aLookedUpKeyIsShownAgainWhenTheStrategyGoesBackToAHashingOne(FxRobot robot) {
@@ -284,7 +308,7 @@ class WindowBehaviourTest {
         Label result = robot.lookup("#lookupLabel").queryAs(Label.class);
         robot.interact(() -> key.setText("/k1"));
         await().atMost(Duration.ofSeconds(5)).until(() -> result.getText().startsWith("hash "));
-        InProcessEngineClient c = new InProcessEngineClient(app);
+        InProcessEngineClient c = new InProcessEngineClient(fulcrum.app());
 
         // when the trainer switches to round robin and then to maglev to compare
         c.setStrategy("default", Map.of("type", "round-robin"));
@@ -294,7 +318,7 @@ class WindowBehaviourTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> noRing.getText() == null || noRing.getText().isEmpty()
                 || !noRing.isVisible());
 
-        // then the key's owner in the Maglev table is shown (it read "…" until the key was retyped)
+        // then the key's owner in the Maglev table is shown, not "…" until the key is retyped
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(result.getText())
                 .as("lookup result for /k1 after switching back to a hashing strategy").startsWith("hash "));
     }
@@ -308,7 +332,7 @@ class WindowBehaviourTest {
             stage.setHeight(700);
         });
         for (int i = 0; i < 30; i++) {
-            UiTestSupport.get(app, "/k/" + i);
+            fulcrum.status("/k/" + i);
         }
         // the rows show measured latencies (the widest figures) once a sample has them
         await().atMost(Duration.ofSeconds(10)).until(() -> window.controller().backends().viewModel().rows().stream()
@@ -354,7 +378,7 @@ class WindowBehaviourTest {
     void choosingMaglevAfterRoundRobinOffersThePoolsLastKey(FxRobot robot) {
         // given a pool hashed by path, then switched to round robin
         open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
-        InProcessEngineClient c = new InProcessEngineClient(app);
+        InProcessEngineClient c = new InProcessEngineClient(fulcrum.app());
         c.setStrategy("default", Map.of("type", "consistent-hash", "key", "path"));
         robot.interact(() -> window.controller().select("Strategy"));
         @SuppressWarnings("unchecked")

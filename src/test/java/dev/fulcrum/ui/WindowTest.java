@@ -1,13 +1,12 @@
 package dev.fulcrum.ui;
 
-import static dev.fulcrum.ui.UiTestSupport.backend;
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
 import java.util.List;
 import javafx.scene.control.ComboBox;
@@ -30,22 +29,22 @@ import org.testfx.util.WaitForAsyncUtils;
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class WindowTest {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private MainWindow window;
     private Stage stage;
 
     @Start
     void start(Stage stage) {
         this.stage = stage;
-        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
-                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 2, 0, 0))), null);
-        window = UiTestSupport.open(stage, app);
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 2, 0, 0)))).start();
+        window = UiTestSupport.open(stage, fulcrum.app());
     }
 
     @AfterEach
     void stop() {
         window.session().close();
-        app.close();
+        fulcrum.close();
     }
 
     private void waitForRows(FxRobot robot) {
@@ -58,7 +57,7 @@ class WindowTest {
         assertThat(stage.getTitle()).isEqualTo("Fulcrum — embedded engine (test)");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 robot.lookup("#statusBar").queryAs(org.controlsfx.control.StatusBar.class).getText())
-                .contains(app.proxyUrl()));
+                .contains(fulcrum.url()));
         assertThat(robot.lookup("#totalRps").queryAs(Label.class).getText()).endsWith("req/s");
     }
 
@@ -70,23 +69,23 @@ class WindowTest {
 
         // when D is pressed, it drains (no requests in flight: straight to DRAINED)
         robot.type(KeyCode.D);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").state().name().equals("DRAINED"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").state().name().equals("DRAINED"));
 
         // and E enables it again
         robot.type(KeyCode.E);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-a").state().name().equals("UP"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").state().name().equals("UP"));
 
         // when Del is pressed, it is removed
         robot.clickOn("#row-demo-b");
         robot.type(KeyCode.DELETE);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-b") == null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-b") == null);
         await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#row-demo-b").tryQuery().isEmpty());
 
         // then Ctrl+Z brings it back with its URL and weight
         await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
         robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend(app, "demo-b") != null);
-        assertThat(backend(app, "demo-b").weight()).isEqualTo(2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-b") != null);
+        assertThat(fulcrum.backend("demo-b").weight()).isEqualTo(2);
     }
 
     @Test
@@ -109,21 +108,21 @@ class WindowTest {
         // then the engine's refusal is shown and nothing changed
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 robot.lookup("#strategyResult").queryAs(Label.class).getText()).contains("tableSize"));
-        assertThat(app.engine().pool("default").snapshot().spec().type()).isEqualTo("round-robin");
+        assertThat(fulcrum.engine().pool("default").snapshot().spec().type()).isEqualTo("round-robin");
 
         // when the size is prime, it applies
         robot.interact(() -> size.setText("65537"));
         robot.clickOn("#applyStrategy");
         await().atMost(Duration.ofSeconds(5)).until(() ->
-                app.engine().pool("default").snapshot().spec().type().equals("maglev"));
+                fulcrum.engine().pool("default").snapshot().spec().type().equals("maglev"));
     }
 
     @Test
     void theEventsViewListsEventsAndFiltersThem(FxRobot robot) {
         // given a weight change and a drain
         waitForRows(robot);
-        app.engine().setWeight("demo-a", 7);
-        app.engine().drain("demo-b");
+        fulcrum.engine().setWeight("demo-a", 7);
+        fulcrum.engine().drain("demo-b");
         robot.interact(() -> window.controller().select("Events"));
         @SuppressWarnings("unchecked")
         TableView<dev.fulcrum.engine.EngineEvent> table = robot.lookup("#eventsTable").queryAs(TableView.class);
@@ -148,7 +147,7 @@ class WindowTest {
         robot.interact(() -> robot.lookup("#demoDown-demo-a").queryAs(ToggleSwitch.class).setSelected(true));
 
         // then the demo backend is down
-        await().atMost(Duration.ofSeconds(5)).until(() -> Boolean.TRUE.equals(app.demoState().get("demo-a").get("down")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> Boolean.TRUE.equals(fulcrum.app().demoState().get("demo-a").get("down")));
     }
 
     @Test

@@ -1,16 +1,15 @@
 package dev.fulcrum.ui.backends;
 
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.InProcessEngineClient;
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.UiSession;
-import dev.fulcrum.ui.UiTestSupport;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,7 +29,7 @@ import org.testfx.framework.junit5.Start;
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class BackendsViewModelTest {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private UiSession session;
     private BackendsViewModel vm;
     private final List<String> weightEvents = new CopyOnWriteArrayList<>();
@@ -38,21 +37,21 @@ class BackendsViewModelTest {
     @Start
     void start(Stage stage) {
         // no window needed: the session hands its answers to the FX thread, so the toolkit has to run
-        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
-                List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0))), null);
-        app.engine().subscribe((EngineEvent e) -> {
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0)))).start();
+        fulcrum.engine().subscribe((EngineEvent e) -> {
             if ("weight".equals(e.type())) {
                 weightEvents.add(e.backend() + " " + e.from() + "->" + e.to());
             }
         });
-        session = new UiSession(new InProcessEngineClient(app), "test"); // not started: no sampling needed
+        session = new UiSession(new InProcessEngineClient(fulcrum.app()), "test"); // not started: no sampling needed
         vm = new BackendsViewModel(session);
     }
 
     @AfterEach
     void stop() {
         session.close();
-        app.close();
+        fulcrum.close();
     }
 
     /** Every weight event up to a marker sent afterwards through the same worker (so all earlier ones are in). */
@@ -76,7 +75,7 @@ class BackendsViewModelTest {
 
         // then the engine saw 1->5 and 5->15 only, not a no-op 15->15
         assertThat(weightEventsSoFar(robot)).containsExactly("a 1->5", "a 5->15");
-        assertThat(app.engine().backends().stream().filter(b -> b.id().equals("a")).findFirst().orElseThrow()
+        assertThat(fulcrum.engine().backends().stream().filter(b -> b.id().equals("a")).findFirst().orElseThrow()
                 .weight()).isEqualTo(15);
         // and undo still restores the weight before the drag
         await().atMost(Duration.ofSeconds(5)).until(() -> session.undo().lastProperty().get() != null);

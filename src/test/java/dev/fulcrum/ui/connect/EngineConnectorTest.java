@@ -3,12 +3,12 @@ package dev.fulcrum.ui.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.AdminConfig;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.EngineException;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,13 +23,13 @@ class EngineConnectorTest {
 
     @Test
     void attachingToARemoteFulcrumShowsItsBackendsAndNamesIt() {
-        try (FulcrumApp app = FulcrumApp.start(withToken("s3cret"), null)) {
-            EngineConnector.Connection c = EngineConnector.attach(app.admin().url(), "s3cret");
+        try (RunningFulcrum f = RunningFulcrum.wholeApp(withToken("s3cret")).start()) {
+            EngineConnector.Connection c = EngineConnector.attach(f.adminUrl(), "s3cret");
             try {
-                assertThat(c.description()).isEqualTo("remote engine at " + app.admin().url());
+                assertThat(c.description()).isEqualTo("remote engine at " + f.adminUrl());
                 assertThat(c.client().state().backends()).extracting(b -> b.id()).containsExactly("d1");
                 // the remote engine's breaker thresholds (the Breakers tab said "not published by this engine")
-                assertThat(c.breaker()).isEqualTo(app.currentConfig().circuitBreaker());
+                assertThat(c.breaker()).isEqualTo(f.app().currentConfig().circuitBreaker());
             } finally {
                 c.close();
             }
@@ -38,8 +38,8 @@ class EngineConnectorTest {
 
     @Test
     void aWrongTokenFailsTheAttachWithTheAdminApisOwnMessage() {
-        try (FulcrumApp app = FulcrumApp.start(withToken("s3cret"), null)) {
-            assertThatThrownBy(() -> EngineConnector.attach(app.admin().url(), "wrong"))
+        try (RunningFulcrum f = RunningFulcrum.wholeApp(withToken("s3cret")).start()) {
+            assertThatThrownBy(() -> EngineConnector.attach(f.adminUrl(), "wrong"))
                     .isInstanceOf(EngineException.class).hasMessageContaining("Bearer");
         }
     }

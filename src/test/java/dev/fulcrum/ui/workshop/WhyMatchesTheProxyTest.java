@@ -10,6 +10,7 @@ import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.engine.DecisionTrace;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.UiSession;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,10 +64,10 @@ class WhyMatchesTheProxyTest {
         for (DemoBackendConfig d : c.demoBackends()) {
             demos.add(new DemoBackendConfig(d.id(), 0, d.weight(), d.latencyMs(), d.errorRate()));
         }
-        FulcrumApp app = FulcrumApp.start(c.withDefaultPool(new PoolConfig(c.strategy(), c.backends(), demos))
-                .withProxyPort(0).withAdminPort(0), sample);
-        open.add(app);
-        return app;
+        RunningFulcrum f = RunningFulcrum.wholeApp(c.withDefaultPool(new PoolConfig(c.strategy(), c.backends(), demos))
+                .withProxyPort(0).withAdminPort(0)).configFile(sample).start();
+        open.add(f);
+        return f.app();
     }
 
 

@@ -1,14 +1,16 @@
 package dev.fulcrum.ui.workshop;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.fulcrum.admin.InProcessEngineClient;
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.UiSession;
-import dev.fulcrum.ui.UiTestSupport;
 import dev.fulcrum.ui.Views;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +34,7 @@ public final class WorkshopScreenshotTour {
 
     /** Separate from the main class: the java launcher refuses a main class extending Application. */
     public static final class Tour extends Application {
-        private FulcrumApp app;
+        private RunningFulcrum fulcrum;
         private UiSession session;
         private WorkshopTabs.Workshop workshop;
         private TabPane tabs;
@@ -40,12 +42,12 @@ public final class WorkshopScreenshotTour {
 
         @Override
         public void start(Stage stage) {
-            app = FulcrumApp.start(UiTestSupport.config(new StrategySpec("consistent-hash", "path", 160, null, null,
+            fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(new StrategySpec("consistent-hash", "path", 160, null, null,
                     null, null, null, null), new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1), List.of(
-                    UiTestSupport.demo("demo-a", 5, 8, 0), UiTestSupport.demo("demo-b", 3, 20, 0),
-                    UiTestSupport.demo("demo-c", 1, 5, 0), UiTestSupport.demo("flaky", 1, 15, 0.2))), null);
-            session = new UiSession(new InProcessEngineClient(app), "embedded engine, proxy " + app.proxyUrl());
-            workshop = WorkshopTabs.create(session, WorkshopContext.embedded(app, opened::add));
+                    RunningFulcrum.demo("demo-a", 5, 8, 0), RunningFulcrum.demo("demo-b", 3, 20, 0),
+                    RunningFulcrum.demo("demo-c", 1, 5, 0), RunningFulcrum.demo("flaky", 1, 15, 0.2)))).start();
+            session = new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine, proxy " + fulcrum.url());
+            workshop = WorkshopTabs.create(session, WorkshopContext.embedded(fulcrum.app(), opened::add));
             tabs = new TabPane();
             tabs.getTabs().addAll(workshop.tabs());
             Scene scene = new Scene(tabs, 1400, 900);
@@ -80,13 +82,11 @@ public final class WorkshopScreenshotTour {
                     ((ComboBox<String>) tabs.getScene().lookup("#sbsSlowBackend")).setValue("demo-b");
                     workshop.sideBySide().run();
                 });
-                for (int i = 0; i < 120 && (workshop.sideBySide().reportProperty().get() == null
-                        || workshop.sideBySide().runningProperty().get()); i++) {
-                    pause(500);
-                }
+                await().atMost(Duration.ofSeconds(60)).until(() -> workshop.sideBySide().reportProperty().get() != null
+                        && !workshop.sideBySide().runningProperty().get());
                 pause(1000);
                 shot("sidebyside");
-                app.engine().drain("flaky");
+                fulcrum.engine().drain("flaky");
                 fx(() -> {
                     tabs.getSelectionModel().select(2);
                     ((TextField) tabs.getScene().lookup("#whyPath")).setText("/k/k42");
@@ -106,7 +106,7 @@ public final class WorkshopScreenshotTour {
                 Platform.runLater(() -> {
                     workshop.close();
                     session.close();
-                    app.close();
+                    fulcrum.close();
                     Platform.exit();
                 });
             }
@@ -131,8 +131,12 @@ public final class WorkshopScreenshotTour {
         done.await(10, TimeUnit.SECONDS);
     }
 
+    /**
+     * The tour is slow on purpose, as a person showing the workshop would be: traffic and the side-by-side run take
+     * real seconds, and a screenshot is of what the tabs show after them.
+     */
     private static void pause(long ms) throws InterruptedException {
-        Thread.sleep(ms); // a tour for a camera, not a test: real time is the point
+        Thread.sleep(ms);
     }
 
     public static void main(String[] args) {

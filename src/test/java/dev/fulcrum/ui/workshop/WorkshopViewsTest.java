@@ -1,11 +1,10 @@
 package dev.fulcrum.ui.workshop;
 
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.InProcessEngineClient;
-import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.demo.TrafficRecorder;
 import dev.fulcrum.demo.TrafficSnapshot;
@@ -14,8 +13,8 @@ import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.engine.sim.SideBySideReport;
 import dev.fulcrum.engine.sim.StrategyResult;
+import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.UiSession;
-import dev.fulcrum.ui.UiTestSupport;
 import dev.fulcrum.ui.Views;
 import dev.fulcrum.ui.workshop.scenarios.Scenario;
 import java.nio.file.Files;
@@ -47,7 +46,7 @@ import org.testfx.framework.junit5.Start;
 @ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class WorkshopViewsTest {
-    private FulcrumApp app;
+    private RunningFulcrum fulcrum;
     private UiSession session;
     private WorkshopTabs.Workshop workshop;
     private TabPane tabs;
@@ -58,11 +57,11 @@ class WorkshopViewsTest {
 
     @Start
     void start(Stage stage) {
-        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.ROUND_ROBIN),
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN),
                 new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1),
-                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0), demo("demo-c", 1, 0, 0))), null);
-        session = new UiSession(new InProcessEngineClient(app), "embedded engine (test)");
-        workshop = WorkshopTabs.create(session, WorkshopContext.embedded(app, opened::add));
+                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0), demo("demo-c", 1, 0, 0)))).start();
+        session = new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine (test)");
+        workshop = WorkshopTabs.create(session, WorkshopContext.embedded(fulcrum.app(), opened::add));
         tabs = new TabPane();
         tabs.getTabs().addAll(workshop.tabs());
         Scene scene = new Scene(tabs, 1280, 800);
@@ -76,7 +75,7 @@ class WorkshopViewsTest {
     void stop() {
         workshop.close();
         session.close();
-        app.close();
+        fulcrum.close();
     }
 
     private void select(FxRobot robot, String tabId) {
@@ -197,13 +196,13 @@ class WorkshopViewsTest {
     @Test
     void whyThisBackendNamesADrainingBackendAsFilteredWithItsReason(FxRobot robot) throws Exception {
         // given demo-c holding a slow request while it drains (DRAINING until that request ends)
-        app.updateDemo("demo-c", 10_000.0, null, null);
+        fulcrum.app().updateDemo("demo-c", 10_000.0, null, null);
         for (int i = 0; i < 3; i++) {
-            UiTestSupport.getAsync(app, "/slow/" + i);
+            fulcrum.getAsync("/slow/" + i);
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> UiTestSupport.backend(app, "demo-c").activeRequests() == 1);
-        app.engine().drain("demo-c");
-        assertThat(UiTestSupport.backend(app, "demo-c").state()).isEqualTo(BackendState.DRAINING);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-c").activeRequests() == 1);
+        fulcrum.engine().drain("demo-c");
+        assertThat(fulcrum.backend("demo-c").state()).isEqualTo(BackendState.DRAINING);
 
         // when a request is stepped
         select(robot, "workshopWhyTab");
@@ -262,15 +261,15 @@ class WorkshopViewsTest {
 
         robot.clickOn("#trafficSpike");
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> app.demos().get("demo-b").pendingSpikeMs() == 1500);
-        assertThat(app.demos().get("demo-a").pendingSpikeMs()).isZero();
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.app().demos().get("demo-b").pendingSpikeMs() == 1500);
+        assertThat(fulcrum.app().demos().get("demo-a").pendingSpikeMs()).isZero();
     }
 
     @Test
     void theKeyPlacementFollowsThePoolsStrategyKeyAndStopEndsALongRun(FxRobot robot) {
         // given the pool hashing on a header
         select(robot, "workshopTrafficTab");
-        app.engine().setStrategy("default", new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User", null, null,
+        fulcrum.engine().setStrategy("default", new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User", null, null,
                 null, null, null, null, null));
         await().atMost(Duration.ofSeconds(5)).until(() ->
                 "header:X-User".equals(robot.lookup("#trafficPlacement").queryAs(TextField.class).getText()));
@@ -294,8 +293,8 @@ class WorkshopViewsTest {
 
     @Test
     void sideBySideStartsFromTheSelectedPoolsBackendsWeightsAndDemoLatencies(FxRobot robot) {
-        app.engine().setWeight("demo-a", 4);
-        app.updateDemo("demo-c", 30.0, null, null);
+        fulcrum.engine().setWeight("demo-a", 4);
+        fulcrum.app().updateDemo("demo-c", 30.0, null, null);
         select(robot, "workshopSideBySideTab");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 robot.lookup("#sbsBackends").queryAs(TextField.class).getText())
