@@ -23,6 +23,7 @@ import dev.fulcrum.discovery.Discovery;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.health.HealthChecker;
 import dev.fulcrum.proxy.ProxyServer;
+import dev.fulcrum.requests.RequestStream;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.time.Ticker;
 import dev.fulcrum.trust.Pem;
@@ -60,16 +61,17 @@ class ArchitectureTest {
         MAY_USE.put("time", Set.of());
         MAY_USE.put("rules", Set.of());
         MAY_USE.put("trust", Set.of());
+        MAY_USE.put("requests", Set.of());
         MAY_USE.put("engine", Set.of("time", "rules"));
         MAY_USE.put("config", Set.of("engine", "rules", "time"));
-        MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust"));
+        MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust", "requests"));
         MAY_USE.put("health", Set.of("engine", "rules", "time"));
         MAY_USE.put("discovery", Set.of("engine", "rules", "time", "config"));
         MAY_USE.put("demo", Set.of("engine", "rules", "time"));
-        MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy"));
-        MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "config", "proxy", "health", "discovery", "demo",
-                "admin"));
-        MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "config", "demo", "admin", "app"));
+        MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests"));
+        MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "requests", "config", "proxy", "health",
+                "discovery", "demo", "admin"));
+        MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app"));
 
         LIBRARY_USERS.put("javafx..", Set.of("ui"));
         LIBRARY_USERS.put("org.controlsfx..", Set.of("ui"));
@@ -86,6 +88,7 @@ class ArchitectureTest {
     /** A class of each layer and library: the targets of the stand-ins that break each rule. */
     static final Map<String, Class<?>> SAMPLE = Map.ofEntries(
             Map.entry("time", Ticker.class), Map.entry("rules", Limits.class), Map.entry("trust", Pem.class),
+            Map.entry("requests", RequestStream.class),
             Map.entry("engine", Engine.class), Map.entry("config", FulcrumConfig.class),
             Map.entry("proxy", ProxyServer.class), Map.entry("health", HealthChecker.class),
             Map.entry("discovery", Discovery.class), Map.entry("demo", DemoBackend.class),
@@ -201,7 +204,8 @@ class ArchitectureTest {
     @SuppressWarnings("unused")
     static final class BreaksEveryRule {
         Object[] uses() {
-            return new Object[] {Ticker.class, Limits.class, Pem.class, Engine.class, FulcrumConfig.class,
+            return new Object[] {Ticker.class, Limits.class, Pem.class, RequestStream.class, Engine.class,
+                    FulcrumConfig.class,
                     ProxyServer.class, HealthChecker.class, Discovery.class, DemoBackend.class, EngineClient.class,
                     FulcrumApp.class, Gui.class, javafx.scene.Node.class, org.controlsfx.control.Notifications.class,
                     Undertow.class, Xnio.class, ObjectMapper.class, CommandLine.class,

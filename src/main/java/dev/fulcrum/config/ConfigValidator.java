@@ -140,6 +140,7 @@ public final class ConfigValidator {
         atLeast(p.maxHeaderBytes(), 1, "proxy.maxHeaderBytes");
         atLeast(p.drainTimeoutMs(), 0, "proxy.drainTimeoutMs");
         between(p.ioThreads(), 0, 256, "proxy.ioThreads");
+        rule(Limits.RECENT_REQUESTS.problem(p.recentRequests()), "proxy.recentRequests", p.recentRequests());
         if (p.accessLog() != null) {
             writableFile(p.accessLog(), "proxy.accessLog");
         }

@@ -11,20 +11,32 @@ package dev.fulcrum.config;
  * @param preserveHost   forward the client's Host header instead of the backend's address
  * @param tls            the optional HTTPS listener; never null
  * @param ioThreads      threads that run the proxy's sockets; 0 = one per core, at least 2
+ * @param recentRequests completed requests each of those threads keeps for the window and {@code /api/requests}
+ *                       (overwriting the oldest); 0 keeps none
  */
 public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
-                          boolean preserveHost, TlsConfig tls, int ioThreads) {
+                          boolean preserveHost, TlsConfig tls, int ioThreads, int recentRequests) {
+    public static final int DEFAULT_RECENT_REQUESTS = 1024;
     public static final ProxyConfig DEFAULT = new ProxyConfig("127.0.0.1", 8080, 8192, 30_000, null, true, TlsConfig.DEFAULT, 0);
 
     public ProxyConfig {
         tls = tls == null ? TlsConfig.DEFAULT : tls;
     }
 
+    /** A listener keeping the default number of recent requests. */
+    public ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                       boolean preserveHost, TlsConfig tls, int ioThreads) {
+        this(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads,
+                DEFAULT_RECENT_REQUESTS);
+    }
+
     public ProxyConfig withPort(int newPort) {
-        return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads);
+        return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads,
+                recentRequests);
     }
 
     public ProxyConfig withTls(TlsConfig t) {
-        return new ProxyConfig(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, t, ioThreads);
+        return new ProxyConfig(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, t, ioThreads,
+                recentRequests);
     }
 }

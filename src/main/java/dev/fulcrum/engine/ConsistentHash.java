@@ -75,13 +75,19 @@ final class ConsistentHash implements Strategy {
         if (n == 0) {
             return null;
         }
-        int p = ring.pointAt(XxHash64.hash(key.read(request)));
+        String k = key.read(request);
+        long h = XxHash64.hash(k);
+        request.hashed(k, h);
+        int p = ring.pointAt(h);
         int first = ring.ownerOf(p);
         Backend b = c.get(first);
         int inFlight = balanceFactor == 0 ? 0 : (int) poolInFlight.sum();
         boolean ok = eligible.test(b);
         if (ok && b.inFlight() < cap(first, inFlight)) {
             return b;
+        }
+        if (ok) {
+            request.spilled();
         }
         return walk(p, first, inFlight, eligible, ok ? b : null);
     }

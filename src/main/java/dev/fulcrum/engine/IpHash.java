@@ -39,6 +39,7 @@ final class IpHash implements Strategy {
         }
         String ip = request.clientIp();
         long h = XxHash64.hash(ip == null ? "" : ip);
+        request.hashed(ip, h);
         int idx = 0;
         for (int attempt = 0; attempt <= REHASHES; attempt++) {
             idx = uniform ? XxHash64.mod(h, n) : Picking.segment(starts, Long.remainderUnsigned(h, starts[n]));

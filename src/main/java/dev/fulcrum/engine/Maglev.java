@@ -35,7 +35,10 @@ final class Maglev implements Strategy {
         if (n == 0) {
             return null;
         }
-        int slot = table.slotOf(XxHash64.hash(key.read(request)));
+        String k = key.read(request);
+        long h = XxHash64.hash(k);
+        request.hashed(k, h);
+        int slot = table.slotOf(h);
         int first = table.ownerOf(slot);
         Backend b = c.get(first);
         if (eligible.test(b)) {

@@ -19,4 +19,12 @@ public interface RequestContext {
 
     /** First value of the named query parameter, or null. */
     String queryParam(String name);
+
+    /** Told by a hashing strategy what it hashed and to what, so the request's record can show both. */
+    default void hashed(String key, long hash) {
+    }
+
+    /** Told by bounded loads that the key's owner was at its cap and the request walked on to another backend. */
+    default void spilled() {
+    }
 }

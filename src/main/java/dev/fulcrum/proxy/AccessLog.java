@@ -200,12 +200,16 @@ final class AccessLog implements AutoCloseable {
         return dropped.sum();
     }
 
-    void log(HttpServerExchange ex, String backend, int attempts, long latencyNanos) {
+    /**
+     * One request's line. {@code status} is what the client got: the exchange's, or 499 when it hung up before the
+     * answer, or 101 for an upgraded connection logged at its close (then {@code bytes} counts both ways).
+     */
+    void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes) {
         if (!on) {
             return;
         }
-        log(System.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), ex.getStatusCode(),
-                backend, attempts, latencyNanos, ex.getResponseBytesSent());
+        log(System.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), status, backend,
+                attempts, latencyNanos, bytes);
     }
 
     void log(long atMillis, String method, String path, int status, String backend, int attempts, long latencyNanos,

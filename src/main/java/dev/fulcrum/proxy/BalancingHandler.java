@@ -5,6 +5,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.Router;
+import dev.fulcrum.requests.RequestStream;
 import dev.fulcrum.time.Ticker;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
@@ -32,14 +33,18 @@ final class BalancingHandler implements HttpHandler {
     private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
     private final ByteBufferPool buffers;
     private volatile RequestListener listener = RequestListener.NONE;
+    /** Where finished requests are recorded for the window and the admin API; null when none are kept. */
+    private final RequestStream requests;
     /** The engine runs on {@link System#nanoTime()}: a reading the proxy took serves it too. */
     private final boolean systemClock;
     /** Slot i belongs to I/O thread i, which alone creates and uses it; one per I/O thread. */
     private final ReadDeadlines[] deadlines;
 
     /** {@code buffers} and {@code ioThreads} are the server's, so a request never finds the handler half made. */
-    BalancingHandler(Engine engine, ProxySettings settings, AccessLog log, ByteBufferPool buffers, int ioThreads) {
+    BalancingHandler(Engine engine, ProxySettings settings, AccessLog log, ByteBufferPool buffers, int ioThreads,
+                     RequestStream requests) {
         this.engine = engine;
+        this.requests = requests;
         this.settings = settings;
         this.retries = RetryPolicy.of(settings);
         this.log = log;
@@ -84,6 +89,10 @@ final class BalancingHandler implements HttpHandler {
 
     AccessLog log() {
         return log;
+    }
+
+    RequestStream requests() {
+        return requests;
     }
 
     StickyCookies sticky() {
@@ -191,7 +200,11 @@ final class BalancingHandler implements HttpHandler {
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? System.nanoTime() - start : 0;
         listener.completed(null, status, latency);
-        log.log(exchange, null, 0, latency);
+        log.log(exchange, null, status, 0, latency, exchange.getResponseBytesSent());
+        if (requests != null) {
+            RequestRecords.write(requests, exchange, null, null, null, null, null, 0, null, status, false,
+                    System.nanoTime());
+        }
     }
 
     /**

@@ -4,11 +4,17 @@ import dev.fulcrum.engine.RequestContext;
 import io.undertow.server.HttpServerExchange;
 import java.util.Deque;
 
-/** The engine's view of a live request: every value is read lazily, only if a strategy asks. */
+/**
+ * The engine's view of a live request: every value is read lazily, only if a strategy asks. It also keeps what a
+ * hashing strategy says it hashed, for the request's record.
+ */
 final class ExchangeRequest implements RequestContext {
     private final HttpServerExchange exchange;
     private final String path;
     private String clientIp;
+    private String hashedKey;
+    private long hash;
+    private boolean spilled;
 
     ExchangeRequest(HttpServerExchange exchange, String path) {
         this.exchange = exchange;
@@ -41,6 +47,30 @@ final class ExchangeRequest implements RequestContext {
     @Override
     public String cookie(String name) {
         return StickyCookies.first(exchange.getRequestHeaders(), name);
+    }
+
+    @Override
+    public void hashed(String key, long hash) {
+        this.hashedKey = key;
+        this.hash = hash;
+    }
+
+    @Override
+    public void spilled() {
+        spilled = true;
+    }
+
+    /** What the last hashing pick hashed, or null. */
+    String hashedKey() {
+        return hashedKey;
+    }
+
+    long hash() {
+        return hash;
+    }
+
+    boolean wasSpilled() {
+        return spilled;
     }
 
     @Override

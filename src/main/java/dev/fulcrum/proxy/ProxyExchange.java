@@ -30,6 +30,9 @@ import org.xnio.channels.StreamSinkChannel;
  * client's hang-up, a refused body, the tunnel's close, the exchange's end); {@link Lease#release} ignores a second.
  */
 final class ProxyExchange extends ReadDeadlines.Waiter {
+    /** nginx's status for a request whose client closed the connection before the answer. */
+    static final int CLIENT_CLOSED = 499;
+
     private final BalancingHandler handler;
     private final HttpServerExchange exchange;
     private final Pool pool;
@@ -62,6 +65,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private StreamSinkChannel responseSink;
     private Outcome outcome = Outcome.SUCCESS;
     private Lease stickyLease;
+    /** A sticky cookie chose the first backend. */
+    private final boolean sticky;
+    /** When the current attempt began ({@link System#nanoTime()}), for the request's record. */
+    private long attemptStart;
+    /** How the current attempt ended, once its lease went back. */
+    private Outcome attemptOutcome;
+    private long attemptEnd;
+    /** The attempts before the current one, for the request's record: made at the first retry. */
+    private RequestRecords.Earlier earlier;
 
     ProxyExchange(BalancingHandler handler, HttpServerExchange exchange, Pool pool, ExchangeRequest request,
                   String targetPath, Lease stickyLease) {
@@ -77,6 +89,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                 && !"h2c".equalsIgnoreCase(exchange.getRequestHeaders().getFirst(Headers.UPGRADE))
                 && exchange.getConnection() instanceof HttpServerConnection;
         this.stickyLease = stickyLease;
+        this.sticky = stickyLease != null;
         this.bodyless = exchange.isRequestComplete();
     }
 
@@ -129,8 +142,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
             return;
         }
+        keepEndedAttempt();
         lease = l;
         attempts++;
+        attemptStart = now;
+        attemptOutcome = null;
         phase = phase.unsent();
         connection = null;
         BackendConnections conns = handler.connections(l.backend());
@@ -390,9 +406,22 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         phase = phase.tunnelOpened();
     }
 
-    /** Either side of the tunnel closed: the in-flight slot it held goes back. */
-    void tunnelClosed() {
-        lease.release(Outcome.SUCCESS);
+    /**
+     * Either side of the tunnel closed: the in-flight slot it held goes back, and the connection is logged and recorded
+     * as one request with status 101, its whole life and the bytes each way.
+     */
+    void tunnelClosed(long clientBytes, long backendBytes) {
+        long now = System.nanoTime();
+        endAttempt(Outcome.SUCCESS, now);
+        long start = exchange.getRequestStartTime();
+        long life = start > 0 ? now - start : 0;
+        String id = lease.backend().id();
+        handler.listener().completed(id, 101, life);
+        handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes);
+        if (handler.requests() != null) {
+            RequestRecords.writeTunnel(handler.requests(), exchange, pool.name(), request, lease.backend(),
+                    start > 0 ? start : attemptStart, now, clientBytes, backendBytes);
+        }
     }
 
     // ---------------------------------------------------------------- failure and completion
@@ -408,7 +437,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         BackendConnection stale = connection;
         connection = null;
         Backend b = lease.backend();
-        lease.release(Outcome.CLIENT_ABORT); // says nothing about the backend's health
+        long now = System.nanoTime();
+        endAttempt(Outcome.CLIENT_ABORT, now); // says nothing about the backend's health
         if (stale != null) {
             stale.close();
         }
@@ -420,10 +450,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             attempt(); // it cannot take the request now: another backend, as any retry would
             return;
         }
+        keepEndedAttempt();
         lease = again;
+        attemptStart = now;
+        attemptOutcome = null;
         phase = phase.unsent();
         BackendConnections conns = handler.connections(b);
-        long now = System.nanoTime();
         conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), true, now);
     }
 
@@ -438,7 +470,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         BackendConnection failedConnection = connection;
         connection = null;
         Backend failedOn = lease.backend();
-        lease.release(why);
+        endAttempt(why, System.nanoTime());
         outcome = why;
         if (failedConnection != null) {
             failedConnection.close();
@@ -470,9 +502,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     /** A socket error while sending the response: the backend (read side) or the client (write side) went away. */
     void broke(Outcome why, IOException e) {
         handler.log().attemptFailed(lease.backend().id(), why, e);
-        if (lease != null && !lease.isReleased()) {
-            lease.release(phase.answerDone() ? outcome : why);
-        }
+        endAttempt(phase.answerDone() ? outcome : why, System.nanoTime());
         closeConnection();
         ErrorResponses.cutOff(exchange);
     }
@@ -485,9 +515,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         if (!phase.ended() && phase != ExchangePhase.TUNNEL) {
             phase = phase.finish();
             cancelReadTimer();
-            if (lease != null && !lease.isReleased()) {
-                lease.release(Outcome.CLIENT_ABORT);
-            }
+            endAttempt(Outcome.CLIENT_ABORT, System.nanoTime());
             closeConnection();
         }
     }
@@ -506,7 +534,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         cancelReadTimer();
         if (lease != null && !lease.isReleased()) {
             handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
-            lease.release(Outcome.CLIENT_ABORT);
+            endAttempt(Outcome.CLIENT_ABORT, System.nanoTime());
         }
         closeConnection();
         if (exchange.isResponseStarted()) {
@@ -547,14 +575,47 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             connectionOwner.release(connection, now);
             connection = null;
         }
-        if (lease != null && !lease.isReleased()) {
-            lease.release(phase.answerDone() ? outcome : Outcome.CLIENT_ABORT, handler.engineNanos(now));
+        endAttempt(phase.answerDone() ? outcome : Outcome.CLIENT_ABORT, now);
+        String answered = lease == null || !phase.answerArrived() ? null : lease.backend().id();
+        int status = exchange.getStatusCode();
+        String logged = answered;
+        if (answered == null && lease != null && attemptOutcome == Outcome.CLIENT_ABORT) {
+            // the client hung up while a backend had its request: nginx's 499, with the backend it was waiting on
+            status = CLIENT_CLOSED;
+            logged = lease.backend().id();
         }
-        String id = lease == null || !phase.answerArrived() ? null : lease.backend().id();
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? now - start : 0;
-        handler.listener().completed(id, exchange.getStatusCode(), latency);
-        handler.log().log(exchange, id, attempts, latency);
+        handler.listener().completed(logged, status, latency);
+        handler.log().log(exchange, logged, status, attempts, latency, exchange.getResponseBytesSent());
+        if (handler.requests() != null) {
+            RequestRecords.write(handler.requests(), exchange, pool.name(), request, earlier,
+                    lease == null ? null : lease.backend(), attemptOutcome, attemptEnd - attemptStart, answered,
+                    status, sticky, now);
+        }
+    }
+
+    /**
+     * Gives the current attempt's in-flight slot back with how it ended, once (design rule 7), and remembers that for
+     * the request's record. {@code now} is a {@link System#nanoTime()} reading.
+     */
+    private void endAttempt(Outcome why, long now) {
+        if (lease == null || lease.isReleased()) {
+            return;
+        }
+        lease.release(why, handler.engineNanos(now));
+        attemptOutcome = why;
+        attemptEnd = now;
+    }
+
+    /** Before a new attempt: the one that ended goes to the record's list of earlier attempts. */
+    private void keepEndedAttempt() {
+        if (lease != null && attemptOutcome != null) {
+            if (earlier == null) {
+                earlier = new RequestRecords.Earlier();
+            }
+            earlier.add(lease.backend(), attemptOutcome, attemptEnd - attemptStart);
+        }
     }
 
     /** For the tunnel registry: close a WebSocket tunnel when its backend drains past its deadline. */

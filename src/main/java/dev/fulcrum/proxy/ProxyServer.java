@@ -1,6 +1,7 @@
 package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.requests.RequestStream;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.connector.ByteBufferPool;
@@ -45,6 +46,7 @@ public final class ProxyServer implements AutoCloseable {
     private Undertow server;
     private int port;
     private int tlsPort = -1;
+    private final RequestStream requests;
 
     public ProxyServer(Engine engine, ProxySettings settings) {
         this.engine = engine;
@@ -55,7 +57,9 @@ public final class ProxyServer implements AutoCloseable {
             throw new UncheckedIOException("proxy.accessLog: cannot open (got: " + settings.accessLog() + ")", e);
         }
         this.ioThreads = settings.ioThreads() > 0 ? settings.ioThreads() : Math.max(2, Runtime.getRuntime().availableProcessors());
-        this.balancer = new BalancingHandler(engine, settings, accessLog, buffers, ioThreads);
+        this.requests = settings.recentRequests() > 0
+                ? new RequestStream(settings.recentRequests(), RequestRecords.HEADERS) : null;
+        this.balancer = new BalancingHandler(engine, settings, accessLog, buffers, ioThreads, requests);
         // 100-continue handling only where a client asked for it: its check costs every other request a set lookup
         HttpHandler continuing = new HttpContinueReadHandler(balancer);
         this.root = ex -> (ex.getRequestHeaders().contains(Headers.EXPECT) ? continuing : balancer).handleRequest(ex);
@@ -157,6 +161,11 @@ public final class ProxyServer implements AutoCloseable {
     /** New backend connections opened so far (reuse check: per request this should be near 0). */
     public long backendConnectionsOpened() {
         return balancer.connectionsOpened();
+    }
+
+    /** The requests this proxy completed, newest kept ({@code proxy.recentRequests} per I/O thread); null if none. */
+    public RequestStream requests() {
+        return requests;
     }
 
     /** Observes every finished request (metrics). */

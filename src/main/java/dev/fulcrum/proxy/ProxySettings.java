@@ -9,11 +9,23 @@ import java.time.Duration;
  * @param accessLog   a file for the JSON-lines access log, or null for standard error
  * @param stickySecret key that signs sticky cookies; every instance with the same config derives the same
  * @param ioThreads   threads that run the proxy's sockets; 0 = one per core, at least 2
+ * @param recentRequests completed requests each I/O thread keeps in the {@code RequestStream}; 0 keeps none
  */
 public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                             boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
                             long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
-                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads) {
+                            String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads,
+                            int recentRequests) {
+
+    /** Settings keeping 1024 recent requests per I/O thread. */
+    public ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                         boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs, long readMs,
+                         long idleMs, long requestHeaderMs, boolean stickyEnabled, String stickyCookie,
+                         long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads) {
+        this(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries, retryNonIdempotent,
+                connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie, stickyTtlSeconds, stickySecret,
+                tls, ioThreads, 1024);
+    }
 
     /**
      * The HTTPS listener (HTTP/2 through ALPN when {@code http2}); certificate and privateKey are PEM paths,
@@ -39,7 +51,13 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
     public ProxySettings withTls(Tls t) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, t, ioThreads);
+                stickyTtlSeconds, stickySecret, t, ioThreads, recentRequests);
+    }
+
+    public ProxySettings withRecentRequests(int n) {
+        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
+                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
+                stickyTtlSeconds, stickySecret, tls, ioThreads, n);
     }
 
     public Duration drainTimeout() {

@@ -41,6 +41,8 @@ public final class Limits {
     public static final List<String> ADAPTIVE_METRICS = List.of("cpu", "latency", "inflight");
     public static final String KEY_RULE = "must be one of ip, path, header:NAME, cookie:NAME, query:NAME";
 
+    /** Completed requests the proxy keeps per I/O thread for the window and {@code /api/requests}; 0 keeps none. */
+    public static final Range RECENT_REQUESTS = new Range(0, 65_536);
     /** A health check's interval and timeout: up to an hour. */
     public static final Range HEALTH_CHECK_MS = new Range(1, 3_600_000);
     /** How long a demo backend takes to answer. */

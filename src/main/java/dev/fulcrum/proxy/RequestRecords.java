@@ -1,0 +1,116 @@
+package dev.fulcrum.proxy;
+
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.Outcome;
+import dev.fulcrum.requests.RequestSample;
+import dev.fulcrum.requests.RequestStream;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HeaderMap;
+import io.undertow.util.HeaderValues;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes each finished exchange into the {@link RequestStream} (docs/ARCHITECTURE.md, design rule 8), on the I/O thread
+ * that ran it: one slot of that thread's ring, filled with references the exchange already holds, so recording
+ * allocates nothing. Also the attempts an exchange made before its last one, kept only when it made more than one.
+ */
+final class RequestRecords {
+    /** The stream's view of Undertow's header maps, converted on the reader's thread. */
+    static final RequestStream.Headers HEADERS = o -> {
+        HeaderMap m = (HeaderMap) o;
+        List<RequestSample.Header> out = new ArrayList<>(m.size());
+        for (HeaderValues v : m) {
+            for (String value : v) {
+                out.add(new RequestSample.Header(v.getHeaderName().toString(), value));
+            }
+        }
+        return out;
+    };
+
+    private RequestRecords() {
+    }
+
+    /** Attempts that ended before the exchange's last one, oldest first; made at the first retry. */
+    static final class Earlier {
+        private Backend[] backends = new Backend[2];
+        private Outcome[] outcomes = new Outcome[2];
+        private long[] nanos = new long[2];
+        private int n;
+
+        void add(Backend b, Outcome o, long took) {
+            if (n == backends.length) {
+                backends = java.util.Arrays.copyOf(backends, n * 2);
+                outcomes = java.util.Arrays.copyOf(outcomes, n * 2);
+                nanos = java.util.Arrays.copyOf(nanos, n * 2);
+            }
+            backends[n] = b;
+            outcomes[n] = o;
+            nanos[n] = took;
+            n++;
+        }
+    }
+
+    /**
+     * The exchange's record.
+     *
+     * @param answered the backend whose answer the client got, or null
+     * @param status   the status the client got (499 when it hung up first)
+     * @param last     the last attempt's backend, outcome and length, or null when no backend was picked
+     */
+    static void write(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request, Earlier earlier,
+                      Backend last, Outcome lastOutcome, long lastNanos, String answered, int status, boolean sticky,
+                      long endNanos) {
+        RequestStream.Slot s = stream.claim();
+        fill(s, ex, pool, request, ex.getRequestStartTime(), endNanos);
+        if (earlier != null) {
+            for (int i = 0; i < earlier.n; i++) {
+                s.attempt(earlier.backends[i].id(), earlier.outcomes[i], earlier.nanos[i]);
+            }
+        }
+        if (last != null) {
+            s.attempt(last.id(), lastOutcome, lastNanos);
+        }
+        s.backend = answered;
+        s.status = status;
+        s.bytesIn = Math.max(0, ex.getRequestContentLength());
+        s.bytesOut = ex.getResponseBytesSent();
+        s.sticky = sticky;
+        s.spilled = request.wasSpilled();
+        s.refused = status == 503 && last == null;
+        s.responseHeaders = ex.getResponseHeaders();
+        stream.publish(s);
+    }
+
+    /** An upgraded connection's record, at its close: the whole tunnel's life and the bytes each way. */
+    static void writeTunnel(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request,
+                            Backend backend, long startNanos, long endNanos, long clientBytes, long backendBytes) {
+        RequestStream.Slot s = stream.claim();
+        fill(s, ex, pool, request, startNanos, endNanos);
+        s.attempt(backend.id(), Outcome.SUCCESS, endNanos - startNanos);
+        s.backend = backend.id();
+        s.status = 101;
+        s.bytesIn = clientBytes;
+        s.bytesOut = backendBytes;
+        s.upgraded = true;
+        s.responseHeaders = ex.getResponseHeaders();
+        stream.publish(s);
+    }
+
+    private static void fill(RequestStream.Slot s, HttpServerExchange ex, String pool, ExchangeRequest request,
+                             long startNanos, long endNanos) {
+        s.startNanos = startNanos > 0 ? startNanos : endNanos;
+        s.endNanos = endNanos;
+        s.pool = pool;
+        s.method = ex.getRequestMethod();
+        s.path = ex.getRequestURI();
+        s.query = ex.getQueryString().isEmpty() ? null : ex.getQueryString();
+        s.protocol = ex.getProtocol();
+        s.client = request == null ? ClientWatch.of(ex).clientIp(ex) : request.clientIp();
+        if (request != null && request.hashedKey() != null) {
+            s.key = request.hashedKey();
+            s.keyHash = request.hash();
+        }
+        s.requestHeaders = ex.getRequestHeaders();
+    }
+}
