@@ -35,6 +35,11 @@ public interface AdminRuntime {
     /** The running pool as another proxy's config: nginx, haproxy or envoy. */
     String export(String format, String pool);
 
+    /** The requests the proxy completed, newest kept, for {@code /api/requests}; null when none are kept. */
+    default dev.fulcrum.requests.RequestStream requests() {
+        return null;
+    }
+
     /** Active health-check results by backend id, newest last, for the health view. */
     default Map<String, List<Map<String, Object>>> probeHistory() {
         return Map.of();

@@ -55,6 +55,8 @@ public final class AdminServer implements AutoCloseable {
     private final int requestedPort;
     private volatile byte[] token;
     private final EventStream events;
+    private final long keepAliveMs;
+    private final Set<RequestFeed> feeds = java.util.concurrent.ConcurrentHashMap.newKeySet();
     static final int MAX_EVENT_CLIENTS = 256;
     private final java.util.concurrent.Semaphore eventSlots = new java.util.concurrent.Semaphore(MAX_EVENT_CLIENTS);
     private final java.util.concurrent.ExecutorService eventThreads = java.util.concurrent.Executors.newCachedThreadPool(r -> {
@@ -78,6 +80,7 @@ public final class AdminServer implements AutoCloseable {
         this.requestedPort = port;
         this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
         this.events = new EventStream(engine, keepAliveMs);
+        this.keepAliveMs = keepAliveMs;
         this.metrics = new Metrics(engine);
     }
 
@@ -124,6 +127,14 @@ public final class AdminServer implements AutoCloseable {
         route.add("GET", "/api/ring/lookup", blocking(this::lookup));
         route.add("POST", "/api/ring/preview", blocking(this::preview));
         route.add("GET", "/api/events", this::events);
+        route.add("GET", "/api/requests", this::requestFeed);
+        route.add("GET", "/api/requests/recent", blocking(ex -> json(ex, 200,
+                recentRequests(ex).stream().map(RequestJson::of).toList())));
+        route.add("GET", "/api/requests/har", blocking(ex -> {
+            ex.getResponseHeaders().put(io.undertow.util.Headers.CONTENT_DISPOSITION,
+                    "attachment; filename=\"fulcrum.har\"");
+            json(ex, 200, Har.of(recentRequests(ex)));
+        }));
         route.add("GET", "/api/config", blocking(ex -> json(ex, 200, runtime.config())));
         route.add("PUT", "/api/config", blocking(this::putConfig));
         route.add("GET", "/api/config/export", blocking(this::export));
@@ -175,6 +186,71 @@ public final class AdminServer implements AutoCloseable {
             eventSlots.release(); // e.g. the pool is shut down because we are closing
             throw e;
         }
+    }
+
+    /** {@code /api/requests}: the request stream as server-sent events, {@code ?rate=N} a second at most. */
+    private void requestFeed(HttpServerExchange ex) {
+        dev.fulcrum.requests.RequestStream stream;
+        int rate;
+        try {
+            stream = requireRequests();
+            rate = queryInt(ex, "rate", RequestFeed.DEFAULT_RATE, 1, RequestFeed.MAX_RATE);
+        } catch (EngineException e) {
+            error(ex, e.status(), e.getMessage());
+            return;
+        }
+        if (!eventSlots.tryAcquire()) {
+            error(ex, 503, "requests: too many subscribers (got: " + MAX_EVENT_CLIENTS + " open streams)");
+            return;
+        }
+        RequestFeed feed = new RequestFeed(stream, keepAliveMs);
+        feeds.add(feed);
+        try {
+            ex.dispatch(eventThreads, e -> {
+                try {
+                    feed.serve(e, rate);
+                } finally {
+                    feeds.remove(feed);
+                    eventSlots.release();
+                }
+            });
+        } catch (RuntimeException e) {
+            feeds.remove(feed);
+            eventSlots.release();
+            throw e;
+        }
+    }
+
+    /** {@code ?limit=N} (default and most: all the stream keeps) of the newest requests, newest first. */
+    private List<dev.fulcrum.requests.RequestSample> recentRequests(HttpServerExchange ex) {
+        dev.fulcrum.requests.RequestStream stream = requireRequests();
+        return stream.recent(queryInt(ex, "limit", Integer.MAX_VALUE, 1, Integer.MAX_VALUE));
+    }
+
+    private dev.fulcrum.requests.RequestStream requireRequests() {
+        dev.fulcrum.requests.RequestStream s = runtime.requests();
+        if (s == null) {
+            throw new EngineException(404, "requests: none are kept (got: proxy.recentRequests 0)");
+        }
+        return s;
+    }
+
+    private static int queryInt(HttpServerExchange ex, String name, int otherwise, int min, int max) {
+        java.util.Deque<String> v = ex.getQueryParameters().get(name);
+        if (v == null || v.isEmpty()) {
+            return otherwise;
+        }
+        String text = v.getFirst();
+        try {
+            long n = Long.parseLong(text);
+            if (n >= min && n <= max) {
+                return (int) n;
+            }
+        } catch (NumberFormatException notANumber) {
+            // refused below with the value
+        }
+        throw new EngineException(400, name + ": must be a whole number between " + min + " and " + max + " (got: "
+                + text + ")");
     }
 
     /** How many {@code /api/events} streams are open now. */
@@ -495,6 +571,7 @@ public final class AdminServer implements AutoCloseable {
     @Override
     public void close() {
         events.close();
+        feeds.forEach(RequestFeed::close);
         eventThreads.shutdown();
         if (server != null) {
             server.stop();

@@ -52,7 +52,7 @@ final class EventStream {
         Client c = new Client();
         clients.add(c);
         engine.subscribe(c);
-        watchForHangUp(exchange, c);
+        watchForHangUp(exchange, c::hangUp);
         try (OutputStream out = exchange.getOutputStream()) {
             out.write(": connected\n\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
@@ -77,7 +77,7 @@ final class EventStream {
      * a connection whose request is running, so this reads it (a client says nothing on an event stream; anything
      * it sends is discarded) and ends the stream on end-of-stream or a reset, freeing its slot and thread.
      */
-    private static void watchForHangUp(HttpServerExchange exchange, Client c) {
+    static void watchForHangUp(HttpServerExchange exchange, Runnable hungUp) {
         if (!(exchange.getConnection() instanceof HttpServerConnection h)) {
             return;
         }
@@ -92,11 +92,11 @@ final class EventStream {
                     }
                     if (n < 0) {
                         ch.suspendReads();
-                        c.hangUp();
+                        hungUp.run();
                     }
                 } catch (IOException e) {
                     ch.suspendReads();
-                    c.hangUp();
+                    hungUp.run();
                 }
             });
             src.resumeReads();

@@ -251,6 +251,12 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
     }
 
     @Override
+    public dev.fulcrum.requests.RequestStream requests() {
+        ProxyServer p = proxy;
+        return p == null ? null : p.requests();
+    }
+
+    @Override
     public Map<String, List<Map<String, Object>>> probeHistory() {
         Map<String, List<Map<String, Object>>> out = new LinkedHashMap<>();
         for (BackendView v : engine.backends()) {

@@ -16,17 +16,52 @@ import java.util.List;
  * allocates nothing. Also the attempts an exchange made before its last one, kept only when it made more than one.
  */
 final class RequestRecords {
-    /** The stream's view of Undertow's header maps, converted on the reader's thread. */
+    /**
+     * The stream's view of Undertow's header maps, converted on the reader's thread, with the values of credentials
+     * masked ({@link #masked}): nothing that reads the stream (the window, {@code /api/requests}, a HAR file someone
+     * attaches to a bug report) ever holds a password, a token or a session cookie.
+     */
     static final RequestStream.Headers HEADERS = o -> {
         HeaderMap m = (HeaderMap) o;
         List<RequestSample.Header> out = new ArrayList<>(m.size());
         for (HeaderValues v : m) {
+            String name = v.getHeaderName().toString();
             for (String value : v) {
-                out.add(new RequestSample.Header(v.getHeaderName().toString(), value));
+                out.add(new RequestSample.Header(name, masked(name, value)));
             }
         }
         return out;
     };
+
+    static final String MASK = "***";
+
+    /**
+     * A header's value as the stream keeps it: an {@code Authorization} or {@code Proxy-Authorization} keeps only its
+     * scheme ({@code Bearer ***}), a {@code Cookie} or {@code Set-Cookie} only its cookie names and attributes
+     * ({@code sid=***; theme=***}, {@code sid=***; Path=/; HttpOnly}); anything else is kept whole.
+     */
+    static String masked(String name, String value) {
+        if (name.equalsIgnoreCase("Authorization") || name.equalsIgnoreCase("Proxy-Authorization")) {
+            int sp = value.indexOf(' ');
+            return sp > 0 ? value.substring(0, sp) + " " + MASK : MASK;
+        }
+        if (name.equalsIgnoreCase("Cookie")) {
+            StringBuilder b = new StringBuilder();
+            for (String pair : value.split(";")) {
+                String p = pair.strip();
+                int eq = p.indexOf('=');
+                b.append(b.length() == 0 ? "" : "; ").append(eq > 0 ? p.substring(0, eq) : p).append('=').append(MASK);
+            }
+            return b.toString();
+        }
+        if (name.equalsIgnoreCase("Set-Cookie")) {
+            int eq = value.indexOf('=');
+            int semi = value.indexOf(';');
+            String cookie = eq > 0 && (semi < 0 || eq < semi) ? value.substring(0, eq) : "";
+            return cookie + "=" + MASK + (semi >= 0 ? value.substring(semi) : "");
+        }
+        return value;
+    }
 
     private RequestRecords() {
     }
@@ -105,6 +140,7 @@ final class RequestRecords {
         s.method = ex.getRequestMethod();
         s.path = ex.getRequestURI();
         s.query = ex.getQueryString().isEmpty() ? null : ex.getQueryString();
+        s.scheme = ex.getRequestScheme();
         s.protocol = ex.getProtocol();
         s.client = request == null ? ClientWatch.of(ex).clientIp(ex) : request.clientIp();
         if (request != null && request.hashedKey() != null) {

@@ -12,6 +12,7 @@ import java.util.List;
  * @param method     request method
  * @param path       the target as the client sent it, without the query
  * @param query      the query (after {@code ?}), or null
+ * @param scheme     {@code http} or {@code https}
  * @param protocol   {@code HTTP/1.1}, {@code HTTP/2.0}...
  * @param client     the client's address
  * @param key        what the strategy hashed (the path, a header's value, the client address), or null when it does
@@ -32,7 +33,7 @@ import java.util.List;
  * @param responseHeaders the headers sent to the client
  */
 public record RequestSample(String id, long startMillis, String pool, String method, String path, String query,
-                            String protocol, String client, String key, long keyHash, List<Attempt> attempts,
+                            String scheme, String protocol, String client, String key, long keyHash, List<Attempt> attempts,
                             String backend, int status, long bytesIn, long bytesOut, double latencyMs, boolean retried,
                             boolean sticky, boolean spilled, boolean refused, boolean upgraded,
                             List<Header> requestHeaders, List<Header> responseHeaders) {

@@ -217,6 +217,7 @@ public final class RequestStream {
         public Object method;
         public String path;
         public String query;
+        public String scheme;
         public Object protocol;
         public String client;
         public String key;
@@ -251,6 +252,7 @@ public final class RequestStream {
             method = null;
             path = null;
             query = null;
+            scheme = null;
             protocol = null;
             client = null;
             key = null;
@@ -275,6 +277,7 @@ public final class RequestStream {
             method = o.method;
             path = o.path;
             query = o.query;
+            scheme = o.scheme;
             protocol = o.protocol;
             client = o.client;
             key = o.key;
@@ -303,7 +306,8 @@ public final class RequestStream {
                         attemptNanos[i] / 1e6));
             }
             return new RequestSample(id, Math.floorDiv(startNanos + wallOffsetNanos, 1_000_000L), pool,
-                    String.valueOf(method), path, query, protocol == null ? null : protocol.toString(), client, key,
+                    String.valueOf(method), path, query, scheme, protocol == null ? null : protocol.toString(), client,
+                    key,
                     keyHash, List.copyOf(tries), backend, status, bytesIn, bytesOut, (endNanos - startNanos) / 1e6,
                     attemptCount > 1, sticky, spilled, refused, upgraded,
                     requestHeaders == null ? List.of() : headers.apply(requestHeaders),

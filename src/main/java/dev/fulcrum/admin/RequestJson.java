@@ -1,0 +1,77 @@
+package dev.fulcrum.admin;
+
+import dev.fulcrum.requests.RequestSample;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A {@link RequestSample} as the admin API sends it (docs/REFERENCE.md §5): {@code time}, {@code pool}, {@code method},
+ * {@code path}, {@code client}, {@code key} and {@code keyHash} (an unsigned 64-bit decimal string, as JSON numbers
+ * lose precision past 2^53), {@code attempts} {@code [{"backend","outcome","ms"}]}, {@code backend}, {@code status},
+ * {@code bytes}, {@code latencyMs} and the flags, then what the Requests view and HAR files need besides.
+ */
+final class RequestJson {
+    private RequestJson() {
+    }
+
+    static Map<String, Object> of(RequestSample r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", r.id());
+        m.put("time", Instant.ofEpochMilli(r.startMillis()).toString());
+        m.put("pool", r.pool());
+        m.put("method", r.method());
+        m.put("path", r.path());
+        m.put("query", r.query());
+        m.put("client", r.client());
+        m.put("key", r.key());
+        m.put("keyHash", r.keyHashText());
+        List<Map<String, Object>> attempts = new ArrayList<>();
+        for (RequestSample.Attempt a : r.attempts()) {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("backend", a.backend());
+            t.put("outcome", outcome(a.outcome()));
+            t.put("ms", round(a.ms()));
+            attempts.add(t);
+        }
+        m.put("attempts", attempts);
+        m.put("backend", r.backend());
+        m.put("status", r.status());
+        m.put("bytes", r.bytesOut());
+        m.put("bytesIn", r.bytesIn());
+        m.put("latencyMs", round(r.latencyMs()));
+        m.put("retried", r.retried());
+        m.put("sticky", r.sticky());
+        m.put("spilled", r.spilled());
+        m.put("refused", r.refused());
+        m.put("upgraded", r.upgraded());
+        m.put("scheme", r.scheme());
+        m.put("protocol", r.protocol());
+        m.put("requestHeaders", headers(r.requestHeaders()));
+        m.put("responseHeaders", headers(r.responseHeaders()));
+        return m;
+    }
+
+    /** {@code CONNECT_FAILURE} as {@code connect-failure}. */
+    static String outcome(String enumName) {
+        return enumName.toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    static List<Map<String, String>> headers(List<RequestSample.Header> hs) {
+        List<Map<String, String>> out = new ArrayList<>(hs.size());
+        for (RequestSample.Header h : hs) {
+            Map<String, String> e = new LinkedHashMap<>();
+            e.put("name", h.name());
+            e.put("value", h.value());
+            out.add(e);
+        }
+        return out;
+    }
+
+    static double round(double ms) {
+        return Math.round(ms * 1000) / 1000.0;
+    }
+}
