@@ -64,6 +64,14 @@ public interface EngineClient extends AutoCloseable {
     /** Active health-check results by backend id, newest last. */
     Map<String, List<Map<String, Object>>> probeHistory();
 
+    /**
+     * The requests the engine's proxy completes from now on, sampled, for the Live and Requests views; null when this
+     * engine shows none (an HAProxy fleet, or a Fulcrum keeping none). Each call opens a source of its own.
+     */
+    default RequestSource requests() {
+        return null;
+    }
+
     @Override
     void close();
 

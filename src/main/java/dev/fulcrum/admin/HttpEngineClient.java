@@ -4,10 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -38,9 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>Events: the first {@link #subscribe} opens one {@code GET /api/events} stream read by a daemon thread and
  * waits (up to {@value #CONNECT_WAIT_MS} ms) until the server has registered it, so a command issued right
  * after {@code subscribe} returns is never missed. Every listener gets every event. When the stream drops the
- * thread reconnects with exponential back-off ({@value #MIN_BACKOFF_MS} ms doubling to {@value #MAX_BACKOFF_MS}
- * ms) and then delivers a synthetic {@code reconnected} event: events in the gap are lost, so a listener should
- * re-read {@link #state()}. The server's {@code dropped} notice (this client was too slow) arrives as an event of
+ * thread reconnects with exponential back-off ({@link SseStream}: 100 ms doubling to 5 s) and then delivers a
+ * synthetic {@code reconnected} event: events in the gap are lost, so a listener should re-read {@link #state()}. The server's {@code dropped} notice (this client was too slow) arrives as an event of
  * type {@code dropped} whose {@code to} is the number of events lost.
  *
  * <p>Example: {@code new HttpEngineClient(URI.create("http://10.0.0.5:8081"), "s3cret").setWeight("a", 5)} sends
@@ -49,8 +45,6 @@ import org.slf4j.LoggerFactory;
 public final class HttpEngineClient implements EngineClient {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEngineClient.class);
     static final long CONNECT_WAIT_MS = 5_000;
-    static final long MIN_BACKOFF_MS = 100;
-    static final long MAX_BACKOFF_MS = 5_000;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final URI base;
@@ -58,8 +52,8 @@ public final class HttpEngineClient implements EngineClient {
     private final HttpClient http;
     private final List<Consumer<EngineEvent>> listeners = new CopyOnWriteArrayList<>();
     private final Object streamLock = new Object();
-    private Thread streamThread;
-    private volatile InputStream stream;
+    private SseStream events;
+    private final List<RemoteRequests> requestSources = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     /**
@@ -225,6 +219,51 @@ public final class HttpEngineClient implements EngineClient {
         return read(send("GET", "/api/health/history", null), new TypeReference<>() { });
     }
 
+    // ---------------------------------------------------------------- requests
+
+    /**
+     * {@code GET /api/requests} at the server's default rate, one stream per call; returns once the server has the
+     * stream (or after {@value #CONNECT_WAIT_MS} ms), so the requests completed after it returns reach it.
+     */
+    @Override
+    public RequestSource requests() {
+        RemoteRequests r = new RemoteRequests(limit -> {
+            List<dev.fulcrum.requests.RequestSample> out = new ArrayList<>();
+            try {
+                for (JsonNode n : Json.LENIENT.readTree(send("GET", "/api/requests/recent?limit=" + limit, null))) {
+                    out.add(RequestJson.parse(n).sample());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("requests: unexpected answer", e);
+            }
+            return out;
+        });
+        CountDownLatch connected = new CountDownLatch(1);
+        r.attach(new SseStream(http, () -> request("GET", "/api/requests", null)
+                .header("Accept", "text/event-stream").timeout(Duration.ofDays(365)).build(),
+                "fulcrum-remote-requests", "request stream of " + base, new SseStream.Handler() {
+                    @Override
+                    public void connected(boolean again) {
+                        connected.countDown(); // a gap loses requests; nothing else to do about it
+                    }
+
+                    @Override
+                    public void event(String type, String data) {
+                        r.event(type, data);
+                    }
+                }).start());
+        requestSources.add(r);
+        try {
+            // as with events: the requests completed after this returns are the stream's
+            if (!connected.await(CONNECT_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                LOG.warn("request stream of {} not connected after {} ms; still trying", base, CONNECT_WAIT_MS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return r;
+    }
+
     // ---------------------------------------------------------------- events
 
     @Override
@@ -232,13 +271,26 @@ public final class HttpEngineClient implements EngineClient {
         listeners.add(listener);
         CountDownLatch connected;
         synchronized (streamLock) {
-            if (closed || streamThread != null) {
+            if (closed || events != null) {
                 return;
             }
             connected = new CountDownLatch(1);
-            streamThread = new Thread(() -> streamLoop(connected), "fulcrum-remote-events");
-            streamThread.setDaemon(true);
-            streamThread.start();
+            events = new SseStream(http, () -> request("GET", "/api/events", null)
+                    .header("Accept", "text/event-stream").timeout(Duration.ofDays(365)).build(),
+                    "fulcrum-remote-events", "event stream of " + base, new SseStream.Handler() {
+                        @Override
+                        public void connected(boolean again) {
+                            connected.countDown();
+                            if (again) {
+                                deliver(new EngineEvent("reconnected", null, null, null, null, System.currentTimeMillis()));
+                            }
+                        }
+
+                        @Override
+                        public void event(String type, String data) {
+                            deliver(parseEvent(type, data));
+                        }
+                    }).start();
         }
         try {
             if (!connected.await(CONNECT_WAIT_MS, TimeUnit.MILLISECONDS)) {
@@ -247,98 +299,6 @@ public final class HttpEngineClient implements EngineClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** Reads the stream, reconnecting with back-off until {@link #close()}. */
-    private void streamLoop(CountDownLatch connected) {
-        long backoff = MIN_BACKOFF_MS;
-        boolean everConnected = false;
-        while (!closed) {
-            boolean gotData = false;
-            try {
-                HttpResponse<InputStream> r = http.send(request("GET", "/api/events", null)
-                        .header("Accept", "text/event-stream").timeout(Duration.ofDays(365)).build(),
-                        HttpResponse.BodyHandlers.ofInputStream());
-                if (r.statusCode() != 200) {
-                    try (InputStream in = r.body()) {
-                        EngineException e = error(r.statusCode(), new String(in.readAllBytes(), StandardCharsets.UTF_8));
-                        LOG.warn("event stream of {} refused: {} {}", base, e.status(), e.getMessage());
-                    }
-                } else {
-                    stream = r.body();
-                    if (closed) {
-                        stream.close();
-                        return;
-                    }
-                    BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
-                    String type = null;
-                    StringBuilder data = new StringBuilder();
-                    for (String line; (line = reader.readLine()) != null; ) {
-                        if (!gotData) {
-                            // the server registers us before its first line (": connected"), so nothing is missed
-                            gotData = true;
-                            backoff = MIN_BACKOFF_MS;
-                            connected.countDown();
-                            if (everConnected) {
-                                deliver(new EngineEvent("reconnected", null, null, null, null, System.currentTimeMillis()));
-                            }
-                            everConnected = true;
-                        }
-                        if (line.isEmpty()) {
-                            if (data.length() > 0) {
-                                try {
-                                    deliver(parseEvent(type, data.toString()));
-                                } catch (UncheckedIOException bad) {
-                                    // one garbled event is skipped; reconnecting would lose more than it
-                                    LOG.warn("event stream of {}: {}", base, bad.getMessage());
-                                }
-                            }
-                            type = null;
-                            data.setLength(0);
-                        } else if (line.startsWith(":")) {
-                            // comment: connected / keep-alive
-                        } else if (line.startsWith("event:")) {
-                            type = field(line, 6);
-                        } else if (line.startsWith("data:")) {
-                            if (data.length() > 0) {
-                                data.append('\n');
-                            }
-                            data.append(field(line, 5));
-                        }
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                if (!closed) {
-                    LOG.debug("event stream of {} dropped: {}", base, e.toString());
-                }
-            } catch (InterruptedException e) {
-                return;
-            } finally {
-                InputStream s = stream;
-                stream = null;
-                if (s != null) {
-                    try {
-                        s.close();
-                    } catch (IOException ignored) {
-                        // already broken
-                    }
-                }
-            }
-            if (closed) {
-                return;
-            }
-            try {
-                TimeUnit.MILLISECONDS.sleep(backoff); // back-off between reconnects, not a wait for an outcome
-            } catch (InterruptedException e) {
-                return;
-            }
-            backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
-        }
-    }
-
-    private static String field(String line, int from) {
-        String v = line.substring(from);
-        return v.startsWith(" ") ? v.substring(1) : v;
     }
 
     static EngineEvent parseEvent(String sseType, String data) {
@@ -377,21 +337,14 @@ public final class HttpEngineClient implements EngineClient {
     public void close() {
         closed = true;
         listeners.clear();
-        Thread t;
+        SseStream e;
         synchronized (streamLock) {
-            t = streamThread;
+            e = events;
         }
-        InputStream s = stream;
-        if (s != null) {
-            try {
-                s.close(); // unblocks the reader
-            } catch (IOException ignored) {
-                // closing anyway
-            }
+        if (e != null) {
+            e.close();
         }
-        if (t != null) {
-            t.interrupt();
-        }
+        requestSources.forEach(RemoteRequests::close);
     }
 
     // ---------------------------------------------------------------- HTTP

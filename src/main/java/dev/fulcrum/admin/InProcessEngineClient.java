@@ -26,6 +26,35 @@ public final class InProcessEngineClient implements EngineClient {
     }
 
     @Override
+    public RequestSource requests() {
+        dev.fulcrum.requests.RequestStream stream = runtime.requests();
+        if (stream == null) {
+            return null;
+        }
+        dev.fulcrum.requests.RequestStream.Cursor cursor = stream.fromNow();
+        return new RequestSource() {
+            @Override
+            public synchronized Batch poll() {
+                long before = cursor.dropped();
+                List<dev.fulcrum.requests.RequestSample> found = new java.util.ArrayList<>();
+                cursor.poll(found::add);
+                long dropped = cursor.dropped() - before;
+                return found.isEmpty() && dropped == 0 ? Batch.EMPTY : new Batch(found, dropped);
+            }
+
+            @Override
+            public List<dev.fulcrum.requests.RequestSample> recent(int limit) {
+                return stream.recent(limit);
+            }
+
+            @Override
+            public void close() {
+                // a cursor holds nothing
+            }
+        };
+    }
+
+    @Override
     public String describe() {
         return "embedded engine, proxy " + runtime.proxyUrl();
     }

@@ -55,6 +55,52 @@ final class RequestJson {
         return m;
     }
 
+    /** A request the admin API sent, and the {@code dropped} count that came with it (0 when there was none). */
+    record Parsed(RequestSample sample, long dropped) {
+    }
+
+    /** The inverse of {@link #of}: one object of {@code /api/requests} or {@code /api/requests/recent}. */
+    static Parsed parse(String json) {
+        try {
+            return parse(Json.LENIENT.readTree(json));
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new java.io.UncheckedIOException(new java.io.IOException("requests: not a request object (got: "
+                    + Json.abbreviate(json) + ")", e));
+        }
+    }
+
+    static Parsed parse(com.fasterxml.jackson.databind.JsonNode n) {
+        List<RequestSample.Attempt> attempts = new ArrayList<>();
+        for (var a : n.path("attempts")) {
+            attempts.add(new RequestSample.Attempt(text(a, "backend"),
+                    text(a, "outcome") == null ? null : text(a, "outcome").toUpperCase(Locale.ROOT).replace('-', '_'),
+                    a.path("ms").asDouble()));
+        }
+        String hash = text(n, "keyHash");
+        RequestSample r = new RequestSample(text(n, "id"), Instant.parse(n.path("time").asText()).toEpochMilli(),
+                text(n, "pool"), text(n, "method"), text(n, "path"), text(n, "query"), text(n, "scheme"),
+                text(n, "protocol"), text(n, "client"), text(n, "key"), hash == null ? 0 : Long.parseUnsignedLong(hash),
+                List.copyOf(attempts), text(n, "backend"), n.path("status").asInt(), n.path("bytesIn").asLong(),
+                n.path("bytes").asLong(), n.path("latencyMs").asDouble(), n.path("retried").asBoolean(),
+                n.path("sticky").asBoolean(), n.path("spilled").asBoolean(), n.path("refused").asBoolean(),
+                n.path("upgraded").asBoolean(), parseHeaders(n.path("requestHeaders")),
+                parseHeaders(n.path("responseHeaders")));
+        return new Parsed(r, n.path("dropped").asLong());
+    }
+
+    private static List<RequestSample.Header> parseHeaders(com.fasterxml.jackson.databind.JsonNode hs) {
+        List<RequestSample.Header> out = new ArrayList<>();
+        for (var h : hs) {
+            out.add(new RequestSample.Header(text(h, "name"), text(h, "value")));
+        }
+        return List.copyOf(out);
+    }
+
+    private static String text(com.fasterxml.jackson.databind.JsonNode n, String field) {
+        var v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
     /** {@code CONNECT_FAILURE} as {@code connect-failure}. */
     static String outcome(String enumName) {
         return enumName.toLowerCase(Locale.ROOT).replace('_', '-');

@@ -43,6 +43,31 @@ abstract class EngineClientContract {
     }
 
     @Test
+    void theRequestsTheProxyCompletesReachTheWindowWithWhatTheyCarried() {
+        RequestSource source = client.requests();
+        assertThat(source).isNotNull();
+        try {
+            assertThat(fulcrum.proxied("/seen-by-the-window", "X-Probe", "p1").status()).isEqualTo(200);
+            List<dev.fulcrum.requests.RequestSample> got = new CopyOnWriteArrayList<>();
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                got.addAll(source.poll().requests());
+                return got.stream().anyMatch(r -> r.path().equals("/seen-by-the-window"));
+            });
+            dev.fulcrum.requests.RequestSample r = got.stream().filter(x -> x.path().equals("/seen-by-the-window"))
+                    .findFirst().orElseThrow();
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.backend()).isIn("demo-a", "demo-b");
+            assertThat(r.attempts()).extracting(dev.fulcrum.requests.RequestSample.Attempt::outcome)
+                    .containsExactly("SUCCESS");
+            assertThat(r.requestHeaders()).contains(new dev.fulcrum.requests.RequestSample.Header("X-Probe", "p1"));
+            assertThat(source.recent(5)).extracting(dev.fulcrum.requests.RequestSample::path)
+                    .contains("/seen-by-the-window");
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
     void theStateHasTheStrategyPoolsAndEveryBackendWithItsContractFields() {
         EngineState s = client.state();
         assertThat(s.proxy()).isEqualTo(fulcrum.url());

@@ -1,0 +1,25 @@
+package dev.fulcrum.admin;
+
+import dev.fulcrum.requests.RequestSample;
+import java.util.List;
+
+/**
+ * The requests an engine's proxy completes, as the window reads them: a lossy sample (design rule 8 of
+ * docs/ARCHITECTURE.md) for the Live and Requests views. In process it reads the proxy's own
+ * {@link dev.fulcrum.requests.RequestStream}; attached, {@code GET /api/requests}.
+ */
+public interface RequestSource extends AutoCloseable {
+    /** What arrived since the last poll, oldest first, and how many requests went unseen meanwhile. */
+    record Batch(List<RequestSample> requests, long dropped) {
+        public static final Batch EMPTY = new Batch(List.of(), 0);
+    }
+
+    /** Everything since the last call; never blocks, so the FX thread may call it every frame. */
+    Batch poll();
+
+    /** The newest requests kept, newest first; may block on the network (call it off the FX thread). */
+    List<RequestSample> recent(int limit);
+
+    @Override
+    void close();
+}
