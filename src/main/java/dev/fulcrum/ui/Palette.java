@@ -7,23 +7,34 @@ import java.util.TreeSet;
 import javafx.scene.paint.Color;
 
 /**
- * One colour per backend, the same in every view (ring, charts, breakers). Backends are sorted by id and the
- * i-th gets hue {@code i × 137.5°} (the golden angle), so neighbours in the list are far apart on the colour
- * wheel and 50 backends still look different. Example: a, b, c get hues 0°, 137.5°, 275°.
+ * One colour per backend, fixed by its id for the life of the window and the same in every view (live stage, ring,
+ * charts, breakers). The first time the window meets an id it gets the next place on the colour wheel, {@code i ×
+ * 137.5°} (the golden angle), so backends met together are far apart and 50 still look different; removing a
+ * backend or adding one never changes another's colour. Ids met together are placed in id order, so a config's
+ * backends get the same colours at every start. Example: a, b, c get hues 200°, 337.5°, 115°; remove b and add d:
+ * a and c keep theirs and d gets 252.5°.
  */
 public final class Palette {
     private static final double GOLDEN_ANGLE = 137.50776;
+    private static final Map<String, Integer> PLACES = new java.util.HashMap<>();
 
     private Palette() {
     }
 
+    /** The colour of each id, in id order. */
     public static Map<String, Color> of(Collection<String> ids) {
         Map<String, Color> out = new LinkedHashMap<>();
-        int i = 0;
-        for (String id : new TreeSet<>(ids)) {
-            out.put(id, colour(i++));
+        synchronized (PLACES) {
+            for (String id : new TreeSet<>(ids)) {
+                out.put(id, colour(PLACES.computeIfAbsent(id, k -> PLACES.size())));
+            }
         }
         return out;
+    }
+
+    /** The colour of one id. */
+    public static Color of(String id) {
+        return of(java.util.List.of(id)).get(id);
     }
 
     public static Color colour(int index) {
