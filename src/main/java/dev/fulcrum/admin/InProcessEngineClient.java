@@ -34,10 +34,19 @@ public final class InProcessEngineClient implements EngineClient {
         dev.fulcrum.requests.RequestStream.Cursor cursor = stream.fromNow();
         return new RequestSource() {
             @Override
-            public synchronized Batch poll() {
+            public Batch poll() {
+                return read(Integer.MAX_VALUE, true);
+            }
+
+            @Override
+            public Batch sample(int max) {
+                return read(max, false);
+            }
+
+            private synchronized Batch read(int max, boolean headers) {
                 long before = cursor.dropped();
                 List<dev.fulcrum.requests.RequestSample> found = new java.util.ArrayList<>();
-                cursor.poll(found::add);
+                cursor.poll(max, headers, found::add);
                 long dropped = cursor.dropped() - before;
                 return found.isEmpty() && dropped == 0 ? Batch.EMPTY : new Batch(found, dropped);
             }

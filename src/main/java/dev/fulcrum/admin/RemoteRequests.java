@@ -45,11 +45,26 @@ final class RemoteRequests implements RequestSource {
 
     @Override
     public Batch poll() {
+        return sample(Integer.MAX_VALUE);
+    }
+
+    /** The server sent at most its rate already; a window that asks for fewer gets an even share of the queue. */
+    @Override
+    public Batch sample(int max) {
         synchronized (queue) {
             if (queue.isEmpty() && dropped == 0) {
                 return Batch.EMPTY;
             }
-            Batch b = new Batch(new ArrayList<>(queue), dropped);
+            int n = queue.size();
+            List<RequestSample> out = new ArrayList<>(Math.min(n, max));
+            int stride = n <= max ? 1 : (n + max - 1) / max;
+            int i = 0;
+            for (RequestSample r : queue) {
+                if (i++ % stride == 0) {
+                    out.add(r);
+                }
+            }
+            Batch b = new Batch(out, dropped + n - out.size());
             queue.clear();
             dropped = 0;
             return b;

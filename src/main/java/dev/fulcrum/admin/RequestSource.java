@@ -17,6 +17,13 @@ public interface RequestSource extends AutoCloseable {
     /** Everything since the last call; never blocks, so the FX thread may call it every frame. */
     Batch poll();
 
+    /**
+     * At most {@code max} of what arrived since the last call, spread evenly over it, the rest counted as dropped, and
+     * without headers where that saves work: what a view that draws requests rather than reads them needs. Never
+     * blocks.
+     */
+    Batch sample(int max);
+
     /** The newest requests kept, newest first; may block on the network (call it off the FX thread). */
     List<RequestSample> recent(int limit);
 

@@ -30,6 +30,7 @@ public final class RequestStream {
     public interface Headers extends Function<Object, List<RequestSample.Header>> {
     }
 
+    private static final Headers NO_HEADERS = o -> List.of();
     private static final VarHandle SEQ;
     private static final VarHandle HEAD;
 
@@ -113,6 +114,26 @@ public final class RequestStream {
 
         /** Every request published since the last poll, stripe by stripe, each stripe's oldest first. */
         public int poll(Consumer<RequestSample> sink) {
+            return poll(Integer.MAX_VALUE, true, sink);
+        }
+
+        /**
+         * At most {@code max} of the requests published since the last poll, spread evenly over them (every k-th),
+         * the rest counted as dropped; without their headers unless {@code headers}, which is what a view that only
+         * counts and draws them needs, and costs the reader a fraction of a full copy.
+         */
+        public int poll(int max, boolean headers, Consumer<RequestSample> sink) {
+            long available = 0;
+            for (Stripe s : stripes) {
+                long head = (long) HEAD.getAcquire(s);
+                long from = seen(s.index);
+                if (head - from > capacity) {
+                    dropped += head - from - capacity;
+                    at(s.index, head - capacity);
+                }
+                available += Math.min(capacity, head - from);
+            }
+            long stride = available <= max ? 1 : (available + max - 1) / Math.max(1, max);
             int found = 0;
             for (Stripe s : stripes) {
                 long head = (long) HEAD.getAcquire(s);
@@ -122,7 +143,11 @@ public final class RequestStream {
                     from = head - capacity;
                 }
                 for (long n = from; n < head; n++) {
-                    RequestSample r = read(s, n);
+                    if (stride > 1 && (n - from) % stride != 0) {
+                        dropped++;
+                        continue;
+                    }
+                    RequestSample r = read(s, n, headers);
                     if (r == null) {
                         dropped++;
                     } else {
@@ -169,7 +194,7 @@ public final class RequestStream {
         return r.startMillis() + (long) r.latencyMs();
     }
 
-    private RequestSample read(Stripe s, long n) {
+    private RequestSample read(Stripe s, long n, boolean withHeaders) {
         Slot slot = s.slots[(int) (n & mask)];
         long expected = 2 * n + 2;
         if ((long) SEQ.getAcquire(slot) != expected) {
@@ -181,7 +206,7 @@ public final class RequestStream {
         if ((long) SEQ.getOpaque(slot) != expected) {
             return null;
         }
-        return copy.toSample(s.index + ":" + n, wallOffsetNanos, headers);
+        return copy.toSample(s.index + ":" + n, wallOffsetNanos, withHeaders ? headers : NO_HEADERS);
     }
 
     private static final class Stripe {
