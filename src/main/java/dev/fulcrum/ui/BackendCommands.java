@@ -10,7 +10,15 @@ import java.util.function.Consumer;
  * once the engine accepted it, so undo never reverses something that did not happen.
  */
 public final class BackendCommands {
+    /** While a slider is dragged, at most one weight per this many ms (5 a second) goes to the engine. */
+    public static final long DRAG_SEND_INTERVAL_MS = 200;
+
     private final UiSession session;
+    /** What the current drag last sent, per backend, and when: the engine has that weight until the drag ends. */
+    private final java.util.Map<String, DragSent> lastDragSent = new java.util.HashMap<>();
+
+    private record DragSent(long atMillis, int weight) {
+    }
 
     public BackendCommands(UiSession session) {
         this.session = session;
@@ -18,6 +26,42 @@ public final class BackendCommands {
 
     private EngineClient client() {
         return session.client();
+    }
+
+    /**
+     * A weight while dragging from {@code from} (the weight when the drag began): sent at most every
+     * {@link #DRAG_SEND_INTERVAL_MS} per backend, and only when the engine does not have it already (the weight
+     * this drag last sent, else {@code from}): a drag within one step repeats the value, and each repeat would
+     * be a no-op event such as {@code weight a 5->5}. FX thread.
+     */
+    public void weightDragged(String id, int from, int weight, long nowMillis) {
+        DragSent last = lastDragSent.get(id);
+        int engineHas = last == null ? from : last.weight();
+        if ((last == null || nowMillis - last.atMillis() >= DRAG_SEND_INTERVAL_MS) && weight != engineHas) {
+            lastDragSent.put(id, new DragSent(nowMillis, weight));
+            sendWeight(id, weight);
+        }
+    }
+
+    /**
+     * The final weight (drag released, click or key). Sent only when the engine does not have it yet: after a drag
+     * the engine has the weight the drag last sent, so a release on that weight sends nothing (sending it again would
+     * make a no-op event such as {@code weight a 15->15}); otherwise the engine has {@code from}. Undo restores
+     * {@code from} whenever {@code from != to}, sent now or by the drag. FX thread.
+     */
+    public void weightSet(String id, int from, int to) {
+        DragSent dragged = lastDragSent.remove(id);
+        int engineHas = dragged != null ? dragged.weight() : from;
+        if (to != engineHas) {
+            if (from != to) {
+                setWeight(id, from, to);
+            } else {
+                // dragged away and back: the engine has an intermediate weight, so send the final one (nothing to undo)
+                sendWeight(id, to);
+            }
+        } else if (from != to) {
+            recordWeight(id, from, to); // the drag already sent it: only undo is left to do
+        }
     }
 
     /** Sends a weight without recording it (the live updates while a slider is dragged). */

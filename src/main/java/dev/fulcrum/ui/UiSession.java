@@ -182,6 +182,18 @@ public final class UiSession implements AutoCloseable {
         return pool;
     }
 
+    /**
+     * Whether the strategy of {@code pool} reads weights, by the last sample (true before the first: a slider must
+     * not look disabled while the window starts).
+     */
+    public boolean readsWeights(String pool) {
+        EngineState s = state();
+        EngineState.PoolInfo p = s == null || pool == null ? null : s.pools().get(pool);
+        Object type = p == null || p.strategy() == null ? null : p.strategy().get("type");
+        return type == null || !dev.fulcrum.engine.StrategySpec.TYPES.contains(type.toString())
+                || dev.fulcrum.engine.StrategySpec.of(type.toString()).readsWeights();
+    }
+
     public String pool() {
         return pool.get();
     }

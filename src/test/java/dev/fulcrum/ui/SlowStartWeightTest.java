@@ -75,5 +75,11 @@ class SlowStartWeightTest {
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
                 robot.lookup("#effective-late").queryAs(Label.class).getText()).isEqualTo("10"));
         assertThat(fulcrum.backend("late").effectiveWeight()).isEqualTo(10.0);
+        // and the slider says the weight is ignored, which it is not under a strategy that reads weights
+        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#weight-ignored-late").queryAs(Label.class)
+                .isVisible());
+        window.session().client().setStrategy("default", Map.of("type", StrategySpec.SMOOTH_WRR));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !robot.lookup("#weight-ignored-late").queryAs(Label.class)
+                .isVisible());
     }
 }

@@ -18,21 +18,13 @@ import javafx.collections.ObservableList;
  * {@link BackendCommands}, so each can be undone). FX thread only.
  */
 public final class BackendsViewModel {
-    /** While a slider is dragged, at most one weight per this many ms (5 a second) goes to the engine. */
-    public static final long DRAG_SEND_INTERVAL_MS = 200;
-    /** After a local weight change, samples older than the change may still arrive: ignore their weight. */
-    static final long LOCAL_WEIGHT_HOLD_MS = 1000;
+    public static final long DRAG_SEND_INTERVAL_MS = BackendCommands.DRAG_SEND_INTERVAL_MS;
 
     private final UiSession session;
     private final BackendCommands commands;
     private final ObservableList<BackendRow> rows = FXCollections.observableArrayList();
     private final ObservableList<BackendRow> readOnlyRows = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, BackendRow> byId = new HashMap<>();
-    /** What the current drag last sent, per backend, and when: the engine has that weight until the drag ends. */
-    private final Map<String, DragSent> lastDragSent = new HashMap<>();
-
-    private record DragSent(long atMillis, int weight) {
-    }
 
     public BackendsViewModel(UiSession session) {
         this.session = session;
@@ -87,40 +79,19 @@ public final class BackendsViewModel {
         return ids;
     }
 
-    /**
-     * A weight while dragging from {@code from} (the weight when the drag began): sent at most every
-     * {@link #DRAG_SEND_INTERVAL_MS} per backend, and only when the engine does not have it already (the weight
-     * this drag last sent, else {@code from}): a drag within one step repeats the value, and each repeat would
-     * be a no-op event such as {@code weight a 5->5}.
-     */
-    public void weightDragged(String id, int from, int weight, long nowMillis) {
-        DragSent last = lastDragSent.get(id);
-        int engineHas = last == null ? from : last.weight();
-        if ((last == null || nowMillis - last.atMillis() >= DRAG_SEND_INTERVAL_MS) && weight != engineHas) {
-            lastDragSent.put(id, new DragSent(nowMillis, weight));
-            commands.sendWeight(id, weight);
-        }
+    /** Whether the strategy of {@code b}'s pool reads weights (a slider under one that does not is disabled). */
+    public boolean readsWeights(BackendInfo b) {
+        return session.readsWeights(b.pool());
     }
 
-    /**
-     * The final weight (drag released, click or key). Sent only when the engine does not have it yet: after a drag
-     * the engine has the weight the drag last sent, so a release on that weight sends nothing (sending it again would
-     * make a no-op event such as {@code weight a 15->15}); otherwise the engine has {@code from}. Undo restores
-     * {@code from} whenever {@code from != to}, sent now or by the drag.
-     */
+    /** A weight while a slider is dragged: see {@link BackendCommands#weightDragged}. */
+    public void weightDragged(String id, int from, int weight, long nowMillis) {
+        commands.weightDragged(id, from, weight, nowMillis);
+    }
+
+    /** The final weight (drag released, click or key): see {@link BackendCommands#weightSet}. */
     public void weightSet(String id, int from, int to) {
-        DragSent dragged = lastDragSent.remove(id);
-        int engineHas = dragged != null ? dragged.weight() : from;
-        if (to != engineHas) {
-            if (from != to) {
-                commands.setWeight(id, from, to);
-            } else {
-                // dragged away and back: the engine has an intermediate weight, so send the final one (nothing to undo)
-                commands.sendWeight(id, to);
-            }
-        } else if (from != to) {
-            commands.recordWeight(id, from, to); // the drag already sent it: only undo is left to do
-        }
+        commands.weightSet(id, from, to);
     }
 
     public void drain(BackendRow r) {

@@ -1,0 +1,123 @@
+package dev.fulcrum.ui;
+
+import dev.fulcrum.admin.EngineState.BackendInfo;
+import javafx.scene.control.Label;
+import javafx.scene.control.Slider;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+
+/**
+ * A backend's weight as a slider that reweights live, wherever a view shows one (the Backends table, the Live
+ * stage's cards): while dragging, at most 5 weights a second go to the engine ({@link BackendCommands#weightDragged});
+ * on release the final weight is sent, unless the drag already sent it, and recorded for undo. Beside it the
+ * effective weight, which differs during slow start. The range grows with the weight (0-20, 0-100, 0-1000: the next
+ * range once a weight is at 80% of the current one), so small weights stay easy to set and large ones reachable.
+ *
+ * <p>Under a strategy that reads no weight (round robin, random, fastest response) the slider says so beside it, with a
+ * tooltip: the weight is still set (it counts once the pool's strategy reads weights) but changes no pick now, which
+ * the number alone would not tell.
+ */
+public final class WeightSlider {
+    /** After a local change, samples older than it may still arrive: their weight is not shown meanwhile. */
+    public static final long LOCAL_WEIGHT_HOLD_MS = 1000;
+
+    private final BackendCommands commands;
+    private final Slider slider = new Slider(0, 20, 1);
+    private final Label effective = new Label();
+    private final Label ignored = new Label("ignored");
+    private final HBox box = new HBox(6, slider, effective, ignored);
+    private BackendInfo info;
+    private boolean updating;
+    private int dragFrom = -1;
+    private long localUntil;
+
+    public WeightSlider(BackendCommands commands) {
+        this.commands = commands;
+        HBox.setHgrow(slider, Priority.ALWAYS);
+        slider.setMinWidth(90);
+        slider.setBlockIncrement(1);
+        effective.getStyleClass().add("effective-weight");
+        effective.setMinWidth(80);
+        ignored.getStyleClass().add("weight-ignored");
+        ignored.setTooltip(new Tooltip("this pool's strategy reads no weights: the weight is kept, and changes no "
+                + "pick until the pool's strategy reads weights"));
+        ignored.managedProperty().bind(ignored.visibleProperty());
+        ignored.setVisible(false);
+        slider.valueChangingProperty().addListener((o, was, changing) -> {
+            if (info == null) {
+                return;
+            }
+            if (changing) {
+                dragFrom = info.weight();
+            } else {
+                int from = dragFrom >= 0 ? dragFrom : info.weight();
+                dragFrom = -1;
+                localUntil = System.currentTimeMillis() + LOCAL_WEIGHT_HOLD_MS;
+                commands.weightSet(info.id(), from, value());
+            }
+        });
+        slider.valueProperty().addListener((o, a, v) -> {
+            if (updating || info == null) {
+                return;
+            }
+            localUntil = System.currentTimeMillis() + LOCAL_WEIGHT_HOLD_MS;
+            showEffective(info, value());
+            if (slider.isValueChanging()) {
+                commands.weightDragged(info.id(), dragFrom >= 0 ? dragFrom : info.weight(), value(),
+                        System.currentTimeMillis());
+            } else if (dragFrom < 0) {
+                commands.weightSet(info.id(), info.weight(), value()); // a click on the track or a key
+            }
+        });
+    }
+
+    public HBox node() {
+        return box;
+    }
+
+    public Slider slider() {
+        return slider;
+    }
+
+    /** Shows a new sample of the backend; {@code readsWeights} is whether its pool's strategy reads weights. */
+    public void show(BackendInfo b, boolean readsWeights) {
+        if (b == null) {
+            return;
+        }
+        boolean sameBackend = info != null && info.id().equals(b.id());
+        info = b;
+        slider.setId("weight-" + b.id());
+        effective.setId("effective-" + b.id());
+        if (!sameBackend) {
+            localUntil = 0;
+        }
+        ignored.setVisible(!readsWeights);
+        ignored.setId("weight-ignored-" + b.id());
+        boolean local = slider.isValueChanging() || System.currentTimeMillis() < localUntil;
+        if (!local) {
+            updating = true;
+            try {
+                int w = b.weight();
+                slider.setMax(w < 16 ? 20 : w < 80 ? 100 : 1000);
+                slider.setValue(w);
+            } finally {
+                updating = false;
+            }
+        }
+        showEffective(b, local ? value() : b.weight());
+    }
+
+    private int value() {
+        return (int) Math.round(slider.getValue());
+    }
+
+    private void showEffective(BackendInfo b, int weight) {
+        boolean ramping = Math.abs(b.effectiveWeight() - b.weight()) > 0.005;
+        effective.setText(ramping ? weight + " (now " + fmt(b.effectiveWeight()) + ")" : Integer.toString(weight));
+    }
+
+    private static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : String.format("%.2f", d);
+    }
+}

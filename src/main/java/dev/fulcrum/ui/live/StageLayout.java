@@ -1,0 +1,97 @@
+package dev.fulcrum.ui.live;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where each part of the Live stage sits on a canvas of {@code width} by {@code height}: the clients in a column on
+ * the left, the proxy in the middle, one card per backend in a column on the right, in the pool's order. Recomputed
+ * when the canvas is resized or the members change, never per frame.
+ *
+ * <p>Example: 1200 by 700 with three backends: clients at x 108, the proxy's box centred at (504, 350), cards 330 wide
+ * from x 780, each 112 high with 16 between, the column centred vertically.
+ */
+public final class StageLayout {
+    /** A point on the stage. */
+    public record Point(double x, double y) {
+    }
+
+    /** A box on the stage; {@link #entry()} is where a request's dot arrives (the middle of its left edge). */
+    public record Box(double x, double y, double w, double h) {
+        public Point entry() {
+            return new Point(x, y + h / 2);
+        }
+
+        public Point centre() {
+            return new Point(x + w / 2, y + h / 2);
+        }
+    }
+
+    /** Client lanes: requests are spread over this many, by client address. */
+    public static final int CLIENT_LANES = 3;
+    static final double CARD_MAX_H = 112;
+    static final double CARD_MIN_H = 30;
+    static final double GAP = 16;
+
+    private final double width;
+    private final double height;
+    private final Box proxy;
+    private final Map<String, Box> cards = new LinkedHashMap<>();
+    private final Point[] clients = new Point[CLIENT_LANES];
+
+    public StageLayout(double width, double height, List<String> backends) {
+        this.width = Math.max(width, 320);
+        this.height = Math.max(height, 240);
+        double pw = Math.min(190, this.width * 0.16);
+        double ph = Math.min(130, this.height * 0.22);
+        this.proxy = new Box(this.width * 0.42 - pw / 2, this.height / 2 - ph / 2, pw, ph);
+        for (int i = 0; i < CLIENT_LANES; i++) {
+            clients[i] = new Point(this.width * 0.09, this.height * (i + 1) / (CLIENT_LANES + 1));
+        }
+        int n = Math.max(1, backends.size());
+        double gap = n > 8 ? 6 : GAP;
+        double cardH = Math.max(CARD_MIN_H, Math.min(CARD_MAX_H, (this.height - 40 - gap * (n - 1)) / n));
+        double column = cardH * n + gap * (n - 1);
+        double top = Math.max(10, (this.height - column) / 2);
+        double x = this.width * 0.65;
+        double w = this.width * 0.97 - x;
+        for (int i = 0; i < backends.size(); i++) {
+            cards.put(backends.get(i), new Box(x, top + i * (cardH + gap), w, cardH));
+        }
+    }
+
+    public double width() {
+        return width;
+    }
+
+    public double height() {
+        return height;
+    }
+
+    public Box proxy() {
+        return proxy;
+    }
+
+    /** The card of {@code backend}, or null when it is not on the stage (removed since the dot left). */
+    public Box card(String backend) {
+        return cards.get(backend);
+    }
+
+    public Map<String, Box> cards() {
+        return cards;
+    }
+
+    public Point client(int lane) {
+        return clients[Math.floorMod(lane, CLIENT_LANES)];
+    }
+
+    /** Where a dot enters the proxy from the left, and leaves it for a backend on the right. */
+    public Point proxyIn() {
+        return new Point(proxy.x(), proxy.y() + proxy.h() / 2);
+    }
+
+    public Point proxyOut() {
+        return new Point(proxy.x() + proxy.w(), proxy.y() + proxy.h() / 2);
+    }
+}

@@ -1,0 +1,144 @@
+package dev.fulcrum.ui.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.fulcrum.admin.RequestSource;
+import dev.fulcrum.requests.RequestSample;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The Live stage's model on a hand-moved clock: no toolkit, no waiting for an animation. */
+class LiveModelTest {
+    private double t;
+    private final LiveModel model = new LiveModel(() -> t);
+    private final StageLayout layout = new StageLayout(1200, 700, List.of("a", "b", "c"));
+
+    static RequestSample sample(int status, double latencyMs, boolean refused, String... tried) {
+        List<RequestSample.Attempt> attempts = new ArrayList<>();
+        for (int i = 0; i < tried.length; i++) {
+            attempts.add(new RequestSample.Attempt(tried[i], i < tried.length - 1 ? "CONNECT_FAILURE" : "SUCCESS", 1));
+        }
+        return new RequestSample("0:1", 0, "default", "GET", "/", null, "http", "HTTP/1.1", "10.0.0.1", null, 0,
+                List.copyOf(attempts), refused || tried.length == 0 ? null : tried[tried.length - 1], status, 0, 5,
+                latencyMs, tried.length > 1, false, false, refused, false, List.of(), List.of());
+    }
+
+    private static RequestSource.Batch batch(RequestSample... rs) {
+        return new RequestSource.Batch(List.of(rs), 0);
+    }
+
+    private static void near(Flight.Position p, StageLayout.Point where) {
+        assertThat(p).isNotNull();
+        assertThat(p.x()).isCloseTo(where.x(), within(0.5));
+        assertThat(p.y()).isCloseTo(where.y(), within(0.5));
+    }
+
+    @Test
+    void aRequestProxiedToBBecomesADotThatFliesToBAndBack() {
+        model.offer(batch(sample(200, 10, false, "b")));
+
+        assertThat(model.flights()).singleElement().satisfies(f -> {
+            assertThat(f.destination()).isEqualTo("b");
+            assertThat(f.kind()).isEqualTo(Flight.Kind.OK);
+            assertThat(f.count()).isEqualTo(1);
+        });
+        Flight f = model.flights().get(0);
+        near(f.at(0, layout), layout.client(f.lane()));
+        near(f.at(Flight.TO_PROXY, layout), layout.proxyIn());
+        near(f.at(Flight.TO_PROXY + 0.001 + Flight.TO_BACKEND, layout), layout.card("b").entry());
+        assertThat(f.at(Flight.TO_PROXY + 0.2, layout).x()).as("on its way right, to the cards")
+                .isBetween(layout.proxyOut().x(), layout.card("b").entry().x());
+
+        t = f.length() + 0.01;
+        assertThat(model.flights()).as("home and gone").isEmpty();
+    }
+
+    @Test
+    void aRetryBouncesOffTheFirstBackendAndGoesOnToTheSecond() {
+        model.offer(batch(sample(200, 10, false, "a", "c")));
+        Flight f = model.flights().get(0);
+
+        double atA = Flight.TO_PROXY + 0.001 + Flight.TO_BACKEND;
+        near(f.at(atA, layout), layout.card("a").entry());
+        near(f.at(atA + Flight.BOUNCE, layout), layout.proxyOut());
+        near(f.at(atA + Flight.BOUNCE + Flight.TO_BACKEND, layout), layout.card("c").entry());
+        assertThat(f.destination()).isEqualTo("c");
+    }
+
+    @Test
+    void aRefusalStopsAtTheProxyAndFadesThere() {
+        model.offer(batch(sample(503, 1, true)));
+        Flight f = model.flights().get(0);
+
+        assertThat(f.kind()).isEqualTo(Flight.Kind.REFUSED);
+        assertThat(f.destination()).isNull();
+        for (double s = Flight.TO_PROXY + 0.01; s < f.length(); s += 0.05) {
+            Flight.Position p = f.at(s, layout);
+            near(p, layout.proxyIn());
+            assertThat(p.fading()).isTrue();
+        }
+    }
+
+    @Test
+    void aSlowerAnswerIsHeldLongerAtItsBackend() {
+        assertThat(Flight.dwell(300)).isGreaterThan(Flight.dwell(5) * 4);
+        model.offer(batch(sample(200, 300, false, "a"), sample(200, 5, false, "b")));
+        List<Flight> f = model.flights();
+        assertThat(f.get(0).length() - f.get(1).length()).isCloseTo(Flight.dwell(300) - Flight.dwell(5), within(0.11));
+    }
+
+    @Test
+    void aboveTheBudgetOneDotStandsForSeveralRequestsAndTheirSharesHold() {
+        // 1000 requests a second for two seconds, 3 in 4 to a, each frame's batch sampled to 50 of 100
+        long dotsToA = 0;
+        long dotsToB = 0;
+        long represented = 0;
+        for (int frame = 0; frame < 40; frame++) {
+            t = frame * 0.05;
+            List<RequestSample> rs = new ArrayList<>();
+            for (int i = 0; i < 25; i++) {
+                rs.add(sample(200, 1, false, i % 4 == 3 ? "b" : "a"));
+            }
+            int before = model.flights().size();
+            model.offer(new RequestSource.Batch(rs, 25));
+            for (Flight f : model.flights().subList(before, model.flights().size())) {
+                represented += f.count();
+                if (f.destination().equals("a")) {
+                    dotsToA++;
+                } else {
+                    dotsToB++;
+                }
+            }
+        }
+
+        assertThat(model.scale()).isEqualTo(5);
+        assertThat(model.requests()).isEqualTo(2_000);
+        assertThat(represented).as("every request is in some dot, give or take the groups still filling")
+                .isBetween(2_000L - 2 * 5 * 2, 2_000L);
+        assertThat((double) dotsToA / (dotsToA + dotsToB)).isCloseTo(0.75, within(0.03));
+        assertThat(model.dots()).isLessThanOrEqualTo((long) (2 * LiveModel.MAX_DOTS_PER_SECOND * 1.2));
+    }
+
+    @Test
+    void pauseHoldsEveryDotStillAndCountsWhatCameMeanwhile() {
+        model.offer(batch(sample(200, 10, false, "a")));
+        t = 0.3;
+        Flight f = model.flights().get(0);
+        Flight.Position before = f.at(model.now(), layout);
+
+        model.pause();
+        t = 5;
+        model.offer(batch(sample(200, 10, false, "b"), sample(200, 10, false, "c")));
+
+        assertThat(f.at(model.now(), layout)).isEqualTo(before);
+        assertThat(model.flights()).hasSize(1);
+        assertThat(model.seenWhilePaused()).isEqualTo(2);
+
+        model.resume();
+        t = 5.1;
+        assertThat(model.now()).isCloseTo(0.4, within(1e-9));
+        assertThat(f.at(model.now(), layout)).isNotEqualTo(before);
+    }
+}
