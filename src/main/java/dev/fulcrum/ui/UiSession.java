@@ -226,6 +226,14 @@ public final class UiSession implements AutoCloseable {
         if (closed) {
             return;
         }
+        try {
+            submit(what, work, onFx, onFail);
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            LOG.debug("{} dropped: the window is closing", what); // closed between the check and the hand-over
+        }
+    }
+
+    private <T> void submit(String what, Callable<T> work, Consumer<T> onFx, Consumer<String> onFail) {
         worker.execute(() -> {
             T result;
             try {
