@@ -6,6 +6,7 @@ import dev.fulcrum.ui.breakers.BreakersController;
 import dev.fulcrum.ui.demo.DemoController;
 import dev.fulcrum.ui.events.EventsController;
 import dev.fulcrum.ui.health.HealthController;
+import dev.fulcrum.ui.live.LiveController;
 import dev.fulcrum.ui.load.LoadController;
 import dev.fulcrum.ui.ring.RingController;
 import dev.fulcrum.ui.strategy.StrategyController;
@@ -36,7 +37,10 @@ public final class MainController {
     @FXML private Label engineLabel;
     @FXML private ComboBox<String> poolSelector;
     @FXML private ToggleSwitch darkToggle;
+    @FXML private javafx.scene.control.Button presentButton;
+    @FXML private javafx.scene.layout.VBox bottom;
     @FXML private TabPane tabs;
+    @FXML private Tab liveTab;
     @FXML private Tab backendsTab;
     @FXML private Tab ringTab;
     @FXML private Tab loadTab;
@@ -46,6 +50,7 @@ public final class MainController {
     @FXML private Tab eventsTab;
     @FXML private Tab demoTab;
     @FXML private StatusBar statusBar;
+    @FXML private LiveController liveController;
     @FXML private BackendsController backendsController;
     @FXML private RingController ringController;
     @FXML private LoadController loadController;
@@ -62,6 +67,7 @@ public final class MainController {
     @FXML
     private void initialize() {
         engineLabel.setText(session.description());
+        bottom.getChildren().add(0, new TimelineBar(session));
         rpsLabel.setId("totalRps");
         errorsLabel.setId("totalErrors");
         rpsLabel.getStyleClass().add("status-item");
@@ -76,6 +82,8 @@ public final class MainController {
         });
         // views that redraw on every sample rest while their tab is hidden, and catch up when it is selected
         loadController.viewModel().showingProperty().bind(loadTab.selectedProperty());
+        liveController.showingProperty().bind(liveTab.selectedProperty());
+        darkToggle.selectedProperty().addListener((o, a, dark) -> liveController.setDark(dark));
         breakersController.showingProperty().bind(breakersTab.selectedProperty());
         healthController.showingProperty().bind(healthTab.selectedProperty());
         session.stateProperty().addListener((o, a, s) -> show(s));
@@ -219,6 +227,22 @@ public final class MainController {
 
     public ToggleSwitch darkToggle() {
         return darkToggle;
+    }
+
+    public javafx.scene.control.Button presentButton() {
+        return presentButton;
+    }
+
+    /** Present mode hides what only an operator needs: the engine line, the theme switch and the status bar. */
+    void showChrome(boolean show) {
+        for (javafx.scene.Node n : new javafx.scene.Node[] {engineLabel, darkToggle, statusBar}) {
+            n.setVisible(show);
+            n.setManaged(show);
+        }
+    }
+
+    public LiveController live() {
+        return liveController;
     }
 
     public BackendsController backends() {

@@ -27,6 +27,12 @@ public final class MainWindow {
     }
 
     private WorkshopTabs.Workshop workshop;
+    private PresentMode present;
+
+    public PresentMode present() {
+        return present;
+    }
+
     private javafx.animation.Timeline divergenceTimer;
 
     public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs) {
@@ -70,6 +76,7 @@ public final class MainWindow {
         });
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.Z, KeyCombination.SHORTCUT_DOWN),
                 () -> main.controller().backends().undo());
+        w.present = new PresentMode(stage, scene, session, main.controller());
         stage.setTitle("Fulcrum — " + session.description());
         session.onError(msg -> Notifier.error(stage, msg));
         return w;

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleStringProperty;
@@ -58,6 +59,11 @@ public final class UiSession implements AutoCloseable {
     private final Queue<EngineEvent> pendingEvents = new ConcurrentLinkedQueue<>();
     private final List<Consumer<String>> errorListeners = new ArrayList<>();
     private final UndoHistory undo = new UndoHistory();
+    private final TimeMachine history = new TimeMachine();
+    private final javafx.beans.property.StringProperty selectedBackend =
+            new javafx.beans.property.SimpleStringProperty(this, "selectedBackend");
+    private final javafx.beans.property.ReadOnlyLongWrapper viewingAt =
+            new javafx.beans.property.ReadOnlyLongWrapper(this, "viewingAt", -1);
     private final AtomicReference<EngineState> latest = new AtomicReference<>();
     private final AtomicBoolean posted = new AtomicBoolean();
     private final String description;
@@ -120,8 +126,77 @@ public final class UiSession implements AutoCloseable {
             if (events.size() > MAX_EVENTS) {
                 events.remove(0, events.size() - MAX_EVENTS);
             }
+            batch.forEach(history::event);
         }
-        state.set(latest.get());
+        EngineState s = latest.get();
+        history.record(lastAnswerWallMillis, s);
+        if (viewingAt.get() < 0) {
+            state.set(s);
+        }
+    }
+
+    // ---------------------------------------------------------------- the time machine
+
+    /**
+     * What the window saw over the last five minutes. While {@link #viewingAtProperty()} is set, every view that reads
+     * {@link #stateProperty()} shows the recorded state of that moment instead of the live one.
+     */
+    public TimeMachine history() {
+        return history;
+    }
+
+    /** The moment the views show (wall milliseconds), or -1 for now. */
+    public ReadOnlyLongProperty viewingAtProperty() {
+        return viewingAt.getReadOnlyProperty();
+    }
+
+    /** The backend the trainer last clicked (Live card, Backends row), for the present-mode keys; or null. */
+    public javafx.beans.property.StringProperty selectedBackendProperty() {
+        return selectedBackend;
+    }
+
+    public boolean live() {
+        return viewingAt.get() < 0;
+    }
+
+    /** Shows every view as it was at {@code wallMillis} (kept for five minutes); FX thread. */
+    public void viewAt(long wallMillis) {
+        viewingAt.set(Math.max(wallMillis, history.oldest()));
+        EngineState past = history.stateAt(viewingAt.get());
+        if (past != null) {
+            state.set(past);
+        }
+    }
+
+    /** Pauses every view on what it shows now (the space bar); FX thread. */
+    public void pauseViews() {
+        if (live()) {
+            viewAt(Math.max(0, history.newest()));
+        }
+    }
+
+    /** Back to the live engine; FX thread. */
+    public void backToLive() {
+        viewingAt.set(-1);
+        EngineState s = latest.get();
+        if (s != null) {
+            state.set(s);
+        }
+    }
+
+    /**
+     * A pool's ring or Maglev table: as it was at the moment the views show, or fetched now (then kept for the time
+     * machine). Blocks on the client when live: call it off the FX thread, from the session's worker.
+     */
+    public EngineClient.Ring ring(String pool) {
+        long at = viewingAt.get();
+        if (at >= 0) {
+            return history.ringAt(pool, at);
+        }
+        EngineClient.Ring r = client.ring(pool);
+        long now = System.currentTimeMillis();
+        Platform.runLater(() -> history.ring(pool, now, r));
+        return r;
     }
 
     private void sampleDemo() {

@@ -23,6 +23,7 @@ public final class WeightSlider {
     public static final long LOCAL_WEIGHT_HOLD_MS = 1000;
 
     private final BackendCommands commands;
+    private final String idPrefix;
     private final Slider slider = new Slider(0, 20, 1);
     private final Label effective = new Label();
     private final Label ignored = new Label("ignored");
@@ -32,14 +33,17 @@ public final class WeightSlider {
     private int dragFrom = -1;
     private long localUntil;
 
-    public WeightSlider(BackendCommands commands) {
+    /** @param idPrefix before the node ids ({@code weight-ID}), so two views' sliders of one backend differ */
+    public WeightSlider(BackendCommands commands, String idPrefix) {
         this.commands = commands;
+        this.idPrefix = idPrefix;
         HBox.setHgrow(slider, Priority.ALWAYS);
-        slider.setMinWidth(90);
+        slider.setMinWidth(60);
         slider.setBlockIncrement(1);
         effective.getStyleClass().add("effective-weight");
-        effective.setMinWidth(80);
+        effective.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         ignored.getStyleClass().add("weight-ignored");
+        ignored.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         ignored.setTooltip(new Tooltip("this pool's strategy reads no weights: the weight is kept, and changes no "
                 + "pick until the pool's strategy reads weights"));
         ignored.managedProperty().bind(ignored.visibleProperty());
@@ -87,13 +91,13 @@ public final class WeightSlider {
         }
         boolean sameBackend = info != null && info.id().equals(b.id());
         info = b;
-        slider.setId("weight-" + b.id());
-        effective.setId("effective-" + b.id());
+        slider.setId(idPrefix + "weight-" + b.id());
+        effective.setId(idPrefix + "effective-" + b.id());
         if (!sameBackend) {
             localUntil = 0;
         }
         ignored.setVisible(!readsWeights);
-        ignored.setId("weight-ignored-" + b.id());
+        ignored.setId(idPrefix + "weight-ignored-" + b.id());
         boolean local = slider.isValueChanging() || System.currentTimeMillis() < localUntil;
         if (!local) {
             updating = true;

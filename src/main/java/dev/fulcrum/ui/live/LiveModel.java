@@ -39,6 +39,7 @@ public final class LiveModel {
     private final ArrayDeque<double[]> arrivals = new ArrayDeque<>();
     /** Requests waiting to make up a dot, by path and ending. */
     private final Map<String, double[]> groups = new HashMap<>();
+    private final Map<String, Integer> lanes = new java.util.LinkedHashMap<>();
     private double pausedAt = Double.NaN;
     private double pausedFor;
     private long seenWhilePaused;
@@ -122,7 +123,7 @@ public final class LiveModel {
             if (g[0] >= scale) {
                 int count = (int) Math.floor(g[0] / scale) * scale;
                 g[0] -= count;
-                int lane = Math.floorMod(r.client() == null ? 0 : r.client().hashCode(), StageLayout.CLIENT_LANES);
+                int lane = laneOf(r.client());
                 born.add(new Pending(lane, tried, refused, r.latencyMs(), kind, count));
             }
         }
@@ -144,6 +145,31 @@ public final class LiveModel {
         double now = now();
         flights.removeIf(f -> f.done(now));
         return flights;
+    }
+
+    /**
+     * The client lane of an address: the first clients seen each get a lane of their own, in the order they came;
+     * once every lane is taken, the others share them by hash.
+     */
+    int laneOf(String client) {
+        String c = client == null ? "?" : client;
+        Integer lane = lanes.get(c);
+        if (lane == null) {
+            lane = lanes.size() < StageLayout.CLIENT_LANES ? lanes.size()
+                    : Math.floorMod(c.hashCode(), StageLayout.CLIENT_LANES);
+            if (lanes.size() < StageLayout.CLIENT_LANES) {
+                lanes.put(c, lane);
+            }
+        }
+        return lane;
+    }
+
+    /** What each client lane is labelled: the address that has it, or "clients" for a shared or empty one. */
+    public String[] laneLabels() {
+        String[] out = new String[StageLayout.CLIENT_LANES];
+        java.util.Arrays.fill(out, lanes.size() >= StageLayout.CLIENT_LANES ? "clients" : "");
+        lanes.forEach((client, lane) -> out[lane] = client);
+        return out;
     }
 
     /** Requests one dot stands for now. */

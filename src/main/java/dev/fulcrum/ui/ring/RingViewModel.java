@@ -70,7 +70,7 @@ public final class RingViewModel {
         // the geometry (8,000 points at 50 x 160) is built on the worker too, not on the FX thread
         int tableSize = tableSize(pool);
         Map<String, Color> palette = dev.fulcrum.ui.Palette.forPool(session.state(), pool);
-        session.call("ring of " + pool, () -> java.util.Optional.ofNullable(session.client().ring(pool))
+        session.call("ring of " + pool, () -> java.util.Optional.ofNullable(session.ring(pool))
                         .map(r -> RingGeometry.of(r, tableSize, palette)),
                 g -> {
                     if (pool.equals(session.pool())) {

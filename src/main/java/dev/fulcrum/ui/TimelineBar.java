@@ -1,0 +1,118 @@
+package dev.fulcrum.ui;
+
+import dev.fulcrum.engine.EngineEvent;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Set;
+import javafx.animation.KeyFrame;
+import javafx.animation.Timeline;
+import javafx.geometry.Pos;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.Slider;
+import javafx.scene.control.Tooltip;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Pane;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.StackPane;
+import javafx.scene.shape.Rectangle;
+import javafx.util.Duration;
+
+/**
+ * The time machine's timeline along the bottom of the window: the last five minutes, with a mark for each event that
+ * changes the pool (breaker, health, membership, weight, drain, strategy, config) where it happened; dragging back
+ * shows every view as it was then ({@link UiSession#viewAt}), Live (or the space bar again) comes back to now.
+ */
+public final class TimelineBar extends HBox {
+    static final Set<String> MARKED = Set.of("breaker", "health", "membership", "weight", "drain", "strategy", "config",
+            "panic");
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    private final UiSession session;
+    private final Slider slider = new Slider(0, TimeMachine.KEEP_MS, TimeMachine.KEEP_MS);
+    private final Pane marks = new Pane();
+    private final Label when = new Label("live");
+    private final Button live = new Button("Live");
+    private boolean moving;
+    /** The window's end, wall milliseconds: now while live, frozen while looking back. */
+    private long end;
+
+    public TimelineBar(UiSession session) {
+        this.session = session;
+        setId("timeline");
+        getStyleClass().add("timeline");
+        setAlignment(Pos.CENTER_LEFT);
+        setSpacing(8);
+        slider.setId("timelineSlider");
+        when.setId("timelineWhen");
+        live.setId("timelineLive");
+        when.setMinWidth(150);
+        marks.setMouseTransparent(true);
+        marks.setMinHeight(6);
+        StackPane track = new StackPane(marks, slider);
+        HBox.setHgrow(track, Priority.ALWAYS);
+        getChildren().addAll(new Label("Time"), track, when, live);
+        live.setOnAction(e -> session.backToLive());
+        slider.valueProperty().addListener((o, a, v) -> {
+            if (moving) {
+                return;
+            }
+            long t = end - (long) (TimeMachine.KEEP_MS - v.doubleValue());
+            if (v.doubleValue() >= TimeMachine.KEEP_MS - 200 && slider.isValueChanging()) {
+                session.backToLive();
+            } else {
+                session.viewAt(t);
+            }
+        });
+        session.viewingAtProperty().addListener((o, a, t) -> show());
+        Timeline tick = new Timeline(new KeyFrame(Duration.seconds(1), e -> show()));
+        tick.setCycleCount(Timeline.INDEFINITE);
+        sceneProperty().addListener((o, a, sc) -> {
+            if (sc == null) {
+                tick.stop();
+            } else {
+                tick.play();
+            }
+        });
+        show();
+    }
+
+    private void show() {
+        long viewing = session.viewingAtProperty().get();
+        if (viewing < 0) {
+            end = System.currentTimeMillis();
+        }
+        moving = true;
+        try {
+            slider.setValue(viewing < 0 ? TimeMachine.KEEP_MS : TimeMachine.KEEP_MS - (end - viewing));
+        } finally {
+            moving = false;
+        }
+        live.setDisable(viewing < 0);
+        when.setText(viewing < 0 ? "live" : String.format(Locale.ROOT, "%s (%d s ago)",
+                CLOCK.format(Instant.ofEpochMilli(viewing)), (System.currentTimeMillis() - viewing) / 1000));
+        drawMarks();
+    }
+
+    private void drawMarks() {
+        double w = marks.getWidth() > 0 ? marks.getWidth() : getWidth() * 0.7;
+        marks.getChildren().clear();
+        for (EngineEvent e : session.history().events()) {
+            if (!MARKED.contains(e.type())) {
+                continue;
+            }
+            double f = 1 - (double) (end - e.at()) / TimeMachine.KEEP_MS;
+            if (f < 0 || f > 1) {
+                continue;
+            }
+            Rectangle r = new Rectangle(2, 10);
+            r.getStyleClass().addAll("timeline-mark", "timeline-" + e.type());
+            r.setLayoutX(f * (w - 2));
+            Tooltip.install(r, new Tooltip(e.type() + " " + (e.backend() == null ? "" : e.backend()) + " "
+                    + (e.from() == null ? "" : e.from() + " → ") + (e.to() == null ? "" : e.to())));
+            marks.getChildren().add(r);
+        }
+    }
+}

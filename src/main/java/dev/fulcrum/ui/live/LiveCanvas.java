@@ -1,0 +1,117 @@
+package dev.fulcrum.ui.live;
+
+import dev.fulcrum.ui.Palette;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.canvas.Canvas;
+import javafx.scene.canvas.GraphicsContext;
+import javafx.scene.paint.Color;
+import javafx.scene.text.Font;
+import javafx.scene.text.FontWeight;
+import javafx.scene.text.TextAlignment;
+
+/**
+ * Draws one frame of the Live stage from the model: the clients, the wires to the proxy and on to each backend's card
+ * (in the backend's colour), the proxy with its strategy, and every dot where its flight is now. The cards themselves
+ * are JavaFX nodes laid over the canvas by the controller. Nothing here keeps state between frames but the palette.
+ */
+final class LiveCanvas extends Canvas {
+    /** What each kind of dot looks like; the legend says the same in words. */
+    static final Map<Flight.Kind, Color> COLOURS = new EnumMap<>(Map.of(
+            Flight.Kind.OK, Color.web("#2e9d57"),
+            Flight.Kind.REDIRECT, Color.web("#3b6fd8"),
+            Flight.Kind.CLIENT_ERROR, Color.web("#e0a21b"),
+            Flight.Kind.SERVER_ERROR, Color.web("#d64545"),
+            Flight.Kind.CLIENT_GONE, Color.web("#8a8f98"),
+            Flight.Kind.REFUSED, Color.web("#b4232b"),
+            Flight.Kind.UPGRADE, Color.web("#8e44ad")));
+    static final Map<Flight.Kind, String> MEANING = new EnumMap<>(Map.of(
+            Flight.Kind.OK, "2xx", Flight.Kind.REDIRECT, "3xx", Flight.Kind.CLIENT_ERROR, "4xx",
+            Flight.Kind.SERVER_ERROR, "5xx", Flight.Kind.CLIENT_GONE, "client left (499)",
+            Flight.Kind.REFUSED, "refused (503)", Flight.Kind.UPGRADE, "WebSocket"));
+
+    private boolean dark;
+    private double textScale = 1;
+
+    void setDark(boolean d) {
+        dark = d;
+    }
+
+    /** Present mode's larger type. */
+    void setTextScale(double s) {
+        textScale = s;
+    }
+
+    @Override
+    public boolean isResizable() {
+        return true;
+    }
+
+    void draw(StageLayout l, List<Flight> flights, double now, String strategy, String[] laneLabels) {
+        GraphicsContext g = getGraphicsContext2D();
+        double w = getWidth();
+        double h = getHeight();
+        g.setFill(dark ? Color.web("#1b1e24") : Color.web("#f6f7f9"));
+        g.fillRect(0, 0, w, h);
+        Color ink = dark ? Color.web("#d8dce3") : Color.web("#1f2430");
+        Color faint = dark ? Color.web("#3a3f49") : Color.web("#d3d7de");
+
+        // wires: each client lane to the proxy, the proxy to each card
+        g.setLineWidth(2);
+        g.setStroke(faint);
+        for (int i = 0; i < StageLayout.CLIENT_LANES; i++) {
+            StageLayout.Point c = l.client(i);
+            g.strokeLine(c.x() + 18, c.y(), l.proxyIn().x(), l.proxyIn().y());
+        }
+        for (Map.Entry<String, StageLayout.Box> e : l.cards().entrySet()) {
+            StageLayout.Point to = e.getValue().entry();
+            g.setStroke(Palette.of(e.getKey()).deriveColor(0, 1, 1, 0.45));
+            g.strokeLine(l.proxyOut().x(), l.proxyOut().y(), to.x(), to.y());
+        }
+
+        // clients
+        for (int i = 0; i < StageLayout.CLIENT_LANES; i++) {
+            StageLayout.Point c = l.client(i);
+            g.setFill(faint);
+            g.fillOval(c.x() - 18, c.y() - 18, 36, 36);
+            g.setFill(ink);
+            g.setFont(Font.font(null, FontWeight.NORMAL, 11 * textScale));
+            g.setTextAlign(TextAlignment.CENTER);
+            g.fillText(laneLabels[i], c.x(), c.y() + 32 * textScale);
+        }
+
+        // the proxy
+        StageLayout.Box p = l.proxy();
+        g.setFill(dark ? Color.web("#262a33") : Color.WHITE);
+        g.fillRoundRect(p.x(), p.y(), p.w(), p.h(), 14, 14);
+        g.setStroke(dark ? Color.web("#5b8def") : Color.web("#3b6fd8"));
+        g.setLineWidth(2);
+        g.strokeRoundRect(p.x(), p.y(), p.w(), p.h(), 14, 14);
+        g.setFill(ink);
+        g.setTextAlign(TextAlignment.CENTER);
+        g.setFont(Font.font(null, FontWeight.BOLD, 15 * textScale));
+        g.fillText("Fulcrum", p.centre().x(), p.centre().y() - 6 * textScale);
+        g.setFont(Font.font(null, FontWeight.NORMAL, 12 * textScale));
+        g.fillText(strategy, p.centre().x(), p.centre().y() + 14 * textScale);
+
+        // the dots, a group of requests a little larger than a single one
+        for (Flight f : flights) {
+            Flight.Position pos = f.at(now, l);
+            if (pos == null) {
+                continue;
+            }
+            Color c = COLOURS.get(f.kind());
+            double alpha = pos.fading() ? Math.max(0.15, 1 - pos.progress()) : 0.92;
+            double r = (f.count() > 1 ? 5.5 : 4.5) * Math.sqrt(textScale);
+            g.setFill(c.deriveColor(0, 1, 1, alpha));
+            g.fillOval(pos.x() - r, pos.y() - r, 2 * r, 2 * r);
+            if (f.refused() && pos.fading()) {
+                g.setStroke(c.deriveColor(0, 1, 1, alpha * 0.6));
+                g.setLineWidth(1.5);
+                double ring = r + 10 * pos.progress();
+                g.strokeOval(pos.x() - ring, pos.y() - ring, 2 * ring, 2 * ring);
+            }
+        }
+    }
+}

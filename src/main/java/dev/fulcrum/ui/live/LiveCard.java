@@ -1,0 +1,131 @@
+package dev.fulcrum.ui.live;
+
+import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.ui.BackendCommands;
+import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.WeightSlider;
+import java.util.List;
+import java.util.Locale;
+import javafx.geometry.Insets;
+import javafx.scene.control.Label;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Pane;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import javafx.scene.shape.Rectangle;
+
+/**
+ * One backend on the Live stage: its colour and id, its state, breaker and health, its weight as a slider that
+ * reweights live, its rate and latency, and its in-flight requests as a visible queue (one square each, up to
+ * {@value #QUEUE_SHOWN}, then a count). Below {@value #FULL_HEIGHT} px only the first two lines show, so twelve
+ * backends still fit a projector's height.
+ */
+final class LiveCard extends VBox {
+    static final int QUEUE_SHOWN = 12;
+    static final double FULL_HEIGHT = 84;
+
+    private final String id;
+    private final Label name = new Label();
+    private final Label state = new Label();
+    private final Label breaker = new Label();
+    private final Label figures = new Label();
+    private final HBox queue = new HBox(3);
+    private final Label queueMore = new Label();
+    private final WeightSlider weight;
+    private final HBox details;
+
+    LiveCard(String id, BackendCommands commands) {
+        this.id = id;
+        this.weight = new WeightSlider(commands, "live-");
+        setId("live-card-" + id);
+        getStyleClass().add("live-card");
+        setPadding(new Insets(4, 8, 4, 8));
+        setSpacing(2);
+        Region swatch = new Region();
+        swatch.setMinSize(12, 12);
+        swatch.setMaxSize(12, 12);
+        swatch.setStyle("-fx-background-color: " + Palette.web(Palette.of(id)) + "; -fx-background-radius: 6;");
+        name.setText(id);
+        name.getStyleClass().add("live-card-name");
+        name.setMinWidth(Region.USE_PREF_SIZE);
+        state.getStyleClass().add("live-chip");
+        breaker.getStyleClass().add("live-chip");
+        Pane grow = new Pane();
+        HBox.setHgrow(grow, javafx.scene.layout.Priority.ALWAYS);
+        HBox head = new HBox(6, swatch, name, grow, state, breaker);
+        head.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        figures.getStyleClass().add("muted");
+        queueMore.getStyleClass().add("muted");
+        queue.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        details = new HBox(8, figures, queue, queueMore);
+        details.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        getChildren().addAll(head, weight.node(), details);
+    }
+
+    String backend() {
+        return id;
+    }
+
+    /** Marks the card as the trainer's selected backend (the present-mode keys act on it). */
+    void pseudoSelected(boolean selected) {
+        if (selected && !getStyleClass().contains("selected")) {
+            getStyleClass().add("selected");
+        } else if (!selected) {
+            getStyleClass().remove("selected");
+        }
+    }
+
+    /** A new sample of the backend; {@code readsWeights} is whether its pool's strategy reads weights. */
+    void show(BackendInfo b, boolean readsWeights) {
+        weight.show(b, readsWeights);
+        state.setText(b.state());
+        state.getStyleClass().setAll("live-chip", "state-" + b.state());
+        String br = b.breaker() == null ? "CLOSED" : b.breaker().state();
+        breaker.setText(breakerText(b));
+        breaker.getStyleClass().setAll("live-chip", "breaker-" + br);
+        breaker.setVisible(!"CLOSED".equals(br));
+        figures.setText(String.format(Locale.ROOT, "%.0f req/s · p99 %s · %d in flight", b.rps(),
+                ms(b.latencyP99Ms()), b.activeRequests()));
+        int shown = Math.min(QUEUE_SHOWN, b.activeRequests());
+        if (queue.getChildren().size() != shown) {
+            List<Rectangle> squares = new java.util.ArrayList<>();
+            for (int i = 0; i < shown; i++) {
+                Rectangle r = new Rectangle(7, 7);
+                r.getStyleClass().add("live-queue-slot");
+                squares.add(r);
+            }
+            queue.getChildren().setAll(squares);
+        }
+        queueMore.setText(b.activeRequests() > QUEUE_SHOWN ? "+" + (b.activeRequests() - QUEUE_SHOWN) : "");
+    }
+
+    /** The breaker chip: OPEN with the seconds until HALF_OPEN, HALF_OPEN, or nothing while CLOSED. */
+    static String breakerText(BackendInfo b) {
+        if (b.breaker() == null) {
+            return "";
+        }
+        return switch (b.breaker().state()) {
+            case "OPEN" -> String.format(Locale.ROOT, "OPEN %.0f s", Math.ceil(b.breaker().msUntilHalfOpen() / 1000.0));
+            case "HALF_OPEN" -> "HALF_OPEN";
+            default -> "";
+        };
+    }
+
+    private static String ms(double v) {
+        return v >= 100 ? String.format(Locale.ROOT, "%.0f ms", v) : String.format(Locale.ROOT, "%.1f ms", v);
+    }
+
+    /** Sizes the card to its box on the stage; a short box shows the head and the slider only. */
+    void place(StageLayout.Box box) {
+        relocate(box.x(), box.y());
+        setPrefSize(box.w(), box.h());
+        setMinSize(box.w(), box.h());
+        setMaxSize(box.w(), box.h());
+        resize(box.w(), box.h());
+        boolean full = box.h() >= FULL_HEIGHT;
+        details.setVisible(full);
+        details.setManaged(full);
+        weight.node().setVisible(box.h() >= 48);
+        weight.node().setManaged(box.h() >= 48);
+    }
+}

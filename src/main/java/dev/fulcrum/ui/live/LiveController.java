@@ -1,0 +1,239 @@
+package dev.fulcrum.ui.live;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.admin.RequestSource;
+import dev.fulcrum.ui.BackendCommands;
+import dev.fulcrum.ui.UiSession;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javafx.animation.AnimationTimer;
+import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.SimpleBooleanProperty;
+import javafx.fxml.FXML;
+import javafx.scene.control.Label;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Pane;
+import javafx.scene.layout.StackPane;
+import javafx.scene.shape.Circle;
+
+/**
+ * The Live tab: the selected pool as a picture, every sampled request a dot that travels to the backend that served it
+ * ({@link LiveModel}, {@link LiveCanvas}), one card per backend ({@link LiveCard}) with its weight slider, so a drag
+ * changes the flow at once. Each frame (an {@link AnimationTimer} on the FX thread) takes what the request source
+ * sampled since the last one, without blocking, and draws; while the tab is hidden nothing is read or drawn.
+ *
+ * <p>The request source is opened off the FX thread (attached, it connects to {@code /api/requests}); an engine that
+ * has none (an HAProxy fleet) gets a sentence saying so instead of an empty stage.
+ */
+public final class LiveController {
+    /** Requests one frame takes from the source at most: the budget's share of a frame, with room for a burst. */
+    static final int PER_FRAME = 40;
+
+    private final UiSession session;
+    private final BackendCommands commands;
+    private final LiveModel model;
+    private final LiveCanvas canvas = new LiveCanvas();
+    private final Pane cards = new Pane();
+    private final Map<String, LiveCard> cardById = new LinkedHashMap<>();
+    private final BooleanProperty showing = new SimpleBooleanProperty(this, "showing", true);
+    private volatile RequestSource source;
+    private StageLayout layout = new StageLayout(800, 500, List.of());
+    private double frameSeconds;
+    private int framesThisSecond;
+    private int framesLastSecond;
+    private double secondStartedAt;
+    private long requestsAtSecond;
+    private double rateLastSecond;
+    private boolean noRequests;
+
+    @FXML private ToggleButton livePause;
+    @FXML private Label liveRate;
+    @FXML private Label liveScale;
+    @FXML private Label liveFrames;
+    @FXML private HBox liveLegend;
+    @FXML private StackPane liveStage;
+
+    public LiveController(UiSession session) {
+        this.session = session;
+        this.commands = new BackendCommands(session);
+        this.model = new LiveModel(() -> frameSeconds);
+    }
+
+    @FXML
+    private void initialize() {
+        canvas.widthProperty().bind(liveStage.widthProperty());
+        canvas.heightProperty().bind(liveStage.heightProperty());
+        cards.setPickOnBounds(false);
+        liveStage.getChildren().addAll(canvas, cards);
+        canvas.widthProperty().addListener((o, a, b) -> relayout());
+        canvas.heightProperty().addListener((o, a, b) -> relayout());
+        for (Flight.Kind k : Flight.Kind.values()) {
+            Circle dot = new Circle(5, LiveCanvas.COLOURS.get(k));
+            Label l = new Label(LiveCanvas.MEANING.get(k), dot);
+            l.getStyleClass().add("live-legend");
+            liveLegend.getChildren().add(l);
+        }
+        // one pause for every view: the button, the space bar and the timeline all move the session's moment
+        livePause.setOnAction(e -> {
+            if (session.live()) {
+                session.pauseViews();
+            } else {
+                session.backToLive();
+            }
+        });
+        session.viewingAtProperty().addListener((o, a, t) -> {
+            boolean paused = t.longValue() >= 0;
+            livePause.setSelected(paused);
+            livePause.setText(paused ? "Live" : "Pause");
+            if (paused) {
+                model.pause();
+            } else {
+                model.resume();
+            }
+        });
+        session.selectedBackendProperty().addListener((o, a, id) -> cardById.values().forEach(c ->
+                c.pseudoSelected(id != null && id.equals(c.backend()))));
+        session.stateProperty().addListener((o, a, s) -> show(s));
+        session.poolProperty().addListener((o, a, p) -> show(session.state()));
+        // on a thread of its own: attached, opening waits for the server, and the session's worker must go on sampling
+        Thread opener = new Thread(() -> {
+            try {
+                RequestSource s = session.client().requests();
+                javafx.application.Platform.runLater(() -> {
+                    source = s;
+                    noRequests = s == null;
+                });
+            } catch (RuntimeException e) {
+                javafx.application.Platform.runLater(() -> noRequests = true);
+            }
+        }, "fulcrum-ui-requests");
+        opener.setDaemon(true);
+        opener.start();
+        AnimationTimer timer = new AnimationTimer() {
+            @Override
+            public void handle(long now) {
+                frame(now / 1e9);
+            }
+        };
+        liveStage.sceneProperty().addListener((o, a, sc) -> {
+            if (sc == null) {
+                timer.stop();
+                RequestSource s = source;
+                if (s != null) {
+                    s.close();
+                }
+            } else {
+                timer.start();
+            }
+        });
+    }
+
+    /** Whether the tab is shown: bound by the window, so a hidden stage costs nothing. */
+    public BooleanProperty showingProperty() {
+        return showing;
+    }
+
+    public LiveModel model() {
+        return model;
+    }
+
+
+    /** Present mode: larger type on the canvas. */
+    public void setTextScale(double s) {
+        canvas.setTextScale(s);
+    }
+
+    public void setDark(boolean d) {
+        canvas.setDark(d);
+    }
+
+    /** Frames drawn in the last whole second. */
+    public int framesLastSecond() {
+        return framesLastSecond;
+    }
+
+    private void frame(double seconds) {
+        frameSeconds = seconds;
+        if (!showing.get()) {
+            return;
+        }
+        RequestSource s = source;
+        if (s != null) {
+            model.offer(s.sample(PER_FRAME));
+        }
+        canvas.draw(layout, model.flights(), model.now(), strategyText(), model.laneLabels());
+        framesThisSecond++;
+        if (seconds - secondStartedAt >= 1) {
+            framesLastSecond = framesThisSecond;
+            rateLastSecond = (model.requests() - requestsAtSecond) / (seconds - secondStartedAt);
+            framesThisSecond = 0;
+            secondStartedAt = seconds;
+            requestsAtSecond = model.requests();
+            showFigures();
+        }
+    }
+
+    private void showFigures() {
+        liveFrames.setText(framesLastSecond + " frames/s");
+        if (noRequests) {
+            liveRate.setText("this engine shows no requests (an HAProxy fleet, or proxy.recentRequests 0)");
+            liveScale.setText("");
+            return;
+        }
+        if (model.paused()) {
+            liveRate.setText(String.format(Locale.ROOT, "paused: %,d requests since", model.seenWhilePaused()));
+        } else {
+            liveRate.setText(String.format(Locale.ROOT, "%,.0f req/s", rateLastSecond));
+        }
+        liveScale.setText(model.scale() > 1 ? "1 dot = " + model.scale() + " requests" : "1 dot = 1 request");
+    }
+
+    private String strategyText() {
+        EngineState s = session.state();
+        EngineState.PoolInfo p = s == null ? null : s.pools().get(session.pool());
+        Object type = p == null || p.strategy() == null ? null : p.strategy().get("type");
+        return type == null ? "" : type.toString();
+    }
+
+    private void show(EngineState s) {
+        if (s == null) {
+            return;
+        }
+        String pool = session.pool();
+        List<String> ids = new ArrayList<>();
+        boolean reads = session.readsWeights(pool);
+        for (BackendInfo b : s.backends()) {
+            if (pool == null || pool.equals(b.pool())) {
+                ids.add(b.id());
+                LiveCard c = cardById.computeIfAbsent(b.id(), id -> {
+                    LiveCard card = new LiveCard(id, commands);
+                    card.setOnMouseClicked(e -> session.selectedBackendProperty().set(id));
+                    cards.getChildren().add(card);
+                    return card;
+                });
+                c.show(b, reads);
+            }
+        }
+        if (!ids.equals(new ArrayList<>(cardById.keySet())) || ids.size() != layout.cards().size()) {
+            cardById.keySet().retainAll(ids);
+            cards.getChildren().removeIf(n -> n instanceof LiveCard lc && !cardById.containsKey(lc.backend()));
+            relayout();
+        }
+    }
+
+    private void relayout() {
+        List<String> ids = new ArrayList<>(cardById.keySet());
+        layout = new StageLayout(canvas.getWidth(), canvas.getHeight(), ids);
+        for (LiveCard c : cardById.values()) {
+            StageLayout.Box box = layout.card(c.backend());
+            if (box != null) {
+                c.place(box);
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.ui.live.Flight;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import javafx.scene.control.Label;
+import javafx.scene.control.Slider;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** The Live stage, Present mode and the time machine, in the real window against a real engine and real requests. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class LiveViewTest {
+    private RunningFulcrum fulcrum;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.SMOOTH_WRR),
+                BreakerConfig.DEFAULT, List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0)))).start();
+        window = UiTestSupport.open(stage, fulcrum.app());
+        WaitForAsyncUtils.asyncFx(() -> window.controller().select("Live"));
+    }
+
+    @AfterEach
+    void stop() {
+        window.session().close();
+        fulcrum.close();
+    }
+
+    private List<String> destinations() throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> {
+            List<String> out = new ArrayList<>();
+            for (Flight f : window.controller().live().model().flights()) {
+                out.add(f.destination());
+            }
+            return out;
+        }).get();
+    }
+
+    @Test
+    void liveIsTheFirstTabAndARequestBecomesADotBoundForTheBackendThatServedIt(FxRobot robot) throws Exception {
+        assertThat(window.controller().tabs().getTabs().get(0).getText()).isEqualTo("Live");
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-b").tryQuery().isPresent());
+
+        RunningFulcrum.Answer a = fulcrum.proxied("/one");
+        String servedBy = a.header("X-Fulcrum-Backend");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> destinations().contains(servedBy));
+        assertThat(robot.lookup("#live-weight-demo-a").queryAs(Slider.class).getValue()).isEqualTo(1);
+    }
+
+    @Test
+    void pausingFreezesTheDotsAndCountsWhatComesMeanwhile(FxRobot robot) throws Exception {
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
+        fulcrum.proxied("/before");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !destinations().isEmpty());
+
+        robot.clickOn("#live-card-demo-a").type(KeyCode.SPACE);
+
+        assertThat(window.session().live()).isFalse();
+        double frozen = WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().now()).get();
+        fulcrum.proxied("/while-paused");
+        await().atMost(Duration.ofSeconds(5)).until(() -> WaitForAsyncUtils.asyncFx(() ->
+                window.controller().live().model().seenWhilePaused()).get() >= 1);
+        assertThat(WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().now()).get()).isEqualTo(frozen);
+
+        robot.type(KeyCode.SPACE);
+
+        assertThat(window.session().live()).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> WaitForAsyncUtils.asyncFx(() ->
+                window.controller().live().model().now()).get() > frozen);
+    }
+
+    @Test
+    void presentModeTogglesTheProjectorStyleAndHidesTheAdminChrome(FxRobot robot) {
+        robot.type(KeyCode.F11);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.present().on());
+        assertThat(window.scene().getRoot().getStyleClass()).contains("present");
+        assertThat(robot.lookup("#statusBar").query().isVisible()).isFalse();
+
+        robot.type(KeyCode.F11);
+
+        assertThat(window.present().on()).isFalse();
+        assertThat(window.scene().getRoot().getStyleClass()).doesNotContain("present");
+        assertThat(robot.lookup("#statusBar").query().isVisible()).isTrue();
+    }
+
+    @Test
+    void theTrainersKeysReweightAndTripTheSelectedBackend(FxRobot robot) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
+        robot.clickOn("#live-card-demo-a");
+
+        robot.type(KeyCode.EQUALS).type(KeyCode.EQUALS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() >= 2);
+
+        robot.type(KeyCode.T);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.app().demos().get("demo-a").errorRate() == 1.0);
+        robot.type(KeyCode.H);
+        await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.app().demos().get("demo-a").errorRate() == 0.0);
+    }
+
+    @Test
+    void draggingTheTimelineBackShowsEveryViewAsItWas(FxRobot robot) throws Exception {
+        await().atMost(Duration.ofSeconds(10)).until(() -> window.session().state() != null
+                && window.session().state().backend("demo-b") != null);
+        long before = System.currentTimeMillis();
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().history().newest() >= before);
+        fulcrum.engine().setWeight("demo-b", 9);
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state().backend("demo-b").weight() == 9);
+
+        WaitForAsyncUtils.asyncFx(() -> window.session().viewAt(before)).get();
+
+        assertThat(window.session().state().backend("demo-b").weight()).as("the weight before the change").isEqualTo(1);
+        assertThat(robot.lookup("#timelineWhen").queryAs(Label.class).getText()).contains("s ago");
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#live-effective-demo-b").queryAs(Label.class).getText()).isEqualTo("1");
+
+        robot.clickOn("#timelineLive");
+
+        assertThat(window.session().live()).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state().backend("demo-b").weight() == 9);
+    }
+}
