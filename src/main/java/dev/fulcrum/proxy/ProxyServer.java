@@ -86,6 +86,10 @@ public final class ProxyServer implements AutoCloseable {
                 .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, true)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, -1L) // bodies stream through; the backend decides
                 .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
+                // Undertow's builder holds the answers to pipelined requests until no request is left to read: the
+                // bare 400 it writes for a malformed next head would go out alone, and an answer would wait on the
+                // next head (lost if that never completes). Off, each answer goes out as it is done
+                .setServerOption(UndertowOptions.BUFFER_PIPELINED_DATA, false)
                 .setSocketOption(Options.TCP_NODELAY, true)
                 .setSocketOption(Options.BACKLOG, 4096)
                 .setHandler(ex -> {
