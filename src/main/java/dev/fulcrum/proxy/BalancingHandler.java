@@ -133,6 +133,12 @@ final class BalancingHandler implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
+        HeadGuard guard = HeadGuard.of(exchange);
+        int headProblem = guard == null ? 0 : guard.takeProblem();
+        if (headProblem != 0) {
+            refuseHead(exchange, guard, headProblem);
+            return;
+        }
         String refusal = framingProblem(exchange.getRequestHeaders());
         if (refusal == null && !(exchange.getConnection() instanceof HttpServerConnection)) {
             refusal = fieldValueProblem(exchange.getRequestHeaders());
@@ -189,6 +195,17 @@ final class BalancingHandler implements HttpHandler {
             ChunkGrammar.install(exchange, proxied::bodyRefused);
         }
         exchange.dispatch(SameThreadExecutor.INSTANCE, proxied::start);
+    }
+
+    /** Answers a head {@link HeadGuard} marked: an HTTP version it does not speak (505), a folded field (400). */
+    private void refuseHead(HttpServerExchange exchange, HeadGuard guard, int problem) {
+        if ((problem & HeadGuard.VERSION) != 0) {
+            refuse(exchange, 505, "HTTP version not supported (got: " + guard.version() + "); HTTP/1.1 and HTTP/1.0 "
+                    + "are", true);
+        } else {
+            refuse(exchange, 400, "a header field folded onto a line starting with a space or tab (obs-fold, "
+                    + "RFC 9112 5.2): folding is not accepted, send each field on one line", true);
+        }
     }
 
     /**

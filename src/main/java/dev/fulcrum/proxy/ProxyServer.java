@@ -39,6 +39,7 @@ public final class ProxyServer implements AutoCloseable {
     private final LongAdder inFlight = new LongAdder();
     private final ExchangeCompletionListener done = (ex, next) -> {
         inFlight.decrement();
+        HeadGuard.exchangeDone(ex); // before Undertow looks at the next request's bytes
         next.proceed();
     };
     /** Set by {@link #shutdownGracefully}: requests that still arrive get the contract's 503 and a closed connection. */
@@ -108,6 +109,10 @@ public final class ProxyServer implements AutoCloseable {
                 .build();
         server.start();
         for (Undertow.ListenerInfo info : server.getListenerInfo()) {
+            if (!HeadGuard.installOn(info)) {
+                org.slf4j.LoggerFactory.getLogger(ProxyServer.class).warn("listener {}: request heads are not "
+                        + "checked for obs-fold and HTTP versions (Undertow's listener is not as expected)", info);
+            }
             int p = ((InetSocketAddress) info.getAddress()).getPort();
             if ("https".equals(info.getProtcol())) {
                 tlsPort = p;
