@@ -13,10 +13,13 @@ import org.xnio.conduits.StreamSourceConduit;
 
 /**
  * Holds a chunked request body to RFC 9112 7.1 as its bytes arrive, beneath Undertow's chunk decoder, which reads
- * leniently: a chunk-size line ended by a bare LF, junk after the size ({@code 5 5}, {@code 5,5}, {@code 5\0}), a
- * control byte in an extension, a chunk longer than its size (the extra bytes skipped) or a folded trailer were
- * all taken, and the backend got a body the client never framed. Such a body now stops at the broken byte, and the
- * client gets 400 and a closed connection.
+ * leniently: it takes a chunk-size line ended by a bare LF, junk after the size ({@code 5 5}, {@code 5,5},
+ * {@code 5\0}, {@code 5 }, {@code 5;}), a control byte in an extension, a chunk longer than its size (the extra bytes
+ * skipped), and trailer lines that are no fields ({@code X-T : 1}, {@code X-T 1}, a request line: its own trailer
+ * parser then cuts the connection without an answer), and would hand the backend a body the client never framed.
+ * Here such a body stops at the broken byte, and the client gets 400 and a closed connection.
+ *
+ * <p>Leading zeros of a chunk size are no digits of it: {@code 0000000000000005} is a size of one digit.
  *
  * <p>The bytes pass through unchanged; only their grammar is followed. Runs on the exchange's I/O thread.
  */
@@ -30,8 +33,13 @@ final class ChunkGrammar {
 
     private static final Field NEXT = nextField();
 
-    private enum State { SIZE_FIRST, SIZE, SIZE_WS, EXT, EXT_QUOTED, EXT_ESCAPE, SIZE_LF, DATA, DATA_CR, DATA_LF,
-        TRAILER_START, TRAILER, TRAILER_LF, FINAL_LF, DONE }
+    /**
+     * Where the grammar is. A chunk-size line is {@code 1*HEXDIG *( BWS ";" BWS name [ BWS "=" BWS value ] ) CRLF}
+     * (RFC 9112 7.1.1), a trailer line {@code name ":" OWS value OWS CRLF} (RFC 9112 7.1.2, 5.1).
+     */
+    private enum State { SIZE_FIRST, SIZE, SIZE_BWS, EXT_NAME_START, EXT_NAME, EXT_AFTER_NAME, EXT_VALUE_START,
+        EXT_TOKEN, EXT_AFTER_VALUE, EXT_QUOTED, EXT_ESCAPE, EXT_AFTER_QUOTED, SIZE_LF, DATA, DATA_CR, DATA_LF,
+        TRAILER_START, TRAILER_NAME, TRAILER_VALUE, TRAILER_LF, FINAL_LF, DONE }
 
     private State state = State.SIZE_FIRST;
     private long size;
@@ -172,30 +180,68 @@ final class ChunkGrammar {
             case SIZE_FIRST, SIZE -> {
                 int d = Character.digit(c, 16);
                 if (d >= 0) {
-                    if (++digits > 15) {
+                    // leading zeros are no digits of the size: 15 significant ones at most
+                    if ((size != 0 || d != 0) && ++digits > 15) {
                         throw new Malformed("invalid chunked body: a chunk size of more than 15 hex digits");
                     }
                     size = size * 16 + d;
                     state = State.SIZE;
                 } else if (state == State.SIZE_FIRST) {
                     throw bad("chunk size", c);
-                } else {
-                    sizeEnded(c);
-                }
-            }
-            case SIZE_WS -> sizeEnded(c);
-            case EXT -> {
-                if (c == '"') {
-                    state = State.EXT_QUOTED;
+                } else if (c == ';') {
+                    state = State.EXT_NAME_START;
                 } else if (c == '\r') {
                     state = State.SIZE_LF;
-                } else if (c != ' ' && c != '\t' && (c < 0x21 || c == 0x7f)) {
+                } else if (isBlank(c)) {
+                    state = State.SIZE_BWS;
+                } else {
+                    throw bad("chunk size line", c);
+                }
+            }
+            case SIZE_BWS -> {
+                if (c == ';') {
+                    state = State.EXT_NAME_START;
+                } else if (!isBlank(c)) {
+                    throw bad("chunk size line (whitespace after a size comes only before a chunk extension)", c);
+                }
+            }
+            case EXT_NAME_START -> {
+                if (Tokens.isTokenChar((byte) c)) {
+                    state = State.EXT_NAME;
+                } else if (!isBlank(c)) {
+                    throw bad("chunk extension (a name must follow \";\")", c);
+                }
+            }
+            case EXT_NAME -> extensionGoesOn(c, State.EXT_AFTER_NAME, true);
+            case EXT_AFTER_NAME -> {
+                if (c == '=') {
+                    state = State.EXT_VALUE_START;
+                } else if (c == ';') {
+                    state = State.EXT_NAME_START;
+                } else if (!isBlank(c)) {
+                    throw bad("chunk extension", c);
+                }
+            }
+            case EXT_VALUE_START -> {
+                if (c == '"') {
+                    state = State.EXT_QUOTED;
+                } else if (Tokens.isTokenChar((byte) c)) {
+                    state = State.EXT_TOKEN;
+                } else if (!isBlank(c)) {
+                    throw bad("chunk extension (a value must follow \"=\")", c);
+                }
+            }
+            case EXT_TOKEN -> extensionGoesOn(c, State.EXT_AFTER_VALUE, false);
+            case EXT_AFTER_VALUE -> {
+                if (c == ';') {
+                    state = State.EXT_NAME_START;
+                } else if (!isBlank(c)) {
                     throw bad("chunk extension", c);
                 }
             }
             case EXT_QUOTED -> {
                 if (c == '"') {
-                    state = State.EXT;
+                    state = State.EXT_AFTER_QUOTED;
                 } else if (c == '\\') {
                     state = State.EXT_ESCAPE;
                 } else if (c != '\t' && (c < 0x20 || c == 0x7f)) {
@@ -207,6 +253,17 @@ final class ChunkGrammar {
                     throw bad("chunk extension", c);
                 }
                 state = State.EXT_QUOTED;
+            }
+            case EXT_AFTER_QUOTED -> {
+                if (c == ';') {
+                    state = State.EXT_NAME_START;
+                } else if (c == '\r') {
+                    state = State.SIZE_LF;
+                } else if (isBlank(c)) {
+                    state = State.EXT_AFTER_VALUE;
+                } else {
+                    throw bad("chunk extension", c);
+                }
             }
             case SIZE_LF -> {
                 expect(c, '\n', "chunk size line");
@@ -230,15 +287,22 @@ final class ChunkGrammar {
             case TRAILER_START -> {
                 if (c == '\r') {
                     state = State.FINAL_LF;
-                } else if (c == ' ' || c == '\t') {
+                } else if (isBlank(c)) {
                     throw new Malformed("invalid chunked body: a folded trailer field (obs-fold)");
-                } else if (c < 0x21 || c == 0x7f || c == ':') {
-                    throw bad("trailer field", c);
+                } else if (Tokens.isTokenChar((byte) c)) {
+                    state = State.TRAILER_NAME;
                 } else {
-                    state = State.TRAILER;
+                    throw bad("trailer field", c);
                 }
             }
-            case TRAILER -> {
+            case TRAILER_NAME -> {
+                if (c == ':') {
+                    state = State.TRAILER_VALUE;
+                } else if (!Tokens.isTokenChar((byte) c)) {
+                    throw bad("trailer field's name (a name, then \":\" at once)", c);
+                }
+            }
+            case TRAILER_VALUE -> {
                 if (c == '\r') {
                     state = State.TRAILER_LF;
                 } else if (c != '\t' && (c < 0x20 || c == 0x7f)) {
@@ -257,17 +321,29 @@ final class ChunkGrammar {
         }
     }
 
-    /** After the size's last digit: optional whitespace, then an extension or the line's end. */
-    private void sizeEnded(int c) throws Malformed {
+    /**
+     * Inside an extension's name ({@code name}) or token value: more of it, whitespace before what follows
+     * ({@code blank}), {@code ;} for the next extension, {@code =} after a name, or the line's end.
+     */
+    private void extensionGoesOn(int c, State blank, boolean name) throws Malformed {
+        if (Tokens.isTokenChar((byte) c)) {
+            return;
+        }
         if (c == ';') {
-            state = State.EXT;
+            state = State.EXT_NAME_START;
         } else if (c == '\r') {
             state = State.SIZE_LF;
-        } else if (c == ' ' || c == '\t') {
-            state = State.SIZE_WS;
+        } else if (isBlank(c)) {
+            state = blank;
+        } else if (name && c == '=') {
+            state = State.EXT_VALUE_START;
         } else {
-            throw bad("chunk size line", c);
+            throw bad("chunk extension", c);
         }
+    }
+
+    private static boolean isBlank(int c) {
+        return c == ' ' || c == '\t';
     }
 
     private static void expect(int c, int wanted, String where) throws Malformed {
@@ -277,7 +353,7 @@ final class ChunkGrammar {
     }
 
     private static Malformed bad(String where, int c) {
-        String shown = c == '\n' ? "a bare LF" : c == '\r' ? "a bare CR" : c < 0x20 || c >= 0x7f
+        String shown = c == '\n' ? "a bare LF" : c == '\r' ? "a CR" : c < 0x20 || c >= 0x7f
                 ? String.format("byte 0x%02x", c) : "'" + (char) c + "'";
         return new Malformed("invalid chunked body: " + shown + " in the " + where);
     }

@@ -111,12 +111,18 @@ final class RequestHead {
         List<String> named = connectionNamed(in);
         String host = in.getFirst(Headers.HOST);
         boolean replaceHost = !preserveHost || host == null;
+        HeaderValues length = bodyless ? null : in.get(Headers.CONTENT_LENGTH);
         for (long f = in.fastIterateNonEmpty(); f != -1L; f = in.fiNextNonEmpty(f)) {
             HeaderValues v = in.fiCurrent(f);
             HttpString name = v.getHeaderName();
             if (dropped(name, upgrade, named) || name.equals(Headers.X_FORWARDED_FOR)
                     || name.equals(Headers.X_FORWARDED_PROTO) || (host != null && name.equals(Headers.X_FORWARDED_HOST))
                     || (replaceHost && name.equals(Headers.HOST))) {
+                continue;
+            }
+            if (v == length && !Tokens.plainLength(v)) {
+                // "0005": the number alone, so that a backend that limits a length's digits reads the same body
+                out.header(name, Long.toString(Tokens.contentLength(v)));
                 continue;
             }
             if (v.size() > 1 && name.equals(Headers.COOKIE)) {
@@ -144,7 +150,7 @@ final class RequestHead {
         if (upgrade) {
             out.header(Headers.CONNECTION, "Upgrade");
         } // else none: an HTTP/1.1 connection stays open unless it says close (nginx sends none either)
-        if (!bodyless && !in.contains(Headers.CONTENT_LENGTH)) {
+        if (!bodyless && length == null) {
             out.header(Headers.TRANSFER_ENCODING, "chunked");
         }
         out.put((byte) '\r');

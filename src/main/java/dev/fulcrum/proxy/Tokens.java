@@ -161,16 +161,34 @@ final class Tokens {
         return transferEncoding.size() == 1 && onlyChunked(transferEncoding.getFirst());
     }
 
-    /** {@link #onlyChunked(HeaderValues)} for the one Transfer-Encoding line {@code v}. */
+    /**
+     * {@link #onlyChunked(HeaderValues)} for the one Transfer-Encoding line {@code v}. Empty list members are no
+     * members (RFC 9110 5.6.1): {@code , chunked} is chunked alone.
+     */
     static boolean onlyChunked(String v) {
         int from = trimStart(v, 0, v.length());
         int to = trimEnd(v, from, v.length());
-        return to - from == 7 && v.regionMatches(true, from, "chunked", 0, 7);
+        if (to - from == 7) {
+            return v.regionMatches(true, from, "chunked", 0, 7);
+        }
+        int members = 0;
+        for (int i = 0; i <= v.length(); ) {
+            int end = memberEnd(v, i);
+            int a = trimStart(v, i, end);
+            int b = trimEnd(v, a, end);
+            if (a < b) {
+                if (++members > 1 || b - a != 7 || !v.regionMatches(true, a, "chunked", 0, 7)) {
+                    return false;
+                }
+            }
+            i = end + 1;
+        }
+        return members == 1;
     }
 
     /**
      * The one length that every Content-Length line and list member states, or -1 when one is not a decimal number
-     * (at most 18 digits) or two differ (RFC 9112 6.3: such framing is refused, never guessed at).
+     * (at most 18 significant digits) or two differ (RFC 9112 6.3: such framing is refused, never guessed at).
      */
     static long contentLength(HeaderValues values) {
         long length = -1;
@@ -186,6 +204,15 @@ final class Tokens {
             }
         }
         return length;
+    }
+
+    /**
+     * Whether a Content-Length that {@link #contentLength} accepts is written as the number alone: one line, no list,
+     * no leading zero.
+     */
+    static boolean plainLength(HeaderValues values) {
+        String v = values.getFirst();
+        return values.size() == 1 && v.indexOf(',') < 0 && (v.length() == 1 || v.charAt(0) != '0');
     }
 
     /** The decimal number {@code b[from, to)} (at most 18 digits), or -1. */
@@ -204,8 +231,14 @@ final class Tokens {
         return n;
     }
 
-    /** The decimal number {@code s[from, to)}, or -1. */
+    /**
+     * The decimal number {@code s[from, to)}, or -1. Leading zeros are no digits of the number: 18 significant
+     * digits at most, however many zeros come before them (RFC 9110 8.6 lets a length have any).
+     */
     private static long digits(String s, int from, int to) {
+        while (to - from > 1 && s.charAt(from) == '0') {
+            from++;
+        }
         if (from == to || to - from > 18) {
             return -1;
         }
