@@ -139,6 +139,12 @@ final class BalancingHandler implements HttpHandler {
             refuseHead(exchange, guard, headProblem);
             return;
         }
+        HeaderValues connection = exchange.getRequestHeaders().get(Headers.CONNECTION);
+        if (connection != null && Tokens.listsClose(connection)) {
+            // "Connection: keep-alive, close": Undertow reads only a lone "close"; nothing after this request is
+            // processed on the connection (RFC 9112 9.6)
+            exchange.setPersistent(false);
+        }
         String refusal = framingProblem(exchange.getRequestHeaders());
         if (refusal == null && !(exchange.getConnection() instanceof HttpServerConnection)) {
             refusal = fieldValueProblem(exchange.getRequestHeaders());

@@ -61,9 +61,12 @@ public final class ProxyServer implements AutoCloseable {
         this.requests = settings.recentRequests() > 0
                 ? new RequestStream(settings.recentRequests(), RequestRecords.HEADERS) : null;
         this.balancer = new BalancingHandler(engine, settings, accessLog, buffers, ioThreads, requests);
-        // 100-continue handling only where a client asked for it: its check costs every other request a set lookup
+        // 100-continue handling only where a client asked for it and a body follows: its check costs every other
+        // request a set lookup, and on a request without a body it would end the connection after the answer (no
+        // body to wait for, nothing to continue; RFC 9110 10.1.1)
         HttpHandler continuing = new HttpContinueReadHandler(balancer);
-        this.root = ex -> (ex.getRequestHeaders().contains(Headers.EXPECT) ? continuing : balancer).handleRequest(ex);
+        this.root = ex -> (!ex.isRequestComplete() && ex.getRequestHeaders().contains(Headers.EXPECT) ? continuing
+                : balancer).handleRequest(ex);
     }
 
     public ProxyServer start() {

@@ -186,6 +186,26 @@ final class Tokens {
         return members == 1;
     }
 
+    /** Whether a Connection header lists {@code close}, alone or among other options (RFC 9112 9.6). */
+    static boolean listsClose(HeaderValues connection) {
+        for (int k = 0; k < connection.size(); k++) {
+            String v = connection.get(k);
+            if (v.length() == 10 && v.equalsIgnoreCase("keep-alive")) {
+                continue; // the usual value: no list to look through
+            }
+            for (int i = 0; i <= v.length(); ) {
+                int end = memberEnd(v, i);
+                int a = trimStart(v, i, end);
+                int b = trimEnd(v, a, end);
+                if (b - a == 5 && v.regionMatches(true, a, "close", 0, 5)) {
+                    return true;
+                }
+                i = end + 1;
+            }
+        }
+        return false;
+    }
+
     /**
      * The one length that every Content-Length line and list member states, or -1 when one is not a decimal number
      * (at most 18 significant digits) or two differ (RFC 9112 6.3: such framing is refused, never guessed at).
