@@ -21,7 +21,9 @@
  *       writes the request and reads the answer: {@code ResponseHeadParser} parses its head, {@code
  *       ResponseFraming} says how its body ends; {@code Tokens} knows the header names and list syntax both
  *       need.</li>
- *   <li>Around them: {@code ChunkGrammar} (a client's chunked body held to RFC 9112), {@code ClientWatch} (a
+ *   <li>Around them: {@code HeadGuard} (beneath Undertow's parser on every client connection: a folded field or an
+ *       HTTP major version other than 1 in a request head, empty lines before a request line), {@code ChunkGrammar}
+ *       (a client's chunked body held to RFC 9112), {@code ClientWatch} (a
  *       client hanging up while its request waits), {@code ReadDeadlines} (one timer per I/O thread for every
  *       read timeout), {@code ErrorResponses} (the proxy's own JSON answers), {@code AccessLog}, {@code
  *       TlsContexts}, {@code ThreadCachedBufferPool}.</li>
