@@ -8,6 +8,10 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import dev.fulcrum.testkit.RecordingBackend;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,14 +19,23 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link HeadGuard} on the https listener: it sits above TLS, so a folded or mis-versioned head is refused there as
  * on the plain port, pipelined answers come first, and HTTP/2 (its preface looks like a head) passes untouched.
  */
-class HeadGuardTlsTest extends ProxyTestBase {
+class HeadGuardTlsTest {
     @TempDir
     Path dir;
+    private RunningFulcrum f;
+    private ProxyServer proxy;
+
+    @AfterEach
+    void stop() {
+        if (f != null) {
+            f.close();
+        }
+    }
 
     private void startTls() {
-        TestBackend b = new TestBackend("b");
-        closeables.add(b);
-        start(TestSettings.proxy().build().withTls(new ProxySettings.Tls(0, null, null, true, dir)), "b", b.url());
+        f = RunningFulcrum.bareProxy(TestSettings.proxy().build().withTls(new ProxySettings.Tls(0, null, null, true,
+                dir))).backend(new RecordingBackend("b")).start();
+        proxy = f.proxy();
     }
 
     /** Writes {@code request} over TLS (HTTP/1.1, no ALPN) and reads until the proxy closes the connection. */

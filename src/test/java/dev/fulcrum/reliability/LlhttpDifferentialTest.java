@@ -7,6 +7,8 @@ import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.proxy.ProxySettings;
 import dev.fulcrum.reliability.NodeReference.Event;
 import dev.fulcrum.reliability.WireClient.Reply;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -223,15 +225,15 @@ class LlhttpDifferentialTest {
     void fulcrumForwardsNothingOfAMessageTheStrictParserRefuses() throws Exception {
         Path script = Path.of("src", "test", "node", "reference.js");
         List<Case> cases = cases();
-        List<ProxyHarness> fulcrums = new ArrayList<>();
+        List<RunningFulcrum> fulcrums = new ArrayList<>();
         Map<Integer, Reference> references = new HashMap<>();
         Map<Integer, Reply> replies = new HashMap<>();
         long started = System.nanoTime();
         try (NodeReference node = new NodeReference(script, IDLE_MS)) {
-            BlockingQueue<ProxyHarness> free = new ArrayBlockingQueue<>(WORKERS);
+            BlockingQueue<RunningFulcrum> free = new ArrayBlockingQueue<>(WORKERS);
             for (int i = 0; i < WORKERS; i++) {
-                ProxyHarness h = ProxyHarness.start(EngineSettings.DEFAULT, settings(), "node",
-                        "http://127.0.0.1:" + node.backendPort);
+                RunningFulcrum h = RunningFulcrum.bareProxy(settings()).engine(EngineSettings.DEFAULT)
+                        .backend("node", "http://127.0.0.1:" + node.backendPort).start();
                 fulcrums.add(h);
                 free.add(h);
             }
@@ -245,10 +247,10 @@ class LlhttpDifferentialTest {
                     byte[] bytes = cases.get(i).bytes().replace("$K", key(i)).getBytes(StandardCharsets.ISO_8859_1);
                     toReference.add(straight.submit(() -> straight(node, bytes)));
                     throughFulcrum.add(proxied.submit(() -> {
-                        ProxyHarness h = free.take();
+                        RunningFulcrum h = free.take();
                         try (Socket s = send(h.port(), bytes)) {
                             Reply p = WireClient.read(s, 3_000, 5_000);
-                            await().atMost(Duration.ofSeconds(10)).until(() -> h.totalInFlight() == 0);
+                            await().atMost(Duration.ofSeconds(10)).until(() -> h.inFlight() == 0);
                             return p;
                         } finally {
                             free.put(h);
@@ -262,7 +264,7 @@ class LlhttpDifferentialTest {
             } finally {
                 straight.shutdownNow();
                 proxied.shutdownNow();
-                fulcrums.forEach(ProxyHarness::close);
+                fulcrums.forEach(RunningFulcrum::close);
             }
             // every message the backend began has ended or broken off
             await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -292,7 +294,7 @@ class LlhttpDifferentialTest {
     }
 
     private static ProxySettings settings() {
-        ProxySettings d = ProxyHarness.settings(0, 3_000, 5_000, IDLE_MS * 3);
+        ProxySettings d = TestSettings.underLoad(0, 3_000, 5_000, IDLE_MS * 3);
         return new ProxySettings(d.host(), d.port(), d.maxHeaderBytes(), d.drainTimeoutMs(), d.accessLog(),
                 d.preserveHost(), d.maxRetries(), d.retryNonIdempotent(), d.connectMs(), d.readMs(), IDLE_MS,
                 d.requestHeaderMs(), d.stickyEnabled(), d.stickyCookie(), d.stickyTtlSeconds(), d.stickySecret(), d.tls(),

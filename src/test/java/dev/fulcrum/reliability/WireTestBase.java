@@ -8,6 +8,8 @@ import dev.fulcrum.reliability.WireClient.Reply;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.TestSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,13 +33,13 @@ abstract class WireTestBase {
     static final long HEADER_MS = 4_000;
 
     WireBackend backend;
-    ProxyHarness harness;
+    RunningFulcrum harness;
 
     @BeforeAll
     void start() throws IOException {
         backend = new WireBackend();
-        harness = ProxyHarness.start(EngineSettings.DEFAULT, ProxyHarness.settings(0, 3_000, 5_000, HEADER_MS),
-                "b", backend.url());
+        harness = RunningFulcrum.bareProxy(TestSettings.underLoad(0, 3_000, 5_000, HEADER_MS))
+                .engine(EngineSettings.DEFAULT).backend("b", backend.url()).start();
         harness.own(backend);
     }
 
@@ -58,7 +60,7 @@ abstract class WireTestBase {
 
     /** What the backend read, once no request is in flight through the proxy. */
     List<Message> backendSaw() {
-        await().atMost(Duration.ofSeconds(5)).until(() -> harness.totalInFlight() == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> harness.inFlight() == 0);
         return backend.messages();
     }
 }
