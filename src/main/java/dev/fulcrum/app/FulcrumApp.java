@@ -240,6 +240,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
             m.put("errorRate", d.errorRate());
             m.put("down", d.isDown());
             m.put("inFlight", d.inFlight());
+            m.put("received", d.receivedByMethod());
             out.put(d.id(), m);
         }
         return out;

@@ -77,6 +77,7 @@ public final class DemoBackend implements AutoCloseable {
     private final AtomicLong spikeMs = new AtomicLong();
     private final LongAdder requests = new LongAdder();
     private final ConcurrentHashMap<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LongAdder> receivedByMethod = new ConcurrentHashMap<>();
     private final RecentLatency recent = new RecentLatency();
 
     // guarded by this
@@ -165,6 +166,17 @@ public final class DemoBackend implements AutoCloseable {
         Map<Integer, Long> m = new TreeMap<>();
         byStatus.forEach((status, n) -> m.put(status, n.sum()));
         return new DemoCounters(requests.sum(), m, inFlight());
+    }
+
+    /**
+     * Application requests received since start, by method, counted as each one arrives (before any latency, and
+     * whether or not it is ever answered): what shows a request sent twice, where {@link #counters()} counts answers.
+     * {@code /health} and {@code /metrics.json} are not counted, as in {@link DemoCounters}.
+     */
+    public Map<String, Long> receivedByMethod() {
+        Map<String, Long> m = new TreeMap<>();
+        receivedByMethod.forEach((method, n) -> m.put(method, n.sum()));
+        return m;
     }
 
     /**
@@ -303,7 +315,12 @@ public final class DemoBackend implements AutoCloseable {
         return false;
     }
 
+    private void received(HttpServerExchange exchange) {
+        receivedByMethod.computeIfAbsent(exchange.getRequestMethod().toString(), m -> new LongAdder()).increment();
+    }
+
     private void hello(HttpServerExchange exchange) {
+        received(exchange);
         AtomicInteger run = inFlight;
         run.incrementAndGet();
         long start = System.nanoTime();
@@ -336,6 +353,7 @@ public final class DemoBackend implements AutoCloseable {
     }
 
     private void echo(HttpServerExchange exchange) {
+        received(exchange);
         AtomicInteger run = inFlight;
         run.incrementAndGet();
         exchange.addExchangeCompleteListener((ex, next) -> {

@@ -86,6 +86,7 @@ public final class TrafficGenerator implements AutoCloseable {
     private final double targetRate;
     private final List<Consumer<TrafficSnapshot>> listeners = new CopyOnWriteArrayList<>();
     private volatile Consumer<TrafficRequest> recorder;
+    private volatile Consumer<TrafficAnswer> answers;
 
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong completed = new AtomicLong();
@@ -152,6 +153,15 @@ public final class TrafficGenerator implements AutoCloseable {
     /** Every request sent is handed to {@code sink} (on the pacer's thread) with its actual send offset. */
     public TrafficGenerator recordTo(Consumer<TrafficRequest> sink) {
         this.recorder = sink;
+        return this;
+    }
+
+    /**
+     * Every request's end is handed to {@code sink} as it comes (on the HTTP client's threads): who answered a
+     * request sent when. Set before {@link #start()}.
+     */
+    public TrafficGenerator onAnswer(Consumer<TrafficAnswer> sink) {
+        this.answers = sink;
         return this;
     }
 
@@ -347,13 +357,16 @@ public final class TrafficGenerator implements AutoCloseable {
 
     private void finished(long t0, HttpResponse<Void> response, Throwable error) {
         long now = ticker.nanos();
+        Consumer<TrafficAnswer> sink = answers;
         if (response != null) {
             completed.incrementAndGet();
             byStatus.computeIfAbsent(response.statusCode(), s -> new LongAdder()).increment();
             String backend = response.headers().firstValue(BACKEND_HEADER).orElse("-");
             byBackend.computeIfAbsent(backend, s -> new LongAdder()).increment();
             latencyMicros.recordValue(Math.max(0, (now - t0) / 1000));
+            tell(sink, new TrafficAnswer(t0, backend, response.statusCode(), Math.max(0, (now - t0) / 1000)));
         } else {
+            tell(sink, new TrafficAnswer(t0, null, 0, Math.max(0, (now - t0) / 1000)));
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             if (cause instanceof HttpTimeoutException) {
                 timeouts.incrementAndGet();
@@ -364,6 +377,18 @@ public final class TrafficGenerator implements AutoCloseable {
         countFinish(now);
         inFlight.decrementAndGet();
         finishIfDrained();
+    }
+
+    /** A failing answer listener is logged; the run's own counts must go on. */
+    private static void tell(Consumer<TrafficAnswer> sink, TrafficAnswer a) {
+        if (sink == null) {
+            return;
+        }
+        try {
+            sink.accept(a);
+        } catch (RuntimeException e) {
+            LOG.warn("traffic answer listener failed", e);
+        }
     }
 
     private void countFinish(long now) {
