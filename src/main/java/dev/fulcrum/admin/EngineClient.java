@@ -61,6 +61,20 @@ public interface EngineClient extends AutoCloseable {
 
     void updateDemo(String id, Double latencyMs, Double errorRate, Boolean down);
 
+    /** The running config as JSON, as {@code GET /api/config} answers it (docs/REFERENCE.md §4). */
+    default String configJson() {
+        throw new EngineException(501, "config: this engine has no Fulcrum config to read (got: " + describe() + ")");
+    }
+
+    /**
+     * Applies a whole config in place, all of it or none of it, as {@code PUT /api/config} does.
+     *
+     * @return the problems, each {@code <json path>: <what> (got: <value>)}; empty when applied
+     */
+    default List<String> applyConfig(String json) {
+        throw new EngineException(501, "config: this engine takes no Fulcrum config (got: " + describe() + ")");
+    }
+
     /** Active health-check results by backend id, newest last. */
     Map<String, List<Map<String, Object>>> probeHistory();
 

@@ -215,6 +215,44 @@ public final class HttpEngineClient implements EngineClient {
     }
 
     @Override
+    public String configJson() {
+        return send("GET", "/api/config", null);
+    }
+
+    /** {@code PUT /api/config}: 200 is applied; 400 carries the problems in {@code errors}. */
+    @Override
+    public List<String> applyConfig(String json) {
+        HttpRequest.Builder b = request("PUT", "/api/config", null)
+                .header("Content-Type", "application/json")
+                .method("PUT", HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+        HttpResponse<String> r;
+        try {
+            r = http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("PUT " + base + "/api/config: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during PUT /api/config", e);
+        }
+        if (r.statusCode() == 200) {
+            return List.of();
+        }
+        if (r.statusCode() == 400) {
+            try {
+                JsonNode errors = Json.MAPPER.readTree(r.body()).get("errors");
+                if (errors != null && errors.isArray()) {
+                    List<String> out = new ArrayList<>();
+                    errors.forEach(e -> out.add(e.asText()));
+                    return out;
+                }
+            } catch (IOException | RuntimeException notJson) {
+                // not the admin API's answer: reported as an error below
+            }
+        }
+        throw error(r.statusCode(), r.body());
+    }
+
+    @Override
     public Map<String, List<Map<String, Object>>> probeHistory() {
         return read(send("GET", "/api/health/history", null), new TypeReference<>() { });
     }

@@ -172,6 +172,16 @@ public final class InProcessEngineClient implements EngineClient {
     }
 
     @Override
+    public String configJson() {
+        return Json.write(runtime.config());
+    }
+
+    @Override
+    public List<String> applyConfig(String json) {
+        return runtime.applyConfig(json);
+    }
+
+    @Override
     public Map<String, List<Map<String, Object>>> probeHistory() {
         return runtime.probeHistory();
     }
