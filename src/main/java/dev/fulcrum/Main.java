@@ -3,13 +3,15 @@ package dev.fulcrum;
 import dev.fulcrum.app.FulcrumCommand;
 import dev.fulcrum.app.WindowLauncher;
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.lesson.LessonCheck;
 import dev.fulcrum.ui.Gui;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 
 /**
  * The jar's entry point, above both {@code dev.fulcrum.app} and {@code dev.fulcrum.ui}: it runs the command line
- * ({@link FulcrumCommand}) and gives it the ui's window to open, so the app never imports the ui. It does not extend
+ * ({@link FulcrumCommand}) and gives it the ui's window to open and the lessons' checker
+ * ({@code --lesson FILE --check}), so the app never imports the ui or the lessons. It does not extend
  * {@code javafx.application.Application}, so the JavaFX runtime can start from a plain classpath jar
  * ({@code java -jar target/fulcrum.jar}); headless mode never touches JavaFX at all (the ui's classes load only when
  * a window opens).
@@ -21,7 +23,7 @@ public final class Main {
     public static void main(String[] args) {
         int code;
         try {
-            code = FulcrumCommand.run(args, new Window());
+            code = FulcrumCommand.run(args, new Window(), Main::checkLesson);
         } catch (Throwable t) {
             // an Error escaping (a class failing to load during shutdown, say, when the jar was replaced under a
             // running process) must still end the process: the proxy's I/O threads would keep it alive, half stopped
@@ -30,6 +32,13 @@ public final class Main {
             code = 1;
         }
         System.exit(code);
+    }
+
+    /** {@code --lesson FILE --check}: the lines on standard output (which carries nothing else), problems on error. */
+    private static int checkLesson(Path file) {
+        java.io.PrintStream out = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
+                true, java.nio.charset.StandardCharsets.UTF_8);
+        return LessonCheck.run(file, out, System.err);
     }
 
     /** The desktop window of {@code dev.fulcrum.ui}. */

@@ -22,6 +22,7 @@ import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.discovery.Discovery;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.health.HealthChecker;
+import dev.fulcrum.lesson.LessonRunner;
 import dev.fulcrum.proxy.ProxyServer;
 import dev.fulcrum.requests.RequestStream;
 import dev.fulcrum.rules.Limits;
@@ -71,13 +72,15 @@ class ArchitectureTest {
         MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests"));
         MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "requests", "config", "proxy", "health",
                 "discovery", "demo", "admin"));
-        MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app"));
+        MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app"));
+        MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app",
+                "lesson"));
 
         LIBRARY_USERS.put("javafx..", Set.of("ui"));
         LIBRARY_USERS.put("org.controlsfx..", Set.of("ui"));
         LIBRARY_USERS.put("io.undertow..", Set.of("proxy", "admin", "demo"));
         LIBRARY_USERS.put("org.xnio..", Set.of("proxy", "admin", "demo"));
-        LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health"));
+        LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health", "lesson"));
         LIBRARY_USERS.put("picocli..", Set.of("app"));
         LIBRARY_USERS.put("org.bouncycastle..", Set.of("trust"));
         LIBRARY_USERS.put("org.xbill..", Set.of("discovery"));
@@ -92,7 +95,8 @@ class ArchitectureTest {
             Map.entry("engine", Engine.class), Map.entry("config", FulcrumConfig.class),
             Map.entry("proxy", ProxyServer.class), Map.entry("health", HealthChecker.class),
             Map.entry("discovery", Discovery.class), Map.entry("demo", DemoBackend.class),
-            Map.entry("admin", EngineClient.class), Map.entry("app", FulcrumApp.class), Map.entry("ui", Gui.class),
+            Map.entry("admin", EngineClient.class), Map.entry("app", FulcrumApp.class),
+            Map.entry("lesson", LessonRunner.class), Map.entry("ui", Gui.class),
             Map.entry("javafx..", javafx.scene.Node.class),
             Map.entry("org.controlsfx..", org.controlsfx.control.Notifications.class),
             Map.entry("io.undertow..", Undertow.class), Map.entry("org.xnio..", Xnio.class),
@@ -165,6 +169,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void theLessonsUseTheAppThroughEmbeddedFulcrumOnly() {
+        uiThroughOneEntryPoint(ROOT + ".lesson..").check(MAIN);
+    }
+
+    @Test
     void onlyTheMainClassSitsAboveTheUiAndTheApp() {
         assertThat(MAIN.that(resideInAnyPackage(ROOT))).extracting(JavaClass::getName)
                 .allMatch(n -> n.equals(ROOT + ".Main") || n.startsWith(ROOT + ".Main$")
@@ -207,7 +216,8 @@ class ArchitectureTest {
             return new Object[] {Ticker.class, Limits.class, Pem.class, RequestStream.class, Engine.class,
                     FulcrumConfig.class,
                     ProxyServer.class, HealthChecker.class, Discovery.class, DemoBackend.class, EngineClient.class,
-                    FulcrumApp.class, Gui.class, javafx.scene.Node.class, org.controlsfx.control.Notifications.class,
+                    FulcrumApp.class, LessonRunner.class, Gui.class, javafx.scene.Node.class,
+                    org.controlsfx.control.Notifications.class,
                     Undertow.class, Xnio.class, ObjectMapper.class, CommandLine.class,
                     org.bouncycastle.asn1.x500.X500Name.class, Lookup.class, MeterRegistry.class,
                     io.prometheus.metrics.model.registry.PrometheusRegistry.class};

@@ -20,6 +20,7 @@ import sun.misc.Signal;
 /**
  * The command line of docs/REFERENCE.md §1: checks a config, runs headless (ready line, SIGTERM drains, exit 0), or
  * hands the window to its {@link WindowLauncher}. An invalid config exits 2 with one line per problem.
+ * {@code --lesson FILE --check} goes to the {@link LessonChecker} (docs/REFERENCE.md §5).
  */
 @Command(name = "fulcrum", mixinStandardHelpOptions = true, version = "Fulcrum 0.1.0",
         description = "A load balancer you can see: an embedded proxy with every classic balancing strategy and a window onto it.")
@@ -28,6 +29,7 @@ public final class FulcrumCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(FulcrumCommand.class);
 
     private final WindowLauncher window;
+    private final LessonChecker lessons;
 
     @Option(names = "--config", paramLabel = "FILE", description = "config file (default: the embedded samples/workshop.json)")
     Path config;
@@ -60,19 +62,49 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--token", paramLabel = "T", description = "admin token for --attach")
     String token;
 
+    @Option(names = "--lesson", paramLabel = "FILE", description = "a lesson file (samples/lessons/*.json), with --check")
+    Path lesson;
+
+    @Option(names = "--check", description = "with --lesson: play every step on a fresh engine, print a line per"
+            + " expectation, exit 0 when all held, 1 when one failed, 2 for an invalid file")
+    boolean checkLesson;
+
     FulcrumCommand(WindowLauncher window) {
+        this(window, null);
+    }
+
+    FulcrumCommand(WindowLauncher window, LessonChecker lessons) {
         this.window = window;
+        this.lessons = lessons;
     }
 
     /** Parses {@code args} and does what they say; returns the process exit code (after the window closed, if any). */
     public static int run(String[] args, WindowLauncher window) {
-        return new CommandLine(new FulcrumCommand(window)).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return run(args, window, null);
+    }
+
+    /** As {@link #run(String[], WindowLauncher)}, with {@code --lesson FILE --check} done by {@code lessons}. */
+    public static int run(String[] args, WindowLauncher window, LessonChecker lessons) {
+        return new CommandLine(new FulcrumCommand(window, lessons)).setCaseInsensitiveEnumValuesAllowed(true)
+                .execute(args);
     }
 
     @Override
     public Integer call() {
         if (checkConfig != null) {
             return check(checkConfig);
+        }
+        if (lesson != null || checkLesson) {
+            if (lesson == null || !checkLesson) {
+                System.err.println("fulcrum: --lesson FILE and --check go together (the window plays lessons from"
+                        + " its Lessons tab)");
+                return CONFIG_ERROR;
+            }
+            if (lessons == null) {
+                System.err.println("fulcrum: --lesson: no lessons in this build");
+                return CONFIG_ERROR;
+            }
+            return lessons.check(lesson);
         }
         if (trust || untrust) {
             List<String> names;

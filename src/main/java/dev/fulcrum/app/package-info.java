@@ -11,13 +11,15 @@
  *       {@link dev.fulcrum.app.LiveConfig} is the running config with the operator's live edits;
  *       {@link dev.fulcrum.app.ConfigSpecs} turns a config into each component's settings.</li>
  *   <li>{@link dev.fulcrum.app.FulcrumCommand} is the command line of docs/REFERENCE.md §1: check, headless, or a
- *       window through a {@link dev.fulcrum.app.WindowLauncher}.</li>
+ *       window through a {@link dev.fulcrum.app.WindowLauncher}; {@code --lesson FILE --check} through a
+ *       {@link dev.fulcrum.app.LessonChecker} (docs/REFERENCE.md §5).</li>
  *   <li>{@link dev.fulcrum.app.EmbeddedFulcrum} is what the desktop window sees of a Fulcrum in this process.</li>
  * </ul>
  *
  * <p>May use: {@code engine}, {@code proxy}, {@code health}, {@code admin}, {@code config}, {@code demo},
- * {@code discovery}, {@code time}, picocli. Must not use: {@code dev.fulcrum.ui} or JavaFX; the window is above
- * this package and reaches it only through {@link dev.fulcrum.app.EmbeddedFulcrum}, and {@code dev.fulcrum.Main}
- * hands the command line the window to open. {@code AppLayeringTest} holds both rules.
+ * {@code discovery}, {@code time}, picocli. Must not use: {@code dev.fulcrum.ui}, {@code dev.fulcrum.lesson} or
+ * JavaFX; the window and the lessons are above this package and reach it only through
+ * {@link dev.fulcrum.app.EmbeddedFulcrum}, and {@code dev.fulcrum.Main} hands the command line the window to open and
+ * the lessons' checker. {@code ArchitectureTest} holds these rules.
  */
 package dev.fulcrum.app;

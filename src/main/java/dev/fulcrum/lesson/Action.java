@@ -1,0 +1,190 @@
+package dev.fulcrum.lesson;
+
+import dev.fulcrum.admin.EngineClient;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One thing a step does before the room looks (a lesson file's {@code do} entries, docs/REFERENCE.md §5): through the
+ * engine client, as the window's own controls would, or to the lesson's traffic. {@link #describe()} is the line the
+ * narration panel lists.
+ */
+sealed interface Action {
+    /** What a step's actions act on: the engine, the lesson's traffic, time. {@link LessonRunner} is it. */
+    interface Context {
+        EngineClient client();
+
+        String pool();
+
+        void startTraffic(TrafficPlan plan);
+
+        void stopTraffic();
+
+        /** Starts a demo backend and adds it to the pool (a config change: the engine client has no other way). */
+        void addDemo(String id, int weight, long latencyMs, double errorRate);
+
+        void keepPreview(EngineClient.Preview preview);
+
+        /** Waits, letting the window see figures come in meanwhile. */
+        void pause(long ms);
+    }
+
+    void run(Context c);
+
+    String describe();
+
+    record SetWeight(String backend, int weight) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().setWeight(backend, weight);
+        }
+
+        @Override
+        public String describe() {
+            return "weight of " + backend + " to " + weight;
+        }
+    }
+
+    record Drain(String backend) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().drain(backend);
+        }
+
+        @Override
+        public String describe() {
+            return "drain " + backend;
+        }
+    }
+
+    record Enable(String backend) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().enable(backend);
+        }
+
+        @Override
+        public String describe() {
+            return "enable " + backend;
+        }
+    }
+
+    record Remove(String backend) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().remove(backend);
+        }
+
+        @Override
+        public String describe() {
+            return "remove " + backend;
+        }
+    }
+
+    /** A new demo backend in the pool. */
+    record Add(String backend, int weight, long latencyMs, double errorRate) implements Action {
+        @Override
+        public void run(Context c) {
+            c.addDemo(backend, weight, latencyMs, errorRate);
+        }
+
+        @Override
+        public String describe() {
+            return "add demo backend " + backend + " (weight " + weight + ")";
+        }
+    }
+
+    /** A demo backend's fault settings; null leaves one as it is. */
+    record DemoFault(String backend, Double latencyMs, Double errorRate, Boolean down) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().updateDemo(backend, latencyMs, errorRate, down);
+        }
+
+        @Override
+        public String describe() {
+            StringBuilder b = new StringBuilder(backend + ":");
+            if (latencyMs != null) {
+                b.append(" latency ").append(Bound.number(latencyMs)).append(" ms");
+            }
+            if (errorRate != null) {
+                b.append(" errors ").append(Bound.number(errorRate * 100)).append('%');
+            }
+            if (down != null) {
+                b.append(down ? " down" : " up");
+            }
+            return b.toString();
+        }
+    }
+
+    /** A strategy object as docs/REFERENCE.md §2.2 writes it, checked by the reader like the config's. */
+    record SwitchStrategy(Map<String, Object> strategy) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().setStrategy(c.pool(), strategy);
+        }
+
+        @Override
+        public String describe() {
+            StringBuilder b = new StringBuilder("strategy " + strategy.get("type"));
+            strategy.forEach((k, v) -> {
+                if (!k.equals("type")) {
+                    b.append(' ').append(k).append(' ').append(v);
+                }
+            });
+            return b.toString();
+        }
+    }
+
+    /** Starts the lesson's traffic; a run still going is stopped first. */
+    record Traffic(TrafficPlan plan) implements Action {
+        @Override
+        public void run(Context c) {
+            c.startTraffic(plan);
+        }
+
+        @Override
+        public String describe() {
+            return plan.describe();
+        }
+    }
+
+    record StopTraffic() implements Action {
+        @Override
+        public void run(Context c) {
+            c.stopTraffic();
+        }
+
+        @Override
+        public String describe() {
+            return "stop the traffic";
+        }
+    }
+
+    /** The what-if preview of the ring view: what would move, nothing changed. */
+    record Preview(List<String> remove, Map<String, Integer> add, Map<String, Integer> weights) implements Action {
+        @Override
+        public void run(Context c) {
+            c.keepPreview(c.client().preview(c.pool(), remove == null ? List.of() : remove,
+                    add == null ? Map.of() : add, weights == null ? Map.of() : weights));
+        }
+
+        @Override
+        public String describe() {
+            return "what if: " + (remove != null ? "remove " + String.join(", ", remove)
+                    : add != null ? "add " + add : "weights " + weights);
+        }
+    }
+
+    record Wait(long ms) implements Action {
+        @Override
+        public void run(Context c) {
+            c.pause(ms);
+        }
+
+        @Override
+        public String describe() {
+            return "wait " + Bound.number(ms / 1000.0) + " s";
+        }
+    }
+}

@@ -1,0 +1,447 @@
+package dev.fulcrum.lesson;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.demo.TrafficAnswer;
+import dev.fulcrum.demo.TrafficSnapshot;
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.engine.sim.SideBySide;
+import dev.fulcrum.engine.sim.SimBackend;
+import dev.fulcrum.engine.sim.SimTrace;
+import dev.fulcrum.engine.sim.StrategyResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the room should see after a step, as a check on real figures ({@link Figures}): the kinds a lesson file's
+ * {@code expect} (and {@code waitFor}) entries name, docs/REFERENCE.md §5. Each kind computes its figure, compares it
+ * with what the lesson expects and says both in one line.
+ *
+ * <p>A passive kind only reads figures the engine and the traffic already have, so the window re-checks it as they
+ * come in and {@code waitFor} polls it; an active kind sends requests or walks the ring, and is checked once, when
+ * the step's actions and wait are over.
+ *
+ * <p>Example: {@code new Share("demo-c", Bound.between(0.09, 0.13))} over a step whose traffic had 1,000 answers,
+ * 112 from demo-c, gives {@code Check(true, "share of demo-c 0.112 in [0.09, 0.13]")}.
+ */
+sealed interface Expectation {
+    Check check(Figures f);
+
+    /** Whether it only reads figures (checked again and again while a step runs); false: sends or walks. */
+    default boolean passive() {
+        return true;
+    }
+
+    /** How many keys to look up before the step's actions, for {@link MovedKeys}; 0 for the rest. */
+    default int keysToRemember() {
+        return 0;
+    }
+
+    // ------------------------------------------------------------------ the lesson's traffic
+
+    /** This step's share of answers from one backend. */
+    record Share(String backend, Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            Map<String, Long> by = byBackend(f);
+            long total = total(by);
+            if (total == 0) {
+                return Check.of(false, "share of " + backend + ": no answers to the lesson's traffic in this step");
+            }
+            long n = by.getOrDefault(backend, 0L);
+            double share = (double) n / total;
+            return Check.of(bound.holds(share), bound.line("share of " + backend, share) + " (" + n + " of " + total
+                    + " answers)");
+        }
+    }
+
+    /** This step's largest share of answers from any one backend. */
+    record MaxShare(Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            Map<String, Long> by = byBackend(f);
+            long total = total(by);
+            if (total == 0) {
+                return Check.of(false, "largest share: no answers to the lesson's traffic in this step");
+            }
+            String top = null;
+            long most = -1;
+            for (Map.Entry<String, Long> e : by.entrySet()) {
+                if (e.getValue() > most) {
+                    top = e.getKey();
+                    most = e.getValue();
+                }
+            }
+            double share = (double) most / total;
+            return Check.of(bound.holds(share), bound.line("largest share (" + top + ")", share) + " (" + most + " of "
+                    + total + " answers)");
+        }
+    }
+
+    /** How many backends answered the lesson's traffic in this step. */
+    record BackendsUsed(Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            long n = byBackend(f).entrySet().stream().filter(e -> !e.getKey().equals("-") && e.getValue() > 0)
+                    .count();
+            return Check.of(bound.holds(n), bound.line("backends answering", n));
+        }
+    }
+
+    /** How many answers the lesson's traffic had in this step. */
+    record Answered(Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            long n = total(byBackend(f));
+            return Check.of(bound.holds(n), bound.line("answers in this step", n));
+        }
+    }
+
+    /**
+     * How many answers of the current traffic run had one HTTP status: a run's outcome, so a request cut off in this
+     * step counts though it was sent in the step before.
+     */
+    record Status(int status, Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            TrafficSnapshot t = f.traffic();
+            long n = t == null ? 0 : t.byStatus().getOrDefault(status, 0L);
+            return Check.of(bound.holds(n), bound.line("answers with status " + status + " in this traffic run:", n));
+        }
+    }
+
+    /** A latency percentile ({@code p50}, {@code p90}, {@code p99}) of this step's answers, in milliseconds. */
+    record Latency(String percentile, Bound bound) implements Expectation {
+        static final List<String> PERCENTILES = List.of("p50", "p90", "p99");
+
+        @Override
+        public Check check(Figures f) {
+            long[] micros = f.answers().stream().filter(TrafficAnswer::answered).mapToLong(TrafficAnswer::latencyMicros)
+                    .sorted().toArray();
+            if (micros.length == 0) {
+                return Check.of(false, percentile + ": no answers to the lesson's traffic in this step");
+            }
+            double p = switch (percentile) {
+                case "p50" -> 0.50;
+                case "p90" -> 0.90;
+                default -> 0.99;
+            };
+            // nearest rank: the smallest latency at least p of the answers were at or below
+            int rank = (int) Math.ceil(p * micros.length) - 1;
+            double ms = micros[Math.max(0, rank)] / 1000.0;
+            String line = percentile + " " + Bound.number(Math.round(ms)) + " ms " + (bound.holds(ms) ? "" : "not ")
+                    + bound.text() + " ms (" + micros.length + " answers)";
+            return Check.of(bound.holds(ms), line);
+        }
+    }
+
+    /** The current traffic run has sent everything and every answer is in. */
+    record TrafficDone() implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            TrafficSnapshot t = f.traffic();
+            if (t == null) {
+                return Check.of(false, "traffic run: none started");
+            }
+            boolean done = t.state() == TrafficSnapshot.State.DONE;
+            return Check.of(done, done ? "traffic run done (" + t.completed() + " answers)"
+                    : "traffic run " + t.state() + ", not done");
+        }
+    }
+
+    /**
+     * Requests of {@code method} a backend received more than once in the current traffic run: what the demo
+     * backends received minus what the traffic sent (a retry of a request that reached a backend).
+     */
+    record Resent(String method, Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            TrafficSnapshot t = f.traffic();
+            if (t == null) {
+                return Check.of(false, method + " sent again: no traffic started");
+            }
+            long sent = method.equals("POST") ? t.posts() : t.gets();
+            long received = f.receivedSinceTrafficStart(method);
+            long again = Math.max(0, received - sent);
+            return Check.of(bound.holds(again), bound.line(method + " sent again", again) + " (" + sent + " sent, "
+                    + received + " received by the backends)");
+        }
+    }
+
+    /** No request of {@code method} of the current traffic run reached a backend twice. */
+    record SentOnce(String method) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            TrafficSnapshot t = f.traffic();
+            if (t == null) {
+                return Check.of(false, "no " + method + " sent twice: no traffic started");
+            }
+            long sent = method.equals("POST") ? t.posts() : t.gets();
+            long received = f.receivedSinceTrafficStart(method);
+            String counts = sent + " sent, " + received + " received by the backends";
+            if (sent == 0) {
+                return Check.of(false, "no " + method + " sent twice: the traffic sent none (" + counts + ")");
+            }
+            return received <= sent ? Check.of(true, "no " + method + " sent twice (" + counts + ")")
+                    : Check.of(false, (received - sent) + " " + method + " requests sent twice (" + counts + ")");
+        }
+    }
+
+    // ------------------------------------------------------------------ the engine's state
+
+    /** A backend's breaker is in one state now, or passed through it since the step began. */
+    record BreakerIs(String backend, String breakerState) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            EngineState.BackendInfo b = f.state().backend(backend);
+            if (b == null || b.breaker() == null) {
+                return Check.of(false, "breaker of " + backend + ": no such backend");
+            }
+            String now = b.breaker().state();
+            if (now.equals(breakerState)) {
+                return Check.of(true, "breaker of " + backend + " " + now);
+            }
+            boolean reached = f.breakerEvents(backend).stream().anyMatch(e -> breakerState.equals(e.to()));
+            return reached ? Check.of(true, "breaker of " + backend + " went " + breakerState + " (now " + now + ")")
+                    : Check.of(false, "breaker of " + backend + " " + now + ", expected " + breakerState);
+        }
+    }
+
+    /** A backend's breaker went through these states, in this order, since the step began. */
+    record BreakerWent(String backend, List<String> states) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            List<String> seen = new ArrayList<>();
+            for (EngineEvent e : f.breakerEvents(backend)) {
+                seen.add(e.to());
+            }
+            int matched = 0;
+            for (String s : seen) {
+                if (matched < states.size() && s.equals(states.get(matched))) {
+                    matched++;
+                }
+            }
+            String want = String.join(" → ", states);
+            String got = seen.isEmpty() ? "no transition" : String.join(" → ", seen);
+            return matched == states.size() ? Check.of(true, "breaker of " + backend + " went " + want)
+                    : Check.of(false, "breaker of " + backend + ": " + got + ", expected " + want);
+        }
+    }
+
+    /** A backend's state now: UP, DOWN, EJECTED, DRAINING or DRAINED (docs/REFERENCE.md §4). */
+    record StateIs(String backend, String backendState) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            EngineState.BackendInfo b = f.state().backend(backend);
+            String now = b == null ? "gone" : b.state();
+            return backendState.equals(now) ? Check.of(true, "state of " + backend + " " + now)
+                    : Check.of(false, "state of " + backend + " " + now + ", expected " + backendState);
+        }
+    }
+
+    /** A backend's effective weight now (its weight with slow start's ramp applied). */
+    record EffectiveWeight(String backend, Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            EngineState.BackendInfo b = f.state().backend(backend);
+            if (b == null) {
+                return Check.of(false, "effective weight of " + backend + ": no such backend");
+            }
+            double w = b.effectiveWeight();
+            return Check.of(bound.holds(w), bound.line("effective weight of " + backend, w) + " (weight "
+                    + b.weight() + ")");
+        }
+    }
+
+    /** The last what-if preview's fraction of keys that would move. */
+    record PreviewMoved(Bound bound) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            EngineClient.Preview p = f.lastPreview();
+            if (p == null) {
+                return Check.of(false, "preview: none asked for in this step");
+            }
+            return Check.of(bound.holds(p.movedFraction()), bound.line("preview: keys moved", p.movedFraction()));
+        }
+    }
+
+    // ------------------------------------------------------------------ sent, walked or simulated once
+
+    /** The backends that answer requests sent one after the other are exactly these, in order. */
+    record Sequence(List<String> backends, String path, Map<String, String> headers) implements Expectation {
+        @Override
+        public boolean passive() {
+            return false;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            List<String> got = f.picks(backends.size(), path, headers);
+            String seen = String.join(" ", got);
+            return got.equals(backends) ? Check.of(true, "sequence " + seen)
+                    : Check.of(false, "sequence " + seen + ", expected " + String.join(" ", backends));
+        }
+    }
+
+    /** The longest run of one backend in {@code requests} requests sent one after the other. */
+    record LongestRun(Bound bound, int requests) implements Expectation {
+        @Override
+        public boolean passive() {
+            return false;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            List<String> got = f.picks(requests, "/", Map.of());
+            int best = 0;
+            String who = "-";
+            for (int i = 0, run = 0; i < got.size(); i++) {
+                run = i > 0 && got.get(i).equals(got.get(i - 1)) ? run + 1 : 1;
+                if (run > best) {
+                    best = run;
+                    who = got.get(i);
+                }
+            }
+            return Check.of(bound.holds(best), bound.line(requests + " requests one after the other: longest run of"
+                    + " one backend (" + who + ")", best));
+        }
+    }
+
+    /**
+     * The longest run of one backend when the side-by-side simulator plays {@code requests} requests through
+     * {@code strategy} (or the textbook {@code naive-weighted-round-robin}, which is no engine strategy) over the
+     * pool's backends and weights: real engine strategies on a simulated clock.
+     */
+    record SimulatedLongestRun(String strategy, Bound bound, int requests) implements Expectation {
+        static final String NAIVE = "naive-weighted-round-robin";
+
+        @Override
+        public boolean passive() {
+            return false;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            List<SimBackend> backends = new ArrayList<>();
+            for (EngineState.BackendInfo b : f.state().backends()) {
+                if (f.pool().equals(b.pool())) {
+                    backends.add(SimBackend.of(b.id(), b.weight(), 5));
+                }
+            }
+            if (backends.isEmpty()) {
+                return Check.of(false, "simulated " + strategy + ": the pool has no backends");
+            }
+            boolean naive = strategy.equals(NAIVE);
+            SideBySide.Settings s = new SideBySide.Settings(backends,
+                    naive ? List.of() : List.of(StrategySpec.of(strategy)), naive, null, null, 1);
+            StrategyResult r = SideBySide.run(s, SimTrace.generate(requests, 100, new KeyDistribution.Uniform(100), 0, 1))
+                    .results().get(0);
+            return Check.of(bound.holds(r.longestRun()), bound.line("simulated " + strategy + ", " + requests
+                    + " requests: longest run of one backend (" + r.longestRunBackend() + ")", r.longestRun()));
+        }
+    }
+
+    /**
+     * The fraction of keys {@code k0 .. k<keys-1>} whose backend changed between before the step's actions and now,
+     * looked up on the ring. With {@code onlyTo} a moved key should have gone to that backend, with {@code onlyFrom}
+     * come from it; the others are strays, whose fraction of all keys must stay within {@code strays} (none, unless
+     * the lesson allows some: Maglev moves a few).
+     */
+    record MovedKeys(Bound bound, int keys, String onlyTo, String onlyFrom, Bound strays) implements Expectation {
+        @Override
+        public boolean passive() {
+            return false;
+        }
+
+        @Override
+        public int keysToRemember() {
+            return keys;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            Map<String, String> before = f.keysBefore(keys);
+            Map<String, String> now = f.keysNow(keys);
+            int moved = 0;
+            int stray = 0;
+            for (Map.Entry<String, String> e : before.entrySet()) {
+                String after = now.get(e.getKey());
+                if (!e.getValue().equals(after)) {
+                    moved++;
+                    if (onlyTo != null && !onlyTo.equals(after) || onlyFrom != null && !onlyFrom.equals(e.getValue())) {
+                        stray++;
+                    }
+                }
+            }
+            int n = Math.max(1, before.size());
+            double fraction = (double) moved / n;
+            String line = bound.line("keys moved", fraction);
+            boolean ok = bound.holds(fraction);
+            if (onlyTo != null || onlyFrom != null) {
+                String who = onlyTo != null ? "to " + onlyTo : "from " + onlyFrom;
+                double strayFraction = (double) stray / n;
+                ok &= strays.holds(strayFraction);
+                line += stray == 0 ? ", all " + who : ", " + stray + " of them not " + who + " ("
+                        + Bound.number(strayFraction) + " of the keys, " + strays.text() + ")";
+            }
+            return Check.of(ok, line);
+        }
+    }
+
+    /**
+     * How unevenly the pool's ring or Maglev table spreads the key space: the largest share of any backend over its
+     * fair share (its weight over the total), 1.0 when perfectly even.
+     */
+    record RingSpread(Bound bound) implements Expectation {
+        @Override
+        public boolean passive() {
+            return false;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            EngineClient.Ring ring = f.ring();
+            if (ring == null || ring.share().isEmpty()) {
+                return Check.of(false, "ring spread: the pool's strategy has no ring");
+            }
+            long total = 0;
+            for (EngineState.BackendInfo b : f.state().backends()) {
+                if (ring.share().containsKey(b.id())) {
+                    total += b.weight();
+                }
+            }
+            double worst = 0;
+            for (Map.Entry<String, Double> e : ring.share().entrySet()) {
+                EngineState.BackendInfo b = f.state().backend(e.getKey());
+                double fair = b == null || total == 0 ? 1.0 / ring.share().size() : (double) b.weight() / total;
+                worst = Math.max(worst, e.getValue() / fair);
+            }
+            return Check.of(bound.holds(worst), bound.line(ring.type() + " spread (largest share over its fair share)",
+                    worst));
+        }
+    }
+
+    /** This step's answers by their {@code X-Fulcrum-Backend} header. */
+    private static Map<String, Long> byBackend(Figures f) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (TrafficAnswer a : f.answers()) {
+            if (a.answered()) {
+                out.merge(a.backend(), 1L, Long::sum);
+            }
+        }
+        return out;
+    }
+
+    private static long total(Map<String, Long> by) {
+        long n = 0;
+        for (Map.Entry<String, Long> e : by.entrySet()) {
+            if (!e.getKey().equals("-")) {
+                n += e.getValue();
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,427 @@
+package dev.fulcrum.lesson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.demo.TrafficAnswer;
+import dev.fulcrum.demo.TrafficGenerator;
+import dev.fulcrum.demo.TrafficSnapshot;
+import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.time.Ticker;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * Plays a lesson's steps, one at a time and in order, against a real engine ({@link LessonEngine}): runs each step's
+ * actions, waits for its condition, and checks its expectations on real figures: the answers to the lesson's own
+ * seeded traffic ({@link TrafficGenerator}, counted by their {@code X-Fulcrum-Backend} header), requests sent one
+ * after the other for exact pick sequences, ring lookups before and after for moved keys, the engine's state and
+ * breaker events, and what the demo backends received. {@code --lesson FILE --check}, the build's check of every
+ * shipped lesson and the window's lesson player all run steps through here; the window only adds a view.
+ *
+ * <p>A step's figures start when the step does: shares, answer counts and latency percentiles are of the requests
+ * sent since it began (a run started in an earlier step goes on sending), answers by status and requests sent twice
+ * are of the current traffic run as a whole. Time inside the engine (a breaker's open window, slow start) is real
+ * time: a lesson keeps its waits short by choosing small {@code openMs} and {@code slowStartMs}.
+ *
+ * <p>Threading: {@link #run} blocks (it waits in real time) and is called by one thread at a time; {@link #stop} may
+ * be called from any thread and ends a wait at once. The interim listener is called on the running thread about
+ * four times a second while a step waits.
+ */
+public final class LessonRunner implements Action.Context, Figures, LessonPlayer.Steps {
+    static final long INTERIM_MS = 250;
+    private static final long POLL_MS = 50;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The traffic generator's clock (it makes its own schedulers on the system clock), so sent times compare. */
+    private static final Ticker TICKER = Ticker.system();
+
+    private final Lesson lesson;
+    private final EngineClient client;
+    private final URI proxy;
+    private final ExecutorService httpThreads;
+    private final HttpClient http;
+    private final List<EngineEvent> events = new ArrayList<>();
+    private final Object lock = new Object();
+    private final AtomicReference<List<EngineEvent>> eventSink;
+    private volatile Consumer<StepReport> interim = r -> { };
+    private volatile boolean stopped;
+    private int next;
+
+    // the lesson's traffic
+    private TrafficGenerator traffic;
+    private Map<String, Long> receivedAtTrafficStart = Map.of();
+
+    /** How the current run's requests ended, in the order their ends came. */
+    private final List<TrafficAnswer> runAnswers = new ArrayList<>();
+
+    // the step under way
+    private volatile long stepStartNanos;
+    private int eventMark;
+    private Map<String, String> keysBefore = Map.of();
+    private EngineClient.Preview preview;
+
+    public LessonRunner(Lesson lesson, LessonEngine engine) {
+        this.lesson = lesson;
+        this.client = engine.client();
+        this.proxy = engine.proxy();
+        this.httpThreads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "fulcrum-lesson-http");
+            t.setDaemon(true);
+            return t;
+        });
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
+                .connectTimeout(Duration.ofSeconds(5)).build();
+        // an engine client has no unsubscribe: once closed, the listener lets go of this runner
+        AtomicReference<List<EngineEvent>> sink = new AtomicReference<>(events);
+        this.eventSink = sink;
+        client.subscribe(e -> {
+            List<EngineEvent> to = sink.get();
+            if (to != null && "breaker".equals(e.type())) {
+                synchronized (to) {
+                    to.add(e);
+                }
+            }
+        });
+    }
+
+    public Lesson lesson() {
+        return lesson;
+    }
+
+    /** Told of each step's figures as they come in while it waits; replaces the one before. */
+    public void onInterim(Consumer<StepReport> listener) {
+        this.interim = listener == null ? r -> { } : listener;
+    }
+
+    /** The step {@link #run} plays next, counted from 0. */
+    public int nextStep() {
+        synchronized (lock) {
+            return next;
+        }
+    }
+
+    /**
+     * Plays step {@code step} (the next one: steps run in order) and returns what it showed.
+     *
+     * @throws IllegalArgumentException for a step that is not the next one
+     */
+    public StepReport run(int step) {
+        synchronized (lock) {
+            if (step != next || step >= lesson.steps().size()) {
+                throw new IllegalArgumentException("step: must be the next one, " + next + " (got: " + step + ")");
+            }
+            next++;
+        }
+        Step s = lesson.steps().get(step);
+        List<Check> problems = new ArrayList<>();
+        begin(s);
+        for (Action a : s.actions()) {
+            if (stopped) {
+                break;
+            }
+            try {
+                a.run(this);
+            } catch (RuntimeException e) {
+                problems.add(Check.of(false, "do " + a.describe() + ": " + e.getMessage()));
+            }
+        }
+        if (s.waitFor() != null && !stopped) {
+            Check timedOut = await(step, s, s.waitFor());
+            if (timedOut != null) {
+                problems.add(timedOut);
+            }
+        }
+        List<Check> out = new ArrayList<>(problems);
+        for (Expectation e : s.expect()) {
+            out.add(check(e));
+        }
+        return new StepReport(step, out, true);
+    }
+
+    /** {@link #run(int)} with {@code interim} told of the step's figures as they come in. */
+    @Override
+    public StepReport run(int step, Consumer<StepReport> interim) {
+        onInterim(interim);
+        return run(step);
+    }
+
+    /** Ends a wait under way and any later one at once; the step's expectations are still checked. */
+    @Override
+    public void stop() {
+        stopped = true;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+    }
+
+    @Override
+    public void close() {
+        stop();
+        eventSink.set(null);
+        TrafficGenerator t = traffic;
+        if (t != null) {
+            t.close();
+        }
+        httpThreads.shutdownNow();
+    }
+
+    // ------------------------------------------------------------------ a step
+
+    private void begin(Step s) {
+        stepStartNanos = TICKER.nanos();
+        synchronized (events) {
+            eventMark = events.size();
+        }
+        preview = null;
+        int keys = s.expect().stream().mapToInt(Expectation::keysToRemember).max().orElse(0);
+        keysBefore = keys == 0 ? Map.of() : lookups(keys);
+    }
+
+    /** Polls the condition until it holds; the failed line when the timeout came first. */
+    private Check await(int step, Step s, WaitFor w) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(w.timeoutMs());
+        long nextInterim = 0;
+        while (true) {
+            Check c = check(w.condition());
+            if (c.ok()) {
+                return null;
+            }
+            long now = System.nanoTime();
+            if (now - deadline >= 0 || stopped) {
+                return Check.of(false, "waited " + Bound.number(w.timeoutMs() / 1000.0) + " s for "
+                        + WaitFor.what(w.condition()) + ": " + c.text());
+            }
+            if (now - nextInterim >= 0) {
+                interim.accept(interimReport(step, s));
+                nextInterim = now + TimeUnit.MILLISECONDS.toNanos(INTERIM_MS);
+            }
+            sleepUntil(Math.min(deadline, now + TimeUnit.MILLISECONDS.toNanos(POLL_MS)));
+        }
+    }
+
+    private StepReport interimReport(int step, Step s) {
+        List<Check> out = new ArrayList<>();
+        for (Expectation e : s.expect()) {
+            out.add(e.passive() ? check(e) : null);
+        }
+        out.removeIf(java.util.Objects::isNull);
+        return new StepReport(step, out, false);
+    }
+
+    private Check check(Expectation e) {
+        try {
+            return e.check(this);
+        } catch (RuntimeException ex) {
+            return Check.of(false, e.getClass().getSimpleName() + ": " + ex.getMessage());
+        }
+    }
+
+    private void sleepUntil(long deadlineNanos) {
+        synchronized (lock) {
+            long left;
+            while (!stopped && (left = deadlineNanos - System.nanoTime()) > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(lock, left);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    stopped = true;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ Action.Context
+
+    @Override
+    public EngineClient client() {
+        return client;
+    }
+
+    @Override
+    public String pool() {
+        return Engine.DEFAULT_POOL;
+    }
+
+    @Override
+    public void startTraffic(TrafficPlan plan) {
+        stopTraffic();
+        receivedAtTrafficStart = received();
+        synchronized (runAnswers) {
+            runAnswers.clear();
+        }
+        TrafficGenerator t = TrafficGenerator.create(plan.settings(proxy), null);
+        t.onAnswer(a -> {
+            synchronized (runAnswers) {
+                runAnswers.add(a);
+            }
+        });
+        traffic = t.start();
+    }
+
+    @Override
+    public void stopTraffic() {
+        TrafficGenerator t = traffic;
+        if (t != null) {
+            t.stop();
+        }
+    }
+
+    @Override
+    public void addDemo(String id, int weight, long latencyMs, double errorRate) {
+        ObjectNode config;
+        try {
+            config = (ObjectNode) MAPPER.readTree(client.configJson());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the running config: " + e.getMessage(), e);
+        }
+        JsonNode existing = config.get("demoBackends");
+        ArrayNode demos = existing instanceof ArrayNode a ? a : config.putArray("demoBackends");
+        demos.addObject().put("id", id).put("port", 0).put("weight", weight).put("latencyMs", latencyMs)
+                .put("errorRate", errorRate);
+        List<String> problems = client.applyConfig(config.toString());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems));
+        }
+    }
+
+    @Override
+    public void keepPreview(EngineClient.Preview p) {
+        preview = p;
+    }
+
+    @Override
+    public void pause(long ms) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        int step = nextStep() - 1;
+        Step s = lesson.steps().get(step);
+        while (!stopped && deadline - System.nanoTime() > 0) {
+            sleepUntil(Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(INTERIM_MS)));
+            interim.accept(interimReport(step, s));
+        }
+    }
+
+    // ------------------------------------------------------------------ Figures
+
+    @Override
+    public List<TrafficAnswer> answers() {
+        long since = stepStartNanos;
+        synchronized (runAnswers) {
+            List<TrafficAnswer> out = new ArrayList<>();
+            for (TrafficAnswer a : runAnswers) {
+                if (a.sentNanos() - since >= 0) {
+                    out.add(a);
+                }
+            }
+            return out;
+        }
+    }
+
+    @Override
+    public TrafficSnapshot traffic() {
+        TrafficGenerator t = traffic;
+        return t == null ? null : t.snapshot();
+    }
+
+    @Override
+    public long receivedSinceTrafficStart(String method) {
+        return received().getOrDefault(method, 0L) - receivedAtTrafficStart.getOrDefault(method, 0L);
+    }
+
+    /** What every demo backend received, by method, summed. */
+    private Map<String, Long> received() {
+        Map<String, Long> out = new HashMap<>();
+        for (Map<String, Object> d : client.demoState().values()) {
+            if (d.get("received") instanceof Map<?, ?> m) {
+                m.forEach((method, n) -> out.merge(String.valueOf(method), ((Number) n).longValue(), Long::sum));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public EngineState state() {
+        return client.state();
+    }
+
+    @Override
+    public List<EngineEvent> breakerEvents(String backend) {
+        synchronized (events) {
+            return events.subList(eventMark, events.size()).stream().filter(e -> backend.equals(e.backend())).toList();
+        }
+    }
+
+    @Override
+    public List<String> picks(int n, String path, Map<String, String> headers) {
+        List<String> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(proxy.resolve(path)).timeout(Duration.ofSeconds(5)).GET();
+            headers.forEach(b::header);
+            try {
+                HttpResponse<Void> r = http.send(b.build(), HttpResponse.BodyHandlers.discarding());
+                out.add(r.headers().firstValue(TrafficGenerator.BACKEND_HEADER).orElse("-"));
+            } catch (IOException e) {
+                out.add("-");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, String> keysBefore(int keys) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < keys && keysBefore.containsKey("k" + i); i++) {
+            out.put("k" + i, keysBefore.get("k" + i));
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, String> keysNow(int keys) {
+        return lookups(keys);
+    }
+
+    private Map<String, String> lookups(int keys) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < keys; i++) {
+            String key = "k" + i;
+            out.put(key, client.lookup(pool(), key).backend());
+        }
+        return out;
+    }
+
+    @Override
+    public EngineClient.Ring ring() {
+        return client.ring(pool());
+    }
+
+    @Override
+    public EngineClient.Preview lastPreview() {
+        return preview;
+    }
+
+    @Override
+    public Map<String, Map<String, Object>> demoState() {
+        return client.demoState();
+    }
+}

@@ -1,0 +1,193 @@
+package dev.fulcrum.lesson;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.demo.TrafficAnswer;
+import dev.fulcrum.demo.TrafficSnapshot;
+import dev.fulcrum.engine.EngineEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Each expectation's figure and line, on figures given by hand. */
+class ExpectationTest {
+    /** Figures a test sets; what it leaves alone is empty. */
+    static final class Given implements Figures {
+        List<TrafficAnswer> answers = new ArrayList<>();
+        TrafficSnapshot traffic;
+        Map<String, Long> received = Map.of();
+        List<EngineEvent> events = List.of();
+        List<String> picks = List.of();
+        Map<String, String> before = Map.of();
+        Map<String, String> now = Map.of();
+        EngineState state = new EngineState("http://x", Map.of(), Map.of(), List.of(), List.of());
+
+        void answers(String backend, int n) {
+            for (int i = 0; i < n; i++) {
+                answers.add(new TrafficAnswer(0, backend, 200, 1000));
+            }
+        }
+
+        @Override
+        public String pool() {
+            return "default";
+        }
+
+        @Override
+        public List<TrafficAnswer> answers() {
+            return answers;
+        }
+
+        @Override
+        public TrafficSnapshot traffic() {
+            return traffic;
+        }
+
+        @Override
+        public long receivedSinceTrafficStart(String method) {
+            return received.getOrDefault(method, 0L);
+        }
+
+        @Override
+        public EngineState state() {
+            return state;
+        }
+
+        @Override
+        public List<EngineEvent> breakerEvents(String backend) {
+            return events.stream().filter(e -> e.backend().equals(backend)).toList();
+        }
+
+        @Override
+        public List<String> picks(int n, String path, Map<String, String> headers) {
+            return picks.subList(0, Math.min(n, picks.size()));
+        }
+
+        @Override
+        public Map<String, String> keysBefore(int keys) {
+            return before;
+        }
+
+        @Override
+        public Map<String, String> keysNow(int keys) {
+            return now;
+        }
+
+        @Override
+        public EngineClient.Ring ring() {
+            return null;
+        }
+
+        @Override
+        public EngineClient.Preview lastPreview() {
+            return null;
+        }
+
+        @Override
+        public Map<String, Map<String, Object>> demoState() {
+            return Map.of();
+        }
+    }
+
+    static TrafficSnapshot traffic(long gets, long posts, Map<Integer, Long> byStatus) {
+        return new TrafficSnapshot(TrafficSnapshot.State.DONE, 0, 0, gets + posts, gets + posts, 0, 0, 0, 0, 0,
+                byStatus, 0, 0, TrafficSnapshot.Latency.NONE, Map.of(), gets, posts);
+    }
+
+    @Test
+    void aShareIsOfThisStepsAnswersAndSaysSoAsTheIssueWritesIt() {
+        Given f = new Given();
+        f.answers("demo-a", 444);
+        f.answers("demo-b", 444);
+        f.answers("demo-c", 112);
+        assertThat(new Expectation.Share("demo-c", Bound.between(0.09, 0.13)).check(f)).isEqualTo(new Check(true,
+                "share of demo-c 0.112 in [0.09, 0.13] (112 of 1000 answers)"));
+        assertThat(new Expectation.Share("demo-a", Bound.between(0.09, 0.13)).check(f).line(3)).isEqualTo(
+                "step 3: FAILED: share of demo-a 0.444 not in [0.09, 0.13] (444 of 1000 answers)");
+        assertThat(new Expectation.MaxShare(Bound.atLeast(0.5)).check(f).ok()).isFalse();
+        assertThat(new Expectation.BackendsUsed(Bound.atMost(3)).check(f).text()).isEqualTo("backends answering 3 at most 3");
+    }
+
+    @Test
+    void noAnswersIsAFailureNotAZeroShare() {
+        assertThat(new Expectation.Share("demo-c", Bound.below(0.5)).check(new Given()).ok()).isFalse();
+    }
+
+    @Test
+    void aPercentileIsTheNearestRankOfThisStepsAnswers() {
+        Given f = new Given();
+        for (int i = 1; i <= 100; i++) {
+            f.answers.add(new TrafficAnswer(0, "demo-a", 200, i * 1000L));
+        }
+        assertThat(new Expectation.Latency("p99", Bound.above(98)).check(f)).isEqualTo(new Check(true,
+                "p99 99 ms above 98 ms (100 answers)"));
+        assertThat(new Expectation.Latency("p50", Bound.below(50)).check(f).text()).isEqualTo(
+                "p50 50 ms not below 50 ms (100 answers)");
+    }
+
+    @Test
+    void aRequestSentTwiceIsWhatTheBackendsReceivedBeyondWhatWasSent() {
+        Given f = new Given();
+        f.traffic = traffic(192, 108, Map.of(200, 289L, 502, 11L));
+        f.received = Map.of("GET", 208L, "POST", 108L);
+        assertThat(new Expectation.Resent("GET", Bound.atLeast(3)).check(f).text()).isEqualTo(
+                "GET sent again 16 at least 3 (192 sent, 208 received by the backends)");
+        assertThat(new Expectation.SentOnce("POST").check(f)).isEqualTo(new Check(true,
+                "no POST sent twice (108 sent, 108 received by the backends)"));
+        f.received = Map.of("POST", 110L);
+        assertThat(new Expectation.SentOnce("POST").check(f)).isEqualTo(new Check(false,
+                "2 POST requests sent twice (108 sent, 110 received by the backends)"));
+        assertThat(new Expectation.Status(502, Bound.atLeast(1)).check(f).text()).isEqualTo(
+                "answers with status 502 in this traffic run: 11 at least 1");
+    }
+
+    @Test
+    void aBreakerMustGoThroughTheStatesInOrder() {
+        Given f = new Given();
+        f.events = List.of(new EngineEvent("breaker", "default", "demo-b", "CLOSED", "OPEN", 0),
+                new EngineEvent("breaker", "default", "demo-b", "OPEN", "HALF_OPEN", 0),
+                new EngineEvent("breaker", "default", "demo-b", "HALF_OPEN", "OPEN", 0));
+        assertThat(new Expectation.BreakerWent("demo-b", List.of("HALF_OPEN", "OPEN")).check(f).ok()).isTrue();
+        assertThat(new Expectation.BreakerWent("demo-b", List.of("HALF_OPEN", "CLOSED")).check(f)).isEqualTo(
+                new Check(false, "breaker of demo-b: OPEN → HALF_OPEN → OPEN, expected HALF_OPEN → CLOSED"));
+    }
+
+    @Test
+    void anExactSequenceAndItsLongestRun() {
+        Given f = new Given();
+        f.picks = List.of("a", "a", "b", "a", "c", "a", "a");
+        assertThat(new Expectation.Sequence(List.of("a", "a", "b", "a", "c", "a", "a"), "/", Map.of()).check(f).ok())
+                .isTrue();
+        assertThat(new Expectation.Sequence(List.of("a", "b", "c", "a", "b", "c", "a"), "/", Map.of()).check(f))
+                .isEqualTo(new Check(false, "sequence a a b a c a a, expected a b c a b c a"));
+        assertThat(new Expectation.LongestRun(Bound.atMost(1), 7).check(f).text()).isEqualTo(
+                "7 requests one after the other: longest run of one backend (a) 2 not at most 1");
+    }
+
+    @Test
+    void movedKeysCountTheKeysWhoseBackendChangedAndWhereTheyWent() {
+        Given f = new Given();
+        f.before = Map.of("k0", "a", "k1", "b", "k2", "c", "k3", "a");
+        f.now = Map.of("k0", "e", "k1", "b", "k2", "c", "k3", "a");
+        assertThat(new Expectation.MovedKeys(Bound.between(0.2, 0.3), 4, "e", null, Bound.atMost(0)).check(f))
+                .isEqualTo(new Check(true, "keys moved 0.25 in [0.2, 0.3], all to e"));
+        f.now = Map.of("k0", "e", "k1", "c", "k2", "c", "k3", "a");
+        assertThat(new Expectation.MovedKeys(Bound.between(0.2, 0.6), 4, "e", null, Bound.atMost(0)).check(f))
+                .isEqualTo(new Check(false, "keys moved 0.5 in [0.2, 0.6], 1 of them not to e (0.25 of the keys,"
+                        + " at most 0)"));
+    }
+
+    @Test
+    void boundsSayWhatTheyHold() {
+        assertThat(Bound.between(0.09, 0.13).text()).isEqualTo("in [0.09, 0.13]");
+        assertThat(Bound.above(250).holds(250)).isFalse();
+        assertThat(Bound.atLeast(250).holds(250)).isTrue();
+        assertThat(Bound.below(100).text()).isEqualTo("below 100");
+        assertThat(Bound.atMost(0).text()).isEqualTo("at most 0");
+        assertThat(Bound.number(0.11234)).isEqualTo("0.112");
+        assertThat(Bound.number(312.4)).isEqualTo("312");
+    }
+}

@@ -1,0 +1,117 @@
+package dev.fulcrum.lesson;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A lesson file is read whole and every problem is named by JSON path, the embedded config's under {@code config.}. */
+class LessonReaderTest {
+    static final String CONFIG = "{\"demoBackends\": [{\"id\": \"demo-a\", \"port\": 0}, {\"id\": \"demo-b\", \"port\": 0}]}";
+
+    static String lesson(String steps) {
+        return "{\"title\": \"t\", \"summary\": \"s\", \"config\": " + CONFIG + ", \"steps\": " + steps + "}";
+    }
+
+    static List<String> problems(String json) {
+        try {
+            LessonReader.parse(json, "x");
+        } catch (LessonException e) {
+            return e.lines();
+        }
+        throw new AssertionError("no problem found in " + json);
+    }
+
+    @Test
+    void aValidLessonReadsIntoItsSteps() {
+        Lesson l = LessonReader.parse(lesson("[{\"say\": \"look\", \"do\": [{\"setWeight\": \"demo-a\", \"weight\": 5},"
+                + " {\"traffic\": {\"rate\": 100, \"durationMs\": 500}}], \"waitFor\": {\"trafficDone\": true,"
+                + " \"timeoutMs\": 2000}, \"show\": {\"view\": \"Ring\", \"backend\": \"demo-a\"},"
+                + " \"expect\": [{\"share\": \"demo-a\", \"between\": [0.5, 0.9]}, {\"p99\": {\"below\": 100}}]}]"), "x");
+        assertThat(l.name()).isEqualTo("x");
+        assertThat(l.config().demoBackends()).hasSize(2);
+        Step s = l.steps().get(0);
+        assertThat(s.actionLines()).containsExactly("weight of demo-a to 5",
+                "traffic: 100 req/s for 0.5 s, 100 uniform keys in path");
+        assertThat(s.waitLine()).isEqualTo("wait up to 2 s for the traffic to finish");
+        assertThat(s.show()).isEqualTo(new Show("Ring", "demo-a"));
+        assertThat(s.expect()).containsExactly(new Expectation.Share("demo-a", Bound.between(0.5, 0.9)),
+                new Expectation.Latency("p99", Bound.below(100)));
+    }
+
+    @Test
+    void theEmbeddedConfigsProblemsCarryConfigInFrontOfTheirPaths() {
+        String json = "{\"title\": \"t\", \"summary\": \"s\", \"config\": {\"demoBackends\": [{\"id\": \"demo-a\","
+                + " \"port\": 0, \"weight\": -3}]}, \"steps\": [{\"say\": \"x\"}]}";
+        assertThat(problems(json)).containsExactly(
+                "lesson error: config.demoBackends[0].weight: must be between 0 and 1000 (got: -3)");
+    }
+
+    @Test
+    void aStepsProblemsAreNamedByTheirPath() {
+        assertThat(problems(lesson("[{\"say\": \"a\"}, {\"say\": \"b\"}, {\"say\": \"c\", \"do\": [{\"setWeight\":"
+                + " \"demo-a\", \"weight\": -3}, {\"drain\": \"demo-x\"}]}]"))).containsExactly(
+                "lesson error: steps[2].do[0].weight: must be between 0 and 1000 (got: -3)",
+                "lesson error: steps[2].do[1].drain: no such backend in the lesson (got: demo-x)");
+    }
+
+    @Test
+    void everyProblemIsReportedNotJustTheFirst() {
+        List<String> p = problems("{\"title\": \"\", \"sumary\": \"s\", \"config\": " + CONFIG + ", \"steps\": [{\"sai\":"
+                + " \"x\", \"expect\": [{\"share\": \"demo-a\"}, {\"p99\": 5}, {\"breaker\": \"demo-a\", \"is\": \"AJAR\"}],"
+                + " \"show\": {\"view\": \"Rings\"}, \"waitFor\": {\"breaker\": \"demo-a\", \"is\": \"OPEN\"}}]}");
+        assertThat(p).contains(
+                "lesson error: sumary: unknown field, did you mean summary? (got: \"s\")",
+                "lesson error: title: must be a non-empty string (got: \"\")",
+                "lesson error: summary: required (got: missing)",
+                "lesson error: steps[0].sai: unknown field, did you mean say? (got: \"x\")",
+                "lesson error: steps[0].say: required (got: missing)",
+                "lesson error: steps[0].waitFor.timeoutMs: required: every wait has a timeout (got: missing)",
+                "lesson error: steps[0].show.view: must be one of Backends, Ring, Load, Breakers, Health, Strategy,"
+                        + " Events, Demo faults, Traffic, Side by side, Why this backend (got: Rings)",
+                "lesson error: steps[0].expect[0]: needs exactly one bound of between, above, below, atLeast, atMost"
+                        + " (got: none)",
+                "lesson error: steps[0].expect[2].is: must be one of CLOSED, OPEN, HALF_OPEN (got: AJAR)");
+        assertThat(p).anyMatch(l -> l.startsWith("lesson error: steps[0].expect[1].p99: must be a bound"));
+    }
+
+    @Test
+    void aStrategyInAStepIsCheckedByTheConfigsRules() {
+        assertThat(problems(lesson("[{\"say\": \"x\", \"do\": [{\"strategy\": {\"type\": \"maglev\", \"tableSize\":"
+                + " 65536}}]}]"))).containsExactly(
+                "lesson error: steps[0].do[0].strategy.tableSize: must be prime (e.g. 65537)"
+                        + " (got: 65536)");
+    }
+
+    @Test
+    void aBackendAddedByAStepMayBeNamedByLaterSteps() {
+        Lesson l = LessonReader.parse(lesson("[{\"say\": \"x\", \"do\": [{\"add\": \"demo-e\"}]},"
+                + " {\"say\": \"y\", \"do\": [{\"demo\": \"demo-e\", \"down\": true}],"
+                + " \"expect\": [{\"state\": \"demo-e\", \"is\": \"UP\"}]}]"), "x");
+        assertThat(l.steps()).hasSize(2);
+        assertThat(problems(lesson("[{\"say\": \"x\", \"do\": [{\"add\": \"demo-a\"}]}]"))).containsExactly(
+                "lesson error: steps[0].do[0].add: already a backend of the lesson (got: demo-a)");
+    }
+
+    @Test
+    void aWaitTakesOnlyWhatCanBeWatchedAndAlwaysATimeout() {
+        assertThat(problems(lesson("[{\"say\": \"x\", \"waitFor\": {\"sequence\": [\"demo-a\", \"demo-b\"],"
+                + " \"timeoutMs\": 100}}]"))).singleElement().asString()
+                .startsWith("lesson error: steps[0].waitFor: a wait takes a condition the engine and the traffic show");
+        assertThat(problems(lesson("[{\"say\": \"x\", \"waitFor\": {\"answers\": 10, \"timeoutMs\": 600000}}]")))
+                .containsExactly("lesson error: steps[0].waitFor.timeoutMs: must be between 1 and 60000 (got: 600000)");
+    }
+
+    @Test
+    void syntaxErrorsAreReportedWithLineAndColumn() {
+        assertThat(problems("{\"title\": 't'}")).singleElement().asString()
+                .startsWith("lesson error: title: invalid JSON at line 1, column 11: JSON strings take double quotes");
+    }
+
+    @Test
+    void theProblemsAreNotConfigErrors() {
+        assertThatThrownBy(() -> LessonReader.parse("[]", "x")).isInstanceOf(LessonException.class)
+                .hasMessage("lesson error: $: must be a JSON object (got: [])");
+    }
+}
