@@ -1,0 +1,72 @@
+package dev.fulcrum.lesson;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shipped lessons' expectations can fail: each lesson's config is changed to one that teaches nothing (every
+ * weight equal, no demo faults, round robin everywhere, no slow start) and played again; most lessons must then fail
+ * their checks. A lesson whose checks hold on such a config would be checking nothing it teaches.
+ */
+class MutatedLessonsTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The lesson tree with its config flattened: weights 1, latency and errors 0, round robin, slow start off. */
+    static JsonNode mutated(JsonNode lesson) {
+        ObjectNode copy = lesson.deepCopy();
+        ObjectNode config = (ObjectNode) copy.get("config");
+        flatten(config);
+        if (config.has("pools")) {
+            config.get("pools").forEach(p -> flatten((ObjectNode) p));
+        }
+        if (config.has("slowStartMs")) {
+            config.put("slowStartMs", 0);
+        }
+        return copy;
+    }
+
+    private static void flatten(ObjectNode pool) {
+        pool.putObject("strategy").put("type", "round-robin");
+        for (String list : List.of("backends", "demoBackends")) {
+            if (pool.has(list)) {
+                pool.get(list).forEach(b -> {
+                    ObjectNode o = (ObjectNode) b;
+                    o.put("weight", 1);
+                    if (list.equals("demoBackends")) {
+                        o.put("latencyMs", 0);
+                        o.put("errorRate", 0.0);
+                    }
+                });
+            }
+        }
+    }
+
+    @Test
+    void mostLessonsFailOnAConfigThatTeachesNothing() throws IOException {
+        List<String> failed = new ArrayList<>();
+        List<String> held = new ArrayList<>();
+        for (String name : Lessons.SHIPPED) {
+            JsonNode tree;
+            try (InputStream in = getClass().getClassLoader().getResourceAsStream(Lessons.resource(name))) {
+                tree = JSON.readTree(in);
+            }
+            Lesson lesson = LessonReader.fromTree(mutated(tree), name);
+            LessonCheck.Outcome o = LessonCheck.check(lesson, true, line -> { });
+            String first = o.lines().stream().filter(l -> l.contains(": FAILED: ")).findFirst().orElse("all held");
+            System.out.println(name + " mutated (" + o.millis() + " ms): " + first);
+            (o.ok() ? held : failed).add(name);
+        }
+        System.out.println(failed.size() + " of " + Lessons.SHIPPED.size() + " lessons fail when mutated; held: "
+                + held);
+        assertThat(failed.size()).as("lessons that fail on a config that teaches nothing; held: " + held)
+                .isGreaterThanOrEqualTo(Lessons.SHIPPED.size() * 8 / 10);
+    }
+}
