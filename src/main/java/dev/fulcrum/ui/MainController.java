@@ -293,6 +293,11 @@ public final class MainController {
         return tabs;
     }
 
+    /** Puts {@code panel} beside the views, right of the tabs (a lesson's narration), or takes it away with null. */
+    public void showBeside(javafx.scene.Node panel) {
+        root.setRight(panel);
+    }
+
     /** Selects the tab whose text is {@code name} (Backends, Ring, Load...). */
     public void select(String name) {
         for (Tab t : tabs.getTabs()) {

@@ -2,6 +2,7 @@ package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import dev.fulcrum.ui.workshop.WorkshopContext;
+import dev.fulcrum.ui.lessons.LessonsTab;
 import dev.fulcrum.ui.workshop.WorkshopTabs;
 
 import javafx.scene.Scene;
@@ -11,7 +12,7 @@ import javafx.scene.input.KeyCombination;
 import javafx.stage.Stage;
 
 /**
- * Puts the whole window for one session on a stage: the views, light or dark style, keyboard shortcuts
+ * Puts the whole window for one session on a stage: the views (the Lessons tab among them), light or dark style, keyboard shortcuts
  * (Ctrl+N add, Ctrl+Z undo; in the table D drain, E enable, Del remove), the title naming the engine, and the
  * remembered size. The application and the tests both open the window through here.
  */
@@ -28,6 +29,7 @@ public final class MainWindow {
 
     private WorkshopTabs.Workshop workshop;
     private PresentMode present;
+    private LessonsTab lessons;
 
     public PresentMode present() {
         return present;
@@ -64,6 +66,11 @@ public final class MainWindow {
             w.workshop = WorkshopTabs.create(session, workshop);
             main.controller().tabs().getTabs().addAll(w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient));
         }
+        if (!(session.client() instanceof HaproxyFleetClient)) {
+            // a lesson applies a Fulcrum config and drives demo backends: an HAProxy fleet has neither
+            w.lessons = LessonsTab.create(session, main.controller()::showBeside, main.controller()::select, scene);
+            main.controller().tabs().getTabs().add(w.lessons.tab());
+        }
         w.setDark(prefs.dark());
         main.controller().darkToggle().setSelected(prefs.dark());
         main.controller().darkToggle().selectedProperty().addListener((o, a, dark) -> {
@@ -90,7 +97,7 @@ public final class MainWindow {
         }
     }
 
-    /** Stops what the window's views run on their own (a traffic run, a simulation). */
+    /** Stops what the window's views run on their own (a traffic run, a simulation, a lesson). */
     public void close() {
         if (divergenceTimer != null) {
             divergenceTimer.stop();
@@ -98,6 +105,14 @@ public final class MainWindow {
         if (workshop != null) {
             workshop.close();
         }
+        if (lessons != null) {
+            lessons.close();
+        }
+    }
+
+    /** The Lessons tab, or null (an HAProxy fleet has none). */
+    public LessonsTab lessons() {
+        return lessons;
     }
 
     public MainController controller() {

@@ -28,7 +28,7 @@ public final class UiTestSupport {
         return w;
     }
 
-    static WindowPrefs testPrefs() {
+    public static WindowPrefs testPrefs() {
         Preferences node = Preferences.userRoot().node("dev/fulcrum/test-window");
         try {
             node.clear();

@@ -1,0 +1,83 @@
+package dev.fulcrum.ui.lessons;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javafx.scene.Node;
+import javafx.scene.Scene;
+import javafx.scene.control.IndexedCell;
+import javafx.scene.control.Label;
+import javafx.scene.effect.BlurType;
+import javafx.scene.effect.DropShadow;
+import javafx.scene.effect.Effect;
+import javafx.scene.paint.Color;
+
+/**
+ * Marks what a lesson step points at in the view it switches to: the backend's row in Backends, its legend entry on
+ * the Ring, its card in Breakers, its line in Health, its latency slider in Demo faults, with an amber glow. The views build
+ * those nodes with ids of their own ({@code row-demo-c}, {@code legend-demo-c}, ...), so the mark (a glow, and on a
+ * row or a label a tint over its own style, which comes back after) is found by id and put on again as the views rebuild their nodes; a view with no node per backend (Load) shows the name in the
+ * narration only.
+ */
+final class Highlighter {
+    /** Each view's id prefix of the node that stands for one backend. */
+    static final Map<String, String> NODE_ID = Map.of("Backends", "row-", "Ring", "legend-", "Breakers", "breaker-",
+            "Health", "health-", "Demo faults", "demoLatency-");
+    private static final Effect GLOW = new DropShadow(BlurType.GAUSSIAN, Color.web("#f59e0b"), 12, 0.45, 0, 0);
+    /** An amber tint under a marked row or label, on top of its own style (restored when the mark moves on). */
+    private static final String TINT = ";-fx-background-color: rgba(245,158,11,0.20); -fx-background-radius: 4;";
+    private static final String STYLE_BEFORE = "lesson.styleBefore";
+
+    private final Scene scene;
+    private final List<Node> marked = new ArrayList<>();
+    private String view;
+    private String backend;
+
+    Highlighter(Scene scene) {
+        this.scene = scene;
+    }
+
+    /** From now on, marks {@code backend} in {@code view}; null for nothing. */
+    void point(String view, String backend) {
+        this.view = view;
+        this.backend = backend;
+        refresh();
+    }
+
+    /** Puts the glow on again (a view may have rebuilt the node since). */
+    void refresh() {
+        String prefix = view == null ? null : NODE_ID.get(view);
+        Node target = prefix != null && backend != null && scene.getRoot() != null
+                ? scene.getRoot().lookup("#" + prefix + backend) : null;
+        for (Node n : marked) {
+            if (n != target) {
+                unmark(n);
+            }
+        }
+        marked.removeIf(n -> n != target);
+        if (target != null && marked.isEmpty()) {
+            if (target instanceof IndexedCell<?> || target instanceof Label) {
+                // a row or a line of text: the glow alone is thin there; a card or a slider keeps its own background
+                target.getProperties().put(STYLE_BEFORE, target.getStyle());
+                target.setStyle(target.getStyle() + TINT);
+            }
+            target.setEffect(GLOW);
+            marked.add(target);
+        }
+    }
+
+    private static void unmark(Node n) {
+        if (n.getEffect() == GLOW) {
+            n.setEffect(null);
+        }
+        Object before = n.getProperties().remove(STYLE_BEFORE);
+        if (before instanceof String s) {
+            n.setStyle(s);
+        }
+    }
+
+    /** The node marked now, or null. */
+    Node marked() {
+        return marked.isEmpty() ? null : marked.get(0);
+    }
+}
