@@ -39,11 +39,9 @@ final class FreshEngine implements LessonEngine {
         if (p.accessLog() == null && Files.exists(DEV_NULL)) {
             p = new ProxyConfig(p.host(), p.port(), p.maxHeaderBytes(), p.drainTimeoutMs(), DEV_NULL.toString(),
                     p.preserveHost(), p.tls(), p.ioThreads());
-            c = new FulcrumConfig(p, c.admin(), c.strategy(), c.backends(), c.demoBackends(), c.healthCheck(),
-                    c.outlierDetection(), c.circuitBreaker(), c.retries(), c.timeouts(), c.slowStartMs(),
-                    c.stickySession(), c.pools(), c.routes(), c.discovery());
+            c = LessonConfigs.withRestartParts(c, p, c.admin(), c.retries(), c.timeouts(), c.stickySession());
         }
-        return DemoPorts.set(c, d -> 0);
+        return LessonConfigs.demoPorts(c, d -> 0);
     }
 
     @Override

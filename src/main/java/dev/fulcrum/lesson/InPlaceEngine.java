@@ -76,13 +76,11 @@ final class InPlaceEngine implements LessonEngine {
      */
     static FulcrumConfig adapted(FulcrumConfig lesson, Set<String> sets, FulcrumConfig running,
                                  Map<String, Map<String, Object>> demos) {
-        FulcrumConfig c = new FulcrumConfig(running.proxy(), running.admin(), lesson.strategy(), lesson.backends(),
-                lesson.demoBackends(), lesson.healthCheck(), lesson.outlierDetection(), lesson.circuitBreaker(),
+        FulcrumConfig c = LessonConfigs.withRestartParts(lesson, running.proxy(), running.admin(),
                 sets.contains("retries") ? lesson.retries() : running.retries(),
-                sets.contains("timeouts") ? lesson.timeouts() : running.timeouts(), lesson.slowStartMs(),
-                sets.contains("stickySession") ? lesson.stickySession() : running.stickySession(), lesson.pools(),
-                lesson.routes(), lesson.discovery());
-        return DemoPorts.set(c, d -> demos.getOrDefault(d.id(), Map.of()).get("port") instanceof Number n
+                sets.contains("timeouts") ? lesson.timeouts() : running.timeouts(),
+                sets.contains("stickySession") ? lesson.stickySession() : running.stickySession());
+        return LessonConfigs.demoPorts(c, d -> demos.getOrDefault(d.id(), Map.of()).get("port") instanceof Number n
                 ? n.intValue() : d.port());
     }
 

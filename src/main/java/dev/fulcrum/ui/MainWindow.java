@@ -68,7 +68,7 @@ public final class MainWindow {
         }
         if (!(session.client() instanceof HaproxyFleetClient)) {
             // a lesson applies a Fulcrum config and drives demo backends: an HAProxy fleet has neither
-            w.lessons = LessonsTab.create(session, main.controller()::showBeside, main.controller()::select, scene);
+            w.lessons = LessonsTab.create(session, main.controller()::showBeside, main.controller()::select, main.root());
             main.controller().tabs().getTabs().add(w.lessons.tab());
         }
         w.setDark(prefs.dark());

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javafx.scene.Node;
-import javafx.scene.Scene;
+import javafx.scene.Parent;
 import javafx.scene.control.IndexedCell;
 import javafx.scene.control.Label;
 import javafx.scene.effect.BlurType;
@@ -28,13 +28,13 @@ final class Highlighter {
     private static final String TINT = ";-fx-background-color: rgba(245,158,11,0.20); -fx-background-radius: 4;";
     private static final String STYLE_BEFORE = "lesson.styleBefore";
 
-    private final Scene scene;
+    private final Parent root;
     private final List<Node> marked = new ArrayList<>();
     private String view;
     private String backend;
 
-    Highlighter(Scene scene) {
-        this.scene = scene;
+    Highlighter(Parent root) {
+        this.root = root;
     }
 
     /** From now on, marks {@code backend} in {@code view}; null for nothing. */
@@ -47,8 +47,7 @@ final class Highlighter {
     /** Puts the glow on again (a view may have rebuilt the node since). */
     void refresh() {
         String prefix = view == null ? null : NODE_ID.get(view);
-        Node target = prefix != null && backend != null && scene.getRoot() != null
-                ? scene.getRoot().lookup("#" + prefix + backend) : null;
+        Node target = prefix != null && backend != null ? root.lookup("#" + prefix + backend) : null;
         for (Node n : marked) {
             if (n != target) {
                 unmark(n);

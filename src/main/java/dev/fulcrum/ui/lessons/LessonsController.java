@@ -19,7 +19,7 @@ import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
-import javafx.scene.Scene;
+import javafx.scene.Parent;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
@@ -39,8 +39,12 @@ import javafx.util.Duration;
  * {@link LessonPlayer}'s (plain Java); this controller only shows it.
  */
 public final class LessonsController {
-    /** What the tab needs of the main window: where the panel goes, how to switch views, the scene for keys. */
-    public record Frame(Consumer<Node> beside, Consumer<String> select, Scene scene) {
+    /**
+     * What the tab needs of the main window: where the panel goes, how to switch views, and the window's root for the
+     * space bar and for finding what to mark (the root, not the scene: a stage keeps its scene when it shows another
+     * engine, and a listener there would keep this window's views alive).
+     */
+    public record Frame(Consumer<Node> beside, Consumer<String> select, Parent root) {
     }
 
     /** One entry of the list: a lesson, or a file that is none, with its problems. */
@@ -118,10 +122,9 @@ public final class LessonsController {
     /** Wires the tab to its window: called once, after loading. */
     public void bind(Frame f) {
         this.frame = f;
-        this.highlighter = new Highlighter(f.scene());
-        f.scene().addEventFilter(KeyEvent.KEY_PRESSED, e -> {
-            if (e.getCode() == KeyCode.SPACE && player != null
-                    && !(f.scene().getFocusOwner() instanceof TextInputControl)) {
+        this.highlighter = new Highlighter(f.root());
+        f.root().addEventFilter(KeyEvent.KEY_PRESSED, e -> {
+            if (e.getCode() == KeyCode.SPACE && player != null && !(e.getTarget() instanceof TextInputControl)) {
                 next();
                 e.consume();
             }

@@ -4,7 +4,7 @@ import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
 import java.util.function.Consumer;
 import javafx.scene.Node;
-import javafx.scene.Scene;
+import javafx.scene.Parent;
 import javafx.scene.control.Tab;
 
 /**
@@ -20,11 +20,12 @@ public record LessonsTab(Tab tab, LessonsController controller) implements AutoC
      *
      * @param beside puts a panel beside the views, or takes it away (null)
      * @param select switches to the view of that name (a tab's text)
+     * @param root   the main window's root
      */
-    public static LessonsTab create(UiSession session, Consumer<Node> beside, Consumer<String> select, Scene scene) {
+    public static LessonsTab create(UiSession session, Consumer<Node> beside, Consumer<String> select, Parent root) {
         Views.Loaded<LessonsController> loaded = Views.load("lessons", session);
         loaded.root().getStylesheets().add(Views.stylesheet("lessons"));
-        loaded.controller().bind(new LessonsController.Frame(beside, select, scene));
+        loaded.controller().bind(new LessonsController.Frame(beside, select, root));
         Tab t = new Tab("Lessons", loaded.root());
         t.setId("lessonsTab");
         t.setClosable(false);
