@@ -59,6 +59,9 @@ public final class PresentMode {
     }
 
     private void key(KeyEvent e) {
+        if (e.isConsumed()) {
+            return; // a lesson playing took it (its space bar is Next)
+        }
         if (e.getCode() == KeyCode.F11) {
             toggle();
             e.consume();

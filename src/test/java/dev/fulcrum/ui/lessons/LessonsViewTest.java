@@ -1,6 +1,6 @@
 package dev.fulcrum.ui.lessons;
 
-import static dev.fulcrum.ui.UiTestSupport.demo;
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,7 +41,7 @@ class LessonsViewTest {
 
     @Start
     void start(Stage stage) {
-        app = FulcrumApp.start(UiTestSupport.config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), BreakerConfig.DEFAULT,
+        app = FulcrumApp.start(dev.fulcrum.testkit.RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.CONSISTENT_HASH), BreakerConfig.DEFAULT,
                 List.of(demo("demo-a", 5, 0, 0), demo("demo-b", 3, 0, 0), demo("demo-c", 1, 0, 0))), null);
         window = UiTestSupport.open(stage, app);
     }
