@@ -41,6 +41,9 @@ final class SseStream implements AutoCloseable {
     private final Thread thread;
     private volatile InputStream body;
     private volatile boolean closed;
+    /** The stream thread's own: whether any connection, and the current one, got its first line. */
+    private boolean everConnected;
+    private boolean connectedNow;
 
     /** @param what names the stream in logs and its thread, e.g. {@code events of http://10.0.0.5:8081} */
     SseStream(HttpClient http, Supplier<HttpRequest> request, String threadName, String what, Handler handler) {
@@ -59,7 +62,6 @@ final class SseStream implements AutoCloseable {
 
     private void loop() {
         long backoff = MIN_BACKOFF_MS;
-        boolean everConnected = false;
         while (!closed) {
             try {
                 HttpResponse<InputStream> r = http.send(request.get(), HttpResponse.BodyHandlers.ofInputStream());
@@ -73,10 +75,7 @@ final class SseStream implements AutoCloseable {
                     if (closed) {
                         return;
                     }
-                    if (read(new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8)), everConnected)) {
-                        everConnected = true;
-                        backoff = MIN_BACKOFF_MS;
-                    }
+                    read(new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8)));
                 }
             } catch (IOException | RuntimeException e) {
                 if (!closed) {
@@ -85,6 +84,10 @@ final class SseStream implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             } finally {
+                if (connectedNow) {
+                    backoff = MIN_BACKOFF_MS; // it was up: the next try comes soon, not after the last back-off
+                }
+                connectedNow = false;
                 closeBody();
             }
             if (closed) {
@@ -99,15 +102,19 @@ final class SseStream implements AutoCloseable {
         }
     }
 
-    /** Reads one connection's events until it ends; true when the server sent anything (it was connected). */
-    private boolean read(BufferedReader reader, boolean again) throws IOException {
-        boolean gotData = false;
+    /**
+     * Reads one connection's events until it ends or breaks. Its first line tells the handler it is connected (the
+     * server registers a client before its first line, so nothing after it is missed), as a reconnection when an
+     * earlier connection got that far, however that one ended.
+     */
+    private void read(BufferedReader reader) throws IOException {
         String type = null;
         StringBuilder data = new StringBuilder();
         for (String line; (line = reader.readLine()) != null; ) {
-            if (!gotData) {
-                gotData = true; // the server registers a client before its first line, so nothing after is missed
-                handler.connected(again);
+            if (!connectedNow) {
+                connectedNow = true;
+                handler.connected(everConnected);
+                everConnected = true;
             }
             if (line.isEmpty()) {
                 if (data.length() > 0) {
@@ -129,7 +136,6 @@ final class SseStream implements AutoCloseable {
                 data.append(field(line, 5));
             }
         }
-        return gotData;
     }
 
     private static String field(String line, int from) {
