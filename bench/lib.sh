@@ -73,23 +73,27 @@ CONF
   nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' & pids+=($!)
 }
 
-# two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null]: round robin over two backends;
-# IO_THREADS=N in the environment sets proxy.ioThreads (default 0: one per core, at least 2)
+# two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null] [PROXY_EXTRA]: round robin over two backends;
+# IO_THREADS=N in the environment sets proxy.ioThreads (default 0: one per core, at least 2); PROXY_EXTRA is more
+# fields of the proxy object, e.g. ', "recentRequests": 0'
 two_backend_config() {
   cat > "$1" <<CONF
-{ "proxy": { "port": $2, "accessLog": "${6:-/dev/null}", "ioThreads": ${IO_THREADS:-0} }, "admin": { "port": $3 },
+{ "proxy": { "port": $2, "accessLog": "${6:-/dev/null}", "ioThreads": ${IO_THREADS:-0} ${7:-} }, "admin": { "port": $3 },
   "strategy": { "type": "round-robin" },
   "backends": [ { "id": "b1", "url": "http://127.0.0.1:$4" }, { "id": "b2", "url": "http://127.0.0.1:$5" } ] }
 CONF
 }
 
-# start_fulcrum CONFIG : headless Fulcrum with a 256 MiB heap, waited for until its ready line; sets FULCRUM_PID
+# start_fulcrum CONFIG [JAR] [NAME] : headless Fulcrum with a 256 MiB heap, waited for until its ready line; sets
+# FULCRUM_PID. A second one beside the first takes its own JAR and NAME (for its ready and log files).
 start_fulcrum() {
-  java -Xms256m -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$JAR" --headless --config "$1" > "$WORK/ready" 2> "$WORK/fulcrum.err" &
+  local jar=${2:-$JAR} name=${3:-fulcrum}
+  java -Xms256m -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$jar" --headless --config "$1" > "$WORK/$name.ready" \
+    2> "$WORK/$name.err" &
   FULCRUM_PID=$!
   pids+=($FULCRUM_PID)
-  for _ in $(seq 1 150); do grep -q "fulcrum ready" "$WORK/ready" 2>/dev/null && break; sleep 0.2; done
-  grep -q "fulcrum ready" "$WORK/ready" || { echo "fulcrum did not start:"; cat "$WORK/fulcrum.err"; exit 1; }
+  for _ in $(seq 1 150); do grep -q "fulcrum ready" "$WORK/$name.ready" 2>/dev/null && break; sleep 0.2; done
+  grep -q "fulcrum ready" "$WORK/$name.ready" || { echo "$name did not start:"; cat "$WORK/$name.err"; exit 1; }
 }
 
 # p99_ms "wrk --latency output" : the 99th percentile in milliseconds

@@ -16,12 +16,17 @@
 # still busy 15-25 s into a run on this 2-core machine, taking CPU from everything else (a JVM benchmark
 # measures the steady state, as JMH's warm-up iterations do; nginx has nothing to warm up).
 #
+# A/B: the row fulcrum-b is a second Fulcrum measured in the same rounds, from B_JAR (default: the same jar, e.g. a
+# build of another commit) with B_PROXY_EXTRA more fields in its proxy object (e.g. ', "recentRequests": 0' for the
+# request stream off); its round-by-round ratio to fulcrum is printed.
+#
 # Needs: nginx and wrk (Debian packages), java 17, and target/fulcrum.jar (mvn -q package -DskipTests).
 set -euo pipefail
 SECS=${1:-10}
 ROUNDS=${2:-3}
 CONNS=${3:-50}
 B1=19101; B2=19102; NGINX=19180; NGINX_PLAIN=19181; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197; UBARE=19198
+FULCRUM_B=19192; ADMIN_B=19193
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx
 TARGETS=${TARGETS:-direct nginx nginx-plain fulcrum undertow-stock undertow-hello undertow-bare-proxy bare-nio-proxy}
@@ -33,6 +38,10 @@ start_nginx_proxy $NGINX $B1 $B2
 ! want nginx-plain || NGINX_FORWARDED=0 NGINX_DIR=proxy-plain start_nginx_proxy $NGINX_PLAIN $B1 $B2
 two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
 start_fulcrum "$WORK/fulcrum.json"
+if want fulcrum-b; then
+  two_backend_config "$WORK/fulcrum-b.json" $FULCRUM_B $ADMIN_B $B1 $B2 /dev/null "${B_PROXY_EXTRA:-}"
+  start_fulcrum "$WORK/fulcrum-b.json" "${B_JAR:-$JAR}" fulcrum-b
+fi
 # Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine
 if want undertow-stock; then
 java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/StockUndertowProxy.java" $STOCK "http://127.0.0.1:$B1" "http://127.0.0.1:$B2" > "$WORK/stock" 2>&1 & pids+=($!)
@@ -63,6 +72,7 @@ fi
 # warm up the JIT and the connection pools
 WARMUP=${WARMUP:-30}
 ! want fulcrum || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM/" > /dev/null
+! want fulcrum-b || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM_B/" > /dev/null
 wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
 ! want nginx-plain || wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX_PLAIN/" > /dev/null
 ! want undertow-stock || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$STOCK/" > /dev/null
@@ -85,6 +95,7 @@ for r in $(seq 1 "$ROUNDS"); do
   run nginx "http://127.0.0.1:$NGINX/" "$r"
   run nginx-plain "http://127.0.0.1:$NGINX_PLAIN/" "$r"
   run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
+  run fulcrum-b "http://127.0.0.1:$FULCRUM_B/" "$r"
   run undertow-stock "http://127.0.0.1:$STOCK/" "$r"
   run undertow-hello "http://127.0.0.1:$HELLO/" "$r"
   run undertow-bare-proxy "http://127.0.0.1:$UBARE/" "$r"
@@ -101,14 +112,15 @@ med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v
 print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
-for k in ("direct", "nginx", "nginx-plain", "fulcrum", "undertow-stock", "undertow-hello", "undertow-bare-proxy", "bare-nio-proxy"):
+for k in ("direct", "nginx", "nginx-plain", "fulcrum", "fulcrum-b", "undertow-stock", "undertow-hello", "undertow-bare-proxy", "bare-nio-proxy"):
     if k not in med:
         continue
     r, p = med[k]
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 # the machine drifts between rounds (nginx alone moved 54k-82k req/s in one run): each round's ratio to the nginx
 # round just before it is steadier than a ratio of medians taken over the whole run
-for k, ref in (("nginx-plain", "nginx"), ("fulcrum", "nginx"), ("fulcrum", "nginx-plain"),
+for k, ref in (("nginx-plain", "nginx"), ("fulcrum", "nginx"), ("fulcrum", "nginx-plain"), ("fulcrum-b", "fulcrum"),
+               ("fulcrum-b", "nginx"),
                ("undertow-bare-proxy", "nginx"), ("bare-nio-proxy", "nginx")):
     ratios = [f / n for (f, _), (n, _) in zip(rows.get(k, []), rows.get(ref, []))]
     if ratios:
