@@ -4,6 +4,7 @@ import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
+import dev.fulcrum.requests.RequestStream;
 import io.undertow.server.Connectors;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.protocol.http.HttpServerConnection;
@@ -419,9 +420,18 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         handler.listener().completed(id, 101, life);
         handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes);
         if (handler.requests() != null) {
-            RequestRecords.writeTunnel(handler.requests(), exchange, pool.name(), request, lease.backend(),
-                    start > 0 ? start : attemptStart, now, clientBytes, backendBytes);
+            recordTunnel(handler.requests(), now, clientBytes, backendBytes);
         }
+    }
+
+    /**
+     * The tunnel's record in {@code stream} as it stands at {@code now}: at its close, or while open for
+     * {@link Tunnels#list}, which may call it from any thread (what it reads was set before the tunnel opened).
+     */
+    void recordTunnel(RequestStream stream, long now, long clientBytes, long backendBytes) {
+        long start = exchange.getRequestStartTime();
+        RequestRecords.writeTunnel(stream, exchange, pool.name(), request, lease.backend(),
+                start > 0 ? start : attemptStart, now, clientBytes, backendBytes);
     }
 
     // ---------------------------------------------------------------- failure and completion

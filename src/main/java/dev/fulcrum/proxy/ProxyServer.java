@@ -194,6 +194,14 @@ public final class ProxyServer implements AutoCloseable {
         return balancer.tunnels().count();
     }
 
+    /**
+     * The upgraded connections (WebSockets) open now, newest first, each as its record would read if it closed now
+     * (status 101, its life and the bytes each way so far), named {@code tunnel:N}; read-only, from any thread.
+     */
+    public java.util.List<dev.fulcrum.requests.RequestSample> listOpenTunnels() {
+        return balancer.tunnels().list();
+    }
+
     private void closeTunnelsIfStillDraining(String id) {
         for (var v : engine.backends()) {
             if (v.id().equals(id) && v.state() == dev.fulcrum.engine.BackendState.DRAINING) {

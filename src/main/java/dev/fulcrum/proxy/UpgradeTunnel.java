@@ -42,7 +42,7 @@ final class UpgradeTunnel {
                 IoUtils.safeClose(client, b);
                 if (!told[0]) { // both connections' close listeners run; the tunnel ends once
                     told[0] = true;
-                    x.tunnelClosed(toBackend.bytes, toClient.bytes);
+                    x.tunnelClosed(toBackend.bytes(), toClient.bytes());
                     tunnels.remove(x);
                 }
             };
@@ -53,7 +53,7 @@ final class UpgradeTunnel {
                 closed.handleEvent(b);
                 return;
             }
-            tunnels.add(x, client, b);
+            tunnels.add(x, client, b, toClient, toBackend);
             ChannelExceptionHandler<Channel> close = (ch, e) -> IoUtils.safeClose(client, b);
             splice(b.getSourceChannel(), client.getSinkChannel(), close, buffers);
             splice(client.getSourceChannel(), b.getSinkChannel(), close, buffers);
@@ -61,9 +61,12 @@ final class UpgradeTunnel {
         exchange.endExchange();
     }
 
-    /** Counts the bytes written through a connection's sink, for the tunnel's log line and record. */
+    /**
+     * Counts the bytes written through a connection's sink, for the tunnel's log line and record. Written by the sink's
+     * I/O thread alone; volatile so {@link Tunnels#list} can read it from another.
+     */
     static final class Counting extends AbstractStreamSinkConduit<StreamSinkConduit> {
-        long bytes;
+        private volatile long bytes;
 
         private Counting(StreamSinkConduit next) {
             super(next);
@@ -75,9 +78,13 @@ final class UpgradeTunnel {
             return c;
         }
 
+        long bytes() {
+            return bytes;
+        }
+
         private long counted(long n) {
             if (n > 0) {
-                bytes += n;
+                bytes += n; // one writer: the read and the write of the sum cannot interleave with another
             }
             return n;
         }
