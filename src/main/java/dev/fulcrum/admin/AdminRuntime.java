@@ -40,6 +40,14 @@ public interface AdminRuntime {
         return null;
     }
 
+    /**
+     * The upgraded connections (WebSockets) open now, newest first, each as its record would read if it closed now,
+     * for {@code GET /api/tunnels}; empty when none (or no proxy).
+     */
+    default List<dev.fulcrum.requests.RequestSample> openTunnels() {
+        return List.of();
+    }
+
     /** Active health-check results by backend id, newest last, for the health view. */
     default Map<String, List<Map<String, Object>>> probeHistory() {
         return Map.of();

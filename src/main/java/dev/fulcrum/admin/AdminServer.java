@@ -135,6 +135,8 @@ public final class AdminServer implements AutoCloseable {
                     "attachment; filename=\"fulcrum.har\"");
             json(ex, 200, Har.of(recentRequests(ex)));
         }));
+        route.add("GET", "/api/tunnels", blocking(ex -> json(ex, 200,
+                runtime.openTunnels().stream().map(RequestJson::of).toList())));
         route.add("GET", "/api/config", blocking(ex -> json(ex, 200, runtime.config())));
         route.add("PUT", "/api/config", blocking(this::putConfig));
         route.add("GET", "/api/config/export", blocking(this::export));

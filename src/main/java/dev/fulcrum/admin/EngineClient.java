@@ -86,6 +86,15 @@ public interface EngineClient extends AutoCloseable {
         return null;
     }
 
+    /**
+     * The upgraded connections (WebSockets) open now, newest first, each as its record would read if it closed now:
+     * status 101, {@code latencyMs} its life so far, {@code bytesIn} and {@code bytesOut} so far, id {@code tunnel:N}.
+     * Empty when none are open or the engine cannot list them (an HAProxy fleet).
+     */
+    default List<dev.fulcrum.requests.RequestSample> openTunnels() {
+        return List.of();
+    }
+
     @Override
     void close();
 

@@ -265,17 +265,7 @@ public final class HttpEngineClient implements EngineClient {
      */
     @Override
     public RequestSource requests() {
-        RemoteRequests r = new RemoteRequests(limit -> {
-            List<dev.fulcrum.requests.RequestSample> out = new ArrayList<>();
-            try {
-                for (JsonNode n : Json.LENIENT.readTree(send("GET", "/api/requests/recent?limit=" + limit, null))) {
-                    out.add(RequestJson.parse(n).sample());
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("requests: unexpected answer", e);
-            }
-            return out;
-        });
+        RemoteRequests r = new RemoteRequests(limit -> samples("/api/requests/recent?limit=" + limit));
         CountDownLatch connected = new CountDownLatch(1);
         r.attach(new SseStream(http, () -> request("GET", "/api/requests", null)
                 .header("Accept", "text/event-stream").timeout(Duration.ofDays(365)).build(),
@@ -300,6 +290,25 @@ public final class HttpEngineClient implements EngineClient {
             Thread.currentThread().interrupt();
         }
         return r;
+    }
+
+    /** {@code GET /api/tunnels}. */
+    @Override
+    public List<dev.fulcrum.requests.RequestSample> openTunnels() {
+        return samples("/api/tunnels");
+    }
+
+    /** A JSON array of request objects (docs/REFERENCE.md §5) from {@code path}. */
+    private List<dev.fulcrum.requests.RequestSample> samples(String path) {
+        List<dev.fulcrum.requests.RequestSample> out = new ArrayList<>();
+        try {
+            for (JsonNode n : Json.LENIENT.readTree(send("GET", path, null))) {
+                out.add(RequestJson.parse(n).sample());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("requests: unexpected answer", e);
+        }
+        return out;
     }
 
     // ---------------------------------------------------------------- events

@@ -64,6 +64,11 @@ public final class InProcessEngineClient implements EngineClient {
     }
 
     @Override
+    public List<dev.fulcrum.requests.RequestSample> openTunnels() {
+        return runtime.openTunnels();
+    }
+
+    @Override
     public String describe() {
         return "embedded engine, proxy " + runtime.proxyUrl();
     }

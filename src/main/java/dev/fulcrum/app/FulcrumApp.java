@@ -258,6 +258,12 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
     }
 
     @Override
+    public List<dev.fulcrum.requests.RequestSample> openTunnels() {
+        ProxyServer p = proxy;
+        return p == null ? List.of() : p.listOpenTunnels();
+    }
+
+    @Override
     public Map<String, List<Map<String, Object>>> probeHistory() {
         Map<String, List<Map<String, Object>>> out = new LinkedHashMap<>();
         for (BackendView v : engine.backends()) {
