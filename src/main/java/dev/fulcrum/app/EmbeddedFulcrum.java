@@ -51,6 +51,18 @@ public interface EmbeddedFulcrum extends AutoCloseable {
     /** The backend a request's sticky cookie names in {@code pool}, as the proxy reads it, or null. */
     String stickyBackend(Pool pool, RequestContext request);
 
+    /** The HTTPS address, {@code https://HOST:PORT} as in the ready line, or null when TLS is off. */
+    String httpsUrl();
+
+    /**
+     * What {@code --trust} does (docs/REFERENCE.md §5) for this engine's {@code proxy.tls.names}, each step's line
+     * handed to {@code line} as it is printed; blocks on files and {@code certutil}, so call it off the FX thread.
+     */
+    void trust(java.util.function.Consumer<String> line);
+
+    /** What {@code --untrust} does, each line handed to {@code line}; off the FX thread. */
+    void untrust(java.util.function.Consumer<String> line);
+
     /** Stops everything at once. */
     @Override
     void close();

@@ -308,6 +308,40 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
         return proxy == null ? null : proxy.stickyBackend(pool, request);
     }
 
+    @Override
+    public String httpsUrl() {
+        ProxyServer p = proxy;
+        return p == null ? null : p.tlsUrl();
+    }
+
+    @Override
+    public void trust(java.util.function.Consumer<String> line) {
+        LocalTrust.forUser(printingLines(line)).trust(config.proxy().tls().names());
+    }
+
+    @Override
+    public void untrust(java.util.function.Consumer<String> line) {
+        LocalTrust.forUser(printingLines(line)).untrust();
+    }
+
+    /** A stream that hands each line printed to it, without its line end, to {@code line}. */
+    static java.io.PrintStream printingLines(java.util.function.Consumer<String> line) {
+        java.io.OutputStream splitter = new java.io.OutputStream() {
+            private final java.io.ByteArrayOutputStream pending = new java.io.ByteArrayOutputStream();
+
+            @Override
+            public void write(int b) {
+                if (b == '\n') {
+                    line.accept(pending.toString(java.nio.charset.StandardCharsets.UTF_8).stripTrailing());
+                    pending.reset();
+                } else {
+                    pending.write(b);
+                }
+            }
+        };
+        return new java.io.PrintStream(splitter, true, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     // ---------------------------------------------------------------- lifecycle
 
     /** Applies valid edits of the config file live from now on (no-op without a file). */
