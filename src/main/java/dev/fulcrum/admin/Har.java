@@ -20,13 +20,14 @@ import java.util.Map;
  * request is its {@code wait} (the proxy does not time sending and receiving apart); {@code blocked}, {@code dns} and
  * {@code connect} are -1, "not known", as the format says.
  */
-final class Har {
+public final class Har {
     static final String VERSION = "0.1.0";
 
     private Har() {
     }
 
-    static Map<String, Object> of(List<RequestSample> newestFirst) {
+    /** The HAR document of these requests, for {@code GET /api/requests/har}: entries oldest first. */
+    public static Map<String, Object> of(List<RequestSample> newestFirst) {
         List<Map<String, Object>> entries = new ArrayList<>();
         for (int i = newestFirst.size() - 1; i >= 0; i--) {
             entries.add(entry(newestFirst.get(i)));
@@ -40,6 +41,11 @@ final class Har {
         log.put("pages", List.of());
         log.put("entries", entries);
         return Map.of("log", log);
+    }
+
+    /** {@link #of} as the JSON text of a {@code .har} file (the window's export). */
+    public static String text(List<RequestSample> newestFirst) {
+        return Json.write(of(newestFirst));
     }
 
     static Map<String, Object> entry(RequestSample r) {
