@@ -2,6 +2,7 @@ package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.EngineEvent;
 import java.util.ArrayList;
@@ -346,10 +347,77 @@ public final class UiSession implements AutoCloseable {
         run(what, work, null, null);
     }
 
+    // ---------------------------------------------------------------- requests (the Requests tab)
+
+    private final List<RequestSource> requestSources = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /**
+     * The Requests tab's reads, beside the worker: opening a stream may wait seconds for an engine that does not
+     * serve one, and a listing repeated each second must not delay a state sample or a command.
+     */
+    private final java.util.concurrent.ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "fulcrum-ui-reads");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * Opens a {@link RequestSource} of its own off the FX thread (attached, that connects {@code /api/requests}) and
+     * hands it to {@code onFx} on the FX thread: null when the engine shows no requests (HAProxy). Its {@code poll()}
+     * never blocks, so a view polls it on the FX thread; the session closes it when it closes.
+     */
+    public void openRequests(Consumer<RequestSource> onFx) {
+        if (closed) {
+            return;
+        }
+        reader.execute(() -> {
+            RequestSource source;
+            try {
+                source = client.requests();
+            } catch (RuntimeException e) {
+                LOG.debug("cannot open the request stream", e);
+                source = null;
+            }
+            if (source != null) {
+                requestSources.add(source);
+            }
+            RequestSource s = source;
+            Platform.runLater(() -> onFx.accept(s));
+        });
+    }
+
+    /**
+     * Runs a read off the FX thread, beside the worker (so in no order with commands), and hands its answer to
+     * {@code onFx} on the FX thread; a failure goes to {@code onFail} only. Unlike {@link #call}, no state sample
+     * follows and nothing is notified: for reads a view repeats (the open WebSockets, each second) or explains in place.
+     */
+    public <T> void read(String what, Callable<T> work, Consumer<T> onFx, Consumer<String> onFail) {
+        if (closed) {
+            return;
+        }
+        reader.execute(() -> {
+            try {
+                T result = work.call();
+                Platform.runLater(() -> onFx.accept(result));
+            } catch (Exception e) {
+                LOG.debug("{} failed", what, e);
+                String msg = what + ": " + (e.getMessage() == null ? e.toString() : e.getMessage());
+                Platform.runLater(() -> onFail.accept(msg));
+            }
+        });
+    }
+
     @Override
     public void close() {
         closed = true;
         worker.shutdownNow();
+        reader.shutdownNow();
+        for (RequestSource r : requestSources) {
+            try {
+                r.close();
+            } catch (RuntimeException e) {
+                LOG.debug("closing a request source failed", e);
+            }
+        }
         try {
             client.close();
         } catch (RuntimeException e) {
