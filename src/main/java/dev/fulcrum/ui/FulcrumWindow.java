@@ -84,7 +84,8 @@ public final class FulcrumWindow extends Application {
                     System.out.flush();
                 }
                 Platform.runLater(() -> {
-                    window = MainWindow.show(stage, s, prefs, ctx);
+                    window = MainWindow.show(stage, s, prefs, ctx,
+                            c.owned() instanceof EmbeddedFulcrum app ? app : null);
                     s.start();
                 });
             } catch (RuntimeException e) {

@@ -1,6 +1,10 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
+import dev.fulcrum.app.EmbeddedFulcrum;
+import dev.fulcrum.ui.requests.RequestsContext;
+import dev.fulcrum.ui.requests.RequestsController;
+import dev.fulcrum.ui.requests.RequestsTab;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import dev.fulcrum.ui.lessons.LessonsTab;
 import dev.fulcrum.ui.workshop.WorkshopTabs;
@@ -43,6 +47,15 @@ public final class MainWindow {
 
     /** With {@code workshop} set, the workshop tabs (traffic, side by side, why this backend, scenarios) too. */
     public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs, WorkshopContext workshop) {
+        return show(stage, session, prefs, workshop, null);
+    }
+
+    /**
+     * With {@code embedded} set (the window's own engine), the Requests tab also asks its live pools why a request
+     * went where it did, and offers local HTTPS trust.
+     */
+    public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs, WorkshopContext workshop,
+                                  EmbeddedFulcrum embedded) {
         Views.Loaded<MainController> main = Views.load("main", session);
         Scene scene = stage.getScene();
         if (scene == null) {
@@ -62,6 +75,7 @@ public final class MainWindow {
             t.play();
             w.divergenceTimer = t;
         }
+        w.addRequestsTab(embedded);
         if (workshop != null) {
             w.workshop = WorkshopTabs.create(session, workshop);
             main.controller().tabs().getTabs().addAll(w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient));
@@ -89,6 +103,23 @@ public final class MainWindow {
         return w;
     }
 
+    /** The Requests tab after Events; hidden once the engine turns out to show no requests (an HAProxy fleet). */
+    private void addRequestsTab(EmbeddedFulcrum embedded) {
+        RequestsTab.Built built = RequestsTab.create(session,
+                embedded == null ? RequestsContext.remote() : RequestsContext.embedded(embedded));
+        javafx.collections.ObservableList<javafx.scene.control.Tab> tabs = main.controller().tabs().getTabs();
+        tabs.add(tabs.indexOf(main.controller().tabsByName().get("Events")) + 1, built.tab());
+        built.controller().onUnavailable(() -> tabs.remove(built.tab()));
+        requests = built.controller();
+    }
+
+    private RequestsController requests;
+
+    /** The Requests tab's controller (tests drive it). */
+    public RequestsController requests() {
+        return requests;
+    }
+
     /** Light is the base stylesheet; dark adds its overrides on top. */
     public void setDark(boolean dark) {
         scene.getStylesheets().setAll(Views.stylesheet("fulcrum"));
@@ -102,6 +133,7 @@ public final class MainWindow {
         if (divergenceTimer != null) {
             divergenceTimer.stop();
         }
+        requests.close();
         if (workshop != null) {
             workshop.close();
         }

@@ -2,7 +2,8 @@
  * The desktop window (JavaFX): the application class, the main window with its tabs, and the session that feeds
  * every view from one {@link dev.fulcrum.admin.EngineClient}, whether the engine is embedded or remote. Each view
  * has its own subpackage ({@code ring}, {@code backends}, {@code load}, {@code breakers}, {@code health},
- * {@code events}, {@code strategy}, {@code demo}, {@code workshop}); {@code connect} opens what the window manages.
+ * {@code events}, {@code strategy}, {@code demo}, {@code requests}, {@code workshop}); {@code connect} opens what the
+ * window manages.
  *
  * <ul>
  *   <li>{@link dev.fulcrum.ui.Gui} opens the window ({@code dev.fulcrum.Main} calls it when the command line asks for

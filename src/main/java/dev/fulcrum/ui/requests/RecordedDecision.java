@@ -1,0 +1,164 @@
+package dev.fulcrum.ui.requests;
+
+import dev.fulcrum.engine.DecisionTrace;
+import dev.fulcrum.engine.RequestContext;
+import dev.fulcrum.requests.RequestSample;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * "Why this backend" for a request the proxy completed: what its record says (the pool, the key it hashed and the
+ * hash, a sticky cookie, bounded loads' spill, every attempt and how the request ended), and, for the embedded engine,
+ * what {@link DecisionTrace#explain} says of the same request against the pool as it is now.
+ *
+ * <p>The request the trace is asked about is {@link #request}: the record's method, path, client, headers and query.
+ * When a hashing strategy hashed the request, every part a key can read answers the key it hashed, so the pool now
+ * hashes the very same value even where the record masks it (a cookie) or the route stripped it (a path prefix); a
+ * sticky request names the backend its cookie chose, which the masked cookie no longer can.
+ *
+ * <p>Example: consistent hashing on {@code cookie:sid}, recorded key {@code u42}, attempts {@code a connect-failure,
+ * b success}: the record reads "hashed "u42" ... tried a (connect-failure), then b (success) ... b answered 200"; asked
+ * now, with {@code a} back up, the trace reads "... picked a", and the view says it would go elsewhere now.
+ */
+public final class RecordedDecision {
+    private RecordedDecision() {
+    }
+
+    /** The decision as recorded, one line a fact. */
+    public static List<String> recorded(RequestSample r) {
+        List<String> out = new ArrayList<>();
+        out.add("Routed to pool " + r.pool() + ".");
+        if (r.key() == null) {
+            out.add("Not hashed: the pool's strategy picked without a key.");
+        } else {
+            out.add("Hashed \"" + r.key() + "\" to " + String.format("0x%016x", r.keyHash()) + ".");
+        }
+        if (r.sticky()) {
+            out.add("Sticky: its cookie named " + stickyBackend(r) + ", which took it without asking the strategy.");
+        }
+        if (r.spilled()) {
+            out.add("Spilled: the key's owner was at its bounded-loads cap, so the key walked on to the next backend.");
+        }
+        List<RequestSample.Attempt> tries = r.attempts();
+        for (int i = 0; i < tries.size(); i++) {
+            RequestSample.Attempt a = tries.get(i);
+            out.add((i == 0 ? "Tried " : "Then ") + a.backend() + ": " + RequestText.outcome(a.outcome()) + " after "
+                    + RequestText.duration(a.ms()) + ".");
+        }
+        out.add(ending(r));
+        return out;
+    }
+
+    private static String ending(RequestSample r) {
+        if (r.refused()) {
+            return "Refused: no backend could take it (" + r.status() + ").";
+        }
+        RequestSample.Attempt last = r.attempts().isEmpty() ? null : r.attempts().get(r.attempts().size() - 1);
+        if (r.status() == 499) {
+            return "The client hung up (499)" + (last == null ? "." : " while " + last.backend() + " had it.");
+        }
+        if (r.backend() == null) {
+            return "No backend answered: the proxy answered " + r.status()
+                    + (r.attempts().size() > 1 ? " after the retries allowed." : ".");
+        }
+        if (r.upgraded()) {
+            return r.backend() + " switched protocols (101): a WebSocket through it, both ways.";
+        }
+        return r.backend() + " answered " + r.status() + (r.retried() ? ", after the retry." : ".");
+    }
+
+    /** The backend a sticky request's cookie named (its first attempt), or null when it was not sticky. */
+    public static String stickyBackend(RequestSample r) {
+        return r.sticky() && !r.attempts().isEmpty() ? r.attempts().get(0).backend() : null;
+    }
+
+    /** The decision the pool makes now for the same request, beside the recorded one. */
+    public static List<String> now(DecisionTrace t, RequestSample r) {
+        List<String> out = new ArrayList<>();
+        out.add("The pool as it is now, not as it was when the request ran: " + t.summary());
+        if (t.key() != null && r.key() != null && !t.key().equals(r.key())) {
+            out.add("It now hashes \"" + t.key() + "\" (" + t.hashKey() + "), not the recorded \"" + r.key() + "\".");
+        } else if (t.key() != null && r.key() == null) {
+            out.add("It now hashes \"" + t.key() + "\" (" + t.hashKey() + "); the request was not hashed.");
+        }
+        String was = r.attempts().isEmpty() ? null : r.attempts().get(0).backend();
+        if (t.picked() == null) {
+            out.add("Now nobody could take it (503)" + (was == null ? "." : "; then it went to " + was + "."));
+        } else if (Objects.equals(t.picked(), was)) {
+            out.add("Now it would go to " + t.picked() + ", where it went first.");
+        } else {
+            out.add("Now it would go to " + t.picked() + (was == null ? "; then nobody could take it."
+                    : "; then it went to " + was + " first."));
+        }
+        return out;
+    }
+
+    /** The recorded request as the engine's strategies read one (see the class comment). */
+    public static RequestContext request(RequestSample r) {
+        return new Recorded(r);
+    }
+
+    private record Recorded(RequestSample r) implements RequestContext {
+        @Override
+        public String clientIp() {
+            return r.client();
+        }
+
+        @Override
+        public String method() {
+            return r.method();
+        }
+
+        @Override
+        public String path() {
+            return r.key() != null ? r.key() : r.path();
+        }
+
+        @Override
+        public String header(String name) {
+            if (r.key() != null) {
+                return r.key();
+            }
+            for (RequestSample.Header h : r.requestHeaders()) {
+                if (h.name().equalsIgnoreCase(name)) {
+                    return h.value();
+                }
+            }
+            return null;
+        }
+
+        /** Cookie values are masked in the record: only the hashed one is known. */
+        @Override
+        public String cookie(String name) {
+            return r.key();
+        }
+
+        @Override
+        public String queryParam(String name) {
+            if (r.key() != null) {
+                return r.key();
+            }
+            if (r.query() == null) {
+                return null;
+            }
+            for (String pair : r.query().split("&")) {
+                int eq = pair.indexOf('=');
+                if (decode(eq < 0 ? pair : pair.substring(0, eq)).equals(name)) {
+                    return eq < 0 ? "" : decode(pair.substring(eq + 1));
+                }
+            }
+            return null;
+        }
+
+        private static String decode(String s) {
+            try {
+                return URLDecoder.decode(s, StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException badEscape) {
+                return s; // shown as sent
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.fulcrum.ui.requests;
+
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.Views;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import javafx.fxml.FXMLLoader;
+import javafx.scene.Parent;
+import javafx.scene.control.Tab;
+
+/**
+ * The Requests tab for the main window: {@code fxml/requests.fxml} with its controller built from the
+ * {@link UiSession} and a {@link RequestsContext}, carrying {@code styles/requests.css} itself.
+ *
+ * <p>Plug in: add {@link Built#tab()}; hide it when {@link RequestsController#onUnavailable} says the engine shows no
+ * requests; call {@link RequestsController#close()} when the window closes.
+ */
+public final class RequestsTab {
+    private RequestsTab() {
+    }
+
+    /** The tab and its controller (tests and the window drive the controller). */
+    public record Built(Tab tab, RequestsController controller) {
+    }
+
+    /** Builds the tab on the FX thread; the list starts filling once the session's source is open. */
+    public static Built create(UiSession session, RequestsContext ctx) {
+        URL url = RequestsTab.class.getResource("/fxml/requests.fxml");
+        if (url == null) {
+            throw new IllegalStateException("fxml/requests.fxml is not on the classpath");
+        }
+        FXMLLoader loader = new FXMLLoader(url);
+        loader.setControllerFactory(type -> new RequestsController(session, ctx));
+        Parent root;
+        try {
+            root = loader.load();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load fxml/requests.fxml", e);
+        }
+        root.getStylesheets().add(Views.stylesheet("requests"));
+        RequestsController c = loader.getController();
+        Tab tab = new Tab("Requests", root);
+        tab.setId("requestsTab");
+        tab.setClosable(false);
+        c.showingProperty().bind(tab.selectedProperty());
+        return new Built(tab, c);
+    }
+}

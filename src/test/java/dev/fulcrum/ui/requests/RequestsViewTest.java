@@ -1,0 +1,239 @@
+package dev.fulcrum.ui.requests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fulcrum.admin.InProcessEngineClient;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.ui.MainWindow;
+import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.WindowPrefs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.prefs.Preferences;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextArea;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Requests tab in the whole window against a real engine: a request sent through the real proxy is listed, its
+ * row opens its headers, timing and why it went where it did; the list exports as HAR; pause holds the list and counts;
+ * the HTTPS dialog runs the trust steps and shows their lines; an engine that keeps no requests has no tab.
+ */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class RequestsViewTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
+    Path dir;
+    private RunningFulcrum fulcrum;
+    private MainWindow window;
+    private Stage stage;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+        fulcrum = RunningFulcrum.demoApp();
+        window = open(fulcrum);
+    }
+
+    private MainWindow open(RunningFulcrum f) {
+        UiSession session = new UiSession(new InProcessEngineClient(f.app()), "embedded engine (test)");
+        MainWindow w = MainWindow.show(stage, session, new WindowPrefs(Preferences.userRoot()
+                .node("dev/fulcrum/test-window")), null, f.app());
+        stage.setWidth(1280);
+        stage.setHeight(800);
+        stage.show();
+        session.start();
+        return w;
+    }
+
+    @AfterEach
+    void stop() {
+        window.close();
+        window.session().close();
+        fulcrum.close();
+    }
+
+    @SuppressWarnings("unchecked")
+    private TableView<RequestsViewModel.Row> table(FxRobot robot) {
+        return robot.lookup("#requestsTable").queryAs(TableView.class);
+    }
+
+    private static String text(FxRobot robot, String id) {
+        Node n = robot.lookup(id).query();
+        return n instanceof TextArea t ? t.getText() : ((Label) n).getText();
+    }
+
+    private static String lines(FxRobot robot, String id) {
+        return String.join("\n", robot.lookup(id).queryAs(VBox.class).getChildren().stream()
+                .map(n -> ((Label) n).getText()).toList());
+    }
+
+    private void showRequestsTab(FxRobot robot) {
+        robot.interact(() -> window.controller().select("Requests"));
+    }
+
+    @Test
+    void aRequestThroughTheProxyIsListedAndItsRowOpensItsHeaders(FxRobot robot) throws Exception {
+        // given the Requests tab, and a request through the real proxy with a header and a credential
+        showRequestsTab(robot);
+        assertThat(fulcrum.proxied("/hello?x=1", "Authorization", "Bearer s3cret").status()).isEqualTo(200);
+
+        // when it is listed and its row clicked
+        await().atMost(Duration.ofSeconds(10)).until(() -> table(robot).getItems().stream()
+                .anyMatch(r -> r.request().path().equals("/hello")));
+        Node cell = robot.lookup((Node n) -> n instanceof TableCell<?, ?> c && "/hello?x=1".equals(c.getText()))
+                .query();
+        robot.clickOn(cell);
+
+        // then its headers show, the credential masked
+        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#requestHeaders").contains("Authorization"));
+        assertThat(text(robot, "#requestHeaders")).contains("Authorization: Bearer ***").doesNotContain("s3cret");
+        assertThat(text(robot, "#responseHeaders")).containsIgnoringCase("content-type");
+        RequestsViewModel.Row row = table(robot).getSelectionModel().getSelectedItem();
+        assertThat(row.request().backend()).startsWith("demo-");
+        assertThat(lines(robot, "#whyRecorded")).contains("Routed to pool default.")
+                .contains(row.request().backend() + " answered 200.");
+        // and the live pool is asked about the same request, and says it is the pool now
+        await().atMost(Duration.ofSeconds(5)).until(() -> lines(robot, "#whyNow")
+                .startsWith("The pool as it is now, not as it was when the request ran"));
+
+        // when the selection is exported as HAR
+        Path file = dir.resolve("selection.har");
+        List<java.util.concurrent.CompletableFuture<Path>> export = new java.util.ArrayList<>();
+        robot.interact(() -> export.add(window.requests().exportHar(List.of(row.request()), file)));
+        export.get(0).get(10, TimeUnit.SECONDS);
+
+        // then the file holds that request
+        JsonNode har = JSON.readTree(Files.readString(file));
+        assertThat(har.at("/log/entries")).hasSize(1);
+        assertThat(har.at("/log/entries/0/request/url").asText()).endsWith("/hello?x=1");
+        assertThat(har.at("/log/entries/0/_backend").asText()).isEqualTo(row.request().backend());
+        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#exportResult").startsWith("wrote 1 request to"));
+    }
+
+    @Test
+    void pauseHoldsTheListAndCountsWhatArrives(FxRobot robot) {
+        // given one request listed
+        showRequestsTab(robot);
+        fulcrum.proxied("/first");
+        await().atMost(Duration.ofSeconds(10)).until(() -> table(robot).getItems().size() == 1);
+
+        // when paused and three more arrive
+        robot.clickOn("#pauseRequests");
+        for (int i = 0; i < 3; i++) {
+            fulcrum.proxied("/later-" + i);
+        }
+
+        // then the list stays, and says how many are new
+        await().atMost(Duration.ofSeconds(10)).until(() -> text(robot, "#requestCount").endsWith("paused, 3 new"));
+        assertThat(table(robot).getItems()).singleElement().satisfies(r ->
+                assertThat(r.request().path()).isEqualTo("/first"));
+
+        // and resuming puts them on top
+        robot.clickOn("#pauseRequests");
+        await().atMost(Duration.ofSeconds(5)).until(() -> table(robot).getItems().size() == 4);
+        assertThat(table(robot).getItems().get(3).request().path()).isEqualTo("/first");
+    }
+
+    @Test
+    void theHttpsDialogRunsTheTrustStepsOffTheFxThreadAndShowsTheirLines(FxRobot robot) {
+        // given the embedded engine's tab offers HTTPS, and a dialog over steps that print two lines
+        showRequestsTab(robot);
+        assertThat(robot.lookup("#httpsButton").queryAs(Button.class).isVisible()).isTrue();
+        List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RequestsContext.LocalHttps fake = new RequestsContext.LocalHttps() {
+            @Override
+            public String url() {
+                return "https://127.0.0.1:8443";
+            }
+
+            @Override
+            public void trust(Consumer<String> line) {
+                threads.add(Thread.currentThread().getName());
+                line.accept("created the local certificate authority: /tmp/ca/fulcrum-ca.crt");
+                line.accept("restart the browser so it reads its store again");
+            }
+
+            @Override
+            public void untrust(Consumer<String> line) {
+                line.accept("no browser store holds Fulcrum local CA");
+            }
+        };
+        robot.interact(() -> new TrustDialog(stage, fake).show());
+        assertThat(text(robot, "#httpsAddress")).isEqualTo("HTTPS address: https://127.0.0.1:8443");
+
+        // when Trust is clicked
+        robot.clickOn("#trustHttps");
+
+        // then each step's line shows, and the steps ran on a thread of their own
+        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#trustOutput").contains("restart the browser"));
+        assertThat(text(robot, "#trustOutput")).startsWith("created the local certificate authority");
+        assertThat(threads).containsExactly("fulcrum-trust");
+
+        // and Remove shows its own
+        await().atMost(Duration.ofSeconds(5)).until(() -> !robot.lookup("#untrustHttps").queryAs(Button.class).isDisabled());
+        robot.clickOn("#untrustHttps");
+        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#trustOutput")
+                .equals("no browser store holds Fulcrum local CA\n"));
+    }
+
+    @Test
+    void anEngineThatKeepsNoRequestsHasNoRequestsTab(FxRobot robot) {
+        // given the window on an engine with proxy.recentRequests 0
+        RunningFulcrum none = RunningFulcrum.wholeApp("""
+                {"proxy": {"host": "127.0.0.1", "port": 0, "recentRequests": 0},
+                 "admin": {"host": "127.0.0.1", "port": 0},
+                 "demoBackends": [{"id": "demo-a", "port": 0}], "healthCheck": {"enabled": false}}
+                """).start();
+        try {
+            MainWindow[] w = new MainWindow[1];
+            robot.interact(() -> {
+                window.close();
+                window.session().close();
+                w[0] = open(none);
+            });
+            window = w[0];
+
+            // then the tab goes once the engine says it shows none
+            await().atMost(Duration.ofSeconds(10)).until(() -> window.controller().tabs().getTabs().stream()
+                    .noneMatch(t -> "requestsTab".equals(t.getId())));
+            assertThat(window.controller().tabs().getTabs()).extracting(javafx.scene.control.Tab::getText)
+                    .contains("Backends", "Events");
+        } finally {
+            none.close();
+        }
+    }
+
+    @Test
+    void attachedToARemoteEngineThereIsNoHttpsButton(FxRobot robot) {
+        RequestsTab.Built[] built = new RequestsTab.Built[1];
+        robot.interact(() -> built[0] = RequestsTab.create(window.session(), RequestsContext.remote()));
+        javafx.scene.layout.BorderPane root = (javafx.scene.layout.BorderPane) built[0].tab().getContent();
+        javafx.scene.control.ToolBar bar = (javafx.scene.control.ToolBar) ((VBox) root.getTop()).getChildren().get(0);
+        Node https = bar.getItems().stream().filter(n -> "httpsButton".equals(n.getId())).findFirst().orElseThrow();
+        assertThat(https.isVisible()).isFalse();
+        assertThat(https.isManaged()).isFalse();
+        robot.interact(built[0].controller()::close);
+    }
+}
