@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proxy throughput with the window open (under Xvfb, the Backends view sampling) against headless, on
+# Proxy throughput with the window open (under Xvfb, on its first tab, Live, animating) against headless, on
 # the same nginx backends, in interleaved rounds: each round starts a fresh Fulcrum in one mode, warms
 # it up for 10 s, then measures 10 s with wrk. Medians and the window/headless ratio at the end.
 #

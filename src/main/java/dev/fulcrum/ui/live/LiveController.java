@@ -33,6 +33,9 @@ import javafx.scene.shape.Circle;
 public final class LiveController {
     /** Requests one frame takes from the source at most: the budget's share of a frame, with room for a burst. */
     static final int PER_FRAME = 40;
+    /** With {@code -Dfulcrum.frameLog=true} the stage logs its frame times every 10 s (bench/stage-frames.sh reads them). */
+    private static final boolean FRAME_LOG = Boolean.getBoolean("fulcrum.frameLog");
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LiveController.class);
 
     private final UiSession session;
     private final BackendCommands commands;
@@ -50,6 +53,8 @@ public final class LiveController {
     private long requestsAtSecond;
     private double rateLastSecond;
     private boolean noRequests;
+    private final FrameTimes frameTimes = new FrameTimes(1200);
+    private double frameLogStartedAt = -1;
 
     @FXML private ToggleButton livePause;
     @FXML private Label liveRate;
@@ -166,7 +171,11 @@ public final class LiveController {
         if (s != null) {
             model.offer(s.sample(PER_FRAME));
         }
+        long drawStarted = System.nanoTime();
         canvas.draw(layout, model.flights(), model.now(), strategyText(), model.laneLabels());
+        if (FRAME_LOG) {
+            logFrame(seconds, System.nanoTime() - drawStarted);
+        }
         framesThisSecond++;
         if (seconds - secondStartedAt >= 1) {
             framesLastSecond = framesThisSecond;
@@ -175,6 +184,18 @@ public final class LiveController {
             secondStartedAt = seconds;
             requestsAtSecond = model.requests();
             showFigures();
+        }
+    }
+
+    private void logFrame(double seconds, long drawNanos) {
+        frameTimes.frame((long) (seconds * 1e9), drawNanos);
+        if (frameLogStartedAt < 0) {
+            frameLogStartedAt = seconds;
+        } else if (seconds - frameLogStartedAt >= 10) {
+            LOG.info("stage: {} in {} s, {} dots in flight, {} req/s", frameTimes.summary(),
+                    String.format(Locale.ROOT, "%.1f", seconds - frameLogStartedAt), model.flights().size(),
+                    String.format(Locale.ROOT, "%.0f", rateLastSecond));
+            frameLogStartedAt = seconds;
         }
     }
 
