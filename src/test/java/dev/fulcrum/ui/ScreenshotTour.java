@@ -27,7 +27,8 @@ import javafx.stage.Stage;
 
 /**
  * Takes the README's screenshots: opens the real window (not headless) on an embedded engine with demo
- * backends and traffic, visits each view and captures the X display with ImageMagick's {@code import}. Not a
+ * backends and traffic, visits each view and captures the X display with ImageMagick's {@code import}; the Live tab
+ * also as frames ({@code live-frames/}, beside the pictures) that {@code convert} makes into {@code live.gif}. Not a
  * test; run under Xvfb:
  * {@code xvfb-run -a -s "-screen 0 1400x900x24" java -cp target/classes:target/test-classes:CP dev.fulcrum.ui.ScreenshotTour docs}.
  */
@@ -82,6 +83,10 @@ public final class ScreenshotTour {
         try {
             Files.createDirectories(out);
             pause(45_000); // let the load charts fill up a little
+            fx(() -> window.controller().select("Live"));
+            pause(3000);
+            shot("live");
+            liveFrames();
             fx(() -> {
                 window.controller().select("Ring");
                 TextField key = (TextField) window.scene().lookup("#ringKey");
@@ -123,6 +128,27 @@ public final class ScreenshotTour {
                 Platform.exit();
             });
         }
+    }
+
+    /**
+     * About six seconds of the Live tab as frames, taken as fast as {@code import} goes (its time per frame is
+     * recorded, for the GIF's delay), the stage's first backend reweighted half-way so the flow visibly changes.
+     */
+    private void liveFrames() throws Exception {
+        Path dir = out.resolve("live-frames");
+        Files.createDirectories(dir);
+        long started = System.nanoTime();
+        int n = 40;
+        for (int i = 0; i < n; i++) {
+            if (i == n / 2) {
+                new BackendCommands(window.session()).setWeight("demo-c", 1, 8);
+            }
+            Process p = new ProcessBuilder("import", "-window", "root", "-resize", "900x",
+                    dir.resolve(String.format("frame-%02d.png", i)).toString()).inheritIO().start();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+        long perFrameMs = (System.nanoTime() - started) / 1_000_000 / n;
+        Files.writeString(dir.resolve("delay-ms"), Long.toString(perFrameMs));
     }
 
     private static void shot(String name) throws Exception {

@@ -48,6 +48,14 @@ final class LiveCanvas extends Canvas {
         return true;
     }
 
+    /**
+     * Whether a client lane is drawn: a lane no client has is left out (two blank circles read as two silent clients),
+     * except the first while no request has come, so the stage still shows where clients stand.
+     */
+    static boolean drawn(String[] laneLabels, int lane) {
+        return !laneLabels[lane].isEmpty() || (lane == 0 && java.util.Arrays.stream(laneLabels).allMatch(String::isEmpty));
+    }
+
     void draw(StageLayout l, List<Flight> flights, double now, String strategy, String[] laneLabels) {
         GraphicsContext g = getGraphicsContext2D();
         double w = getWidth();
@@ -61,6 +69,9 @@ final class LiveCanvas extends Canvas {
         g.setLineWidth(2);
         g.setStroke(faint);
         for (int i = 0; i < StageLayout.CLIENT_LANES; i++) {
+            if (!drawn(laneLabels, i)) {
+                continue;
+            }
             StageLayout.Point c = l.client(i);
             g.strokeLine(c.x() + 18, c.y(), l.proxyIn().x(), l.proxyIn().y());
         }
@@ -72,13 +83,16 @@ final class LiveCanvas extends Canvas {
 
         // clients
         for (int i = 0; i < StageLayout.CLIENT_LANES; i++) {
+            if (!drawn(laneLabels, i)) {
+                continue;
+            }
             StageLayout.Point c = l.client(i);
             g.setFill(faint);
             g.fillOval(c.x() - 18, c.y() - 18, 36, 36);
             g.setFill(ink);
             g.setFont(Font.font(null, FontWeight.NORMAL, 11 * textScale));
             g.setTextAlign(TextAlignment.CENTER);
-            g.fillText(laneLabels[i], c.x(), c.y() + 32 * textScale);
+            g.fillText(laneLabels[i].isEmpty() ? "clients" : laneLabels[i], c.x(), c.y() + 32 * textScale);
         }
 
         // the proxy

@@ -46,8 +46,11 @@ public final class StageLayout {
         double pw = Math.min(190, this.width * 0.16);
         double ph = Math.min(130, this.height * 0.22);
         this.proxy = new Box(this.width * 0.42 - pw / 2, this.height / 2 - ph / 2, pw, ph);
+        // the first client in the middle, level with the proxy (the common case is one: a developer's browser), the
+        // next above it, the third below
+        int[] row = {1, 0, 2};
         for (int i = 0; i < CLIENT_LANES; i++) {
-            clients[i] = new Point(this.width * 0.09, this.height * (i + 1) / (CLIENT_LANES + 1));
+            clients[i] = new Point(this.width * 0.09, this.height * (row[i] + 1) / (CLIENT_LANES + 1));
         }
         int n = Math.max(1, backends.size());
         double gap = n > 8 ? 6 : GAP;

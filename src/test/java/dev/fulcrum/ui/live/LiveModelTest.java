@@ -141,4 +141,18 @@ class LiveModelTest {
         assertThat(model.now()).isCloseTo(0.4, within(1e-9));
         assertThat(f.at(model.now(), layout)).isNotEqualTo(before);
     }
+
+    @Test
+    void onlyTheLanesOfClientsSeenAreDrawnTheFirstLevelWithTheProxy() {
+        assertThat(LiveCanvas.drawn(new String[] {"", "", ""}, 0)).as("no client yet: one lane shows where").isTrue();
+        assertThat(LiveCanvas.drawn(new String[] {"", "", ""}, 1)).isFalse();
+        String[] one = {"127.0.0.1", "", ""};
+        assertThat(LiveCanvas.drawn(one, 0)).isTrue();
+        assertThat(LiveCanvas.drawn(one, 1)).isFalse();
+        assertThat(LiveCanvas.drawn(one, 2)).isFalse();
+        StageLayout l = new StageLayout(1000, 600, List.of("a"));
+        assertThat(l.client(0).y()).isEqualTo(l.proxyIn().y());
+        assertThat(l.client(1).y()).isLessThan(l.client(0).y());
+        assertThat(l.client(2).y()).isGreaterThan(l.client(0).y());
+    }
 }
