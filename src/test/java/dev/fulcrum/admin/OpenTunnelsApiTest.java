@@ -7,13 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.testkit.RunningFulcrum;
-import io.undertow.Handlers;
-import io.undertow.Undertow;
-import io.undertow.websockets.core.AbstractReceiveListener;
-import io.undertow.websockets.core.BufferedTextMessage;
-import io.undertow.websockets.core.WebSocketChannel;
+import dev.fulcrum.testkit.WebSocketEcho;
 import io.undertow.websockets.core.WebSockets;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.WebSocket;
 import java.time.Duration;
@@ -32,23 +27,13 @@ import org.junit.jupiter.api.Test;
  */
 class OpenTunnelsApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private Undertow echo;
+    private WebSocketEcho echo;
     private RunningFulcrum f;
 
     @BeforeEach
     void start() {
-        echo = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(Handlers.path().addPrefixPath("/ws",
-                Handlers.websocket((exchange, channel) -> {
-                    channel.getReceiveSetter().set(new AbstractReceiveListener() {
-                        @Override
-                        protected void onFullTextMessage(WebSocketChannel ch, BufferedTextMessage message) {
-                            WebSockets.sendText("echo: " + message.getData(), ch, null);
-                        }
-                    });
-                    channel.resumeReceives();
-                }))).build();
-        echo.start();
-        int port = ((InetSocketAddress) echo.getListenerInfo().get(0).getAddress()).getPort();
+        echo = new WebSocketEcho();
+        int port = echo.port();
         f = RunningFulcrum.wholeApp("""
                 {"proxy": {"host": "127.0.0.1", "port": 0}, "admin": {"host": "127.0.0.1", "port": 0},
                  "backends": [{"id": "ws", "url": "http://127.0.0.1:%d"}], "healthCheck": {"enabled": false}}
@@ -58,7 +43,7 @@ class OpenTunnelsApiTest {
     @AfterEach
     void stop() {
         f.close();
-        echo.stop();
+        echo.close();
     }
 
     @Test

@@ -8,13 +8,11 @@ import dev.fulcrum.engine.Router;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.testkit.TestSettings;
+import dev.fulcrum.testkit.WebSocketEcho;
 import io.undertow.Handlers;
 import io.undertow.Undertow;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
-import io.undertow.websockets.core.AbstractReceiveListener;
-import io.undertow.websockets.core.BufferedTextMessage;
-import io.undertow.websockets.core.WebSocketChannel;
 import io.undertow.websockets.core.WebSockets;
 import java.io.IOException;
 import java.io.InputStream;
@@ -105,15 +103,7 @@ class PassThroughTest {
 
     @Test
     void aWebSocketEchoesBothWaysThroughTheProxyAndReleasesItsSlotOnClose() throws Exception {
-        String backend = server(Handlers.path().addPrefixPath("/ws", Handlers.websocket((exchange, channel) -> {
-            channel.getReceiveSetter().set(new AbstractReceiveListener() {
-                @Override
-                protected void onFullTextMessage(WebSocketChannel ch, BufferedTextMessage message) {
-                    WebSockets.sendText("echo: " + message.getData(), ch, null);
-                }
-            });
-            channel.resumeReceives();
-        })));
+        String backend = server(WebSocketEcho.handler());
         start(ProxySettings.defaults(0), "ws", backend);
         List<String> got = new CopyOnWriteArrayList<>();
         CompletableFuture<Integer> closed = new CompletableFuture<>();

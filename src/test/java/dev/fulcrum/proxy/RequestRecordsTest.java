@@ -10,12 +10,7 @@ import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.testkit.TestSettings;
-import io.undertow.Handlers;
-import io.undertow.Undertow;
-import io.undertow.websockets.core.AbstractReceiveListener;
-import io.undertow.websockets.core.BufferedTextMessage;
-import io.undertow.websockets.core.WebSocketChannel;
-import io.undertow.websockets.core.WebSockets;
+import dev.fulcrum.testkit.WebSocketEcho;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -46,7 +41,7 @@ class RequestRecordsTest {
     @TempDir
     Path dir;
     private RunningFulcrum f;
-    private Undertow wsServer;
+    private WebSocketEcho wsServer;
     private final List<Integer> statuses = new CopyOnWriteArrayList<>();
     private final List<String> answeredBy = new CopyOnWriteArrayList<>();
 
@@ -56,7 +51,7 @@ class RequestRecordsTest {
             f.close();
         }
         if (wsServer != null) {
-            wsServer.stop();
+            wsServer.close();
         }
     }
 
@@ -193,18 +188,8 @@ class RequestRecordsTest {
 
     @Test
     void anUpgradedConnectionIsLogged101AtItsCloseWithTheBytesEachWay() throws Exception {
-        wsServer = Undertow.builder().addHttpListener(0, "127.0.0.1").setHandler(Handlers.path().addPrefixPath("/ws",
-                Handlers.websocket((exchange, channel) -> {
-                    channel.getReceiveSetter().set(new AbstractReceiveListener() {
-                        @Override
-                        protected void onFullTextMessage(WebSocketChannel ch, BufferedTextMessage message) {
-                            WebSockets.sendText("echo: " + message.getData(), ch, null);
-                        }
-                    });
-                    channel.resumeReceives();
-                }))).build();
-        wsServer.start();
-        int port = ((InetSocketAddress) wsServer.getListenerInfo().get(0).getAddress()).getPort();
+        wsServer = new WebSocketEcho();
+        int port = wsServer.port();
         Path log = dir.resolve("access.log");
         f = RunningFulcrum.bareProxy(TestSettings.proxy().accessLog(log.toString()).build())
                 .backend("ws", "http://127.0.0.1:" + port).start();

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -143,36 +142,25 @@ public final class ScreenshotTour {
             if (i == n / 2) {
                 new BackendCommands(window.session()).setWeight("demo-c", 1, 8);
             }
-            Process p = new ProcessBuilder("import", "-window", "root", "-resize", "900x",
-                    dir.resolve(String.format("frame-%02d.png", i)).toString()).inheritIO().start();
-            p.waitFor(30, TimeUnit.SECONDS);
+            Tours.capture(dir.resolve(String.format("frame-%02d.png", i)), 900);
         }
         long perFrameMs = (System.nanoTime() - started) / 1_000_000 / n;
         Files.writeString(dir.resolve("delay-ms"), Long.toString(perFrameMs));
     }
 
     private static void shot(String name) throws Exception {
-        Process p = new ProcessBuilder("import", "-window", "root", out.resolve("screenshot-" + name + ".png").toString())
-                .inheritIO().start();
-        p.waitFor(30, TimeUnit.SECONDS);
+        Tours.capture(out.resolve("screenshot-" + name + ".png"), 0);
     }
 
-    private static void fx(Runnable r) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(1);
-        Platform.runLater(() -> {
-            try {
-                r.run();
-            } finally {
-                done.countDown();
-            }
-        });
-        done.await(10, TimeUnit.SECONDS);
-    }
 
     /**
      * The tour is slow on purpose, as a person showing the window would be: the live views plot real seconds of real
      * traffic, and a screenshot is of what they show after it.
      */
+    private static void fx(Runnable r) throws InterruptedException {
+        Tours.fx(r);
+    }
+
     private static void pause(long ms) throws InterruptedException {
         Thread.sleep(ms);
     }

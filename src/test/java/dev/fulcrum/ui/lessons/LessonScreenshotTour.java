@@ -5,12 +5,11 @@ import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.ui.MainWindow;
+import dev.fulcrum.ui.Tours;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.UiTestSupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import javafx.application.Application;
 import javafx.application.Platform;
@@ -97,16 +96,9 @@ public final class LessonScreenshotTour {
             }
         }
 
+
         private static void fx(Runnable r) throws InterruptedException {
-            CountDownLatch done = new CountDownLatch(1);
-            Platform.runLater(() -> {
-                try {
-                    r.run();
-                } finally {
-                    done.countDown();
-                }
-            });
-            done.await(10, TimeUnit.SECONDS);
+            Tours.fx(r);
         }
 
         private static void waitUntil(BooleanSupplier ok, long ms) throws InterruptedException {
@@ -118,7 +110,7 @@ public final class LessonScreenshotTour {
 
         private static void shot(String name) throws Exception {
             Path file = out.resolve(lesson + "-" + name + ".png");
-            new ProcessBuilder("import", "-window", "root", file.toString()).inheritIO().start().waitFor();
+            Tours.capture(file, 0);
             System.out.println("screenshot " + file);
         }
     }

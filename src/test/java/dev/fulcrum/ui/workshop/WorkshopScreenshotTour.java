@@ -6,14 +6,13 @@ import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.ui.Tours;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.scene.Scene;
@@ -114,22 +113,13 @@ public final class WorkshopScreenshotTour {
     }
 
     private static void shot(String name) throws Exception {
-        Process p = new ProcessBuilder("import", "-window", "root",
-                out.resolve("screenshot-workshop-" + name + ".png").toString()).inheritIO().start();
-        p.waitFor(30, TimeUnit.SECONDS);
+        Tours.capture(out.resolve("screenshot-workshop-" + name + ".png"), 0);
     }
 
     private static void fx(Runnable r) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(1);
-        Platform.runLater(() -> {
-            try {
-                r.run();
-            } finally {
-                done.countDown();
-            }
-        });
-        done.await(10, TimeUnit.SECONDS);
+        Tours.fx(r);
     }
+
 
     /**
      * The tour is slow on purpose, as a person showing the workshop would be: traffic and the side-by-side run take
