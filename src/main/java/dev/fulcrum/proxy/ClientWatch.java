@@ -1,6 +1,7 @@
 package dev.fulcrum.proxy;
 
 import io.undertow.connector.PooledByteBuffer;
+import io.undertow.server.Connectors;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.ServerConnection;
 import io.undertow.server.protocol.http.HttpServerConnection;
@@ -19,8 +20,13 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  * What the proxy keeps per client connection. When the connection closes while an exchange is current (on HTTP/2:
  * while any of its streams' exchanges is), one close listener per connection (not per request, which would pile up on
  * a long keep-alive connection) tells that exchange, so its lease is released and its backend connection closed at
- * once. (A single HTTP/2 stream reset by the client is still seen only when its answer cannot be written.) Also remembers the client's
- * address as text, worked out once per connection rather than once per request.
+ * once. Also remembers the client's address as text, worked out once per connection rather than once per request.
+ *
+ * <p>HTTP/2 differs twice. Undertow ends the current exchange of an HTTP/1.1 connection that closes, but no exchange of
+ * an HTTP/2 connection's streams: {@link ProxyExchange#streamGone} ends each one. And a client may reset one stream
+ * (RST_STREAM: a browser leaving the page, {@code curl --max-time}, a cancelled {@code fetch}) and keep the
+ * connection: Undertow then closes that stream's response channel, which wakes the channel's write listener; until the
+ * answer takes the channel over, that listener is the watch's, and it ends the exchange the same way.
  *
  * <p>Undertow does not read a connection whose request is running, so on its own a client that hangs up while its
  * request waits on a backend would go unnoticed until the answer. While a request without a body waits on HTTP/1.1
@@ -123,9 +129,14 @@ final class ClientWatch implements ServerConnection.CloseListener {
         }
     }
 
-    void watch(ProxyExchange e) {
+    void watch(ProxyExchange e, HttpServerExchange exchange) {
         if (streams != null) {
             streams.add(e);
+            Connectors.getConduitSinkChannel(exchange).getWriteSetter().set(ch -> {
+                if (!ch.isOpen()) {
+                    e.streamGone(); // the stream was reset before its answer began
+                }
+            });
         } else {
             current = e;
         }
@@ -144,7 +155,7 @@ final class ClientWatch implements ServerConnection.CloseListener {
         if (streams != null) {
             List<ProxyExchange> all = List.copyOf(streams);
             streams.clear();
-            all.forEach(ProxyExchange::clientClosed);
+            all.forEach(ProxyExchange::streamGone);
             return;
         }
         ProxyExchange e = current;

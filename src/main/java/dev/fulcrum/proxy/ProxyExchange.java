@@ -103,7 +103,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             }
         });
         watch = ClientWatch.of(exchange);
-        watch.watch(this);
+        watch.watch(this, exchange);
         keepClientReadsOn();
         attempt();
     }
@@ -528,6 +528,20 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             endAttempt(Outcome.CLIENT_ABORT, System.nanoTime());
             closeConnection();
         }
+    }
+
+    /**
+     * The client's HTTP/2 stream is gone while this exchange is live: reset by the client, or its connection closed
+     * ({@link ClientWatch}). What {@link #clientClosed} does, and the exchange is ended too, as Undertow ends an
+     * HTTP/1.1 connection's current exchange when it closes but no HTTP/2 stream's: its completion is what the access
+     * log's 499, the metrics and the graceful stop's count of requests in flight wait for.
+     */
+    void streamGone() {
+        if (phase.ended() || phase == ExchangePhase.TUNNEL) {
+            return; // whoever ended it ends the exchange; a tunnel has a connection of its own
+        }
+        clientClosed();
+        exchange.endExchange();
     }
 
     /**
