@@ -1,11 +1,14 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.engine.BackendAddresses;
 import io.undertow.connector.ByteBufferPool;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -20,6 +23,11 @@ import org.xnio.XnioIoThread;
  * Keep-alive connections to one backend, one idle stack per I/O thread. A connection is only ever used by
  * the I/O thread that opened it, so the stacks need no locks; a request served on thread 3 reuses thread
  * 3's connections. Idle connections older than {@code idleMs} are closed instead of reused.
+ *
+ * <p>A new connection goes to the backend's addresses ({@link BackendAddresses}) in turn until one connects, within
+ * one {@code connectMs}; the one that did is tried first from then on. So {@code http://localhost:5173} reaches a
+ * dev server listening on {@code ::1} alone after one refused connect to {@code 127.0.0.1} (on the first connect
+ * only), and a server that restarts on the other loopback address is found again the same way.
  */
 final class BackendConnections {
     /** Told when a connection is ready or could not be made. */
@@ -35,18 +43,42 @@ final class BackendConnections {
             .set(Options.KEEP_ALIVE, true)
             .getMap();
 
-    /** Works out a backend's socket address; may block (a DNS lookup), so it never runs on an I/O thread. */
+    /** Works out a backend's socket addresses; may block (a DNS lookup), so it never runs on an I/O thread. */
     interface Resolver {
+        /** One address; unresolved when the name does not resolve. */
         InetSocketAddress resolve(URI uri);
+
+        /** The addresses to try in order; one unresolved address when the name does not resolve. */
+        default List<InetSocketAddress> resolveAll(URI uri) {
+            return List.of(resolve(uri));
+        }
     }
 
-    /** The JDK's lookup (hosts file, then DNS); a name that does not resolve gives an unresolved address. */
-    static final Resolver DNS = u -> new InetSocketAddress(u.getHost(), u.getPort() < 0 ? 80 : u.getPort());
+    /** {@link BackendAddresses}: both loopback addresses for {@code localhost}, else the JDK's lookup. */
+    static final Resolver DNS = new Resolver() {
+        @Override
+        public InetSocketAddress resolve(URI uri) {
+            return resolveAll(uri).get(0);
+        }
+
+        @Override
+        public List<InetSocketAddress> resolveAll(URI uri) {
+            int port = uri.getPort() < 0 ? 80 : uri.getPort();
+            List<InetAddress> all = BackendAddresses.of(uri.getHost());
+            if (all.isEmpty()) {
+                return List.of(InetSocketAddress.createUnresolved(uri.getHost(), port));
+            }
+            return all.stream().map(a -> new InetSocketAddress(a, port)).toList();
+        }
+    };
 
     private final URI uri;
     private final Resolver resolver;
-    /** Resolved once, on the first connect; null until then (and again after a lookup that failed). */
-    private volatile InetSocketAddress address;
+    /**
+     * Resolved once, on the first connect, the address that connected last first; null until then (and again after a
+     * lookup that failed).
+     */
+    private volatile List<InetSocketAddress> addresses;
     private final ByteBufferPool buffers;
     private final long connectMs;
     private final long idleNanos;
@@ -119,7 +151,7 @@ final class BackendConnections {
         }
         Connect attempt = new Connect(callback);
         attempt.timer = thread.executeAfter(attempt::timeout, connectMs, TimeUnit.MILLISECONDS);
-        InetSocketAddress a = address;
+        List<InetSocketAddress> a = addresses;
         if (a != null) {
             attempt.open(thread, a);
             return;
@@ -128,15 +160,15 @@ final class BackendConnections {
         // I/O thread serves would wait with it
         try {
             thread.getWorker().execute(() -> {
-                InetSocketAddress r;
+                List<InetSocketAddress> r;
                 try {
-                    r = resolver.resolve(uri);
+                    r = resolver.resolveAll(uri);
                 } catch (RuntimeException e) { // a SecurityException, or a resolver's bug: not a wait for the timer
                     thread.execute(() -> attempt.handleFailed(new IOException("looking up " + uri.getHost() + " failed: " + e, e), null));
                     return;
                 }
-                if (!r.isUnresolved()) {
-                    address = r;
+                if (!r.get(0).isUnresolved()) {
+                    addresses = r;
                 }
                 thread.execute(() -> attempt.open(thread, r));
             });
@@ -185,13 +217,18 @@ final class BackendConnections {
         private XnioIoThread.Key timer;
         private IoFuture<StreamConnection> future;
         private boolean done;
+        /** The addresses being tried, and which of them the current connect goes to. */
+        private List<InetSocketAddress> trying;
+        private int at;
+        /** Why the first address failed: what the caller is told when none connects. */
+        private IOException firstFailure;
 
         Connect(Callback callback) {
             this.callback = callback;
         }
 
-        /** On the I/O thread, once the address is known (unless the connect timed out while it was looked up). */
-        void open(XnioIoThread thread, InetSocketAddress a) {
+        /** On the I/O thread, once the addresses are known (unless the connect timed out while they were looked up). */
+        void open(XnioIoThread thread, List<InetSocketAddress> all) {
             if (done) {
                 return;
             }
@@ -199,12 +236,26 @@ final class BackendConnections {
                 handleFailed(new IOException("backend removed"), null);
                 return;
             }
+            InetSocketAddress a = all.get(0);
             if (a.isUnresolved()) {
                 handleFailed(new UnknownHostException("backend host " + a.getHostString() + " does not resolve"), null);
                 return;
             }
-            future = thread.openStreamConnection(a, this, CLIENT_OPTIONS);
-            future.addNotifier(this, null);
+            trying = all;
+            at = 0;
+            connect(thread);
+        }
+
+        private void connect(XnioIoThread thread) {
+            future = thread.openStreamConnection(trying.get(at), this, CLIENT_OPTIONS);
+            future.addNotifier(this, thread);
+        }
+
+        /** The address that connected goes first for the next connects, the others keep their order. */
+        private void remember() {
+            if (at > 0) {
+                addresses = BackendAddresses.preferring(trying.get(at), trying);
+            }
         }
 
         void timeout() {
@@ -227,15 +278,25 @@ final class BackendConnections {
             }
             done = true;
             timer.remove();
+            remember();
             callback.connected(c);
         }
 
+        /** {@code attachment} is the I/O thread when a connect to {@code trying.get(at)} failed, else null. */
         @Override
         public void handleFailed(IOException e, Object attachment) {
+            if (attachment instanceof XnioIoThread thread && !done && !closed && at + 1 < trying.size()) {
+                if (firstFailure == null) {
+                    firstFailure = e;
+                }
+                at++;
+                connect(thread); // the next address, within the same connect timeout
+                return;
+            }
             if (!done) {
                 done = true;
                 timer.remove();
-                callback.connectFailed(e);
+                callback.connectFailed(firstFailure != null ? firstFailure : e);
             }
         }
     }
