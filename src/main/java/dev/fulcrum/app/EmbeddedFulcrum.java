@@ -32,6 +32,12 @@ public interface EmbeddedFulcrum extends AutoCloseable {
     /** The docs/REFERENCE.md §1 ready line, with the actual ports. */
     String readyLine();
 
+    /**
+     * Which port the window's engine took instead of a taken default one ({@link FreePorts#note()}, also logged), for
+     * the title bar; null when it listens where its config says.
+     */
+    String portNote();
+
     /** SIGHUP reads the config file again, SIGUSR1 reopens the access log (docs/REFERENCE.md §1). */
     void handleOperatorSignals();
 

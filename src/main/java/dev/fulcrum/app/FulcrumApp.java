@@ -168,6 +168,11 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
     }
 
     @Override
+    public String portNote() {
+        return overrides instanceof FreePorts f ? f.note() : null;
+    }
+
+    @Override
     public String proxyUrl() {
         ProxyServer p = proxy;
         return p == null ? null : p.url();

@@ -130,6 +130,13 @@ public final class FulcrumCommand implements Callable<Integer> {
         if (headless) {
             return runHeadless(cfg);
         }
+        if (config == null) { // the embedded default config: a port no flag names is nobody's choice
+            FreePorts ports = FreePorts.choose(cfg, proxyPort == null, adminPort == null, this::overrides);
+            if (ports.note() != null) {
+                LOG.warn("{}", ports.note());
+            }
+            return window.embedded(ports.apply(cfg), config, ports);
+        }
         return window.embedded(cfg, config, this::overrides);
     }
 

@@ -86,6 +86,9 @@ public final class FulcrumWindow extends Application {
                 Platform.runLater(() -> {
                     window = MainWindow.show(stage, s, prefs, ctx,
                             c.owned() instanceof EmbeddedFulcrum app ? app : null);
+                    if (exitOnFailure && c.owned() instanceof EmbeddedFulcrum app && app.portNote() != null) {
+                        stage.setTitle(stage.getTitle() + " (" + app.portNote() + ")");
+                    }
                     s.start();
                 });
             } catch (RuntimeException e) {
