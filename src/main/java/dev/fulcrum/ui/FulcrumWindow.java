@@ -167,6 +167,19 @@ public final class FulcrumWindow extends Application {
     }
 
     /**
+     * Hides every window, then exits on the FX thread's outer event loop. A dialog waiting in {@code showAndWait} runs a
+     * nested event loop, and {@link Platform#exit()} while one runs makes GTK's glass library free the dialog's window
+     * twice (a JVM crash, an hs_err file); hiding the windows first ends each nested loop, so the exit that follows
+     * finds none.
+     */
+    private static void closeWindowsAndExit() {
+        for (javafx.stage.Window w : java.util.List.copyOf(javafx.stage.Window.getWindows())) {
+            w.hide();
+        }
+        Platform.runLater(Platform::exit);
+    }
+
+    /**
      * SIGTERM and SIGINT stop the window's engine as they stop a headless one (docs/REFERENCE.md §1): no new requests, those
      * in flight finish (up to drainTimeoutMs), then the window closes and the process exits 0. Without a handler the
      * JVM would end at once (exit 143) and drop them.
@@ -179,7 +192,11 @@ public final class FulcrumWindow extends Application {
                     LOG.info("shutting down: refusing new requests, letting in-flight ones finish");
                     app.shutdownGracefully();
                 }
-                Platform.exit();
+                try {
+                    Platform.runLater(FulcrumWindow::closeWindowsAndExit);
+                } catch (IllegalStateException exited) {
+                    LOG.debug("the window is already gone", exited); // a second signal, after the first one's exit
+                }
             }, "fulcrum-shutdown");
             t.setDaemon(false);
             t.start();

@@ -1,0 +1,129 @@
+package dev.fulcrum.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.fulcrum.trust.TrustStores;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * SIGTERM and SIGINT end the real window cleanly at any moment of its life (docs/REFERENCE.md §1), with the "could
+ * not start" dialog open included: {@code dev.fulcrum.Main} in its own JVM on a real X server (Xvfb on display :93,
+ * GTK's glass library as on a desktop; Monocle, which the other UI tests use, has no nested event loops to crash).
+ * The process exits with its code (1 for the start that failed, 0 for a window that ran) and leaves no
+ * {@code hs_err_pid*.log} in its working folder. The dialog is found by its window title with {@code xwininfo}.
+ * Skipped where Xvfb or xwininfo is not installed (CI installs both).
+ */
+@Tag("reliability")
+class WindowSignalTest {
+    private static final String DISPLAY = ":93";
+    /** The X server this class started, or null when one already served the display. */
+    private static Process xvfb;
+
+    @BeforeAll
+    static void display() throws Exception {
+        assumeTrue(TrustStores.onPath("Xvfb") != null, "Xvfb is not installed here (CI installs xvfb)");
+        assumeTrue(TrustStores.onPath("xwininfo") != null, "xwininfo is not installed here (CI installs x11-utils)");
+        if (!Files.exists(Path.of("/tmp/.X11-unix/X" + DISPLAY.substring(1)))) {
+            xvfb = new ProcessBuilder(TrustStores.onPath("Xvfb"), DISPLAY, "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> windows().contains("(the root window)"));
+    }
+
+    @AfterAll
+    static void stopDisplay() throws InterruptedException {
+        if (xvfb != null) {
+            xvfb.destroy();
+            xvfb.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @ParameterizedTest(name = "SIG{0} while {1}")
+    @CsvSource({"TERM, the could-not-start dialog is open", "INT, the could-not-start dialog is open",
+            "TERM, the main window is open", "INT, the main window is open"})
+    void aSignalEndsTheWindowCleanly(String signal, String moment, @TempDir Path dir) throws Exception {
+        boolean dialog = moment.contains("dialog");
+        Path config = Files.writeString(dir.resolve("fulcrum.json"), """
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9"}], "healthCheck": {"enabled": false}}
+                """);
+        try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+            String port = dialog ? String.valueOf(taken.getLocalPort()) : "0"; // a port given and taken: no fallback
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                    "-Duser.home=" + dir, "dev.fulcrum.Main", "--config", config.toString(), "--proxy-port", port,
+                    "--admin-port", "0")
+                    .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
+            pb.environment().put("DISPLAY", DISPLAY);
+            pb.environment().put("XDG_CONFIG_HOME", dir.toString());
+            Process process = pb.start();
+            try {
+                if (dialog) {
+                    await().atMost(Duration.ofSeconds(90)).until(() -> windows().contains("\"Error\": (\"dev.fulcrum"));
+                } else {
+                    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                            StandardCharsets.UTF_8));
+                    String ready = CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return out.readLine();
+                        } catch (IOException e) {
+                            return null;
+                        }
+                    }).get(90, TimeUnit.SECONDS);
+                    assertThat(ready).as("stderr: %s", stderr(dir)).startsWith("fulcrum ready ");
+                    await().atMost(Duration.ofSeconds(60)).until(() -> windows().contains("\"Fulcrum — embedded engine"));
+                }
+                Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start();
+                assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exits after SIG%s", signal).isTrue();
+                assertThat(hsErrFiles(dir)).as("no JVM crash report; stderr: %s", stderr(dir)).isEmpty();
+                assertThat(stderr(dir)).doesNotContain("A fatal error has been detected");
+                assertThat(process.exitValue()).as("stderr: %s", stderr(dir)).isEqualTo(dialog ? 1 : 0);
+            } finally {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The X server's window tree: each window with its title and class. */
+    private static String windows() throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(TrustStores.onPath("xwininfo"), "-root", "-tree").redirectErrorStream(true);
+        pb.environment().put("DISPLAY", DISPLAY);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(10, TimeUnit.SECONDS);
+        return out;
+    }
+
+    private static List<Path> hsErrFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return new ArrayList<>(files.filter(f -> f.getFileName().toString().startsWith("hs_err_pid")).toList());
+        }
+    }
+
+    private static String stderr(Path dir) throws IOException {
+        Path f = dir.resolve("stderr.txt");
+        return Files.exists(f) ? Files.readString(f) : "";
+    }
+}
