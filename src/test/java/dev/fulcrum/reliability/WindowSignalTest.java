@@ -18,10 +18,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,7 +35,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * GTK's glass library as on a desktop; Monocle, which the other UI tests use, has no nested event loops to crash).
  * The process exits with its code (1 for the start that failed, 0 for a window that ran) and leaves no
  * {@code hs_err_pid*.log} in its working folder. The dialog is found by its window title with {@code xwininfo}.
- * Skipped where Xvfb or xwininfo is not installed (CI installs both).
+ * The same real window on its default config shows, in its title bar, the free ports it took when 8080 and 8081 are
+ * taken. Skipped where Xvfb or xwininfo is not installed (CI installs both).
  */
 @Tag("reliability")
 class WindowSignalTest {
@@ -102,6 +106,67 @@ class WindowSignalTest {
             } finally {
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /**
+     * The window on its default config with 8080 and 8081 taken takes the next free ports and says so in the log and
+     * the title bar (docs/REFERENCE.md §1); a SIGTERM then ends it with exit 0. Skipped while another process holds
+     * the default config's demo backend ports.
+     */
+    @Test
+    void theWindowOnItsDefaultConfigTakesFreePortsAndSaysWhich(@TempDir Path dir) throws Exception {
+        for (int demo : new int[] {9101, 9102, 9103}) {
+            try (ServerSocket probe = new ServerSocket(demo, 50, InetAddress.getByName("127.0.0.1"))) {
+                probe.close(); // free: the default config's demo backend can listen there
+            } catch (IOException e) {
+                assumeTrue(false, "port " + demo + " of the default config's demo backends is taken here (" + e + ")");
+            }
+        }
+        List<ServerSocket> held = new ArrayList<>();
+        for (int port : new int[] {8080, 8081}) {
+            try {
+                held.add(new ServerSocket(port, 50, InetAddress.getByName("127.0.0.1")));
+            } catch (IOException alreadyTaken) {
+                // another process has it: taken all the same
+            }
+        }
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "-Duser.home=" + dir, "dev.fulcrum.Main")
+                .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
+        pb.environment().put("DISPLAY", DISPLAY);
+        pb.environment().put("XDG_CONFIG_HOME", dir.toString());
+        Process process = pb.start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String ready = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return out.readLine();
+                } catch (IOException e) {
+                    return null;
+                }
+            }).get(90, TimeUnit.SECONDS);
+            Matcher m = Pattern.compile("fulcrum ready proxy=http://127\\.0\\.0\\.1:(\\d+) admin=http://127\\.0\\.0\\.1:(\\d+)")
+                    .matcher(ready == null ? "" : ready);
+            assertThat(m.matches()).as("ready line %s; stderr: %s", ready, stderr(dir)).isTrue();
+            String proxy = m.group(1);
+            String admin = m.group(2);
+            assertThat(proxy).isNotIn("8080", "8081");
+            assertThat(admin).isNotIn("8080", "8081", proxy);
+            String note = "port 8080 was taken: proxy on " + proxy + "; port 8081 was taken: admin API on " + admin;
+            await().atMost(Duration.ofSeconds(60)).until(() -> windows().contains(" (" + note + ")\": ("));
+            assertThat(stderr(dir)).contains(note);
+            process.destroy(); // SIGTERM
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exits after SIGTERM").isTrue();
+            assertThat(hsErrFiles(dir)).isEmpty();
+            assertThat(process.exitValue()).as("stderr: %s", stderr(dir)).isZero();
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+            for (ServerSocket s : held) {
+                s.close();
             }
         }
     }
