@@ -14,9 +14,9 @@ import java.util.function.UnaryOperator;
 /**
  * The window's ports when the default ones are taken (another dev server, a Docker container on 8080): the next free
  * port after each, as Vite does, rather than a window that says "could not start". Only for a port nobody chose: the
- * embedded default config's, with no {@code --proxy-port} or {@code --admin-port} for it; a port the command line or a
- * config file names stays strict, and so does headless mode (a script or a balancer in front expects the port it
- * configured). Applied over every config the window's engine takes, after the command line's overrides, so a reload
+ * embedded default config's, with no {@code --proxy-port} or {@code --admin-port} for it. A port the command line
+ * names and every port of a {@code --config} file (written or left at its default) stay strict, and so does headless
+ * mode: a script or a balancer in front expects the port it configured. Applied over every config the window's engine takes, after the command line's overrides, so a reload
  * keeps the ports it listens on.
  *
  * <p>Example: 8080 taken, 8081 free: the proxy goes to 8082 (8081 is the admin API's), the admin API stays on 8081,
