@@ -101,7 +101,7 @@ class SamplesTest {
         FulcrumConfig c = ConfigLoader.load(SAMPLES.resolve("local-dev.json"));
 
         assertThat(c.demoBackends()).isEmpty();
-        assertThat(c.backends()).extracting(BackendConfig::url).containsExactly("http://127.0.0.1:5173");
+        assertThat(c.backends()).extracting(BackendConfig::url).containsExactly("http://localhost:5173");
         assertThat(c.pools().get("api").backends()).extracting(BackendConfig::url)
                 .containsExactly("http://127.0.0.1:3000", "http://127.0.0.1:3001");
         assertThat(c.routes()).containsExactly(new RouteConfig("/api", "api", false));
