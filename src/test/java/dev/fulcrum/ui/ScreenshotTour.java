@@ -27,7 +27,8 @@ import javafx.stage.Stage;
 /**
  * Takes the README's screenshots: opens the real window (not headless) on an embedded engine with demo
  * backends and traffic, visits each view and captures the X display with ImageMagick's {@code import}; the Live tab
- * also as frames ({@code live-frames/}, beside the pictures) that {@code convert} makes into {@code live.gif}. Not a
+ * also as frames ({@code live-frames/}, beside the pictures) that {@code convert} makes into {@code live.gif}
+ * (README: "See it move"). Not a
  * test; run under Xvfb:
  * {@code xvfb-run -a -s "-screen 0 1400x900x24" java -cp target/classes:target/test-classes:CP dev.fulcrum.ui.ScreenshotTour docs}.
  */
@@ -130,22 +131,52 @@ public final class ScreenshotTour {
     }
 
     /**
-     * About six seconds of the Live tab as frames, taken as fast as {@code import} goes (its time per frame is
-     * recorded, for the GIF's delay), the stage's first backend reweighted half-way so the flow visibly changes.
+     * Six seconds of the Live tab as frames, ten a second: the scene's own snapshot (an X capture takes half a second
+     * a frame here), its pixels written as PPM off the FX thread, the time between frames recorded for the GIF's
+     * delay. The stage's third backend is reweighted half-way so the flow visibly changes.
      */
     private void liveFrames() throws Exception {
         Path dir = out.resolve("live-frames");
         Files.createDirectories(dir);
+        int n = 60;
         long started = System.nanoTime();
-        int n = 40;
         for (int i = 0; i < n; i++) {
+            long due = started + i * 100_000_000L;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000);
+            }
             if (i == n / 2) {
                 new BackendCommands(window.session()).setWeight("demo-c", 1, 8);
             }
-            Tours.capture(dir.resolve(String.format("frame-%02d.png", i)), 900);
+            int[][] frame = new int[1][];
+            int[] size = new int[2];
+            fx(() -> {
+                javafx.scene.image.WritableImage img = window.scene().getRoot().snapshot(null, null);
+                size[0] = (int) img.getWidth();
+                size[1] = (int) img.getHeight();
+                frame[0] = new int[size[0] * size[1]];
+                img.getPixelReader().getPixels(0, 0, size[0], size[1],
+                        javafx.scene.image.PixelFormat.getIntArgbInstance(), frame[0], 0, size[0]);
+            });
+            writePpm(dir.resolve(String.format("frame-%02d.ppm", i)), frame[0], size[0], size[1]);
         }
         long perFrameMs = (System.nanoTime() - started) / 1_000_000 / n;
         Files.writeString(dir.resolve("delay-ms"), Long.toString(perFrameMs));
+    }
+
+    private static void writePpm(Path file, int[] argb, int w, int h) throws java.io.IOException {
+        byte[] head = ("P6\n" + w + " " + h + "\n255\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] rgb = new byte[w * h * 3];
+        for (int i = 0; i < argb.length; i++) {
+            rgb[3 * i] = (byte) (argb[i] >> 16);
+            rgb[3 * i + 1] = (byte) (argb[i] >> 8);
+            rgb[3 * i + 2] = (byte) argb[i];
+        }
+        try (java.io.OutputStream o = Files.newOutputStream(file)) {
+            o.write(head);
+            o.write(rgb);
+        }
     }
 
     private static void shot(String name) throws Exception {
