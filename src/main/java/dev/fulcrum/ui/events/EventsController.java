@@ -7,6 +7,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.function.Function;
+import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.ListChangeListener;
 import javafx.collections.transformation.FilteredList;
@@ -61,11 +62,32 @@ public final class EventsController {
         eventType.valueProperty().addListener((o, a, b) -> refilter());
         filtered.addListener((ListChangeListener<EngineEvent>) c -> {
             eventCount.setText(filtered.size() + " of " + session.events().size() + " events");
+            followLater();
+        });
+        followEvents.selectedProperty().addListener((o, a, follow) -> followLater());
+        // a hidden tab's table is not laid out: where it scrolled then is lost, so follow again once it shows
+        eventsTable.visibleProperty().addListener((o, a, v) -> followLater());
+        eventsTable.heightProperty().addListener((o, a, h) -> followLater());
+    }
+
+    /**
+     * Scrolls to the newest row after the table has taken in the change: scrolling from inside the list's change
+     * listener asks the table for a row it has not counted yet, and it ends one screen short.
+     */
+    private void followLater() {
+        if (followQueued || !followEvents.isSelected()) {
+            return;
+        }
+        followQueued = true;
+        Platform.runLater(() -> {
+            followQueued = false;
             if (followEvents.isSelected() && !filtered.isEmpty()) {
                 eventsTable.scrollTo(filtered.size() - 1);
             }
         });
     }
+
+    private boolean followQueued;
 
     private static void col(TableColumn<EngineEvent, String> c, Function<EngineEvent, String> f) {
         c.setCellValueFactory(d -> new ReadOnlyStringWrapper(f.apply(d.getValue())));
