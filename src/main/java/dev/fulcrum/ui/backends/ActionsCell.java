@@ -9,7 +9,10 @@ import javafx.scene.control.TableCell;
 import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 
-/** Drain / enable / remove for one row, and while draining a bar counting its in-flight requests down to 0. */
+/**
+ * Drain / enable / remove for one row, and while draining a bar counting its in-flight requests down to 0 (once
+ * drained, the full bar labelled "drained").
+ */
 final class ActionsCell extends TableCell<BackendRow, BackendRow> {
     private final Button drain = new Button("Drain");
     private final Button enable = new Button("Enable");
@@ -33,7 +36,15 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
         progress.setMinWidth(30);
         drain.setOnAction(e -> vm.drain(row));
         enable.setOnAction(e -> vm.enable(row));
-        remove.setOnAction(e -> vm.remove(row));
+        remove.setOnAction(e -> {
+            vm.remove(row);
+            // this cell shows the next row once this one goes: focus left on its button would make a second
+            // Space or click remove that backend too, so it goes to the table (Ctrl+Z undoes the removal)
+            if (getTableView() != null) {
+                getTableView().getSelectionModel().clearSelection();
+                getTableView().requestFocus();
+            }
+        });
     }
 
     @Override
@@ -67,11 +78,14 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
         boolean enableable = draining || "EJECTED".equals(b.state());
         shown(drain, !enableable);
         shown(enable, enableable);
-        // while draining: how far, and how many are left; once DRAINED the full bar (the State column says the rest)
+        // while draining: how far, and how many are left; once DRAINED the full bar, labelled so
         double p = row.drainProgressProperty().get();
-        boolean counting = p >= 0 && !"DRAINED".equals(b.state());
-        shown(progress, p >= 0);
-        shown(left, counting);
+        boolean drained = "DRAINED".equals(b.state());
+        shown(progress, p >= 0 || drained);
+        shown(left, p >= 0 || drained);
+        if (drained) {
+            p = 1;
+        }
         progress.setProgress(Math.max(0, p));
         left.setText("DRAINED".equals(b.state()) ? "drained" : b.activeRequests() + " in flight");
     }

@@ -1,0 +1,89 @@
+package dev.fulcrum.ui.backends;
+
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.ui.MainWindow;
+import dev.fulcrum.ui.UiTestSupport;
+import java.time.Duration;
+import java.util.List;
+import javafx.scene.Node;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** A row's actions say what they did: a drained row's bar is labelled, a removal leaves no button armed. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class BackendsRowTest {
+    private RunningFulcrum fulcrum;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN),
+                BreakerConfig.DEFAULT, List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0),
+                        demo("demo-c", 1, 0, 0)))).start();
+        window = UiTestSupport.open(stage, fulcrum.app());
+    }
+
+    @AfterEach
+    void stop() {
+        window.session().close();
+        fulcrum.close();
+    }
+
+    private Node waitFor(FxRobot robot, String query) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
+        return robot.lookup(query).query();
+    }
+
+    @Test
+    void aDrainedRowsFullBarIsLabelledDrained(FxRobot robot) {
+        waitFor(robot, "#drain-demo-a");
+        robot.clickOn("#drain-demo-a");
+        await().atMost(Duration.ofSeconds(10)).until(() -> "DRAINED".equals(fulcrum.backend("demo-a").state().name()));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            ProgressBar bar = robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class);
+            Label left = robot.lookup("#drainLeft-demo-a").queryAs(Label.class);
+            assertThat(bar.isVisible()).isTrue();
+            assertThat(bar.getProgress()).isEqualTo(1.0);
+            assertThat(left.isVisible()).as("the bar's label").isTrue();
+            assertThat(left.getText()).isEqualTo("drained");
+        });
+    }
+
+    @Test
+    void afterRemoveFocusIsNotOnTheNextRowsRemoveButtonAndUndoIsOffered(FxRobot robot) {
+        waitFor(robot, "#remove-demo-a");
+        robot.clickOn("#remove-demo-a");
+        await().atMost(Duration.ofSeconds(10)).until(() -> fulcrum.backend("demo-a") == null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#row-demo-a").tryQuery().isEmpty());
+        WaitForAsyncUtils.waitForFxEvents();
+
+        Node focused = robot.targetWindow(window.scene().getWindow()).lookup("#backendsTable").query().getScene()
+                .getFocusOwner();
+        assertThat(focused instanceof Button b && b.getId() != null && b.getId().startsWith("remove-"))
+                .as("focus after removing: %s", focused).isFalse();
+        assertThat(robot.lookup("#undoButton").queryAs(Button.class).isDisabled()).isFalse();
+
+        // a second Space (or Enter) now removes nothing
+        robot.type(javafx.scene.input.KeyCode.SPACE);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(fulcrum.backend("demo-b")).isNotNull();
+        assertThat(fulcrum.backend("demo-c")).isNotNull();
+    }
+}
