@@ -47,6 +47,8 @@ public final class TrafficController implements AutoCloseable {
     static final String UNIFORM = "Uniform";
     static final String ZIPF = "Zipf";
     static final String HOT_KEY = "Hot key";
+    /** Long enough to talk a demo through (Stop ends a run sooner). */
+    static final int DEFAULT_DURATION_S = 120;
 
     private final UiSession session;
     private final WorkshopContext ctx;
@@ -101,7 +103,8 @@ public final class TrafficController implements AutoCloseable {
         trafficRate.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(0.1, TrafficSettings.MAX_RATE, 50, 10));
         trafficConcurrency.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1,
                 TrafficSettings.MAX_CONCURRENCY, 64, 8));
-        trafficDuration.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 3600, 30, 5));
+        trafficDuration.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 3600,
+                DEFAULT_DURATION_S, 10));
         trafficKeys.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, KeyDistribution.MAX_KEYS, 100, 10));
         trafficSpikeMs.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 60_000, 2000, 500));
         trafficReplaySpeed.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(TrafficReplay.MIN_SPEED,
@@ -163,6 +166,28 @@ public final class TrafficController implements AutoCloseable {
         session.poolProperty().addListener((o, a, p) -> followStrategyKey());
         followStrategyKey();
         show(null);
+        // the last second's rate and the recent answers move on between snapshots, and after the last one
+        javafx.animation.Timeline recent = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
+                javafx.util.Duration.millis(250), e -> showRecent()));
+        recent.setCycleCount(javafx.animation.Animation.INDEFINITE);
+        // runs while the view is in a window (a running Timeline would keep a closed window alive)
+        trafficRateLast.sceneProperty().addListener((o, a, sc) -> {
+            if (sc == null) {
+                recent.stop();
+            } else {
+                recent.play();
+            }
+        });
+    }
+
+    private void showRecent() {
+        TrafficSnapshot s = vm.snapshotProperty().get();
+        if (s == null) {
+            return;
+        }
+        trafficRateLast.setText(String.format(Locale.ROOT, "%.1f req/s (target %.1f)", vm.rateLastSecond(),
+                s.targetRate()));
+        showBackends(vm.recentByBackend());
     }
 
     /**
@@ -323,7 +348,6 @@ public final class TrafficController implements AutoCloseable {
             case DRAINING -> "waiting for " + s.inFlight() + " answers";
             case DONE -> String.format(Locale.ROOT, "done after %.1f s", s.elapsedNanos() / 1e9);
         });
-        trafficRateLast.setText(String.format(Locale.ROOT, "%.1f req/s (target %.1f)", s.rateLastSecond(), s.targetRate()));
         trafficRateOverall.setText(String.format(Locale.ROOT, "%.1f req/s", s.rateOverall()));
         trafficCompleted.setText(String.format(Locale.ROOT, "%d answered of %d sent · %d in flight · %d skipped (cap)"
                 + " · %d GET / %d POST", s.completed(), s.sent(), s.inFlight(), s.skipped(), s.gets(), s.posts()));
@@ -336,7 +360,7 @@ public final class TrafficController implements AutoCloseable {
         trafficLatency.setText(l.count() == 0 ? "–" : String.format(Locale.ROOT,
                 "p50 %.1f ms · p90 %.1f ms · p99 %.1f ms · p99.9 %.1f ms · max %.1f ms", l.p50Ms(), l.p90Ms(), l.p99Ms(),
                 l.p999Ms(), l.maxMs()));
-        showBackends(s.byBackend());
+        showRecent();
     }
 
     private void showBackends(Map<String, Long> counts) {

@@ -9,6 +9,7 @@ import dev.fulcrum.demo.TrafficSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import javafx.application.Platform;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
@@ -33,7 +34,17 @@ public final class TrafficViewModel implements AutoCloseable {
     private final ReadOnlyObjectWrapper<TrafficSnapshot> snapshot = new ReadOnlyObjectWrapper<>(this, "snapshot");
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final RecentTraffic recent;
     private TrafficGenerator generator;
+
+    public TrafficViewModel() {
+        this(dev.fulcrum.time.Ticker.system());
+    }
+
+    /** {@code ticker} dates each snapshot as it arrives, for the figures of the last second and ten seconds. */
+    TrafficViewModel(dev.fulcrum.time.Ticker ticker) {
+        this.recent = new RecentTraffic(ticker);
+    }
 
     /** Starts a run; {@code recordTo} (nullable) receives every request sent, as JSON lines. FX thread. */
     public void start(TrafficSettings settings, Path recordTo) throws IOException {
@@ -56,10 +67,12 @@ public final class TrafficViewModel implements AutoCloseable {
             g.recordTo(recorder);
         }
         generator = g;
+        recent.start();
         running.set(true);
         message.set(what + (recorder == null ? "" : ", recording to " + recordTo));
         g.addListener(s -> Platform.runLater(() -> {
             if (generator == g) {
+                recent.add(s);
                 snapshot.set(s);
             }
         }));
@@ -77,6 +90,7 @@ public final class TrafficViewModel implements AutoCloseable {
                     return;
                 }
                 if (last != null) {
+                    recent.add(last);
                     snapshot.set(last);
                 }
                 running.set(false);
@@ -102,6 +116,16 @@ public final class TrafficViewModel implements AutoCloseable {
         if (g != null) {
             g.stop();
         }
+    }
+
+    /** Answers per second over the last second, read now: it falls to 0 within a second of the last answer. */
+    public double rateLastSecond() {
+        return recent.rateLastSecond();
+    }
+
+    /** Answers per backend over the last ten seconds of the run, so a reweight shows within them. */
+    public Map<String, Long> recentByBackend() {
+        return recent.byBackend();
     }
 
     public ReadOnlyObjectProperty<TrafficSnapshot> snapshotProperty() {
