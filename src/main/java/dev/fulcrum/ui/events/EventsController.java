@@ -52,10 +52,10 @@ public final class EventsController {
         eventsTable.setItems(filtered);
         col(atColumn, e -> TIME.format(Instant.ofEpochMilli(e.at())));
         col(typeColumn, EngineEvent::type);
-        col(poolColumn, EngineEvent::pool);
+        col(poolColumn, e -> e.pool() == null ? EventText.NONE : e.pool());
         col(backendColumn, EngineEvent::backend);
-        col(fromColumn, EngineEvent::from);
-        col(toColumn, EngineEvent::to);
+        col(fromColumn, EventText::from);
+        col(toColumn, EventText::to);
         eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "demo", "config");
         eventType.setValue(ALL);
         eventFilter.textProperty().addListener((o, a, b) -> refilter());
@@ -97,7 +97,8 @@ public final class EventsController {
         String type = eventType.getValue();
         String text = eventFilter.getText() == null ? "" : eventFilter.getText().trim().toLowerCase(Locale.ROOT);
         filtered.setPredicate(e -> (type == null || ALL.equals(type) || type.equals(e.type()))
-                && (text.isEmpty() || (e.type() + " " + e.pool() + " " + e.backend() + " " + e.from() + " " + e.to())
+                && (text.isEmpty() || (e.type() + " " + e.pool() + " " + e.backend() + " " + EventText.from(e) + " "
+                        + EventText.to(e))
                         .toLowerCase(Locale.ROOT).contains(text)));
         eventCount.setText(filtered.size() + " of " + session.events().size() + " events");
     }

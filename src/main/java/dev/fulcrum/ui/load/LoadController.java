@@ -24,6 +24,7 @@ public final class LoadController {
     @FXML private BarChart<String, Number> inFlightChart;
     @FXML private LineChart<Number, Number> errorChart;
     @FXML private ToggleButton pauseButton;
+    @FXML private javafx.scene.control.Label inFlightNone;
 
     public LoadController(UiSession session) {
         this.vm = new LoadViewModel(session);
@@ -59,7 +60,23 @@ public final class LoadController {
             });
             x.lowerBoundProperty().bind(vm.nowProperty().subtract(LoadViewModel.WINDOW_SECONDS));
             x.upperBoundProperty().bind(vm.nowProperty());
+            // x = 0 is only the second the window started sampling: a line there would look like an event
+            chart.setVerticalZeroLineVisible(false);
         }
+        NumberAxis errorAxis = (NumberAxis) errorChart.getYAxis();
+        errorAxis.setAutoRanging(false);
+        errorAxis.setLowerBound(0);
+        NumberAxis inFlightAxis = (NumberAxis) inFlightChart.getYAxis();
+        inFlightAxis.setAutoRanging(false);
+        inFlightAxis.setLowerBound(0);
+        inFlightAxis.setTickLabelFormatter(new NumberAxis.DefaultFormatter(inFlightAxis) {
+            @Override
+            public String toString(Number n) {
+                return n.doubleValue() == Math.rint(n.doubleValue()) ? Long.toString(n.longValue()) : "";
+            }
+        });
+        scaleAxes();
+        session.stateProperty().addListener((o, a, st) -> scaleAxes());
         p99Chart.setCreateSymbols(false);
         errorChart.setCreateSymbols(false);
         rpsChart.setCreateSymbols(false);
@@ -69,6 +86,24 @@ public final class LoadController {
         vm.showingProperty().addListener((o, a, now) -> colour());
         vm.pausedProperty().bind(pauseButton.selectedProperty());
         pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
+    }
+
+    /** The error axis up to 100% at most; the in-flight axis in whole requests, with a note when there are none. */
+    private void scaleAxes() {
+        NumberAxis errorAxis = (NumberAxis) errorChart.getYAxis();
+        double top = LoadViewModel.errorAxisUpper(vm.maxErrorPercent());
+        if (errorAxis.getUpperBound() != top) {
+            errorAxis.setUpperBound(top);
+            errorAxis.setTickUnit(top / 5);
+        }
+        int max = vm.maxInFlight();
+        NumberAxis inFlightAxis = (NumberAxis) inFlightChart.getYAxis();
+        int upper = LoadViewModel.inFlightAxisUpper(max);
+        if (inFlightAxis.getUpperBound() != upper) {
+            inFlightAxis.setUpperBound(upper);
+            inFlightAxis.setTickUnit(Math.max(1, Math.round(upper / 5.0)));
+        }
+        inFlightNone.setVisible(max == 0);
     }
 
     /**

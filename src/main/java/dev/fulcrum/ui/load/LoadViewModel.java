@@ -203,4 +203,46 @@ public final class LoadViewModel {
         return now.getReadOnlyProperty();
     }
 
+
+    /**
+     * The error-rate axis's top, in percent: room above the highest rate shown, never past 100 (a rate cannot be
+     * more), and at least 5 so a flat 0 is not a lone tick. Example: 3% → 5, 42% → 50, 100% → 100.
+     */
+    static double errorAxisUpper(double maxPercent) {
+        if (!(maxPercent > 0)) {
+            return 5;
+        }
+        double[] steps = {5, 10, 20, 25, 50, 75, 100};
+        for (double s : steps) {
+            if (maxPercent <= s) {
+                return s;
+            }
+        }
+        return 100;
+    }
+
+    /** The in-flight axis's top: whole requests, at least 1, so an idle pool shows 0 and 1, not one "0.00". */
+    static int inFlightAxisUpper(int max) {
+        return Math.max(1, max + (max + 4) / 5);
+    }
+
+    /** The highest error rate on the chart now, in percent (0 when empty). */
+    double maxErrorPercent() {
+        double m = 0;
+        for (XYChart.Series<Number, Number> series : errors()) {
+            for (XYChart.Data<Number, Number> d : series.getData()) {
+                m = Math.max(m, d.getYValue().doubleValue());
+            }
+        }
+        return m;
+    }
+
+    /** The most requests in flight at one backend now. */
+    int maxInFlight() {
+        int m = 0;
+        for (XYChart.Data<String, Number> d : inFlightSeries.getData()) {
+            m = Math.max(m, d.getYValue().intValue());
+        }
+        return m;
+    }
 }

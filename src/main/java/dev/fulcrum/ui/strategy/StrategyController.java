@@ -93,7 +93,7 @@ public final class StrategyController {
             return;
         }
         shown = cur;
-        currentLabel.setText("Pool " + session.pool() + " uses " + cur);
+        currentLabel.setText("Pool " + session.pool() + " uses " + StrategyForm.describe(cur));
         String type = String.valueOf(cur.get("type"));
         strategyType.setValue(type);
         // the key of a hashing strategy stays in the form while the pool runs one without a key: choosing maglev after

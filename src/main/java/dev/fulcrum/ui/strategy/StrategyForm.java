@@ -42,6 +42,78 @@ public final class StrategyForm {
 
     public static final List<String> KEYS = List.of("ip", "path", "header:X-User", "cookie:session", "query:user");
 
+    /** What a person calls each strategy (the config's names are for files and the API). */
+    public static final Map<String, String> NAMES = Map.ofEntries(
+            Map.entry(StrategySpec.ROUND_ROBIN, "round robin"),
+            Map.entry(StrategySpec.RANDOM, "random"),
+            Map.entry(StrategySpec.WEIGHTED_RANDOM, "weighted random"),
+            Map.entry(StrategySpec.SMOOTH_WRR, "smooth weighted round robin"),
+            Map.entry(StrategySpec.LEAST_REQUESTS, "least requests"),
+            Map.entry(StrategySpec.POWER_OF_TWO, "power of two choices"),
+            Map.entry(StrategySpec.CONSISTENT_HASH, "consistent hashing"),
+            Map.entry(StrategySpec.MAGLEV, "Maglev hashing"),
+            Map.entry(StrategySpec.IP_HASH, "client IP hashing"),
+            Map.entry(StrategySpec.FASTEST_RESPONSE, "fastest response"),
+            Map.entry(StrategySpec.ADAPTIVE, "adaptive (live metrics)"));
+
+    /**
+     * A strategy object in words, its parameters by what they do, each config field named once where a person would
+     * look it up: {@code {type=consistent-hash, key=path, virtualNodes=160, balanceFactor=1.25}} reads "consistent
+     * hashing on the path, 160 virtual nodes per backend, bounded loads at 1.25x the average (balanceFactor=1.25)".
+     */
+    public static String describe(Map<String, Object> strategy) {
+        if (strategy == null || strategy.get("type") == null) {
+            return "no strategy";
+        }
+        String type = strategy.get("type").toString();
+        StringBuilder b = new StringBuilder(NAMES.getOrDefault(type, type));
+        Object key = strategy.get("key");
+        if (key != null) {
+            b.append(" on ").append(keyText(key.toString()));
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        Object v;
+        if ((v = strategy.get("virtualNodes")) != null) {
+            parts.add(v + " virtual nodes per backend");
+        }
+        if ((v = strategy.get("balanceFactor")) != null) {
+            parts.add("bounded loads at " + v + "x the average (balanceFactor=" + v + ")");
+        }
+        if ((v = strategy.get("tableSize")) != null) {
+            parts.add("a table of " + v + " slots");
+        }
+        if ((v = strategy.get("choices")) != null) {
+            parts.add("the best of " + v + " drawn");
+        }
+        if ((v = strategy.get("decayMs")) != null) {
+            parts.add("latency remembered over " + v + " ms");
+        }
+        if ((v = strategy.get("staleAfterMs")) != null) {
+            parts.add("metrics older than " + v + " ms ignored");
+        }
+        if (strategy.get("weights") instanceof Map<?, ?> w && !w.isEmpty()) {
+            parts.add("scored " + w.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                    .collect(java.util.stream.Collectors.joining(", ")));
+        }
+        for (String p : parts) {
+            b.append(", ").append(p);
+        }
+        return b.toString();
+    }
+
+    /** {@code path} → "the path", {@code header:X-User} → "header X-User", {@code ip} → "the client's IP". */
+    static String keyText(String key) {
+        int colon = key.indexOf(':');
+        if (colon > 0) {
+            return key.substring(0, colon) + " " + key.substring(colon + 1);
+        }
+        return switch (key) {
+            case "ip" -> "the client's IP";
+            case "path" -> "the path";
+            default -> key;
+        };
+    }
+
     public static List<String> options(String type) {
         return OPTIONS.getOrDefault(type, List.of());
     }

@@ -351,16 +351,24 @@ public final class TrafficController implements AutoCloseable {
         trafficRateOverall.setText(String.format(Locale.ROOT, "%.1f req/s", s.rateOverall()));
         trafficCompleted.setText(String.format(Locale.ROOT, "%d answered of %d sent · %d in flight · %d skipped (cap)"
                 + " · %d GET / %d POST", s.completed(), s.sent(), s.inFlight(), s.skipped(), s.gets(), s.posts()));
-        String statuses = s.byStatus().entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
-                .collect(Collectors.joining(", "));
-        trafficErrors.setText(s.errors() + " errors" + (statuses.isEmpty() ? "" : "  (status " + statuses + ")")
-                + (s.connectionErrors() > 0 ? " · " + s.connectionErrors() + " connection errors" : "")
-                + (s.timeouts() > 0 ? " · " + s.timeouts() + " timeouts" : ""));
+        trafficErrors.setText(errorsText(s));
         TrafficSnapshot.Latency l = s.latency();
         trafficLatency.setText(l.count() == 0 ? "–" : String.format(Locale.ROOT,
                 "p50 %.1f ms · p90 %.1f ms · p99 %.1f ms · p99.9 %.1f ms · max %.1f ms", l.p50Ms(), l.p90Ms(), l.p99Ms(),
                 l.p999Ms(), l.maxMs()));
         showRecent();
+    }
+
+    /**
+     * The failures and what they were, successes left out: "3 errors (500: 3)", "5 errors (502: 1) · 4 connection
+     * errors", "0 errors".
+     */
+    static String errorsText(TrafficSnapshot s) {
+        String statuses = s.byStatus().entrySet().stream().filter(e -> e.getKey() >= 400)
+                .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", "));
+        return s.errors() + (s.errors() == 1 ? " error" : " errors") + (statuses.isEmpty() ? "" : " (" + statuses + ")")
+                + (s.connectionErrors() > 0 ? " · " + s.connectionErrors() + " connection errors" : "")
+                + (s.timeouts() > 0 ? " · " + s.timeouts() + " timeouts" : "");
     }
 
     private void showBackends(Map<String, Long> counts) {

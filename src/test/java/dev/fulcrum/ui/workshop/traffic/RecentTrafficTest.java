@@ -81,4 +81,14 @@ class RecentTrafficTest {
     void theDefaultRunIsLongEnoughToTalkADemoThrough() {
         assertThat(TrafficController.DEFAULT_DURATION_S).isGreaterThanOrEqualTo(120);
     }
+
+    @Test
+    void errorsNameTheFailingStatusesOnly() {
+        TrafficSnapshot s = new TrafficSnapshot(TrafficSnapshot.State.DONE, 0, 0, 150, 150, 0, 0, 0, 0, 50,
+                new TreeMap<>(Map.of(200, 147L, 500, 3L)), 0, 0, TrafficSnapshot.Latency.NONE, Map.of(), 150, 0);
+        assertThat(TrafficController.errorsText(s)).isEqualTo("3 errors (500: 3)");
+        TrafficSnapshot ok = new TrafficSnapshot(TrafficSnapshot.State.DONE, 0, 0, 10, 10, 0, 0, 0, 0, 50,
+                Map.of(200, 10L), 0, 0, TrafficSnapshot.Latency.NONE, Map.of(), 10, 0);
+        assertThat(TrafficController.errorsText(ok)).isEqualTo("0 errors");
+    }
 }
