@@ -46,6 +46,20 @@ public final class HttpEngineClient implements EngineClient {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEngineClient.class);
     static final long CONNECT_WAIT_MS = 5_000;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** The environment variable {@code --attach} reads the admin token from when {@code --token} is not given. */
+    public static final String TOKEN_ENV = "FULCRUM_TOKEN";
+
+    /**
+     * The admin token to attach with: {@code --token}'s value when given, else {@link #TOKEN_ENV}'s (which, unlike a
+     * command-line argument, {@code ps} does not show), else null.
+     */
+    public static String token(String flag, java.util.function.UnaryOperator<String> env) {
+        if (flag != null && !flag.isBlank()) {
+            return flag;
+        }
+        String v = env.apply(TOKEN_ENV);
+        return v == null || v.isBlank() ? null : v;
+    }
 
     private final URI base;
     private final String token;

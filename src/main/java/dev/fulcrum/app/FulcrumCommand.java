@@ -59,7 +59,7 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--attach", paramLabel = "URL", description = "manage a remote Fulcrum (http://host:adminport) or HAProxy fleet (haproxy://host:port[,host:port...])")
     String attach;
 
-    @Option(names = "--token", paramLabel = "T", description = "admin token for --attach")
+    @Option(names = "--token", paramLabel = "T", description = "admin token for --attach (default: $FULCRUM_TOKEN)")
     String token;
 
     @Option(names = "--lesson", paramLabel = "FILE", description = "a lesson file (samples/lessons/*.json), with --check")
@@ -118,7 +118,7 @@ public final class FulcrumCommand implements Callable<Integer> {
             return trust ? t.trust(names) : t.untrust();
         }
         if (attach != null) {
-            return window.attach(attach, token);
+            return window.attach(attach, dev.fulcrum.admin.HttpEngineClient.token(token, System::getenv));
         }
         FulcrumConfig cfg;
         try {

@@ -44,7 +44,7 @@ public final class FulcrumWindow extends Application {
         stage.setTitle("Fulcrum");
         stopGracefullyOnSignals();
         open(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…",
-                attach ? () -> EngineConnector.attach(o.attachUrl(), o.token())
+                attach ? () -> EngineConnector.attach(o.attachUrl(), o.token(), dev.fulcrum.ui.connect.TokenDialog.asking(stage))
                         : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile(),
                                 o.embedded().overrides()),
                 attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine", true);

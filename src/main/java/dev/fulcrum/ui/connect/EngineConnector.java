@@ -6,6 +6,7 @@ import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.engine.EngineException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
@@ -52,13 +53,56 @@ public final class EngineConnector {
      * ({@code haproxy://host:port[,host:port...]}, their runtime API on TCP stats sockets).
      */
     public static Connection attach(String url, String token) {
+        return attach(url, token, problem -> null);
+    }
+
+    /**
+     * Asked for an admin token when the engine refuses the one given (or none): shown the reason, it answers the token
+     * to try next, or null to give up. The connecting thread waits for the answer.
+     */
+    @FunctionalInterface
+    public interface TokenPrompt {
+        String ask(String problem);
+    }
+
+    /**
+     * {@link #attach(String, String)}, asking {@code prompt} for another token as long as the engine answers 401 and
+     * the prompt gives one. A refusal it gives up on says how to pass a token.
+     */
+    public static Connection attach(String url, String token, TokenPrompt prompt) {
         if (url.regionMatches(true, 0, "haproxy://", 0, 10)) {
             HaproxyFleetClient fleet = HaproxyFleetClient.attach(url);
             return new Connection(fleet, fleet.describe(), null, null);
         }
-        HttpEngineClient c = new HttpEngineClient(URI.create(url), token);
-        c.state(); // fail here, with the admin API's own message, rather than in the first sample
-        // its thresholds, so the Breakers tab says "opens at 50%" as for an embedded engine
-        return new Connection(c, c.describe(), null, c.breakerConfig());
+        String tried = token;
+        while (true) {
+            HttpEngineClient c = new HttpEngineClient(URI.create(url), tried);
+            try {
+                c.state(); // fail here, with the admin API's own message, rather than in the first sample
+            } catch (EngineException e) {
+                c.close();
+                if (e.status() != 401) {
+                    throw e;
+                }
+                EngineException explained = new EngineException(401, tokenProblem(url, tried, e.getMessage()));
+                String next = prompt.ask(explained.getMessage());
+                if (next == null) {
+                    throw explained;
+                }
+                tried = next;
+                continue;
+            }
+            // its thresholds, so the Breakers tab says "opens at 50%" as for an embedded engine
+            return new Connection(c, c.describe(), null, c.breakerConfig());
+        }
+    }
+
+    /** Why the engine refused, and the two ways to give the window a token. */
+    static String tokenProblem(String url, String token, String serverMessage) {
+        String what = token == null || token.isBlank()
+                ? "the engine at " + url + " needs an admin token and none was given"
+                : "the engine at " + url + " refused the admin token given";
+        return what + " (" + serverMessage + "): pass it with --token T or in the environment variable "
+                + HttpEngineClient.TOKEN_ENV + ", or enter it here";
     }
 }
