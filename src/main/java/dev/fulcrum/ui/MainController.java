@@ -50,6 +50,7 @@ public final class MainController {
     @FXML private Tab eventsTab;
     @FXML private Tab demoTab;
     @FXML private StatusBar statusBar;
+    @FXML private Label staleBanner;
     @FXML private LiveController liveController;
     @FXML private BackendsController backendsController;
     @FXML private RingController ringController;
@@ -96,7 +97,12 @@ public final class MainController {
         showDemoTab(false);
         // a stalled or gone engine: its last figures must not pass for live ones
         javafx.animation.Timeline staleness = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
-                javafx.util.Duration.seconds(1), e -> showStaleness()));
+                javafx.util.Duration.millis(500), e -> {
+                    session.checkStale();
+                    showStaleness();
+                }));
+        staleBanner.setId("staleBanner");
+        session.staleProperty().addListener((o, a, st) -> showStaleness());
         staleness.setCycleCount(javafx.animation.Animation.INDEFINITE);
         // runs while the status bar is in a window (a running Timeline would keep a closed window alive)
         statusBar.sceneProperty().addListener((o, a, sc) -> {
@@ -108,17 +114,25 @@ public final class MainController {
         });
     }
 
-    /** Seconds without an answer from the engine after which the window says so. */
-    static final long STALE_MS = 3_000;
     private static final java.time.format.DateTimeFormatter CLOCK =
             java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
     private boolean stale;
 
+    /**
+     * While the engine does not answer ({@link UiSession#staleProperty()}): a banner over the views saying since when,
+     * the status bar's line with the last error, and no total rate. The next answer takes them away.
+     */
     private void showStaleness() {
         long ms = session.msSinceLastAnswer();
-        if (ms < STALE_MS || session.state() == null) {
+        boolean nowStale = session.stale();
+        staleBanner.setVisible(nowStale);
+        staleBanner.setManaged(nowStale);
+        if (!nowStale) {
             return;
         }
+        String since = CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()));
+        staleBanner.setText(session.description() + " not answering since " + since
+                + ": the figures shown are from then, and changes wait until it answers");
         stale = true;
         String error = session.lastErrorProperty().get();
         statusBar.setText("the engine is not answering (" + ms / 1000 + " s): the figures shown are from "

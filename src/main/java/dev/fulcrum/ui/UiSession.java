@@ -66,6 +66,8 @@ public final class UiSession implements AutoCloseable {
     private final javafx.beans.property.ReadOnlyLongWrapper viewingAt =
             new javafx.beans.property.ReadOnlyLongWrapper(this, "viewingAt", -1);
     private final AtomicReference<EngineState> latest = new AtomicReference<>();
+    private final javafx.beans.property.ReadOnlyBooleanWrapper stale =
+            new javafx.beans.property.ReadOnlyBooleanWrapper(this, "stale");
     private final AtomicBoolean posted = new AtomicBoolean();
     private final String description;
     private volatile BreakerConfig breakerConfig;
@@ -111,7 +113,13 @@ public final class UiSession implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             LOG.debug("state sample failed", e);
-            Platform.runLater(() -> lastError.set("cannot read the engine's state: " + e.getMessage()));
+            String why = inWords(e);
+            Platform.runLater(() -> {
+                lastError.set("cannot read the engine's state: " + why);
+                if (state.get() != null) {
+                    stale.set(true); // nothing answers: the figures on screen are the last ones, not live
+                }
+            });
         }
     }
 
@@ -130,6 +138,7 @@ public final class UiSession implements AutoCloseable {
             batch.forEach(history::event);
         }
         EngineState s = latest.get();
+        stale.set(false);
         history.record(lastAnswerWallMillis, s);
         if (viewingAt.get() < 0) {
             state.set(s);
@@ -219,6 +228,49 @@ public final class UiSession implements AutoCloseable {
     /** Milliseconds since the engine last answered a state sample: a stalled or gone engine shows as figures aging. */
     public long msSinceLastAnswer() {
         return (System.nanoTime() - lastAnswerNanos) / 1_000_000;
+    }
+
+    /**
+     * Whether the figures on screen are not live: a state sample failed, or none has come back for
+     * {@link #STALE_AFTER_MS}. Views grey their figures and disable their actions while it is set; the next answer
+     * clears it. FX thread.
+     */
+    public javafx.beans.property.ReadOnlyBooleanProperty staleProperty() {
+        return stale.getReadOnlyProperty();
+    }
+
+    public boolean stale() {
+        return stale.get();
+    }
+
+    /** Milliseconds without an answer after which the figures on screen count as stale. */
+    public static final long STALE_AFTER_MS = 2_000;
+
+    /** Marks the figures stale once the engine has not answered for {@link #STALE_AFTER_MS} (the window's timer). */
+    void checkStale() {
+        if (state.get() != null && msSinceLastAnswer() >= STALE_AFTER_MS) {
+            stale.set(true);
+        }
+    }
+
+    /**
+     * A failure as a person reads it: a network failure says the engine cannot be reached ("the engine at
+     * http://h:8081 is not reachable: nothing answers there (connection refused)"), not "java.net.ConnectException";
+     * a refused command keeps the engine's own words.
+     */
+    String inWords(Exception e) {
+        Throwable cause = e instanceof java.io.UncheckedIOException u && u.getCause() != null ? u.getCause() : e;
+        String where = description.startsWith("remote ") ? description.substring(7) : description;
+        if (cause instanceof java.net.ConnectException) {
+            return where + " is not reachable: nothing answers there (connection refused)";
+        }
+        if (cause instanceof java.net.http.HttpTimeoutException) {
+            return where + " did not answer in time";
+        }
+        if (cause instanceof java.io.IOException io) {
+            return where + " is not reachable (" + (io.getMessage() == null ? "connection lost" : io.getMessage()) + ")";
+        }
+        return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
     /** The wall-clock time of the last answer, for saying how old the figures on screen are. */
@@ -315,7 +367,7 @@ public final class UiSession implements AutoCloseable {
             try {
                 result = work.call();
             } catch (Exception e) {
-                String msg = e.getMessage() == null ? e.toString() : e.getMessage();
+                String msg = inWords(e);
                 LOG.debug("{} failed", what, e);
                 Platform.runLater(() -> {
                     lastError.set(what + ": " + msg);

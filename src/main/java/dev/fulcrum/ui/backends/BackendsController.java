@@ -32,6 +32,7 @@ public final class BackendsController {
     @FXML private TableColumn<BackendRow, BackendRow> weightColumn;
     @FXML private TableColumn<BackendRow, BackendRow> actionsColumn;
     @FXML private Button undoButton;
+    @FXML private Button addButton;
     @FXML private Label undoLabel;
 
     public BackendsController(UiSession session) {
@@ -68,8 +69,9 @@ public final class BackendsController {
         text(stateColumn, BackendInfo::state);
         text(healthColumn, BackendInfo::health);
         text(breakerColumn, b -> b.breaker() == null ? "" : b.breaker().state());
-        text(inFlightColumn, b -> Integer.toString(b.activeRequests()));
-        text(rpsColumn, b -> String.format("%.1f", b.rps()));
+        text(inFlightColumn, b -> BackendsViewModel.UNKNOWN.equals(b.state()) ? "\u2013"
+                : Integer.toString(b.activeRequests()));
+        text(rpsColumn, b -> Double.isNaN(b.rps()) ? "\u2013" : String.format("%.1f", b.rps()));
         text(latencyColumn, b -> latencyText(b.latencyP50Ms(), b.latencyP99Ms()));
         stateColumn.setCellFactory(c -> new StyledCell("state-"));
         breakerColumn.setCellFactory(c -> new StyledCell("breaker-"));
@@ -103,7 +105,10 @@ public final class BackendsController {
                 e.consume();
             }
         });
-        undoButton.disableProperty().bind(session.undo().lastProperty().isNull());
+        // while the engine does not answer its rows are greyed and nothing can be sent to it
+        backendsTable.disableProperty().bind(session.staleProperty());
+        addButton.disableProperty().bind(session.staleProperty());
+        undoButton.disableProperty().bind(session.undo().lastProperty().isNull().or(session.staleProperty()));
         undoLabel.textProperty().bind(session.undo().lastProperty().map(UndoHistory.Change::description)
                 .map(d -> "last change: " + d).orElse(""));
     }

@@ -94,6 +94,7 @@ public final class DemoController {
 
     @FXML
     private void initialize() {
+        demoGrid.disableProperty().bind(session.staleProperty()); // faults cannot be sent while no engine answers
         session.demoStateProperty().addListener((o, a, d) -> show(d));
         show(session.demoStateProperty().get());
     }

@@ -30,6 +30,7 @@ public final class StrategyController {
     @FXML private TextField decayMsField;
     @FXML private TextField staleAfterMsField;
     @FXML private Label strategyResult;
+    @FXML private javafx.scene.control.Button applyStrategy;
 
     public StrategyController(UiSession session) {
         this.session = session;
@@ -43,6 +44,7 @@ public final class StrategyController {
 
     @FXML
     private void initialize() {
+        applyStrategy.disableProperty().bind(session.staleProperty()); // nothing to apply it to while no engine answers
         strategyType.getItems().setAll(StrategySpec.TYPES);
         keyField.getItems().setAll(StrategyForm.KEYS);
         strategyType.valueProperty().addListener((o, a, t) -> typeChanged(t));

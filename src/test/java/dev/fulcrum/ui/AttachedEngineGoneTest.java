@@ -1,0 +1,92 @@
+package dev.fulcrum.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.ui.backends.BackendRow;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * A window attached to a headless engine that is killed: within about two seconds its rows say UNKNOWN, greyed with
+ * their actions off, a banner says since when, and a command's failure says the engine is unreachable in words.
+ */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class AttachedEngineGoneTest {
+    private Stage stage;
+    private RunningFulcrum fulcrum;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void stop() {
+        if (window != null) {
+            window.session().close();
+        }
+        if (fulcrum != null) {
+            fulcrum.close();
+        }
+    }
+
+    @Test
+    void aKilledEngineGreysTheRowsDisablesActionsAndSaysSince(FxRobot robot) {
+        fulcrum = RunningFulcrum.demoApp();
+        String url = fulcrum.adminUrl();
+        UiSession session = new UiSession(new HttpEngineClient(URI.create(url), null), "remote engine at " + url);
+        robot.interact(() -> {
+            window = MainWindow.show(stage, session, UiTestSupport.testPrefs());
+            window.controller().select("Backends");
+            stage.setWidth(1280);
+            stage.setHeight(800);
+            stage.show();
+            session.start();
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
+        @SuppressWarnings("unchecked")
+        TableView<BackendRow> table = robot.lookup("#backendsTable").queryAs(TableView.class);
+        Label banner = robot.lookup("#staleBanner").queryAs(Label.class);
+        assertThat(banner.isVisible()).isFalse();
+        assertThat(table.isDisabled()).isFalse();
+
+        // when the engine goes away
+        fulcrum.close();
+        fulcrum = null;
+        long gone = System.nanoTime();
+
+        // then within about two seconds the window says so and offers nothing to send
+        await().atMost(Duration.ofSeconds(4)).until(banner::isVisible);
+        assertThat(Duration.ofNanos(System.nanoTime() - gone)).isLessThan(Duration.ofSeconds(4));
+        assertThat(banner.getText()).startsWith("remote engine at " + url + " not answering since ");
+        assertThat(table.isDisabled()).as("rows greyed, actions off").isTrue();
+        assertThat(robot.lookup("#addButton").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(table.getItems()).allSatisfy(r -> {
+            assertThat(r.info().state()).isEqualTo("UNKNOWN");
+            assertThat(r.info().rps()).isNaN();
+        });
+
+        // and a command sent anyway says in words that the engine cannot be reached
+        AtomicReference<String> failure = new AtomicReference<>();
+        robot.interact(() -> session.run("drain demo-a", () -> session.client().drain("demo-a"), null, failure::set));
+        await().atMost(Duration.ofSeconds(10)).until(() -> failure.get() != null);
+        assertThat(failure.get()).contains("is not reachable").doesNotContain("java.net");
+    }
+}
