@@ -27,11 +27,24 @@ public final class AdminModel {
     private AdminModel() {
     }
 
+    private static final long PROCESS_STARTED = ProcessHandle.current().info().startInstant()
+            .map(java.time.Instant::toEpochMilli).orElse(System.currentTimeMillis());
+
+    /**
+     * Which engine answers: the process and the engine in it, so a window that sees it change knows the engine was
+     * restarted (its counters, backends and history are new) and not only unreachable for a while. Example:
+     * {@code "4711-1764632400000-1b6d3586"}: pid, process start (epoch ms), engine.
+     */
+    static String instance(Engine engine) {
+        return ProcessHandle.current().pid() + "-" + PROCESS_STARTED + "-" + Integer.toHexString(System.identityHashCode(engine));
+    }
+
     /** {@code GET /api/state}. */
     public static Map<String, Object> state(Engine engine, String proxyUrl) {
         Map<String, Object> out = new LinkedHashMap<>();
         Pool def = engine.pool(Engine.DEFAULT_POOL);
         out.put("proxy", proxyUrl);
+        out.put("instance", instance(engine));
         out.put("strategy", def == null ? null : strategyJson(def.snapshot().spec()));
         Map<String, Object> pools = new LinkedHashMap<>();
         for (Pool p : engine.pools()) {

@@ -106,7 +106,25 @@ public final class HttpEngineClient implements EngineClient {
 
     @Override
     public EngineState state() {
-        return read(send("GET", "/api/state", null), EngineState.class);
+        String body = send("GET", "/api/state", null);
+        EngineState s = read(body, EngineState.class);
+        try {
+            JsonNode n = Json.MAPPER.readTree(body);
+            instance = n != null && n.hasNonNull("instance") ? n.get("instance").asText() : null;
+        } catch (IOException | RuntimeException notJson) {
+            instance = null; // read() above accepted it; an engine without the field answers no instance
+        }
+        return s;
+    }
+
+    private volatile String instance;
+
+    /**
+     * The {@code instance} of the last {@code GET /api/state} answer (docs/REFERENCE.md §4), or null before one or
+     * from an engine that does not say: it changes when the engine is restarted.
+     */
+    public String instance() {
+        return instance;
     }
 
     @Override

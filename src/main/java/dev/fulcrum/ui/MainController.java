@@ -31,7 +31,7 @@ public final class MainController {
     private final UiSession session;
     private final Label rpsLabel = new Label();
     private final Label errorsLabel = new Label();
-    private final RunningTotals totals = new RunningTotals();
+    private RunningTotals totals = new RunningTotals();
 
     @FXML private BorderPane root;
     @FXML private Label engineLabel;
@@ -51,6 +51,7 @@ public final class MainController {
     @FXML private Tab demoTab;
     @FXML private StatusBar statusBar;
     @FXML private Label staleBanner;
+    @FXML private Label instanceBanner;
     @FXML private LiveController liveController;
     @FXML private BackendsController backendsController;
     @FXML private RingController ringController;
@@ -102,6 +103,16 @@ public final class MainController {
                     showStaleness();
                 }));
         staleBanner.setId("staleBanner");
+        instanceBanner.setId("instanceBanner");
+        session.instanceProperty().addListener((o, before, now) -> {
+            if (before != null && now != null) {
+                showNewInstance();
+            }
+        });
+        instanceBanner.setOnMouseClicked(e -> {
+            instanceBanner.setVisible(false);
+            instanceBanner.setManaged(false);
+        });
         session.staleProperty().addListener((o, a, st) -> showStaleness());
         staleness.setCycleCount(javafx.animation.Animation.INDEFINITE);
         // runs while the status bar is in a window (a running Timeline would keep a closed window alive)
@@ -142,6 +153,19 @@ public final class MainController {
         if (!statusBar.getStyleClass().contains("stale")) {
             statusBar.getStyleClass().add("stale");
         }
+    }
+
+    /**
+     * A restarted engine answers: its counters start from 0 and it has none of this window's changes, so the totals
+     * start again and the undo history is gone (the session cleared it); the banner says so until clicked.
+     */
+    private void showNewInstance() {
+        totals = new RunningTotals();
+        instanceBanner.setText(session.description() + " is a new instance since "
+                + CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()))
+                + ": its counters start from 0, and the undo history of the old one was cleared (click to hide)");
+        instanceBanner.setVisible(true);
+        instanceBanner.setManaged(true);
     }
 
     private void show(EngineState s) {

@@ -66,6 +66,8 @@ public final class UiSession implements AutoCloseable {
     private final javafx.beans.property.ReadOnlyLongWrapper viewingAt =
             new javafx.beans.property.ReadOnlyLongWrapper(this, "viewingAt", -1);
     private final AtomicReference<EngineState> latest = new AtomicReference<>();
+    private final ReadOnlyObjectWrapper<String> instance = new ReadOnlyObjectWrapper<>(this, "instance");
+    private volatile String latestInstance;
     private final javafx.beans.property.ReadOnlyBooleanWrapper stale =
             new javafx.beans.property.ReadOnlyBooleanWrapper(this, "stale");
     private final AtomicBoolean posted = new AtomicBoolean();
@@ -105,6 +107,7 @@ public final class UiSession implements AutoCloseable {
         }
         try {
             latest.set(client.state());
+            latestInstance = client instanceof dev.fulcrum.admin.HttpEngineClient h ? h.instance() : null;
             lastAnswerNanos = System.nanoTime();
             lastAnswerWallMillis = System.currentTimeMillis();
             // at most one hand-over queued: if the FX thread is behind, it gets the newest state, not a backlog
@@ -138,6 +141,13 @@ public final class UiSession implements AutoCloseable {
             batch.forEach(history::event);
         }
         EngineState s = latest.get();
+        String inst = latestInstance;
+        if (inst != null && !inst.equals(instance.get())) {
+            if (instance.get() != null) {
+                undo.clear(); // its changes were made on the engine that is gone: undoing one would hit another
+            }
+            instance.set(inst);
+        }
         stale.set(false);
         history.record(lastAnswerWallMillis, s);
         if (viewingAt.get() < 0) {
@@ -237,6 +247,15 @@ public final class UiSession implements AutoCloseable {
      */
     public javafx.beans.property.ReadOnlyBooleanProperty staleProperty() {
         return stale.getReadOnlyProperty();
+    }
+
+    /**
+     * Which engine instance answers ({@code "instance"} of {@code GET /api/state}), or null when it does not say (an
+     * embedded engine, HAProxy). A change from one to another is a restarted engine: the session clears its undo
+     * history then, and the window says so. FX thread.
+     */
+    public ReadOnlyObjectProperty<String> instanceProperty() {
+        return instance.getReadOnlyProperty();
     }
 
     public boolean stale() {

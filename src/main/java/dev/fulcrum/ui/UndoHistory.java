@@ -36,6 +36,12 @@ public final class UndoHistory {
         return c;
     }
 
+    /** Forgets every change: they were made on an engine that is gone (a restarted one has none of them). */
+    public void clear() {
+        changes.clear();
+        last.set(null);
+    }
+
     /** The change Ctrl+Z would reverse, or null; the toolbar shows its description. */
     public ReadOnlyObjectProperty<Change> lastProperty() {
         return last.getReadOnlyProperty();

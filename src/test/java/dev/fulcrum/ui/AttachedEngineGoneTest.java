@@ -47,10 +47,7 @@ class AttachedEngineGoneTest {
         }
     }
 
-    @Test
-    void aKilledEngineGreysTheRowsDisablesActionsAndSaysSince(FxRobot robot) {
-        fulcrum = RunningFulcrum.demoApp();
-        String url = fulcrum.adminUrl();
+    private UiSession attach(FxRobot robot, String url) {
         UiSession session = new UiSession(new HttpEngineClient(URI.create(url), null), "remote engine at " + url);
         robot.interact(() -> {
             window = MainWindow.show(stage, session, UiTestSupport.testPrefs());
@@ -61,6 +58,48 @@ class AttachedEngineGoneTest {
             session.start();
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
+        return session;
+    }
+
+    /** The demo app with its admin API on {@code adminPort}. */
+    private static RunningFulcrum engineOn(int adminPort) {
+        return RunningFulcrum.wholeApp(RunningFulcrum.demoJson(null, RunningFulcrum.QUIET)
+                .replace("\"admin\": {\"host\": \"127.0.0.1\", \"port\": 0",
+                        "\"admin\": {\"host\": \"127.0.0.1\", \"port\": " + adminPort)).start();
+    }
+
+    @Test
+    void aRestartedEngineIsSaidToBeANewInstanceAndTheUndoHistoryIsCleared(FxRobot robot) throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        fulcrum = engineOn(port);
+        UiSession session = attach(robot, fulcrum.adminUrl());
+        await().atMost(Duration.ofSeconds(5)).until(() -> session.instanceProperty().get() != null);
+        robot.interact(() -> session.undo().record(new UndoHistory.Change("weight demo-a 1 -> 5", () -> { })));
+        Label banner = robot.lookup("#instanceBanner").queryAs(Label.class);
+        assertThat(banner.isVisible()).isFalse();
+
+        // when the engine is stopped and another one started in its place
+        fulcrum.close();
+        fulcrum = null;
+        await().atMost(Duration.ofSeconds(5)).until(session::stale);
+        fulcrum = engineOn(port);
+
+        // then the window says it is a new instance, and nothing of the old one's history can be undone
+        await().atMost(Duration.ofSeconds(10)).until(banner::isVisible);
+        assertThat(banner.getText()).contains("is a new instance").contains("undo history");
+        assertThat(session.undo().lastProperty().get()).isNull();
+        assertThat(session.stale()).isFalse();
+        assertThat(robot.lookup("#staleBanner").queryAs(Label.class).isVisible()).isFalse();
+    }
+
+    @Test
+    void aKilledEngineGreysTheRowsDisablesActionsAndSaysSince(FxRobot robot) {
+        fulcrum = RunningFulcrum.demoApp();
+        String url = fulcrum.adminUrl();
+        UiSession session = attach(robot, url);
         @SuppressWarnings("unchecked")
         TableView<BackendRow> table = robot.lookup("#backendsTable").queryAs(TableView.class);
         Label banner = robot.lookup("#staleBanner").queryAs(Label.class);
