@@ -125,6 +125,8 @@ public final class MainController {
         });
     }
 
+    /** Milliseconds without an answer after which the status bar says so, for any engine. */
+    static final long STATUS_STALE_MS = 3_000;
     private static final java.time.format.DateTimeFormatter CLOCK =
             java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
     private boolean stale;
@@ -138,12 +140,13 @@ public final class MainController {
         boolean nowStale = session.stale();
         staleBanner.setVisible(nowStale);
         staleBanner.setManaged(nowStale);
-        if (!nowStale) {
+        if (nowStale) {
+            String since = CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()));
+            staleBanner.setText(session.description() + " not answering since " + since
+                    + ": the figures shown are from then, and changes wait until it answers");
+        } else if (ms < STATUS_STALE_MS || session.state() == null) {
             return;
         }
-        String since = CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()));
-        staleBanner.setText(session.description() + " not answering since " + since
-                + ": the figures shown are from then, and changes wait until it answers");
         stale = true;
         String error = session.lastErrorProperty().get();
         statusBar.setText("the engine is not answering (" + ms / 1000 + " s): the figures shown are from "

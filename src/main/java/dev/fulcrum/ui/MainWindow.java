@@ -17,7 +17,7 @@ import javafx.stage.Stage;
 
 /**
  * Puts the whole window for one session on a stage: the views (the Lessons tab among them), light or dark style, keyboard shortcuts
- * (Ctrl+N add, Ctrl+Z undo; in the table D drain, E enable, Del remove), the title naming the engine, and the
+ * (Ctrl+N add, Ctrl+Z undo, Ctrl+plus / Ctrl+minus / Ctrl+0 text size; in the table D drain, E enable, Del remove), the title naming the engine, and the
  * remembered size. The application and the tests both open the window through here.
  */
 public final class MainWindow {
@@ -37,6 +37,13 @@ public final class MainWindow {
 
     public PresentMode present() {
         return present;
+    }
+
+    private TextScale textScale;
+
+    /** Ctrl+plus, Ctrl+minus and Ctrl+0's text size. */
+    public TextScale textScale() {
+        return textScale;
     }
 
     private javafx.animation.Timeline divergenceTimer;
@@ -98,6 +105,18 @@ public final class MainWindow {
         scene.getAccelerators().put(new KeyCodeCombination(KeyCode.Z, KeyCombination.SHORTCUT_DOWN),
                 () -> main.controller().backends().undo());
         w.present = new PresentMode(stage, scene, session, main.controller());
+        w.textScale = new TextScale(main.root(), prefs);
+        for (KeyCode larger : new KeyCode[] {KeyCode.PLUS, KeyCode.EQUALS, KeyCode.ADD}) {
+            scene.getAccelerators().put(new KeyCodeCombination(larger, KeyCombination.SHORTCUT_DOWN,
+                    KeyCombination.SHIFT_ANY), w.textScale::larger);
+        }
+        for (KeyCode smaller : new KeyCode[] {KeyCode.MINUS, KeyCode.SUBTRACT}) {
+            scene.getAccelerators().put(new KeyCodeCombination(smaller, KeyCombination.SHORTCUT_DOWN,
+                    KeyCombination.SHIFT_ANY), w.textScale::smaller);
+        }
+        for (KeyCode normal : new KeyCode[] {KeyCode.DIGIT0, KeyCode.NUMPAD0}) {
+            scene.getAccelerators().put(new KeyCodeCombination(normal, KeyCombination.SHORTCUT_DOWN), w.textScale::reset);
+        }
         stage.setTitle("Fulcrum — " + session.description());
         session.onError(msg -> Notifier.error(stage, msg));
         return w;

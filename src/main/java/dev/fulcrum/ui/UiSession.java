@@ -265,9 +265,13 @@ public final class UiSession implements AutoCloseable {
     /** Milliseconds without an answer after which the figures on screen count as stale. */
     public static final long STALE_AFTER_MS = 2_000;
 
-    /** Marks the figures stale once the engine has not answered for {@link #STALE_AFTER_MS} (the window's timer). */
+    /**
+     * Marks the figures stale once a remote engine has not answered for {@link #STALE_AFTER_MS} (the window's timer).
+     * The window's own engine answers from this process: a slow answer is a busy machine, not an engine gone.
+     */
     void checkStale() {
-        if (state.get() != null && msSinceLastAnswer() >= STALE_AFTER_MS) {
+        if (!(client instanceof dev.fulcrum.admin.InProcessEngineClient) && state.get() != null
+                && msSinceLastAnswer() >= STALE_AFTER_MS) {
             stale.set(true);
         }
     }

@@ -4,8 +4,8 @@ import java.util.prefs.Preferences;
 import javafx.stage.Stage;
 
 /**
- * What the window remembers between runs (java.util.prefs, per user): its size and position and the dark
- * theme. Tests pass their own node so they never touch the user's settings.
+ * What the window remembers between runs (java.util.prefs, per user): its size and position, the dark
+ * theme and the text size. Tests pass their own node so they never touch the user's settings.
  */
 public final class WindowPrefs {
     public static final double DEFAULT_WIDTH = 1280;
@@ -34,6 +34,15 @@ public final class WindowPrefs {
 
     public void setDark(boolean dark) {
         node.putBoolean("dark", dark);
+    }
+
+    /** The text size factor ({@link TextScale}); 1 is the stylesheet's own. */
+    public double textScale() {
+        return node.getDouble("textScale", 1.0);
+    }
+
+    public void setTextScale(double factor) {
+        node.putDouble("textScale", factor);
     }
 
     /** Restores the size (and the position when one was saved), then saves both whenever they change. */

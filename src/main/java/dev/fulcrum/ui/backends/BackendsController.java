@@ -73,6 +73,7 @@ public final class BackendsController {
                 : Integer.toString(b.activeRequests()));
         text(rpsColumn, b -> Double.isNaN(b.rps()) ? "\u2013" : String.format("%.1f", b.rps()));
         text(latencyColumn, b -> latencyText(b.latencyP50Ms(), b.latencyP99Ms()));
+        idColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
         stateColumn.setCellFactory(c -> new StyledCell("state-"));
         breakerColumn.setCellFactory(c -> new StyledCell("breaker-"));
         weightColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));

@@ -56,6 +56,7 @@ public final class EventsController {
         col(backendColumn, EngineEvent::backend);
         col(fromColumn, EventText::from);
         col(toColumn, EventText::to);
+        backendColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
         eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "demo", "config");
         eventType.setValue(ALL);
         eventFilter.textProperty().addListener((o, a, b) -> refilter());

@@ -86,4 +86,15 @@ class BackendsRowTest {
         assertThat(fulcrum.backend("demo-b")).isNotNull();
         assertThat(fulcrum.backend("demo-c")).isNotNull();
     }
+
+    @Test
+    void aNarrowIdColumnCutsIdsInTheMiddleAndTellsTheWholeIdInATooltip(FxRobot robot) {
+        waitFor(robot, "#row-demo-a");
+        javafx.scene.control.TableCell<?, ?> cell = robot.lookup("#row-demo-a").lookup(".table-cell")
+                .match(n -> n instanceof javafx.scene.control.TableCell<?, ?> c && "demo-a".equals(c.getText()))
+                .query();
+        assertThat(cell.getTextOverrun()).isEqualTo(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
+        assertThat(cell.getTooltip()).isNotNull();
+        assertThat(cell.getTooltip().getText()).isEqualTo("demo-a");
+    }
 }

@@ -1,0 +1,77 @@
+package dev.fulcrum.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.testkit.RunningFulcrum;
+import javafx.scene.input.KeyCode;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
+
+/** Ctrl+plus, Ctrl+minus and Ctrl+0 size the window's text, remembered with the window. */
+@ExtendWith(ApplicationExtension.class)
+@Timeout(60)
+class TextScaleTest {
+    private Stage stage;
+    private RunningFulcrum fulcrum;
+    private MainWindow window;
+
+    @Start
+    void start(Stage stage) {
+        this.stage = stage;
+    }
+
+    @AfterEach
+    void stop() {
+        if (window != null) {
+            window.session().close();
+        }
+        if (fulcrum != null) {
+            fulcrum.close();
+        }
+    }
+
+    @Test
+    void aStepIsTheStylesheetsSizeTimesItsFactor() {
+        assertThat(TextScale.style(1.0, false)).isEmpty();
+        assertThat(TextScale.style(1.3, false)).isEqualTo("-fx-font-size: 19.5px;");
+        assertThat(TextScale.style(1.3, true)).isEqualTo("-fx-font-size: 26.0px;");
+        assertThat(TextScale.nearest(1.0)).isEqualTo(2);
+        assertThat(TextScale.nearest(7)).isEqualTo(TextScale.STEPS.length - 1);
+    }
+
+    @Test
+    void theShortcutsScaleTheTextAndTheWindowRemembersIt(FxRobot robot) {
+        fulcrum = RunningFulcrum.demoApp();
+        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
+        WaitForAsyncUtils.waitForFxEvents();
+        javafx.scene.Parent root = window.scene().getRoot();
+        double normal = robot.lookup("#engineLabel").queryLabeled().getFont().getSize();
+        assertThat(normal).isEqualTo(TextScale.NORMAL_PX);
+
+        robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
+        robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(window.textScale().factor()).isEqualTo(1.3);
+        assertThat(root.getStyle()).isEqualTo("-fx-font-size: 19.5px;");
+        robot.interact(() -> root.applyCss());
+        assertThat(robot.lookup("#engineLabel").queryLabeled().getFont().getSize()).isEqualTo(19.5);
+        assertThat(new WindowPrefs(java.util.prefs.Preferences.userRoot().node("dev/fulcrum/test-window")).textScale())
+                .isEqualTo(1.3);
+
+        robot.press(KeyCode.CONTROL, KeyCode.MINUS).release(KeyCode.MINUS, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(window.textScale().factor()).isEqualTo(1.15);
+
+        robot.press(KeyCode.CONTROL, KeyCode.DIGIT0).release(KeyCode.DIGIT0, KeyCode.CONTROL);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(window.textScale().factor()).isEqualTo(1.0);
+        assertThat(root.getStyle()).isEmpty();
+    }
+}
