@@ -66,6 +66,12 @@ class TrafficProjectorSizesTest {
         });
         await().atMost(Duration.ofSeconds(10)).until(() ->
                 !robot.lookup("#trafficStart").queryAs(Button.class).isDisabled());
+        // with a run's figures shown (the widest texts)
+        robot.interact(() ->
+                robot.lookup("#trafficDuration").queryAs(javafx.scene.control.Spinner.class).getValueFactory().setValue(1));
+        robot.clickOn("#trafficStart");
+        await().atMost(Duration.ofSeconds(15)).until(() -> robot.lookup("#trafficStatus")
+                .queryAs(javafx.scene.control.Label.class).getText().startsWith("done"));
         for (double[] size : new double[][] {{1024, 768}, {1280, 720}}) {
             robot.interact(() -> {
                 stage.setWidth(size[0]);
