@@ -1,12 +1,14 @@
 package dev.fulcrum.ui.events;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.fulcrum.admin.Json;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.ui.strategy.StrategyForm;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The Events table's From and To in words. The engine's events carry what the API sends ({@code docs/REFERENCE.md
@@ -44,26 +46,34 @@ final class EventText {
         return value;
     }
 
-    /** {@code {"latencyMs":200,"errorRate":0.1,"down":false}} → "latency 200 ms, errors 10%, up". */
+    /** One {@code "name": value} of a flat JSON object whose values are numbers or booleans. */
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\"\\s*:\\s*([-+.\\w]+)");
+
+    /**
+     * {@code {"latencyMs":200,"errorRate":0.1,"down":false}} → "latency 200 ms, errors 10%, up". The demo API's body
+     * is flat (docs/REFERENCE.md §4, {@code PUT /api/demo/{id}}), so its fields are read as they stand.
+     */
     static String demoFaults(String json) {
-        JsonNode n;
-        try {
-            n = Json.MAPPER.readTree(json);
-        } catch (java.io.IOException | RuntimeException notJson) {
-            return json;
-        }
-        if (n == null || !n.isObject()) {
-            return json;
+        Map<String, String> fields = new HashMap<>();
+        Matcher m = FIELD.matcher(json);
+        while (m.find()) {
+            fields.put(m.group(1), m.group(2));
         }
         List<String> parts = new ArrayList<>();
-        if (n.hasNonNull("latencyMs")) {
-            parts.add(String.format(Locale.ROOT, "latency %.0f ms", n.get("latencyMs").asDouble()));
+        try {
+            if (fields.containsKey("latencyMs") && !"null".equals(fields.get("latencyMs"))) {
+                parts.add(String.format(Locale.ROOT, "latency %.0f ms", Double.parseDouble(fields.get("latencyMs"))));
+            }
+            if (fields.containsKey("errorRate") && !"null".equals(fields.get("errorRate"))) {
+                parts.add(String.format(Locale.ROOT, "errors %.0f%%", Double.parseDouble(fields.get("errorRate")) * 100));
+            }
+        } catch (NumberFormatException notANumber) {
+            return json;
         }
-        if (n.hasNonNull("errorRate")) {
-            parts.add(String.format(Locale.ROOT, "errors %.0f%%", n.get("errorRate").asDouble() * 100));
-        }
-        if (n.hasNonNull("down")) {
-            parts.add(n.get("down").asBoolean() ? "down" : "up");
+        if ("true".equals(fields.get("down"))) {
+            parts.add("down");
+        } else if ("false".equals(fields.get("down"))) {
+            parts.add("up");
         }
         return parts.isEmpty() ? "no change" : String.join(", ", parts);
     }

@@ -46,6 +46,18 @@ public final class StrategyController {
     private void initialize() {
         applyStrategy.disableProperty().bind(session.staleProperty()); // nothing to apply it to while no engine answers
         strategyType.getItems().setAll(StrategySpec.TYPES);
+        // the list shows each strategy by its name in words, with the config's name for the file and the API
+        strategyType.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(String type) {
+                return type == null ? "" : StrategyForm.NAMES.getOrDefault(type, type) + "  (" + type + ")";
+            }
+
+            @Override
+            public String fromString(String text) {
+                return text;
+            }
+        });
         keyField.getItems().setAll(StrategyForm.KEYS);
         strategyType.valueProperty().addListener((o, a, t) -> typeChanged(t));
         session.stateProperty().addListener((o, a, s) -> showCurrent(s));
@@ -57,7 +69,7 @@ public final class StrategyController {
 
     private void typeChanged(String t) {
         explanation.setText(t == null ? "" : StrategyForm.EXPLANATIONS.getOrDefault(t, ""));
-        // "Applied to pool default: {type=round-robin}" speaks of the last Apply, not of the strategy now chosen
+        // "Applied to pool default: round robin" speaks of the last Apply, not of the strategy now chosen
         strategyResult.getStyleClass().remove("form-problems");
         strategyResult.setText("");
         for (Map.Entry<String, Node> e : fields().entrySet()) {
@@ -144,7 +156,7 @@ public final class StrategyController {
         strategyResult.getStyleClass().remove("form-problems");
         strategyResult.setText("applying…");
         session.run("strategy of " + pool, () -> session.client().setStrategy(pool, spec),
-                () -> strategyResult.setText("Applied to pool " + pool + ": " + spec), msg -> {
+                () -> strategyResult.setText("Applied to pool " + pool + ": " + StrategyForm.describe(spec)), msg -> {
                     strategyResult.getStyleClass().add("form-problems");
                     strategyResult.setText(msg);
                 });
