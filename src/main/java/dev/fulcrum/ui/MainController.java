@@ -97,11 +97,10 @@ public final class MainController {
         session.demoStateProperty().addListener((o, a, d) -> showDemoTab(!d.isEmpty()));
         showDemoTab(false);
         // a stalled or gone engine: its last figures must not pass for live ones
-        javafx.animation.Timeline staleness = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
-                javafx.util.Duration.millis(500), e -> {
-                    session.checkStale();
-                    showStaleness();
-                }));
+        Views.everyWhileShown(statusBar, javafx.util.Duration.millis(500), () -> {
+            session.checkStale();
+            showStaleness();
+        });
         staleBanner.setId("staleBanner");
         instanceBanner.setId("instanceBanner");
         session.instanceProperty().addListener((o, before, now) -> {
@@ -114,15 +113,6 @@ public final class MainController {
             instanceBanner.setManaged(false);
         });
         session.staleProperty().addListener((o, a, st) -> showStaleness());
-        staleness.setCycleCount(javafx.animation.Animation.INDEFINITE);
-        // runs while the status bar is in a window (a running Timeline would keep a closed window alive)
-        statusBar.sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                staleness.stop();
-            } else {
-                staleness.play();
-            }
-        });
     }
 
     /** Milliseconds without an answer after which the status bar says so, for any engine. */

@@ -167,17 +167,7 @@ public final class TrafficController implements AutoCloseable {
         followStrategyKey();
         show(null);
         // the last second's rate and the recent answers move on between snapshots, and after the last one
-        javafx.animation.Timeline recent = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
-                javafx.util.Duration.millis(250), e -> showRecent()));
-        recent.setCycleCount(javafx.animation.Animation.INDEFINITE);
-        // runs while the view is in a window (a running Timeline would keep a closed window alive)
-        trafficRateLast.sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                recent.stop();
-            } else {
-                recent.play();
-            }
-        });
+        dev.fulcrum.ui.Views.everyWhileShown(trafficRateLast, javafx.util.Duration.millis(250), this::showRecent);
     }
 
     private void showRecent() {
