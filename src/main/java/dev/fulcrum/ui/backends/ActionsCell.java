@@ -11,7 +11,7 @@ import javafx.scene.layout.HBox;
 
 /**
  * Drain / enable / remove for one row, and while draining a bar counting its in-flight requests down to 0 (once
- * drained, the full bar labelled "drained").
+ * drained, the word "drained" in its place).
  */
 final class ActionsCell extends TableCell<BackendRow, BackendRow> {
     private final Button drain = new Button("Drain");
@@ -78,15 +78,13 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
         boolean enableable = draining || "EJECTED".equals(b.state());
         shown(drain, !enableable);
         shown(enable, enableable);
-        // while draining: how far, and how many are left; once DRAINED the full bar, labelled so
+        // while draining: a bar for how far, and how many are left; once DRAINED the word in its place (a full bar
+        // alone says nothing, and at 1024 px the cell has room for the word, not for both)
         double p = row.drainProgressProperty().get();
         boolean drained = "DRAINED".equals(b.state());
-        shown(progress, p >= 0 || drained);
+        shown(progress, p >= 0 && !drained);
         shown(left, p >= 0 || drained);
-        if (drained) {
-            p = 1;
-        }
-        progress.setProgress(Math.max(0, p));
+        progress.setProgress(drained ? 1 : Math.max(0, p));
         left.setText("DRAINED".equals(b.state()) ? "drained" : b.activeRequests() + " in flight");
     }
 
