@@ -34,6 +34,7 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
             b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         }
         progress.setMinWidth(30);
+        left.setTooltip(new Tooltip("In flight while draining; once drained, nothing is left to finish"));
         drain.setOnAction(e -> vm.drain(row));
         enable.setOnAction(e -> vm.enable(row));
         remove.setOnAction(e -> {
