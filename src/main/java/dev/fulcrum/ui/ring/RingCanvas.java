@@ -14,8 +14,9 @@ import javafx.scene.text.TextAlignment;
 
 /**
  * Draws a {@link RingGeometry}: a consistent-hash ring as a circle (the key space clockwise from 12 o'clock,
- * each span in its owner's colour, a tick per virtual node, and outside it each backend's share as one arc), or a
- * Maglev table as a band (slot runs left to right, shares below). Also the looked-up key and a what-if's shares.
+ * each span in its owner's colour, a tick per virtual node), or a Maglev table as a band (slot runs left to right,
+ * shares below). Also the keys seen ({@link KeyFlow}), the looked-up key, and what a what-if gives another owner:
+ * only those stretches, outside the ring in the new owner's colour, so nothing that stays put seems to move.
  *
  * <p>Speed: the ring itself (or the band) is an image computed once per geometry and size, each pixel taking
  * the owner of its angle by binary search, so redrawing (a key looked up, a preview) costs one drawImage plus
@@ -30,6 +31,8 @@ public final class RingCanvas extends Region {
     private Double marker;
     private String markerLabel;
     private Map<String, Double> previewShare;
+    private java.util.List<RingGeometry.Change> previewChanges;
+    private java.util.List<KeyFlow.Dot> dots = java.util.List.of();
     private Color textColour = Color.gray(0.2);
     private WritableImage cachedImage;
     private String cachedKey;
@@ -67,6 +70,17 @@ public final class RingCanvas extends Region {
     public void setPreviewShare(Map<String, Double> share) {
         previewShare = share;
         redraw();
+    }
+
+    /** The stretches a what-if gives another owner, drawn outside the ring in the new owner's colour; or null. */
+    public void setPreviewChanges(java.util.List<RingGeometry.Change> changes) {
+        previewChanges = changes;
+        redraw();
+    }
+
+    /** The keys seen, where they are now ({@link KeyFlow#dots()}); drawn with the next {@link #redraw()}. */
+    public void setDots(java.util.List<KeyFlow.Dot> d) {
+        dots = d;
     }
 
     private void precompute() {
@@ -134,7 +148,7 @@ public final class RingCanvas extends Region {
     private void drawRing(GraphicsContext gc, double w, double h) {
         double cx = w / 2;
         double cy = h / 2;
-        double r = Math.max(20, Math.min(w, h) / 2 - 110); // room outside for share and preview arcs and labels
+        double r = Math.max(20, Math.min(w, h) / 2 - 56); // room outside for falling keys and a what-if's changes
         gc.setLineCap(StrokeLineCap.BUTT);
         int n = geometry.parts().size();
         if (geometry.pointCount() * 3 > 2 * Math.PI * r) {
@@ -164,11 +178,11 @@ public final class RingCanvas extends Region {
                 gc.stroke();
             }
         }
-        // each backend's share as one arc, in id order
-        shareArcs(gc, cx, cy, r + 36, 12, null, true);
-        if (previewShare != null) {
-            shareArcs(gc, cx, cy, r + 56, 8, previewShare, false);
+        // a what-if: only the stretches that would change owner, outside the ring in the new owner's colour
+        if (previewChanges != null) {
+            changeArcs(gc, cx, cy, r + 30);
         }
+        ringDots(gc, cx, cy, r);
         gc.setFill(textColour);
         gc.setTextAlign(TextAlignment.CENTER);
         gc.setTextBaseline(VPos.CENTER);
@@ -284,31 +298,62 @@ public final class RingCanvas extends Region {
         return cachedImage;
     }
 
-    private void shareArcs(GraphicsContext gc, double cx, double cy, double radius, double width,
-                           Map<String, Double> share, boolean labels) {
-        gc.setLineWidth(width);
-        double at = 0;
-        gc.setFont(Font.font(11));
-        gc.setTextAlign(TextAlignment.CENTER);
-        gc.setTextBaseline(VPos.CENTER);
-        for (RingGeometry.Part part : geometry.parts()) {
-            double s = share == null ? part.share() : share.getOrDefault(part.backend(), 0.0);
-            if (s <= 0) {
-                continue;
-            }
-            Color c = part.colour();
-            gc.setStroke(share == null ? c : c.deriveColor(0, 1, 1, 0.55));
-            gc.strokeArc(cx - radius, cy - radius, 2 * radius, 2 * radius, angle(at), -s * 360.0,
+    private void changeArcs(GraphicsContext gc, double cx, double cy, double radius) {
+        gc.setLineWidth(10);
+        for (RingGeometry.Change c : previewChanges) {
+            Color k = geometry.colours().get(c.to());
+            gc.setStroke(k == null ? Color.GRAY : k);
+            // at least a pixel, so a stretch too narrow to see still shows where it is
+            double extent = Math.max(c.length() * 360.0, 360.0 / (2 * Math.PI * radius));
+            gc.strokeArc(cx - radius, cy - radius, 2 * radius, 2 * radius, angle(c.start()), -extent,
                     javafx.scene.shape.ArcType.OPEN);
-            if (labels && s >= 0.03) {
-                double mid = Math.toRadians(angle(at + s / 2));
-                gc.setFill(textColour);
-                // outside the preview ring too when there is one
-                double lr = radius + (previewShare == null ? 30 : 52);
-                gc.fillText(String.format("%s %.0f%%", part.backend(), s * 100), cx + lr * Math.cos(mid),
-                        cy - lr * Math.sin(mid));
+        }
+    }
+
+    /** The keys: at rest just inside the ring at their hash, falling from outside, or sliding along it. */
+    private void ringDots(GraphicsContext gc, double cx, double cy, double r) {
+        for (KeyFlow.Dot d : dots) {
+            double a = Math.toRadians(angle(d.at()));
+            Color c = geometry.colours().getOrDefault(d.owner(), Color.GRAY);
+            double radius;
+            double size;
+            if (d.motion() == KeyFlow.Motion.REST) {
+                radius = r - 17;
+                size = 4;
+            } else {
+                radius = r + d.drop() * 40;
+                size = d.motion() == KeyFlow.Motion.MOVE ? 9 : 7;
             }
-            at += s;
+            double x = cx + radius * Math.cos(a);
+            double y = cy - radius * Math.sin(a);
+            gc.setFill(c);
+            gc.fillOval(x - size / 2, y - size / 2, size, size);
+            if (d.motion() != KeyFlow.Motion.REST) {
+                gc.setStroke(textColour);
+                gc.setLineWidth(1);
+                gc.strokeOval(x - size / 2, y - size / 2, size, size);
+            }
+        }
+    }
+
+    /** The keys on a Maglev band: each in its slot's column, falling onto the band, then resting in it. */
+    private void bandDots(GraphicsContext gc, double left, double width, double top) {
+        for (KeyFlow.Dot d : dots) {
+            double f = d.at() % 1.0;
+            Color c = geometry.colours().getOrDefault(d.owner(), Color.GRAY);
+            double x = left + f * width;
+            double size = d.motion() == KeyFlow.Motion.REST ? 4 : 8;
+            double y = d.motion() == KeyFlow.Motion.REST ? top + BAND_HEIGHT + 6 : top - 6 - d.drop() * 40;
+            if (d.motion() == KeyFlow.Motion.MOVE) {
+                y = top + BAND_HEIGHT / 2;
+            }
+            gc.setFill(c);
+            gc.fillOval(x - size / 2, y - size / 2, size, size);
+            if (d.motion() != KeyFlow.Motion.REST) {
+                gc.setStroke(textColour);
+                gc.setLineWidth(1);
+                gc.strokeOval(x - size / 2, y - size / 2, size, size);
+            }
         }
     }
 
@@ -323,10 +368,20 @@ public final class RingCanvas extends Region {
         gc.setTextAlign(TextAlignment.LEFT);
         gc.setTextBaseline(VPos.BOTTOM);
         gc.fillText("maglev lookup table: " + geometry.pointCount() + " runs of slots, slot 0 at the left", left,
-                top - 8);
-        shareBand(gc, left, width, top + BAND_HEIGHT + 16, null);
+                top - 56);
+        bandDots(gc, left, width, top);
+        gc.setFill(textColour);
+        gc.setFont(Font.font(11));
+        gc.setTextAlign(TextAlignment.LEFT);
+        gc.setTextBaseline(VPos.BOTTOM);
+        gc.fillText("share of the slots now", left, top + BAND_HEIGHT + 32);
+        shareBand(gc, left, width, top + BAND_HEIGHT + 34, null);
         if (previewShare != null) {
-            shareBand(gc, left, width, top + BAND_HEIGHT + 52, previewShare);
+            gc.setFill(textColour);
+            gc.setTextAlign(TextAlignment.LEFT);
+            gc.setTextBaseline(VPos.BOTTOM);
+            gc.fillText("after the what-if", left, top + BAND_HEIGHT + 76);
+            shareBand(gc, left, width, top + BAND_HEIGHT + 78, previewShare);
         }
         if (marker != null) {
             double x = left + marker * width;
@@ -336,7 +391,7 @@ public final class RingCanvas extends Region {
             if (markerLabel != null) {
                 gc.setTextAlign(TextAlignment.CENTER);
                 gc.setTextBaseline(VPos.TOP);
-                gc.fillText(markerLabel, x, top + BAND_HEIGHT + 90);
+                gc.fillText(markerLabel, x, top + BAND_HEIGHT + 108);
             }
         }
     }

@@ -37,6 +37,13 @@ public final class RingController {
     @FXML private TextField whatIfUrl;
     @FXML private Label previewLabel;
     @FXML private Button applyButton;
+    @FXML private Label ringSeen;
+    @FXML private Label ringMoved;
+    @FXML private Label legendTitle;
+    @FXML private Label ringExplain;
+    private volatile dev.fulcrum.admin.RequestSource source;
+    private boolean noRequests;
+    private double lastFigures;
 
     public RingController(UiSession session) {
         this.session = session;
@@ -71,7 +78,16 @@ public final class RingController {
         session.stateProperty().addListener((o, a, s) -> backendsChanged(s));
         previewLabel.textProperty().bind(vm.previewTextProperty());
         applyButton.disableProperty().bind(vm.previewProperty().isNull());
-        vm.previewProperty().addListener((o, a, p) -> canvas.setPreviewShare(p == null ? null : p.share()));
+        vm.previewProperty().addListener((o, a, p) -> {
+            canvas.setPreviewChanges(vm.previewChangesProperty().get());
+            canvas.setPreviewShare(p == null ? null : p.share());
+            showLegend(vm.geometryProperty().get());
+        });
+        vm.movedProperty().addListener((o, a, m) -> ringMoved.setText(m == null ? "" : m.text()));
+        ringMoved.setId("ringMoved");
+        ringSeen.setId("ringSeen");
+        session.poolProperty().addListener((o, a, p) -> vm.keys().clear());
+        startKeys();
         ringPane.styleProperty().addListener((o, a, b) -> canvas.redraw());
         // the scene outlives this view when the window is reopened on another engine (a scenario): the listener on
         // its stylesheets goes when the view leaves it, and is weak besides, so it never keeps an old view alive
@@ -89,6 +105,57 @@ public final class RingController {
         whatIfBackend.getEditor().textProperty().addListener((o, a, b) -> vm.clearPreview());
         whatIfWeight.textProperty().addListener((o, a, b) -> vm.clearPreview());
         whatIfUrl.textProperty().addListener((o, a, b) -> vm.clearPreview());
+    }
+
+    /**
+     * The keys: a request source of the view's own (read without blocking each frame, only while the view shows)
+     * feeds {@link RingViewModel#offer}; the canvas draws where every key seen in the last minute is.
+     */
+    private void startKeys() {
+        session.openRequests(s -> {
+            source = s;
+            noRequests = s == null;
+        });
+        javafx.animation.AnimationTimer timer = new javafx.animation.AnimationTimer() {
+            @Override
+            public void handle(long now) {
+                frame(now / 1e9);
+            }
+        };
+        ringPane.sceneProperty().addListener((o, a, sc) -> {
+            if (sc == null) {
+                timer.stop();
+            } else {
+                timer.start();
+            }
+        });
+    }
+
+    private void frame(double seconds) {
+        if (!treeVisible()) {
+            return;
+        }
+        dev.fulcrum.admin.RequestSource s = source;
+        if (s != null && session.live()) {
+            vm.offer(s.sample(200).requests());
+        }
+        canvas.setDots(vm.keys().dots());
+        canvas.redraw();
+        if (seconds - lastFigures >= 0.5) {
+            lastFigures = seconds;
+            ringSeen.setText(noRequests ? "this engine shows no requests: no keys to draw"
+                    : String.format("%,d keys seen in the last minute", vm.keys().seen()));
+        }
+    }
+
+    /** Whether the view is on screen: a hidden tab's content is made invisible, and then nothing is drawn. */
+    private boolean treeVisible() {
+        for (javafx.scene.Node n = ringPane; n != null; n = n.getParent()) {
+            if (!n.isVisible()) {
+                return false;
+            }
+        }
+        return ringPane.getScene() != null;
     }
 
     private final javafx.collections.ListChangeListener<String> stylesheets = c -> {
@@ -134,18 +201,38 @@ public final class RingController {
     private void showLegend(RingGeometry g) {
         legend.getChildren().clear();
         if (g == null) {
+            ringExplain.setText("");
             return;
         }
+        EngineClient.Preview preview = vm.previewProperty().get();
+        legendTitle.setText(preview == null ? "Backends (share of keys)" : "Backends (share of keys: now → after)");
+        ringExplain.setText(explain(g, preview != null, vm.previewChangesProperty().get() != null));
         for (RingGeometry.Part p : g.parts()) {
             Rectangle swatch = new Rectangle(12, 12, p.colour());
             // a Maglev table comes as runs of slots, so its count is the share of the table, not the runs drawn
+            String after = preview == null ? "" : String.format(" → %.1f%%", preview.share().getOrDefault(p.backend(), 0.0) * 100);
             Label l = new Label(g.isTable() && g.tableSize() > 0
-                    ? String.format("%s  %.1f%%  (%d slots)", p.backend(), p.share() * 100, Math.round(p.share() * g.tableSize()))
-                    : String.format("%s  %.1f%%  (%d points)", p.backend(), p.share() * 100, p.points().length));
+                    ? String.format("%s  %.1f%%%s  (%d slots)", p.backend(), p.share() * 100, after, Math.round(p.share() * g.tableSize()))
+                    : String.format("%s  %.1f%%%s  (%d points)", p.backend(), p.share() * 100, after, p.points().length));
             l.setId("legend-" + p.backend());
             l.setUserData(Palette.web(p.colour()));
             legend.getChildren().add(new HBox(6, swatch, l));
         }
+    }
+
+    /** What the picture's parts mean, for the side panel. */
+    static String explain(RingGeometry g, boolean preview, boolean changesDrawn) {
+        StringBuilder b = new StringBuilder(g.isTable()
+                ? "Band: the owner of each slot of the table. Dots: the keys seen in the last minute, each in its slot "
+                        + "(outlined while falling in or changing owner)."
+                : "Ring: the owner of each stretch of the key space (a key belongs to the first point clockwise from "
+                        + "its hash). Dots: the keys seen in the last minute, inside the ring at their hash (outlined "
+                        + "while landing, or moving to a new owner).");
+        if (preview) {
+            b.append(changesDrawn ? " Outer arcs: only the keys the what-if gives another owner, in the new owner's colour."
+                    : g.isTable() ? " Lower bar: the shares after the what-if." : " The what-if's shares: in the list above.");
+        }
+        return b.toString();
     }
 
     private void showLookup(EngineClient.Lookup l) {

@@ -195,4 +195,149 @@ public final class RingGeometry {
         }
         return owners[lo == n ? 0 : lo];
     }
+
+    /** {@link #fraction(BigInteger)} of a hash held in a long, read as unsigned (a request sample's key hash). */
+    public static double fraction(long hash) {
+        return (hash >>> 11) * 0x1.0p-53;
+    }
+
+    /** {@link #keyPosition(BigInteger)} of a hash held in a long, read as unsigned. */
+    public double keyPosition(long hash) {
+        if (isTable() && tableSize > 0) {
+            return (Long.remainderUnsigned(hash, tableSize) + 0.5) / tableSize;
+        }
+        return fraction(hash);
+    }
+
+    /** The backend id owning position {@code f}, or null when there are no points. */
+    public String ownerIdAt(double f) {
+        int o = ownerAt(f);
+        return o < 0 ? null : parts.get(o).backend();
+    }
+
+    /**
+     * Where a key at {@code f} is carried to on a ring: the position of the first point at or after it (its owner's
+     * point), unwrapped so that it is never less than {@code f}: 0.98 with the next point at 0.01 gives 1.01. A table
+     * has no points to walk to: the key stays in its slot.
+     */
+    public double ownerPointAfter(double f) {
+        return pointAfter(f, -1);
+    }
+
+    /**
+     * The first point at or after {@code f} owned by {@code backend} (bounded loads walk a key on to it when its owner
+     * is full), unwrapped like {@link #ownerPointAfter}; the owner's point when the backend has none.
+     */
+    public double pointOfAfter(double f, String backend) {
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i).backend().equals(backend)) {
+                return pointAfter(f, i);
+            }
+        }
+        return ownerPointAfter(f);
+    }
+
+    private double pointAfter(double f, int owner) {
+        int n = positions.length;
+        if (n == 0 || isTable()) {
+            return f;
+        }
+        if (f >= 1) {
+            return pointAfter(f - 1, owner) + 1;
+        }
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (positions[mid] < f) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for (int k = 0; k < n; k++) {
+            int i = lo + k;
+            if (owner < 0 || owners[i % n] == owner) {
+                return i < n ? positions[i] : positions[i - n] + 1.0;
+            }
+        }
+        return f;
+    }
+
+    /**
+     * This ring without {@code backend}'s points: where its keys go when it leaves a consistent-hash ring (each to
+     * the next point of another backend). Parts and colours stay as they are, so the owner ids compare.
+     */
+    public RingGeometry without(String backend) {
+        int drop = -1;
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i).backend().equals(backend)) {
+                drop = i;
+            }
+        }
+        int keep = 0;
+        for (int o : owners) {
+            if (o != drop) {
+                keep++;
+            }
+        }
+        double[] pos = new double[keep];
+        int[] own = new int[keep];
+        for (int i = 0, k = 0; i < positions.length; i++) {
+            if (owners[i] != drop) {
+                pos[k] = positions[i];
+                own[k++] = owners[i];
+            }
+        }
+        return new RingGeometry(type, parts, colours, pos, own, tableSize);
+    }
+
+    /** One stretch of the key space whose owner differs between two rings: [start, start + length), from → to. */
+    public record Change(double start, double length, String from, String to) {
+    }
+
+    /**
+     * The stretches of the key space that change owner from {@code before} to {@code after}, in position order, by
+     * walking the union of both rings' points. Example: before a owns (0.75, 0.25] and b the rest; after, a's point at
+     * 0.25 is gone, so (0.75, 0.25] goes to b: changes [0.75, 1) and [0, 0.25), a → b, a quarter each.
+     */
+    public static List<Change> changes(RingGeometry before, RingGeometry after) {
+        double[] cuts = new double[before.positions.length + after.positions.length + 2];
+        System.arraycopy(before.positions, 0, cuts, 0, before.positions.length);
+        System.arraycopy(after.positions, 0, cuts, before.positions.length, after.positions.length);
+        cuts[cuts.length - 2] = 0;
+        cuts[cuts.length - 1] = 1;
+        java.util.Arrays.sort(cuts);
+        List<Change> out = new ArrayList<>();
+        for (int i = 0; i + 1 < cuts.length; i++) {
+            double a = cuts[i];
+            double len = cuts[i + 1] - a;
+            if (len <= 0) {
+                continue;
+            }
+            // the stretch (a, next] is owned by the first point at or after its end in each ring
+            double probe = cuts[i + 1];
+            String from = before.ownerIdAt(probe >= 1 ? 0.0 : probe);
+            String to = after.ownerIdAt(probe >= 1 ? 0.0 : probe);
+            if (from != null && !from.equals(to)) {
+                Change last = out.isEmpty() ? null : out.get(out.size() - 1);
+                if (last != null && last.from().equals(from) && java.util.Objects.equals(last.to(), to)
+                        && Math.abs(last.start() + last.length() - a) < 1e-15) {
+                    out.set(out.size() - 1, new Change(last.start(), last.length() + len, from, to));
+                } else {
+                    out.add(new Change(a, len, from, to));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The fraction of the key space that changes owner: the sum of {@link #changes}. */
+    public static double movedFraction(RingGeometry before, RingGeometry after) {
+        double s = 0;
+        for (Change c : changes(before, after)) {
+            s += c.length();
+        }
+        return s;
+    }
 }

@@ -32,11 +32,23 @@ public final class RingViewModel {
     private final ReadOnlyObjectWrapper<EngineClient.Lookup> lookup = new ReadOnlyObjectWrapper<>(this, "lookup");
     private final ReadOnlyObjectWrapper<EngineClient.Preview> preview = new ReadOnlyObjectWrapper<>(this, "preview");
     private final ReadOnlyStringWrapper previewText = new ReadOnlyStringWrapper(this, "previewText", "");
+    private final ReadOnlyObjectWrapper<List<RingGeometry.Change>> previewChanges =
+            new ReadOnlyObjectWrapper<>(this, "previewChanges");
+    private final ReadOnlyObjectWrapper<KeyFlow.Moved> moved = new ReadOnlyObjectWrapper<>(this, "moved");
+    private final KeyFlow keys;
     private String signature;
     private String lastKey;
+    /** The pool and strategy type of the ring shown: a ring of another pool or kind is no change, just another. */
+    private String shownOf;
 
     public RingViewModel(UiSession session) {
+        this(session, dev.fulcrum.time.Ticker.system());
+    }
+
+    /** @param ticker the keys' clock: the system's, or a test's {@code ManualClock} */
+    public RingViewModel(UiSession session, dev.fulcrum.time.Ticker ticker) {
         this.session = session;
+        this.keys = new KeyFlow(ticker);
         this.commands = new BackendCommands(session);
         session.stateProperty().addListener((o, a, s) -> stateChanged(s));
         session.poolProperty().addListener((o, a, p) -> stateChanged(session.state()));
@@ -74,7 +86,7 @@ public final class RingViewModel {
                         .map(r -> RingGeometry.of(r, tableSize, palette)),
                 g -> {
                     if (pool.equals(session.pool())) {
-                        show(g.orElse(null), strategyType(pool));
+                        show(g.orElse(null), pool + "|" + strategyType(pool));
                         // the looked-up key's owner, asked of this ring now that it is here (asked before it, the
                         // answer would come from no ring or the last one and stay "…" after a switch of strategy)
                         lookup(lastKey);
@@ -99,17 +111,64 @@ public final class RingViewModel {
 
     /** Shows {@code ring}, or says that the strategy has none when it is null. Public so tests can hand-build one. */
     public void setRing(EngineClient.Ring ring, String strategyType) {
-        show(ring == null ? null : RingGeometry.of(ring), strategyType);
+        show(ring == null ? null : RingGeometry.of(ring), session.pool() + "|" + strategyType);
     }
 
-    private void show(RingGeometry g, String strategyType) {
+    /**
+     * Shows {@code g}, the ring of {@code of} (pool|strategy type). The same pool and kind of ring with other owners
+     * is a change: the keys seen in the last minute that it moves travel to their new owners and are counted.
+     */
+    public void show(RingGeometry g, String of) {
+        RingGeometry before = geometry.get();
         if (g == null) {
             geometry.set(null);
-            message.set("The " + strategyType + " strategy has no ring or table: keys are not hashed to backends. "
-                    + "Choose consistent-hash or maglev in the Strategy tab to see one.");
+            keys.clear();
+            moved.set(null);
+            message.set("The " + of.substring(of.indexOf('|') + 1) + " strategy has no ring or table: keys are not "
+                    + "hashed to backends. Choose consistent-hash or maglev in the Strategy tab to see one.");
         } else {
+            double changed = before == null || !of.equals(shownOf) ? 0 : RingGeometry.movedFraction(before, g);
+            if (before != null && !of.equals(shownOf)) {
+                keys.clear();
+                moved.set(null);
+            }
+            if (changed > 0) {
+                moved.set(keys.change(g, changed));
+            } else {
+                keys.setGeometry(g);
+            }
             geometry.set(g);
             message.set(null);
+        }
+        shownOf = of;
+    }
+
+    /** The keys seen in the last minute and where each is moving. */
+    public KeyFlow keys() {
+        return keys;
+    }
+
+    /** What the last change of the ring moved ("moved 61 of 540 keys seen ..."), or null. */
+    public ReadOnlyObjectProperty<KeyFlow.Moved> movedProperty() {
+        return moved.getReadOnlyProperty();
+    }
+
+    /**
+     * The stretches of the key space a what-if would give another owner, or null when the view cannot draw them (only
+     * a removal from a consistent-hash ring is known here exactly: each key goes on to the next point of another
+     * backend; the engine's preview gives the shares of the others).
+     */
+    public ReadOnlyObjectProperty<List<RingGeometry.Change>> previewChangesProperty() {
+        return previewChanges.getReadOnlyProperty();
+    }
+
+    /** Offers the sampled requests of the pool shown: each key lands on the ring. */
+    public void offer(List<dev.fulcrum.requests.RequestSample> requests) {
+        String pool = session.pool();
+        for (dev.fulcrum.requests.RequestSample r : requests) {
+            if (r.key() != null && (pool == null || pool.equals(r.pool()))) {
+                keys.offer(r);
+            }
         }
     }
 
@@ -168,10 +227,14 @@ public final class RingViewModel {
         List<String> r = remove;
         Map<String, Integer> a = add;
         Map<String, Integer> wt = weights;
+        RingGeometry now = geometry.get();
         session.call("preview", () -> session.client().preview(pool, r, a, wt), p -> {
+            previewChanges.set(w.mode() == Mode.REMOVE && now != null && !now.isTable()
+                    ? RingGeometry.changes(now, now.without(w.backend())) : null);
             preview.set(p);
             previewText.set(String.format("%s would move %.1f%% of keys", describe(w), p.movedFraction() * 100));
         }, msg -> {
+            previewChanges.set(null);
             preview.set(null);
             previewText.set(msg);
         });
@@ -198,6 +261,7 @@ public final class RingViewModel {
     }
 
     public void clearPreview() {
+        previewChanges.set(null);
         preview.set(null);
         previewText.set("");
     }
