@@ -101,6 +101,13 @@ public final class AdminModel {
             }
             br.put("recent", recent);
             br.put("lastTransitionAt", s.lastTransitionMillis());
+            CircuitBreaker.Snapshot t = live.breaker().tripped();
+            br.put("trippedFailureRate", t == null ? null : round(t.failureRate()));
+            br.put("trippedSlowCallRate", t == null ? null : round(t.slowCallRate()));
+            CircuitBreaker.Probes probes = live.breaker().probes();
+            br.put("probes", probes.of());
+            br.put("probesAdmitted", probes.admitted());
+            br.put("probesSucceeded", probes.succeeded());
         }
         b.put("breaker", br);
         b.put("activeRequests", v.activeRequests());

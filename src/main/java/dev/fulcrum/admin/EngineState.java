@@ -23,7 +23,13 @@ public record EngineState(String proxy, Map<String, Object> strategy, Map<String
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record BreakerInfo(String state, double failureRate, double slowCallRate, long msUntilHalfOpen,
-                              List<String> recent, long lastTransitionAt) {
+                              List<String> recent, long lastTransitionAt, Double trippedFailureRate,
+                              Double trippedSlowCallRate, int probes, int probesAdmitted, int probesSucceeded) {
+        /** Without the trip and probe figures (an engine that does not publish them). */
+        public BreakerInfo(String state, double failureRate, double slowCallRate, long msUntilHalfOpen,
+                           List<String> recent, long lastTransitionAt) {
+            this(state, failureRate, slowCallRate, msUntilHalfOpen, recent, lastTransitionAt, null, null, 0, 0, 0);
+        }
     }
 
     /** One backend; {@code state} is UP, DOWN, EJECTED, DRAINING or DRAINED. */

@@ -155,6 +155,7 @@ public final class CircuitBreaker {
             }
             if (s instanceof Closed c) {
                 if (c.window().add(call, spec) && state.compareAndSet(s, open(s))) {
+                    tripped = c.window().snapshot(State.CLOSED, 0, ticker.wallMillis());
                     fire(State.CLOSED, State.OPEN, s.epoch() + 1);
                 }
                 return;
@@ -250,6 +251,27 @@ public final class CircuitBreaker {
         if (listener != null) {
             listener.onTransition(this, from, to, sequence);
         }
+    }
+
+    /** The window that last opened the breaker from CLOSED, or null: its rates say why it opened. */
+    private volatile Snapshot tripped;
+
+    /**
+     * The window as it was when the breaker last went from CLOSED to OPEN (its calls and rates), or null when it
+     * never has: while OPEN the window is gone, and the view shows what tripped it.
+     */
+    public Snapshot tripped() {
+        return tripped;
+    }
+
+    /** While HALF_OPEN: the probes admitted so far and those that came back fine; zeros in any other state. */
+    public record Probes(int admitted, int succeeded, int of) {
+    }
+
+    public Probes probes() {
+        S s = state.get();
+        return s instanceof HalfOpen h ? new Probes(probes - h.permitsLeft(), h.successes(), probes)
+                : new Probes(0, 0, probes);
     }
 
     /** Ring of the last N calls. Guarded by its own monitor; only ever owned by one Closed state. */
