@@ -16,9 +16,12 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 
 /**
- * One backend's circuit breaker: the three states with the current one lit (CLOSED → OPEN → HALF_OPEN →
- * CLOSED), its recent calls as coloured cells (success, failure, slow), the failure and slow-call rates
- * against their thresholds, the countdown to HALF_OPEN, and the transitions seen since the window opened.
+ * One backend's circuit breaker: the three states with the one {@link BreakerStage} plays lit (CLOSED → OPEN →
+ * HALF_OPEN → CLOSED; a transition flashes), its recent calls as coloured cells (success, failure, slow), the failure
+ * and slow-call rates against their thresholds (while OPEN, the rate that tripped it), the countdown to HALF_OPEN,
+ * the half-open probe slots, the breaker and health transitions seen since the window opened (outlier ejections are
+ * health transitions), and for a demo backend the trip and heal buttons, so the fault and the breaker are on screen
+ * together. Its height is the same in every state (set in em by the stylesheet; each part keeps its room).
  */
 final class BreakerCard extends VBox {
     static final List<String> STATES = List.of("CLOSED", "OPEN", "HALF_OPEN");
@@ -37,10 +40,18 @@ final class BreakerCard extends VBox {
     private final Label countdown = new Label();
     private final Label bypassed = new Label();
     private final FlowPane timeline = new FlowPane(4, 4);
+    private final FlowPane probes = new FlowPane(4, 4);
+    private final Label probesLabel = new Label("half-open probes");
+    private final HBox faults = new HBox(6);
+    private final BreakerStage stage;
     private int shownEvents = -1;
+    private String lit;
+    private BreakerConfig config;
 
-    BreakerCard(String id) {
+    /** @param fault sets a demo backend's error rate (1: every answer an error, 0: healed), as present mode's T/H */
+    BreakerCard(String id, dev.fulcrum.time.Ticker ticker, java.util.function.DoubleConsumer fault) {
         this.id = id;
+        this.stage = new BreakerStage(ticker);
         setId("breaker-" + id);
         getStyleClass().add("breaker-card");
         setSpacing(6);
@@ -67,29 +78,119 @@ final class BreakerCard extends VBox {
         bypassed.getStyleClass().add("breaker-bypassed");
         bypassed.setWrapText(true);
         bypassed.setMaxWidth(380);
-        getChildren().addAll(new HBox(10, title, stateLabel), bypassed, machine,
+        bypassed.getStyleClass().add("breaker-bypassed-line");
+        countdown.getStyleClass().add("breaker-countdown");
+        probes.setId("breakerProbes-" + id);
+        probes.getStyleClass().add("breaker-probes");
+        timeline.getStyleClass().add("breaker-timeline");
+        timeline.setMinHeight(0);
+        javafx.scene.shape.Rectangle clip = new javafx.scene.shape.Rectangle();
+        clip.widthProperty().bind(timeline.widthProperty());
+        clip.heightProperty().bind(timeline.heightProperty());
+        timeline.setClip(clip);
+        VBox.setVgrow(timeline, javafx.scene.layout.Priority.ALWAYS);
+        recent.getStyleClass().add("breaker-recent");
+        javafx.scene.control.Button trip = new javafx.scene.control.Button("Trip: every answer 500");
+        trip.setId("breakerTrip-" + id);
+        trip.setOnAction(e -> fault.accept(1.0));
+        javafx.scene.control.Button heal = new javafx.scene.control.Button("Heal");
+        heal.setId("breakerHeal-" + id);
+        heal.setOnAction(e -> fault.accept(0.0));
+        faults.getChildren().addAll(new Label("demo fault"), trip, heal);
+        faults.setAlignment(Pos.CENTER_LEFT);
+        faults.getStyleClass().add("breaker-faults");
+        getChildren().addAll(new HBox(10, title, stateLabel), bypassed, machine, faults,
                 new Label("recent calls (oldest first)"), recent, recentNote,
                 new HBox(6, new Label("failures"), failureBar, failureText),
                 new HBox(6, new Label("slow calls"), slowBar, slowText), countdown,
+                new HBox(6, probesLabel, probes),
                 new Label("transitions (newest first)"), timeline);
+    }
+
+    /** A transition from the engine's events: the card plays it (see {@link BreakerStage}). */
+    void transition(EngineEvent e) {
+        if ("breaker".equals(e.type())) {
+            stage.transition(e.from(), e.to(), e.at());
+        }
+    }
+
+    /** Whether the demo fault buttons show (the backend is a demo one); they keep their room either way. */
+    void demo(boolean demo) {
+        faults.setVisible(demo);
+    }
+
+    /** Moves the card on to now: the state lit, the countdown, the probes. Each frame while the view shows. */
+    void tick() {
+        stage.advance();
+        String st = stage.state();
+        stateLabel.setText(stage.stateText());
+        stateLabel.getStyleClass().remove("past");
+        if (stage.past()) {
+            stateLabel.getStyleClass().add("past");
+        }
+        if (!st.equals(lit)) {
+            boolean first = lit == null;
+            lit = st;
+            for (int i = 0; i < 3; i++) {
+                states[i].getStyleClass().remove("lit");
+                if (STATES.get(i).equals(st)) {
+                    states[i].getStyleClass().add("lit");
+                    if (!first) {
+                        flash(states[i]);
+                    }
+                }
+            }
+        }
+        countdown.setText(stage.countdown());
+        double failT = config == null ? Double.NaN : config.failureRateThreshold();
+        double slowT = config == null ? Double.NaN : config.slowCallRateThreshold();
+        String trip = stage.tripText(failT, slowT);
+        if (trip != null) {
+            failureBar.setProgress(1);
+            failureText.setText(trip);
+        }
+        List<String> slots = stage.probeSlots(config == null ? 1 : config.halfOpenCalls());
+        while (probes.getChildren().size() < slots.size()) {
+            Region cell = new Region();
+            cell.setPrefSize(14, 14);
+            cell.setMinSize(14, 14);
+            probes.getChildren().add(cell);
+        }
+        if (probes.getChildren().size() > slots.size()) {
+            probes.getChildren().remove(slots.size(), probes.getChildren().size());
+        }
+        for (int i = 0; i < slots.size(); i++) {
+            probes.getChildren().get(i).getStyleClass().setAll("probe-cell", "probe-" + slots.get(i));
+        }
+        probesLabel.setText(slots.isEmpty() ? "half-open probes: none now" : "half-open probes");
+    }
+
+    private static void flash(javafx.scene.Node n) {
+        javafx.animation.ScaleTransition t = new javafx.animation.ScaleTransition(javafx.util.Duration.millis(350), n);
+        t.setFromX(1.35);
+        t.setFromY(1.35);
+        t.setToX(1);
+        t.setToY(1);
+        t.play();
     }
 
     void update(EngineState.BackendInfo b, BreakerConfig cfg, List<EngineEvent> events) {
         EngineState.BreakerInfo br = b.breaker();
+        config = cfg;
         String st = br == null ? "CLOSED" : br.state();
-        stateLabel.setText(st);
-        for (int i = 0; i < 3; i++) {
-            states[i].getStyleClass().remove("lit");
-            if (STATES.get(i).equals(st)) {
-                states[i].getStyleClass().add("lit");
-            }
-        }
         String why = bypassedBecause(b);
-        bypassed.setText(why);
-        bypassed.setVisible(why != null);
-        bypassed.setManaged(why != null);
+        // the line keeps its room when empty: the card is as tall in every state
+        bypassed.setText(why == null ? "" : why);
         if (br == null) {
+            tick();
             return;
+        }
+        stage.sample(br);
+        if (cfg != null) {
+            // room for a full window in every state, so the card does not change height when it empties
+            double rows = Math.ceil(cfg.window() / 25.0);
+            recent.setMinHeight(rows * 14);
+            recent.setPrefHeight(rows * 14);
         }
         List<String> calls = br.recent() == null ? List.of() : br.recent();
         while (recent.getChildren().size() < calls.size()) {
@@ -113,16 +214,16 @@ final class BreakerCard extends VBox {
         double slowT = cfg == null ? Double.NaN : cfg.slowCallRateThreshold();
         rate(failureBar, failureText, br.failureRate(), failT);
         rate(slowBar, slowText, br.slowCallRate(), slowT);
-        countdown.setText("OPEN".equals(st) ? String.format("HALF_OPEN in %.1f s", br.msUntilHalfOpen() / 1000.0)
-                : "HALF_OPEN".equals(st) ? "probing: the next calls decide" : "");
+        tick();
         if (events.size() != shownEvents) {
             shownEvents = events.size();
             timeline.getChildren().clear();
             // newest first, the last eight: enough to see a flapping breaker without scrolling
             for (int i = events.size() - 1; i >= Math.max(0, events.size() - 8); i--) {
                 EngineEvent e = events.get(i);
-                Label l = new Label(TIME.format(Instant.ofEpochMilli(e.at())) + "  " + e.from() + " → " + e.to());
-                l.getStyleClass().addAll("transition", "breaker-" + e.to());
+                String what = "breaker".equals(e.type()) ? "" : e.type() + " ";
+                Label l = new Label(TIME.format(Instant.ofEpochMilli(e.at())) + "  " + what + e.from() + " → " + e.to());
+                l.getStyleClass().addAll("transition", "breaker".equals(e.type()) ? "breaker-" + e.to() : "state-" + e.to());
                 timeline.getChildren().add(l);
             }
             if (events.isEmpty()) {

@@ -16,8 +16,9 @@ import javafx.scene.control.Label;
 import javafx.scene.layout.FlowPane;
 
 /**
- * One {@link BreakerCard} per backend of the selected pool, refreshed with every sample; transitions come from
- * the engine's {@code breaker} events.
+ * One {@link BreakerCard} per backend of the selected pool, refreshed with every sample and moved on each frame while
+ * the view shows; transitions come from the engine's {@code breaker} events (and {@code health} ones, which include
+ * outlier ejections, for the cards' lists).
  */
 public final class BreakersController {
     private final UiSession session;
@@ -29,8 +30,16 @@ public final class BreakersController {
     @FXML private FlowPane breakerList;
     @FXML private Label thresholdsLabel;
 
+    private final dev.fulcrum.time.Ticker ticker;
+
     public BreakersController(UiSession session) {
+        this(session, dev.fulcrum.time.Ticker.system());
+    }
+
+    /** @param ticker the cards' clock (countdowns, how long a transition stays lit): a test's ManualClock */
+    public BreakersController(UiSession session, dev.fulcrum.time.Ticker ticker) {
         this.session = session;
+        this.ticker = ticker;
     }
 
     @FXML
@@ -41,8 +50,12 @@ public final class BreakersController {
         session.events().addListener((ListChangeListener<EngineEvent>) c -> {
             while (c.next()) {
                 for (EngineEvent e : c.getAddedSubList()) {
-                    if ("breaker".equals(e.type()) && e.backend() != null) {
+                    if (("breaker".equals(e.type()) || "health".equals(e.type())) && e.backend() != null) {
                         transitions.computeIfAbsent(e.backend(), k -> new ArrayList<>()).add(e);
+                        BreakerCard card = cards.get(e.backend());
+                        if (card != null) {
+                            card.transition(e);
+                        }
                     }
                 }
             }
@@ -53,6 +66,31 @@ public final class BreakersController {
                         + "than %d ms; stays open %d ms, then lets %d probe calls through", cfg.window(), cfg.minimumCalls(),
                         cfg.failureRateThreshold(), cfg.slowCallRateThreshold(), cfg.slowCallMs(), cfg.openMs(),
                         cfg.halfOpenCalls()) : "circuit breakers are disabled in this config");
+        javafx.animation.AnimationTimer timer = new javafx.animation.AnimationTimer() {
+            @Override
+            public void handle(long now) {
+                if (showing.get()) {
+                    cards.values().forEach(BreakerCard::tick);
+                }
+            }
+        };
+        breakerList.sceneProperty().addListener((o, a, sc) -> {
+            if (sc == null) {
+                timer.stop();
+            } else {
+                timer.start();
+            }
+        });
+    }
+
+    private BreakerCard card(String id) {
+        return new BreakerCard(id, ticker, rate -> session.run((rate > 0 ? "trip " : "heal ") + id,
+                () -> session.client().updateDemo(id, null, rate, false)));
+    }
+
+    /** The card of a backend shown now, or null; for tests. */
+    BreakerCard cardOf(String id) {
+        return cards.get(id);
     }
 
     public BooleanProperty showingProperty() {
@@ -69,7 +107,8 @@ public final class BreakersController {
                 continue;
             }
             ids.add(b.id());
-            BreakerCard card = cards.computeIfAbsent(b.id(), BreakerCard::new);
+            BreakerCard card = cards.computeIfAbsent(b.id(), this::card);
+            card.demo(session.demoStateProperty().get().containsKey(b.id()));
             card.update(b, session.breakerConfig(), transitions.getOrDefault(b.id(), List.of()));
         }
         cards.keySet().retainAll(ids);

@@ -1,0 +1,177 @@
+package dev.fulcrum.ui.breakers;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.time.Ticker;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What one breaker card shows at the ticker's now: the state lit on the machine, played transition by transition,
+ * the countdown to HALF_OPEN, the probe slots and the rate that tripped it. Plain Java; the card asks it each frame.
+ *
+ * <p>Why it plays rather than copies the state: at 50 requests a second a breaker is HALF_OPEN for under 200 ms, less
+ * than one state sample, so the sampled state goes OPEN, CLOSED and nobody sees it probe. The engine's transition
+ * events come with every sample; each is shown for at least {@link #HOLD_MS} (HALF_OPEN for {@link #HALF_OPEN_HOLD_MS}),
+ * marked as past while the breaker has moved on. Example: events OPEN → HALF_OPEN at t and HALF_OPEN → CLOSED at
+ * t + 150 ms arrive together at t + 200 ms: HALF_OPEN is lit ("past") with its probes filled until t + 1.4 s, then
+ * CLOSED.
+ */
+final class BreakerStage {
+    /** Each transition is on screen at least this long, so a burst of them plays in order. */
+    static final long HOLD_MS = 500;
+    /** HALF_OPEN, however short, stays long enough for an audience to see it. */
+    static final long HALF_OPEN_HOLD_MS = 1200;
+    /** Transitions older than this when their turn comes are skipped (the tab was hidden): the past is in the list. */
+    static final long STALE_MS = 10_000;
+
+    private record Transition(String from, String to, long atMillis) {
+    }
+
+    private final Ticker ticker;
+    private final Deque<Transition> queue = new ArrayDeque<>();
+    private EngineState.BreakerInfo live;
+    private long sampledAtNanos;
+    private Transition shown; // the transition being played, or null: then the live state is shown
+    private long shownSinceNanos;
+    private String openedFrom = "CLOSED";
+
+    BreakerStage(Ticker ticker) {
+        this.ticker = ticker;
+    }
+
+    /** A transition from the engine's events, in order. */
+    void transition(String from, String to, long atMillis) {
+        queue.add(new Transition(from, to, atMillis));
+    }
+
+    /** The breaker as the last state sample saw it. */
+    void sample(EngineState.BreakerInfo b) {
+        live = b;
+        sampledAtNanos = ticker.nanos();
+    }
+
+    private String liveState() {
+        return live == null ? "CLOSED" : live.state();
+    }
+
+    /** Moves the play on to now; call before reading. */
+    void advance() {
+        long now = ticker.nanos();
+        while (true) {
+            if (shown != null && now - shownSinceNanos < hold(shown.to()) * 1_000_000) {
+                return;
+            }
+            Transition next = queue.poll();
+            if (next == null) {
+                shown = null;
+                return;
+            }
+            if (ticker.wallMillis() - next.atMillis() > STALE_MS && !queue.isEmpty()) {
+                continue;
+            }
+            if ("OPEN".equals(next.to())) {
+                openedFrom = next.from();
+            }
+            shown = next;
+            shownSinceNanos = now;
+        }
+    }
+
+    private static long hold(String state) {
+        return "HALF_OPEN".equals(state) ? HALF_OPEN_HOLD_MS : HOLD_MS;
+    }
+
+    /** The state lit on the machine. */
+    String state() {
+        return shown == null ? liveState() : shown.to();
+    }
+
+    /** Whether the state lit is no longer the breaker's: it is being replayed so that it can be seen. */
+    boolean past() {
+        return shown != null && (!queue.isEmpty() || !shown.to().equals(liveState()));
+    }
+
+    /** The text beside the state: the state, and when it is past, how long ago it happened. */
+    String stateText() {
+        if (!past()) {
+            return state();
+        }
+        double ago = Math.max(0, ticker.wallMillis() - shown.atMillis()) / 1000.0;
+        return String.format(Locale.ROOT, "%s (%.1f s ago; now %s)", state(), ago, liveState());
+    }
+
+    /** While OPEN: the time left until HALF_OPEN, counted down between samples and never "0.0 s". */
+    String countdown() {
+        String st = state();
+        if ("OPEN".equals(st) && !past() && live != null) {
+            double left = live.msUntilHalfOpen() - (ticker.nanos() - sampledAtNanos) / 1e6;
+            return left >= 100 ? String.format(Locale.ROOT, "HALF_OPEN in %.1f s", left / 1000.0)
+                    : "HALF_OPEN at the next tick";
+        }
+        if ("OPEN".equals(st)) {
+            return "was OPEN: calls were refused";
+        }
+        if ("HALF_OPEN".equals(st)) {
+            return past() ? "probed: " + (queue.isEmpty() && "CLOSED".equals(liveState()) || next("CLOSED")
+                    ? "the probes came back fine" : "a probe failed") : "probing: the next calls decide";
+        }
+        return "";
+    }
+
+    private boolean next(String to) {
+        Transition t = queue.peek();
+        return t != null && to.equals(t.to());
+    }
+
+    /**
+     * Why the breaker opened, while OPEN: the window's rate that tripped it (against its threshold), or a failed probe;
+     * null in any other state.
+     */
+    String tripText(double failureThreshold, double slowThreshold) {
+        if (!"OPEN".equals(state())) {
+            return null;
+        }
+        if ("HALF_OPEN".equals(openedFrom)) {
+            return "opened again: a probe failed";
+        }
+        if (live == null || live.trippedFailureRate() == null) {
+            return Double.isNaN(failureThreshold) ? "tripped by its window"
+                    : String.format(Locale.ROOT, "tripped: failures reached %.0f%%", failureThreshold);
+        }
+        double f = live.trippedFailureRate();
+        double s = live.trippedSlowCallRate() == null ? 0 : live.trippedSlowCallRate();
+        boolean slow = !Double.isNaN(slowThreshold) && s >= slowThreshold
+                && (Double.isNaN(failureThreshold) || f < failureThreshold);
+        return slow ? String.format(Locale.ROOT, "tripped at %.0f%% slow calls (opens at %.0f%%)", s, slowThreshold)
+                : Double.isNaN(failureThreshold) ? String.format(Locale.ROOT, "tripped at %.0f%% failures", f)
+                : String.format(Locale.ROOT, "tripped at %.0f%% failures (opens at %.0f%%)", f, failureThreshold);
+    }
+
+    /**
+     * The half-open probe slots, one per probe: {@code SUCCESS} (came back fine), {@code FAILURE}, {@code WAITING}
+     * (admitted, not back) or {@code FREE}. Live while HALF_OPEN; a past HALF_OPEN shows how it ended; empty otherwise.
+     */
+    List<String> probeSlots(int configured) {
+        List<String> out = new ArrayList<>();
+        if (!"HALF_OPEN".equals(state())) {
+            return out;
+        }
+        int of = live != null && live.probes() > 0 ? live.probes() : Math.max(1, configured);
+        if (past()) {
+            boolean fine = next("CLOSED") || queue.isEmpty() && "CLOSED".equals(liveState());
+            for (int i = 0; i < of; i++) {
+                out.add(fine ? "SUCCESS" : i == of - 1 ? "FAILURE" : "FREE");
+            }
+            return out;
+        }
+        int admitted = live == null ? 0 : live.probesAdmitted();
+        int ok = live == null ? 0 : live.probesSucceeded();
+        for (int i = 0; i < of; i++) {
+            out.add(i < ok ? "SUCCESS" : i < admitted ? "WAITING" : "FREE");
+        }
+        return out;
+    }
+}
