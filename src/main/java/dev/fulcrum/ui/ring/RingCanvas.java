@@ -181,6 +181,12 @@ public final class RingCanvas extends Region {
         // a what-if: only the stretches that would change owner, outside the ring in the new owner's colour
         if (previewChanges != null) {
             changeArcs(gc, cx, cy, r + 30);
+            gc.setFill(textColour);
+            gc.setFont(Font.font(12));
+            gc.setTextAlign(TextAlignment.LEFT);
+            gc.setTextBaseline(VPos.TOP);
+            gc.fillText("what-if: outer marks are the keys that would change owner, in the new owner's colour;"
+                    + " everything else stays", 8, 6);
         }
         ringDots(gc, cx, cy, r);
         gc.setFill(textColour);
@@ -324,15 +330,18 @@ public final class RingCanvas extends Region {
                 radius = r + d.drop() * 40;
                 size = d.motion() == KeyFlow.Motion.MOVE ? 9 : 7;
             }
-            double x = cx + radius * Math.cos(a);
-            double y = cy - radius * Math.sin(a);
-            gc.setFill(c);
-            gc.fillOval(x - size / 2, y - size / 2, size, size);
-            if (d.motion() != KeyFlow.Motion.REST) {
-                gc.setStroke(textColour);
-                gc.setLineWidth(1);
-                gc.strokeOval(x - size / 2, y - size / 2, size, size);
-            }
+            dot(gc, cx + radius * Math.cos(a), cy - radius * Math.sin(a), size, c, d.motion() != KeyFlow.Motion.REST);
+        }
+    }
+
+    /** One key: a dot in its owner's colour, outlined while it moves. */
+    private void dot(GraphicsContext gc, double x, double y, double size, Color c, boolean moving) {
+        gc.setFill(c);
+        gc.fillOval(x - size / 2, y - size / 2, size, size);
+        if (moving) {
+            gc.setStroke(textColour);
+            gc.setLineWidth(1);
+            gc.strokeOval(x - size / 2, y - size / 2, size, size);
         }
     }
 
@@ -347,13 +356,7 @@ public final class RingCanvas extends Region {
             if (d.motion() == KeyFlow.Motion.MOVE) {
                 y = top + BAND_HEIGHT / 2;
             }
-            gc.setFill(c);
-            gc.fillOval(x - size / 2, y - size / 2, size, size);
-            if (d.motion() != KeyFlow.Motion.REST) {
-                gc.setStroke(textColour);
-                gc.setLineWidth(1);
-                gc.strokeOval(x - size / 2, y - size / 2, size, size);
-            }
+            dot(gc, x, y, size, c, d.motion() != KeyFlow.Motion.REST);
         }
     }
 

@@ -205,7 +205,7 @@ public final class RingController {
             return;
         }
         EngineClient.Preview preview = vm.previewProperty().get();
-        legendTitle.setText(preview == null ? "Backends (share of keys)" : "Backends (share of keys: now → after)");
+        legendTitle.setText(preview == null ? "Backends (share of keys)" : "Share of keys: now → after");
         ringExplain.setText(explain(g, preview != null, vm.previewChangesProperty().get() != null));
         for (RingGeometry.Part p : g.parts()) {
             Rectangle swatch = new Rectangle(12, 12, p.colour());

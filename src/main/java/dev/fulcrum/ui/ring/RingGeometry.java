@@ -183,8 +183,14 @@ public final class RingGeometry {
         if (n == 0) {
             return -1;
         }
+        int lo = firstAtOrAfter(f);
+        return owners[lo == n ? 0 : lo];
+    }
+
+    /** The index of the first point at or after {@code f}, or the point count when there is none (binary search). */
+    private int firstAtOrAfter(double f) {
         int lo = 0;
-        int hi = n;
+        int hi = positions.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             if (positions[mid] < f) {
@@ -193,7 +199,7 @@ public final class RingGeometry {
                 hi = mid;
             }
         }
-        return owners[lo == n ? 0 : lo];
+        return lo;
     }
 
     /** {@link #fraction(BigInteger)} of a hash held in a long, read as unsigned (a request sample's key hash). */
@@ -245,16 +251,7 @@ public final class RingGeometry {
         if (f >= 1) {
             return pointAfter(f - 1, owner) + 1;
         }
-        int lo = 0;
-        int hi = n;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (positions[mid] < f) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        int lo = firstAtOrAfter(f);
         for (int k = 0; k < n; k++) {
             int i = lo + k;
             if (owner < 0 || owners[i % n] == owner) {
