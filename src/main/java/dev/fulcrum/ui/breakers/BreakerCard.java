@@ -74,6 +74,8 @@ final class BreakerCard extends VBox {
         slowBar.setPrefWidth(160);
         recent.setPrefWrapLength(360);
         countdown.setId("breakerCountdown-" + id);
+        recentNote.setWrapText(true);
+        recentNote.setMaxWidth(380);
         bypassed.setId("breakerBypassed-" + id);
         bypassed.getStyleClass().add("breaker-bypassed");
         bypassed.setWrapText(true);
@@ -101,9 +103,9 @@ final class BreakerCard extends VBox {
         faults.getStyleClass().add("breaker-faults");
         getChildren().addAll(new HBox(10, title, stateLabel), bypassed, machine, faults,
                 new Label("recent calls (oldest first)"), recent, recentNote,
-                new HBox(6, new Label("failures"), failureBar, failureText),
-                new HBox(6, new Label("slow calls"), slowBar, slowText), countdown,
-                new HBox(6, probesLabel, probes),
+                row(new Label("failures"), failureBar, failureText),
+                row(new Label("slow calls"), slowBar, slowText), countdown,
+                row(probesLabel, probes),
                 new Label("transitions (newest first)"), timeline);
     }
 
@@ -146,23 +148,48 @@ final class BreakerCard extends VBox {
         double slowT = config == null ? Double.NaN : config.slowCallRateThreshold();
         String trip = stage.tripText(failT, slowT);
         if (trip != null) {
-            failureBar.setProgress(1);
-            failureText.setText(trip);
+            recentNote.setText("no window while OPEN: " + trip);
+            Double f = stage.trippedFailureRate();
+            if (f != null) {
+                failureBar.setProgress(Math.min(1, f / 100));
+                failureBar.getStyleClass().remove("over");
+                if (!Double.isNaN(failT) && f >= failT) {
+                    failureBar.getStyleClass().add("over");
+                }
+                failureText.setText(String.format("%.0f%% when it tripped", f));
+            }
         }
         List<String> slots = stage.probeSlots(config == null ? 1 : config.halfOpenCalls());
-        while (probes.getChildren().size() < slots.size()) {
-            Region cell = new Region();
-            cell.setPrefSize(14, 14);
-            cell.setMinSize(14, 14);
-            probes.getChildren().add(cell);
-        }
-        if (probes.getChildren().size() > slots.size()) {
-            probes.getChildren().remove(slots.size(), probes.getChildren().size());
-        }
+        cells(probes, slots.size(), 14);
         for (int i = 0; i < slots.size(); i++) {
             probes.getChildren().get(i).getStyleClass().setAll("probe-cell", "probe-" + slots.get(i));
         }
         probesLabel.setText(slots.isEmpty() ? "half-open probes: none now" : "half-open probes");
+    }
+
+    /** Makes {@code pane} hold {@code n} square cells of {@code size} px, reusing those it has. */
+    private static void cells(FlowPane pane, int n, double size) {
+        while (pane.getChildren().size() < n) {
+            Region cell = new Region();
+            cell.setPrefSize(size, size);
+            cell.setMinSize(size, size);
+            pane.getChildren().add(cell);
+        }
+        if (pane.getChildren().size() > n) {
+            pane.getChildren().remove(n, pane.getChildren().size());
+        }
+    }
+
+    /** A row whose labels keep their whole text: the one that gives way is the last, and it wraps. */
+    private static HBox row(javafx.scene.Node... nodes) {
+        for (javafx.scene.Node n : nodes) {
+            if (n instanceof Label l && n != nodes[nodes.length - 1]) {
+                l.setMinWidth(Region.USE_PREF_SIZE);
+            }
+        }
+        HBox box = new HBox(6, nodes);
+        box.setAlignment(Pos.CENTER_LEFT);
+        return box;
     }
 
     private static void flash(javafx.scene.Node n) {
@@ -193,15 +220,7 @@ final class BreakerCard extends VBox {
             recent.setPrefHeight(rows * 14);
         }
         List<String> calls = br.recent() == null ? List.of() : br.recent();
-        while (recent.getChildren().size() < calls.size()) {
-            Region cell = new Region();
-            cell.setPrefSize(12, 12);
-            cell.setMinSize(12, 12);
-            recent.getChildren().add(cell);
-        }
-        if (recent.getChildren().size() > calls.size()) {
-            recent.getChildren().remove(calls.size(), recent.getChildren().size());
-        }
+        cells(recent, calls.size(), 12);
         // the engine starts a fresh window when the breaker closes again; while OPEN there is none
         recentNote.setText(calls.isEmpty() ? ("OPEN".equals(st) ? "no window while OPEN: calls are refused"
                 : "no calls yet") : "");
@@ -218,8 +237,8 @@ final class BreakerCard extends VBox {
         if (events.size() != shownEvents) {
             shownEvents = events.size();
             timeline.getChildren().clear();
-            // newest first, the last eight: enough to see a flapping breaker without scrolling
-            for (int i = events.size() - 1; i >= Math.max(0, events.size() - 8); i--) {
+            // newest first, the last six (what the card has room for): enough to see a flapping breaker without scrolling
+            for (int i = events.size() - 1; i >= Math.max(0, events.size() - 6); i--) {
                 EngineEvent e = events.get(i);
                 String what = "breaker".equals(e.type()) ? "" : e.type() + " ";
                 Label l = new Label(TIME.format(Instant.ofEpochMilli(e.at())) + "  " + what + e.from() + " → " + e.to());

@@ -151,6 +151,15 @@ final class BreakerStage {
     }
 
     /**
+     * The failure rate of the window that opened the breaker, while OPEN from CLOSED and when the engine publishes
+     * it; else null (the window is empty while OPEN, so its live rate says nothing).
+     */
+    Double trippedFailureRate() {
+        return "OPEN".equals(state()) && !"HALF_OPEN".equals(openedFrom) && live != null
+                ? live.trippedFailureRate() : null;
+    }
+
+    /**
      * The half-open probe slots, one per probe: {@code SUCCESS} (came back fine), {@code FAILURE}, {@code WAITING}
      * (admitted, not back) or {@code FREE}. Live while HALF_OPEN; a past HALF_OPEN shows how it ended; empty otherwise.
      */
