@@ -180,6 +180,9 @@ public final class LessonPlayer implements AutoCloseable {
     public void close() {
         Steps s;
         synchronized (this) {
+            if (closed) {
+                return; // the window closes a player from its own thread and again on the FX thread
+            }
             closed = true;
             s = steps;
         }

@@ -136,4 +136,14 @@ class LessonPlayerTest {
         p.next();
         assertThat(script.played).containsExactly(0);
     }
+
+    @Test
+    void aSecondCloseDoesNothing() {
+        Script script = new Script();
+        java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+        LessonPlayer p = new LessonPlayer(LESSON, () -> script, thread, v -> { });
+        p.close();
+        // the window closes from its own thread, then on the FX thread: the thread is shut down by then
+        org.assertj.core.api.Assertions.assertThatCode(p::close).doesNotThrowAnyException();
+    }
 }

@@ -59,7 +59,8 @@ class LessonsViewTest {
     }
 
     private void awaitStepDone(int step) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
+        // a step runs real requests, or the side-by-side simulator, on two cores the whole suite shares
+        await().atMost(Duration.ofSeconds(90)).until(() -> {
             LessonPlayer.View v = view();
             return v != null && v.shown() == step && !v.playing() && v.report() != null && v.report().finished();
         });
