@@ -43,7 +43,8 @@ import javafx.util.Duration;
 
 /**
  * Thin: wires {@code fxml/requests.fxml} to a {@link RequestsViewModel}. Polls the session's {@link RequestSource}
- * on the FX thread (its {@code poll()} never blocks) every {@link #POLL_MS} ms, lists the open WebSockets once a
+ * on the FX thread (its {@code poll()} never blocks) every {@link #POLL_MS} ms while the tab shows (what came while
+ * it was hidden is what the stream still holds, the rest counted as dropped), lists the open WebSockets once a
  * second while the tab shows, and fills the details of the selected request; every read that may block (the recent
  * requests, the open WebSockets, the live pool's trace) goes through {@link UiSession#read}.
  */
@@ -106,7 +107,9 @@ public final class RequestsController {
 
             @Override
             public void handle(long now) {
-                if (now - last >= POLL_MS * 1_000_000) {
+                // hidden, the tab reads nothing: each read materialises every request since the last, and at full
+                // load that is the window's largest cost; shown again, it takes the newest the stream still holds
+                if (showing.get() && now - last >= POLL_MS * 1_000_000) {
                     last = now;
                     poll();
                 }

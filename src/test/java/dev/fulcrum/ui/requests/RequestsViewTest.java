@@ -94,6 +94,24 @@ class RequestsViewTest {
     }
 
     @Test
+    void whileHiddenTheTabReadsNothingAndShownItTakesWhatTheStreamHolds(FxRobot robot) throws Exception {
+        // given the window on another tab, and requests through the proxy meanwhile
+        robot.interact(() -> window.controller().select("Backends"));
+        for (int i = 0; i < 3; i++) {
+            assertThat(fulcrum.proxied("/while-hidden/" + i).status()).isEqualTo(200);
+        }
+        // then the hidden list stays empty: each read costs the window, at full load, more than anything it draws
+        Thread.sleep(3 * RequestsController.POLL_MS); // time for three polls to run were they to (a check of absence)
+        robot.interact(() -> { });
+        assertThat(table(robot).getItems()).isEmpty();
+
+        // when the tab is shown, the requests are there
+        showRequestsTab(robot);
+        await().atMost(Duration.ofSeconds(10)).until(() -> table(robot).getItems().stream()
+                .filter(r -> r.request().path().startsWith("/while-hidden/")).count() == 3);
+    }
+
+    @Test
     void aRequestThroughTheProxyIsListedAndItsRowOpensItsHeaders(FxRobot robot) throws Exception {
         // given the Requests tab, and a request through the real proxy with a header and a credential
         showRequestsTab(robot);
