@@ -54,6 +54,7 @@ public final class LiveController {
     private double rateLastSecond;
     private boolean noRequests;
     private final FrameTimes frameTimes = new FrameTimes(1200);
+    private final FramePacer pacer = FramePacer.ofThisMachine();
     private double frameLogStartedAt = -1;
 
     @FXML private ToggleButton livePause;
@@ -110,11 +111,14 @@ public final class LiveController {
             try {
                 RequestSource s = session.client().requests();
                 javafx.application.Platform.runLater(() -> {
-                    source = s;
                     noRequests = s == null;
+                    source = s != null ? s : new RateSource(session::state, session::pool, () -> frameSeconds);
                 });
             } catch (RuntimeException e) {
-                javafx.application.Platform.runLater(() -> noRequests = true);
+                javafx.application.Platform.runLater(() -> {
+                    noRequests = true;
+                    source = new RateSource(session::state, session::pool, () -> frameSeconds);
+                });
             }
         }, "fulcrum-ui-requests");
         opener.setDaemon(true);
@@ -164,7 +168,7 @@ public final class LiveController {
 
     private void frame(double seconds) {
         frameSeconds = seconds;
-        if (!showing.get()) {
+        if (!showing.get() || !pacer.due(seconds)) {
             return;
         }
         RequestSource s = source;
@@ -200,18 +204,16 @@ public final class LiveController {
     }
 
     private void showFigures() {
-        liveFrames.setText(framesLastSecond + " frames/s");
-        if (noRequests) {
-            liveRate.setText("this engine shows no requests (an HAProxy fleet, or proxy.recentRequests 0)");
-            liveScale.setText("");
-            return;
-        }
+        liveFrames.setText(pacer.cap() > 0 ? framesLastSecond + " frames/s (the machine is busy: the proxy first)"
+                : framesLastSecond + " frames/s");
         if (model.paused()) {
             liveRate.setText(String.format(Locale.ROOT, "paused: %,d requests since", model.seenWhilePaused()));
         } else {
             liveRate.setText(String.format(Locale.ROOT, "%,.0f req/s", rateLastSecond));
         }
-        liveScale.setText(model.scale() > 1 ? "1 dot = " + model.scale() + " requests" : "1 dot = 1 request");
+        liveScale.setText((model.scale() > 1 ? "1 dot = " + model.scale() + " requests" : "1 dot = 1 request")
+                + (noRequests ? " · drawn from each backend's reported rate: this engine shows no single request"
+                        + " (an HAProxy fleet, or proxy.recentRequests 0)" : ""));
     }
 
     private String strategyText() {
