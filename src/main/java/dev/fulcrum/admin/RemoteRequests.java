@@ -2,7 +2,6 @@ package dev.fulcrum.admin;
 
 import dev.fulcrum.requests.RequestSample;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -55,16 +54,7 @@ final class RemoteRequests implements RequestSource {
             if (queue.isEmpty() && dropped == 0) {
                 return Batch.EMPTY;
             }
-            int n = queue.size();
-            List<RequestSample> out = new ArrayList<>(Math.min(n, max));
-            int stride = n <= max ? 1 : (n + max - 1) / max;
-            int i = 0;
-            for (RequestSample r : queue) {
-                if (i++ % stride == 0) {
-                    out.add(r);
-                }
-            }
-            Batch b = new Batch(out, dropped + n - out.size());
+            Batch b = Batch.spread(queue, dropped, max);
             queue.clear();
             dropped = 0;
             return b;

@@ -12,6 +12,23 @@ public interface RequestSource extends AutoCloseable {
     /** What arrived since the last poll, oldest first, and how many requests went unseen meanwhile. */
     record Batch(List<RequestSample> requests, long dropped) {
         public static final Batch EMPTY = new Batch(List.of(), 0);
+
+        /**
+         * An even share of {@code all}, at most {@code max}: every k-th request, k = ceil(n / max); the rest counted
+         * with {@code dropped}. E.g. 100 requests, max 40: every third, 34 of them, 66 more dropped.
+         */
+        public static Batch spread(java.util.Collection<RequestSample> all, long dropped, int max) {
+            int n = all.size();
+            List<RequestSample> out = new java.util.ArrayList<>(Math.min(n, max));
+            int stride = n <= max ? 1 : (n + max - 1) / max;
+            int i = 0;
+            for (RequestSample r : all) {
+                if (i++ % stride == 0) {
+                    out.add(r);
+                }
+            }
+            return new Batch(out, dropped + n - out.size());
+        }
     }
 
     /** Everything since the last call; never blocks, so the FX thread may call it every frame. */

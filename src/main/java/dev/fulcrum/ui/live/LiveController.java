@@ -108,18 +108,17 @@ public final class LiveController {
         session.poolProperty().addListener((o, a, p) -> show(session.state()));
         // on a thread of its own: attached, opening waits for the server, and the session's worker must go on sampling
         Thread opener = new Thread(() -> {
+            RequestSource opened;
             try {
-                RequestSource s = session.client().requests();
-                javafx.application.Platform.runLater(() -> {
-                    noRequests = s == null;
-                    source = s != null ? s : new RateSource(session::state, session::pool, () -> frameSeconds);
-                });
+                opened = session.client().requests();
             } catch (RuntimeException e) {
-                javafx.application.Platform.runLater(() -> {
-                    noRequests = true;
-                    source = new RateSource(session::state, session::pool, () -> frameSeconds);
-                });
+                opened = null;
             }
+            RequestSource s = opened;
+            javafx.application.Platform.runLater(() -> {
+                noRequests = s == null;
+                source = s != null ? s : new RateSource(session::state, session::pool, () -> frameSeconds);
+            });
         }, "fulcrum-ui-requests");
         opener.setDaemon(true);
         opener.start();

@@ -78,15 +78,7 @@ final class RateSource implements RequestSource {
     @Override
     public Batch sample(int max) {
         Batch all = poll();
-        if (all.requests().size() <= max) {
-            return all;
-        }
-        List<RequestSample> some = new ArrayList<>(max);
-        double step = (double) all.requests().size() / max;
-        for (int i = 0; i < max; i++) {
-            some.add(all.requests().get((int) (i * step)));
-        }
-        return new Batch(some, all.requests().size() - max);
+        return all.requests().size() <= max ? all : Batch.spread(all.requests(), 0, max);
     }
 
     @Override
