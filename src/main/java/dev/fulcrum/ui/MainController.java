@@ -97,7 +97,7 @@ public final class MainController {
         session.demoStateProperty().addListener((o, a, d) -> showDemoTab(!d.isEmpty()));
         showDemoTab(false);
         // a stalled or gone engine: its last figures must not pass for live ones
-        Views.everyWhileShown(statusBar, javafx.util.Duration.millis(500), () -> {
+        FxTicks.everyWhileShown(statusBar, javafx.util.Duration.millis(500), () -> {
             session.checkStale();
             showStaleness();
         });

@@ -46,7 +46,7 @@ public final class MainWindow {
         return textScale;
     }
 
-    private javafx.animation.Timeline divergenceTimer;
+    private FxTicks.Ticking divergenceTimer;
 
     public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs) {
         return show(stage, session, prefs, null);
@@ -75,12 +75,8 @@ public final class MainWindow {
         main.controller().applyCapabilities(session.client().capabilities());
         if (session.client() instanceof HaproxyFleetClient fleet) {
             // the fleet's instances may disagree (a change behind the window's back) or not answer: say so until they do
-            javafx.animation.Timeline t = new javafx.animation.Timeline(new javafx.animation.KeyFrame(
-                    javafx.util.Duration.seconds(1), ev -> session.call("read divergence", fleet::problems,
-                    text -> main.controller().showDivergence(text), err -> { })));
-            t.setCycleCount(javafx.animation.Animation.INDEFINITE);
-            t.play();
-            w.divergenceTimer = t;
+            w.divergenceTimer = FxTicks.every(javafx.util.Duration.seconds(1), () -> session.call("read divergence",
+                    fleet::problems, text -> main.controller().showDivergence(text), err -> { }));
         }
         w.addRequestsTab(embedded);
         if (workshop != null) {

@@ -6,8 +6,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Set;
-import javafx.animation.KeyFrame;
-import javafx.animation.Timeline;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -67,15 +65,7 @@ public final class TimelineBar extends HBox {
             }
         });
         session.viewingAtProperty().addListener((o, a, t) -> show());
-        Timeline tick = new Timeline(new KeyFrame(Duration.seconds(1), e -> show()));
-        tick.setCycleCount(Timeline.INDEFINITE);
-        sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                tick.stop();
-            } else {
-                tick.play();
-            }
-        });
+        FxTicks.everyWhileShown(this, Duration.seconds(1), this::show);
         show();
     }
 

@@ -53,24 +53,4 @@ public final class Views {
         }
         return url.toExternalForm();
     }
-
-    /**
-     * Runs {@code action} every {@code period} while {@code node} is in a scene: a running Timeline would keep a
-     * closed window alive, so it stops when the node leaves its scene and starts again when it is shown.
-     */
-    public static void everyWhileShown(javafx.scene.Node node, javafx.util.Duration period, Runnable action) {
-        javafx.animation.Timeline t = new javafx.animation.Timeline(new javafx.animation.KeyFrame(period,
-                e -> action.run()));
-        t.setCycleCount(javafx.animation.Animation.INDEFINITE);
-        node.sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                t.stop();
-            } else {
-                t.play();
-            }
-        });
-        if (node.getScene() != null) {
-            t.play();
-        }
-    }
 }

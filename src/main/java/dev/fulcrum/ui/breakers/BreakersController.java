@@ -66,21 +66,8 @@ public final class BreakersController {
                         + "than %d ms; stays open %d ms, then lets %d probe calls through", cfg.window(), cfg.minimumCalls(),
                         cfg.failureRateThreshold(), cfg.slowCallRateThreshold(), cfg.slowCallMs(), cfg.openMs(),
                         cfg.halfOpenCalls()) : "circuit breakers are disabled in this config");
-        javafx.animation.AnimationTimer timer = new javafx.animation.AnimationTimer() {
-            @Override
-            public void handle(long now) {
-                if (showing.get()) {
-                    cards.values().forEach(BreakerCard::tick);
-                }
-            }
-        };
-        breakerList.sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                timer.stop();
-            } else {
-                timer.start();
-            }
-        });
+        dev.fulcrum.ui.StageFrames.of(breakerList, showing::get, dev.fulcrum.ui.FramePacer.ofThisMachine(),
+                t -> cards.values().forEach(BreakerCard::tick));
     }
 
     private BreakerCard card(String id) {

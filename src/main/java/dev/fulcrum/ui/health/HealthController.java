@@ -7,8 +7,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
-import javafx.animation.KeyFrame;
-import javafx.animation.Timeline;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.fxml.FXML;
@@ -46,17 +44,9 @@ public final class HealthController {
     private void initialize() {
         session.stateProperty().addListener((o, a, s) -> show(s));
         session.poolProperty().addListener((o, a, p) -> show(session.state()));
-        Timeline poll = new Timeline(new KeyFrame(Duration.millis(PROBE_REFRESH_MS), e -> fetch()));
-        poll.setCycleCount(Timeline.INDEFINITE);
-        // runs while the view is in a window: a running Timeline is held by the FX pulse timer, and one left running
-        // after the window is reopened on another engine (a scenario) would keep this view and that engine alive
-        healthGrid.sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                poll.stop();
-            } else {
-                poll.play();
-            }
-        });
+        // while the view is in a window: a tick left running after the window is reopened on another engine (a
+        // scenario) would keep this view and that engine alive
+        dev.fulcrum.ui.FxTicks.everyWhileShown(healthGrid, Duration.millis(PROBE_REFRESH_MS), this::fetch);
         showing.addListener((o, was, now) -> fetch());
         fetch();
     }

@@ -13,9 +13,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import javafx.animation.Animation;
-import javafx.animation.KeyFrame;
-import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.fxml.FXML;
 import javafx.scene.Node;
@@ -58,7 +55,7 @@ public final class LessonsController {
     private LessonPlayer player;
     private NarrationPanel panel;
     private Highlighter highlighter;
-    private Timeline remark;
+    private dev.fulcrum.ui.FxTicks.Ticking remark;
     private int shownStep = -1;
 
     @FXML private ListView<Entry> lessonList;
@@ -145,9 +142,7 @@ public final class LessonsController {
         frame.beside().accept(panel);
         shownStep = -1;
         player = LessonPlayer.onEngine(e.lesson(), session.client(), this::post);
-        remark = new Timeline(new KeyFrame(Duration.millis(500), t -> highlighter.refresh()));
-        remark.setCycleCount(Animation.INDEFINITE);
-        remark.play();
+        remark = dev.fulcrum.ui.FxTicks.every(Duration.millis(500), () -> highlighter.refresh());
         player.start();
     }
 

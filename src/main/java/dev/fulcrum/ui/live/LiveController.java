@@ -4,13 +4,15 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.ui.BackendCommands;
+import dev.fulcrum.ui.FramePacer;
+import dev.fulcrum.ui.FxTicks;
+import dev.fulcrum.ui.StageFrames;
 import dev.fulcrum.ui.UiSession;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import javafx.animation.AnimationTimer;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.fxml.FXML;
@@ -24,8 +26,8 @@ import javafx.scene.shape.Circle;
 /**
  * The Live tab: the selected pool as a picture, every sampled request a dot that travels to the backend that served it
  * ({@link LiveModel}, {@link LiveCanvas}), one card per backend ({@link LiveCard}) with its weight slider, so a drag
- * changes the flow at once. Each frame (an {@link AnimationTimer} on the FX thread) takes what the request source
- * sampled since the last one, without blocking, and draws; while the tab is hidden nothing is read or drawn.
+ * changes the flow at once. Each frame ({@link StageFrames}, on the FX thread) takes what the request source sampled
+ * since the last one, without blocking, and draws; while the tab is hidden nothing is read or drawn.
  *
  * <p>The request source is opened off the FX thread (attached, it connects to {@code /api/requests}); an engine that
  * has none (an HAProxy fleet) gets a sentence saying so instead of an empty stage.
@@ -122,21 +124,11 @@ public final class LiveController {
         }, "fulcrum-ui-requests");
         opener.setDaemon(true);
         opener.start();
-        AnimationTimer timer = new AnimationTimer() {
-            @Override
-            public void handle(long now) {
-                frame(now / 1e9);
-            }
-        };
+        StageFrames.of(liveStage, () -> showing.get() && FxTicks.onScreen(liveStage), pacer, this::frame);
         liveStage.sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                timer.stop();
-                RequestSource s = source;
-                if (s != null) {
-                    s.close();
-                }
-            } else {
-                timer.start();
+            RequestSource s = source;
+            if (sc == null && s != null) {
+                s.close();
             }
         });
     }
@@ -167,9 +159,6 @@ public final class LiveController {
 
     private void frame(double seconds) {
         frameSeconds = seconds;
-        if (!showing.get() || !pacer.due(seconds)) {
-            return;
-        }
         RequestSource s = source;
         if (s != null) {
             model.offer(s.sample(PER_FRAME));

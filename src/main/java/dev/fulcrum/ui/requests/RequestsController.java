@@ -13,10 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
-import javafx.animation.Animation;
-import javafx.animation.AnimationTimer;
-import javafx.animation.KeyFrame;
-import javafx.animation.Timeline;
 import javafx.application.Platform;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
@@ -57,8 +53,9 @@ public final class RequestsController {
     private final RequestsContext ctx;
     private final RequestsViewModel model = new RequestsViewModel();
     private final BooleanProperty showing = new SimpleBooleanProperty(this, "showing", true);
-    private final AnimationTimer poller;
-    private final Timeline openRefresh;
+    /** The poll and the open-tunnel refresh, while they run; null otherwise. */
+    private dev.fulcrum.ui.FxTicks.Ticking poller;
+    private dev.fulcrum.ui.FxTicks.Ticking openRefresh;
     private RequestSource source;
     private Runnable onUnavailable = () -> { };
     private boolean readingOpen;
@@ -102,21 +99,6 @@ public final class RequestsController {
     public RequestsController(UiSession session, RequestsContext ctx) {
         this.session = session;
         this.ctx = ctx;
-        this.poller = new AnimationTimer() {
-            private long last;
-
-            @Override
-            public void handle(long now) {
-                // hidden, the tab reads nothing: each read materialises every request since the last, and at full
-                // load that is the window's largest cost; shown again, it takes the newest the stream still holds
-                if (showing.get() && now - last >= POLL_MS * 1_000_000) {
-                    last = now;
-                    poll();
-                }
-            }
-        };
-        this.openRefresh = new Timeline(new KeyFrame(Duration.millis(OPEN_REFRESH_MS), e -> refreshOpen()));
-        openRefresh.setCycleCount(Animation.INDEFINITE);
     }
 
     @FXML
@@ -238,8 +220,14 @@ public final class RequestsController {
     private void runWhileShown() {
         boolean run = !closed && source != null && requestsTable.getScene() != null;
         if (run && !running) {
-            poller.start();
-            openRefresh.play();
+            // hidden, the tab reads nothing: each read materialises every request since the last, and at full load
+            // that is the window's largest cost; shown again, it takes the newest the stream still holds
+            poller = dev.fulcrum.ui.FxTicks.every(Duration.millis(POLL_MS), () -> {
+                if (showing.get()) {
+                    poll();
+                }
+            });
+            openRefresh = dev.fulcrum.ui.FxTicks.every(Duration.millis(OPEN_REFRESH_MS), this::refreshOpen);
         } else if (!run && running) {
             poller.stop();
             openRefresh.stop();

@@ -116,25 +116,11 @@ public final class RingController {
             source = s;
             noRequests = s == null;
         });
-        javafx.animation.AnimationTimer timer = new javafx.animation.AnimationTimer() {
-            @Override
-            public void handle(long now) {
-                frame(now / 1e9);
-            }
-        };
-        ringPane.sceneProperty().addListener((o, a, sc) -> {
-            if (sc == null) {
-                timer.stop();
-            } else {
-                timer.start();
-            }
-        });
+        dev.fulcrum.ui.StageFrames.of(ringPane, () -> dev.fulcrum.ui.FxTicks.onScreen(ringPane),
+                dev.fulcrum.ui.FramePacer.ofThisMachine(), this::frame);
     }
 
     private void frame(double seconds) {
-        if (!treeVisible()) {
-            return;
-        }
         dev.fulcrum.admin.RequestSource s = source;
         if (s != null && session.live()) {
             vm.offer(s.sample(200).requests());
@@ -146,16 +132,6 @@ public final class RingController {
             ringSeen.setText(noRequests ? "this engine shows no requests: no keys to draw"
                     : String.format("%,d keys seen in the last minute", vm.keys().seen()));
         }
-    }
-
-    /** Whether the view is on screen: a hidden tab's content is made invisible, and then nothing is drawn. */
-    private boolean treeVisible() {
-        for (javafx.scene.Node n = ringPane; n != null; n = n.getParent()) {
-            if (!n.isVisible()) {
-                return false;
-            }
-        }
-        return ringPane.getScene() != null;
     }
 
     private final javafx.collections.ListChangeListener<String> stylesheets = c -> {

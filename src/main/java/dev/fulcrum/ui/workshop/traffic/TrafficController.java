@@ -167,7 +167,7 @@ public final class TrafficController implements AutoCloseable {
         followStrategyKey();
         show(null);
         // the last second's rate and the recent answers move on between snapshots, and after the last one
-        dev.fulcrum.ui.Views.everyWhileShown(trafficRateLast, javafx.util.Duration.millis(250), this::showRecent);
+        dev.fulcrum.ui.FxTicks.everyWhileShown(trafficRateLast, javafx.util.Duration.millis(250), this::showRecent);
     }
 
     private void showRecent() {

@@ -1,10 +1,10 @@
-package dev.fulcrum.ui.live;
+package dev.fulcrum.ui;
 
 import java.lang.management.ManagementFactory;
 import java.util.function.DoubleSupplier;
 
 /**
- * How often the Live stage may draw: the proxy comes first. Once a second it reads how busy the machine's CPUs were
+ * How often an animated stage (Live, the ring's keys, the breakers) may draw: the proxy comes first. Once a second it reads how busy the machine's CPUs were
  * over the last moments and, when they are nearly saturated (a benchmark, a load test on the same machine), lets the
  * stage draw only a few frames a second, so the software renderer does not take the cores the proxy needs; at
  * workshop rates, where the machine has room, every pulse is drawn (60 a second). The toolbar says when it holds back.
@@ -12,7 +12,7 @@ import java.util.function.DoubleSupplier;
  * <p>Example: CPU load 0.95 gives at most 8 frames a second (a frame is skipped when less than 1/8 s has passed since
  * the last drawn one), 0.8 gives 20, 0.5 gives every pulse.
  */
-final class FramePacer {
+public final class FramePacer {
     static final double SATURATED = 0.9;
     static final double BUSY = 0.75;
 
@@ -27,7 +27,7 @@ final class FramePacer {
     }
 
     /** The machine's recent CPU load, 0 to 1 (0 where the platform does not say). */
-    static FramePacer ofThisMachine() {
+    public static FramePacer ofThisMachine() {
         java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
             return new FramePacer(() -> Math.max(0, sun.getCpuLoad()));
@@ -36,13 +36,8 @@ final class FramePacer {
     }
 
     /** Whether the pulse at {@code now} (seconds) is drawn. */
-    boolean due(double now) {
-        if (now - lastCheck >= 1) {
-            lastCheck = now;
-            double load = cpuLoad.getAsDouble();
-            cap = load >= SATURATED ? 8 : load >= BUSY ? 20 : 0;
-            minGap = cap == 0 ? 0 : 1.0 / cap;
-        }
+    public boolean due(double now) {
+        check(now);
         // a little slack: pulses come every 1/60 s, so 1/8 s is never met to the nanosecond
         if (!Double.isNaN(lastFrame) && now - lastFrame < minGap - 0.004) {
             return false;
@@ -51,8 +46,21 @@ final class FramePacer {
         return true;
     }
 
+    /**
+     * Reads the machine's load again when a second has passed since the last look, and sets {@link #cap()}; a stage
+     * that draws on ticks at the cap's rate (rather than on pulses) calls this instead of {@link #due}.
+     */
+    public void check(double now) {
+        if (now - lastCheck >= 1) {
+            lastCheck = now;
+            double load = cpuLoad.getAsDouble();
+            cap = load >= SATURATED ? 8 : load >= BUSY ? 20 : 0;
+            minGap = cap == 0 ? 0 : 1.0 / cap;
+        }
+    }
+
     /** The frames a second the stage holds itself to now, or 0 when it draws every pulse. */
-    int cap() {
+    public int cap() {
         return cap;
     }
 }
