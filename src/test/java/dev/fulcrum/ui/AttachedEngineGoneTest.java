@@ -117,6 +117,8 @@ class AttachedEngineGoneTest {
         assertThat(banner.getText()).startsWith("remote engine at " + url + " not answering since ");
         assertThat(table.isDisabled()).as("rows greyed, actions off").isTrue();
         assertThat(robot.lookup("#addButton").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(robot.lookup("#liveCards").query().isDisabled()).as("the Live cards' sliders and buttons off").isTrue();
+        assertThat(robot.lookup("#liveRate").queryAs(Label.class).getText()).contains("not answering");
         assertThat(table.getItems()).allSatisfy(r -> {
             assertThat(r.info().state()).isEqualTo("UNKNOWN");
             assertThat(r.info().rps()).isNaN();

@@ -45,6 +45,9 @@ final class BreakerCard extends VBox {
     private final HBox faults = new HBox(6);
     private final BreakerStage stage;
     private int shownEvents = -1;
+    /** The last calls the card saw in the breaker's window: while OPEN the engine keeps none, the card shows these. */
+    private List<String> lastCalls = List.of();
+    private boolean keptWindow;
     private String lit;
     private BreakerConfig config;
 
@@ -148,7 +151,7 @@ final class BreakerCard extends VBox {
         double slowT = config == null ? Double.NaN : config.slowCallRateThreshold();
         String trip = stage.tripText(failT, slowT);
         if (trip != null) {
-            recentNote.setText("no window while OPEN: " + trip);
+            recentNote.setText((keptWindow ? "the last calls before it tripped: " : "no window while OPEN: ") + trip);
             Double f = stage.trippedFailureRate();
             if (f != null) {
                 failureBar.setProgress(Math.min(1, f / 100));
@@ -165,6 +168,15 @@ final class BreakerCard extends VBox {
             probes.getChildren().get(i).getStyleClass().setAll("probe-cell", "probe-" + slots.get(i));
         }
         probesLabel.setText(slots.isEmpty() ? "half-open probes: none now" : "half-open probes");
+    }
+
+    /** The window's cells as shown, each its style classes ("call-FAILURE", and "kept" while OPEN); for tests. */
+    List<List<String>> shownCells() {
+        return recent.getChildren().stream().map(n -> List.copyOf(n.getStyleClass())).toList();
+    }
+
+    String recentNoteText() {
+        return recentNote.getText();
     }
 
     /** Makes {@code pane} hold {@code n} square cells of {@code size} px, reusing those it has. */
@@ -220,14 +232,26 @@ final class BreakerCard extends VBox {
             recent.setPrefHeight(rows * 14);
         }
         List<String> calls = br.recent() == null ? List.of() : br.recent();
-        cells(recent, calls.size(), 12);
-        // the engine starts a fresh window when the breaker closes again; while OPEN there is none
-        recentNote.setText(calls.isEmpty() ? ("OPEN".equals(st) ? "no window while OPEN: calls are refused"
-                : "no calls yet") : "");
+        // the engine starts a fresh window when the breaker closes again; while OPEN there is none, so the card keeps
+        // the calls it last saw (faded) to show what tripped it
+        boolean open = "OPEN".equals(st);
+        keptWindow = calls.isEmpty() && open && !lastCalls.isEmpty();
+        if (!calls.isEmpty()) {
+            lastCalls = calls;
+        } else if (!open) {
+            lastCalls = List.of();
+        }
+        List<String> shown = keptWindow ? lastCalls : calls;
+        cells(recent, shown.size(), 12);
+        recentNote.setText(keptWindow ? "the last calls before it tripped; while OPEN calls are refused"
+                : calls.isEmpty() ? (open ? "no window while OPEN: calls are refused" : "no calls yet") : "");
         recentNote.getStyleClass().setAll("label", "muted");
-        for (int i = 0; i < calls.size(); i++) {
+        for (int i = 0; i < shown.size(); i++) {
             Region cell = (Region) recent.getChildren().get(i);
-            cell.getStyleClass().setAll("call-cell", "call-" + calls.get(i));
+            cell.getStyleClass().setAll("call-cell", "call-" + shown.get(i));
+            if (keptWindow) {
+                cell.getStyleClass().add("kept");
+            }
         }
         double failT = cfg == null ? Double.NaN : cfg.failureRateThreshold();
         double slowT = cfg == null ? Double.NaN : cfg.slowCallRateThreshold();

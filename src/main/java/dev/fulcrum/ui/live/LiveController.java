@@ -77,6 +77,10 @@ public final class LiveController {
         canvas.widthProperty().bind(liveStage.widthProperty());
         canvas.heightProperty().bind(liveStage.heightProperty());
         cards.setPickOnBounds(false);
+        cards.setId("liveCards");
+        // an attached engine that stops answering: its cards greyed and their actions off, and the toolbar says why
+        cards.disableProperty().bind(session.staleProperty());
+        session.staleProperty().addListener((o, a, st) -> showFigures());
         liveStage.getChildren().addAll(canvas, cards);
         canvas.widthProperty().addListener((o, a, b) -> relayout());
         canvas.heightProperty().addListener((o, a, b) -> relayout());
@@ -194,7 +198,9 @@ public final class LiveController {
     private void showFigures() {
         liveFrames.setText(pacer.cap() > 0 ? framesLastSecond + " frames/s (the machine is busy: the proxy first)"
                 : framesLastSecond + " frames/s");
-        if (model.paused()) {
+        if (session.stale()) {
+            liveRate.setText("the engine is not answering: nothing new to draw");
+        } else if (model.paused()) {
             liveRate.setText(String.format(Locale.ROOT, "paused: %,d requests since", model.seenWhilePaused()));
         } else {
             liveRate.setText(String.format(Locale.ROOT, "%,.0f req/s", rateLastSecond));
