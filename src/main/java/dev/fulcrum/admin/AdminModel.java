@@ -143,18 +143,23 @@ public final class AdminModel {
     /** {@code GET /api/ring}. */
     public static Map<String, Object> ring(Pool pool) {
         KeySpace ks = keySpace(pool);
-        List<Map<String, Object>> points = new ArrayList<>();
-        for (KeySpace.Point pt : ks.points()) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("type", ks.type());
+        out.put("points", points(ks.points()));
+        out.put("share", ks.share());
+        return out;
+    }
+
+    /** Points as {@code /api/ring} and the preview give them: the hash unsigned, and its owner. */
+    private static List<Map<String, Object>> points(List<KeySpace.Point> pts) {
+        List<Map<String, Object>> points = new ArrayList<>(pts.size());
+        for (KeySpace.Point pt : pts) {
             Map<String, Object> m = new LinkedHashMap<>(2);
             m.put("hash", unsigned(pt.hash()));
             m.put("backend", pt.backend());
             points.add(m);
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("type", ks.type());
-        out.put("points", points);
-        out.put("share", ks.share());
-        return out;
+        return points;
     }
 
     /** {@code GET /api/ring/lookup}. */
@@ -178,6 +183,7 @@ public final class AdminModel {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("movedFraction", pv.movedFraction());
         out.put("share", pv.share());
+        out.put("points", points(pv.points()));
         return out;
     }
 

@@ -112,6 +112,7 @@ public interface EngineClient extends AutoCloseable {
     record Lookup(String key, java.math.BigInteger hash, String backend) {
     }
 
-    record Preview(double movedFraction, Map<String, Double> share) {
+    /** {@code points} as {@link Ring#points()}: the key space after the change (null from an engine that sends none). */
+    record Preview(double movedFraction, Map<String, Double> share, List<Point> points) {
     }
 }

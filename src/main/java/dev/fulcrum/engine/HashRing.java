@@ -275,7 +275,7 @@ final class HashRing implements KeySpace {
     @Override
     public Preview preview(Candidates next) {
         HashRing other = build(next, virtualNodes, null);
-        return new Preview(movedFraction(other), other.share());
+        return new Preview(movedFraction(other), other.share(), other.points());
     }
 
     /**

@@ -34,6 +34,7 @@ public interface KeySpace {
     record Point(long hash, String backend) {
     }
 
-    record Preview(double movedFraction, Map<String, Double> share) {
+    /** What the key space would be: the fraction that changes owner, each backend's share, and its points. */
+    record Preview(double movedFraction, Map<String, Double> share, List<Point> points) {
     }
 }

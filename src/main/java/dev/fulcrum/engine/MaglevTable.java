@@ -199,7 +199,7 @@ final class MaglevTable implements KeySpace {
     @Override
     public Preview preview(Candidates next) {
         MaglevTable other = build(next, size, null);
-        return new Preview(movedFraction(other), other.share());
+        return new Preview(movedFraction(other), other.share(), other.points());
     }
 
     /** Fraction of slots whose owner differs between this table and {@code other} (same size). */

@@ -192,6 +192,16 @@ class AdminApiTest {
         assertThat(preview.get("movedFraction").asDouble())
                 .isCloseTo(ring.get("share").get("demo-a").asDouble(), org.assertj.core.data.Offset.offset(1e-6));
         assertThat(preview.get("share").get("demo-b").asDouble()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+        // the key space after the change, in /api/ring's shape: demo-a's points gone, demo-b's as they are
+        List<JsonNode> kept = new java.util.ArrayList<>();
+        ring.get("points").forEach(pt -> {
+            if (pt.get("backend").asText().equals("demo-b")) {
+                kept.add(pt);
+            }
+        });
+        List<JsonNode> after = new java.util.ArrayList<>();
+        preview.get("points").forEach(after::add);
+        assertThat(after).isNotEmpty().isEqualTo(kept);
         assertThat(state()).isEqualTo(before);
         assertThat(json(f.get("/api/ring").body())).isEqualTo(ring);
 

@@ -228,16 +228,42 @@ public final class RingViewModel {
         Map<String, Integer> a = add;
         Map<String, Integer> wt = weights;
         RingGeometry now = geometry.get();
-        session.call("preview", () -> session.client().preview(pool, r, a, wt), p -> {
-            previewChanges.set(w.mode() == Mode.REMOVE && now != null && !now.isTable()
-                    ? RingGeometry.changes(now, now.without(w.backend())) : null);
-            preview.set(p);
-            previewText.set(String.format("%s would move %.1f%% of keys", describe(w), p.movedFraction() * 100));
+        int tableSize = tableSize(pool);
+        Map<String, Color> palette = dev.fulcrum.ui.Palette.forPool(session.state(), pool);
+        // the stretches that change owner, worked out on the worker like the ring itself
+        session.call("preview", () -> {
+            EngineClient.Preview p = session.client().preview(pool, r, a, wt);
+            return new Previewed(p, changes(now, p, w, tableSize, palette));
+        }, pv -> {
+            previewChanges.set(pv.changes());
+            preview.set(pv.preview());
+            previewText.set(String.format("%s would move %.1f%% of keys", describe(w),
+                    pv.preview().movedFraction() * 100));
         }, msg -> {
             previewChanges.set(null);
             preview.set(null);
             previewText.set(msg);
         });
+    }
+
+    private record Previewed(EngineClient.Preview preview, List<RingGeometry.Change> changes) {
+    }
+
+    /**
+     * What a what-if gives another owner: the engine's key space after the change against the one shown, for any
+     * change and for a Maglev table as for a ring; from an engine that sends no points, a removal from a ring is
+     * worked out here (its keys go on to the next point) and anything else shows no stretches.
+     */
+    static List<RingGeometry.Change> changes(RingGeometry now, EngineClient.Preview p, WhatIf w, int tableSize,
+                                             Map<String, Color> palette) {
+        if (now == null) {
+            return null;
+        }
+        if (p.points() != null) {
+            return RingGeometry.changes(now, RingGeometry.of(new EngineClient.Ring(now.type(), p.points(), p.share()),
+                    tableSize, palette));
+        }
+        return w.mode() == Mode.REMOVE && !now.isTable() ? RingGeometry.changes(now, now.without(w.backend())) : null;
     }
 
     /** Makes the previewed change for real (undoable like any other). */
