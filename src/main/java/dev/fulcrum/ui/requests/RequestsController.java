@@ -56,6 +56,9 @@ public final class RequestsController {
     /** The poll and the open-tunnel refresh, while they run; null otherwise. */
     private dev.fulcrum.ui.FxTicks.Ticking poller;
     private dev.fulcrum.ui.FxTicks.Ticking openRefresh;
+    /** The poll's ticks, and those that read the stream (the tab showing); FX thread. */
+    private int ticks;
+    private int reads;
     private RequestSource source;
     private Runnable onUnavailable = () -> { };
     private boolean readingOpen;
@@ -223,7 +226,9 @@ public final class RequestsController {
             // hidden, the tab reads nothing: each read materialises every request since the last, and at full load
             // that is the window's largest cost; shown again, it takes the newest the stream still holds
             poller = dev.fulcrum.ui.FxTicks.every(Duration.millis(POLL_MS), () -> {
+                ticks++;
                 if (showing.get()) {
+                    reads++;
                     poll();
                 }
             });
@@ -363,6 +368,11 @@ public final class RequestsController {
     }
 
     /** Bound to the tab's selection: the open WebSockets are listed only while someone looks. */
+    /** Ticks of the poll so far, and how many of them read the stream; FX thread, for tests. */
+    public int[] pollCounts() {
+        return new int[] {ticks, reads};
+    }
+
     public BooleanProperty showingProperty() {
         return showing;
     }

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -100,9 +101,13 @@ class RequestsViewTest {
         for (int i = 0; i < 3; i++) {
             assertThat(fulcrum.proxied("/while-hidden/" + i).status()).isEqualTo(200);
         }
-        // then the hidden list stays empty: each read costs the window, at full load, more than anything it draws
-        Thread.sleep(3 * RequestsController.POLL_MS); // time for three polls to run were they to (a check of absence)
-        robot.interact(() -> { });
+        // then three ticks of the poll later the hidden list has read nothing: each read costs the window, at full
+        // load, more than anything it draws
+        int[] at = WaitForAsyncUtils.asyncFx(() -> window.requests().pollCounts()).get();
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                WaitForAsyncUtils.asyncFx(() -> window.requests().pollCounts()[0]).get() >= at[0] + 3);
+        int[] later = WaitForAsyncUtils.asyncFx(() -> window.requests().pollCounts()).get();
+        assertThat(later[1]).as("reads while hidden").isEqualTo(at[1]);
         assertThat(table(robot).getItems()).isEmpty();
 
         // when the tab is shown, the requests are there
@@ -118,8 +123,9 @@ class RequestsViewTest {
         assertThat(fulcrum.proxied("/hello?x=1", "Authorization", "Bearer s3cret").status()).isEqualTo(200);
 
         // when it is listed and its row clicked
-        await().atMost(Duration.ofSeconds(10)).until(() -> table(robot).getItems().stream()
-                .anyMatch(r -> r.request().path().equals("/hello")));
+        // (the row's cell is laid out on the pulse after the row arrives)
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup((Node n) -> n instanceof TableCell<?, ?> c
+                && "/hello?x=1".equals(c.getText())).tryQuery().isPresent());
         Node cell = robot.lookup((Node n) -> n instanceof TableCell<?, ?> c && "/hello?x=1".equals(c.getText()))
                 .query();
         robot.clickOn(cell);
