@@ -30,7 +30,6 @@ public final class Gui {
 
     /** The window on an engine it starts from {@code config} (and {@code configFile}'s later edits, when not null). */
     public static int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
-        ProxyFirstJit.apply();
         return launch(new Options(new Embedded(config, configFile, overrides), null, null));
     }
 
