@@ -13,6 +13,9 @@
  *       {@link dev.fulcrum.ui.MainController} is its frame (engine, pool selector, theme, tabs, status bar);
  *       {@link dev.fulcrum.ui.BackendCommands} makes the operator's backend changes, undoable through
  *       {@link dev.fulcrum.ui.UndoHistory}.</li>
+ *   <li>{@link dev.fulcrum.ui.StageFrames} drives an animated view's frames (every pulse, or ticks when
+ *       {@link dev.fulcrum.ui.FramePacer} holds it back, nothing while hidden); {@link dev.fulcrum.ui.FxTicks} runs
+ *       periodic view work without holding JavaFX's pulse.</li>
  * </ul>
  *
  * <p>May use: {@code admin} (the engine client), {@code config}, {@code engine} values, {@code demo} values,
