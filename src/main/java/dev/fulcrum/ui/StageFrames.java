@@ -53,7 +53,7 @@ public final class StageFrames {
         return f;
     }
 
-    /** Whether the stage draws on every pulse now (false: on ticks, or not at all); for tests and the toolbar. */
+    /** Whether the stage draws on every pulse now (false: on ticks, or not at all); for tests. */
     public boolean everyPulse() {
         return pulsing;
     }
