@@ -4,10 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.util.function.DoubleSupplier;
 
 /**
- * How often an animated stage (Live, the ring's keys, the breakers) may draw: the proxy comes first. Once a second it reads how busy the machine's CPUs were
- * over the last moments and, when they are nearly saturated (a benchmark, a load test on the same machine), lets the
- * stage draw only a few frames a second, so the software renderer does not take the cores the proxy needs; at
- * workshop rates, where the machine has room, every pulse is drawn (60 a second). The toolbar says when it holds back.
+ * How often an animated stage (Live, the ring's keys, the breakers) may draw: the proxy comes first. Once a second it
+ * reads how busy the machine's CPUs were over the last moments and, when they are nearly saturated (a benchmark, a load
+ * test on the same machine), lets the stage draw only a few frames a second, so the software renderer does not take
+ * the cores the proxy needs; at workshop rates, where the machine has room, every pulse is drawn (60 a second). The
+ * Live toolbar says when it holds back.
  *
  * <p>Example: CPU load 0.95 gives at most 8 frames a second (a frame is skipped when less than 1/8 s has passed since
  * the last drawn one), 0.8 gives 20, 0.5 gives every pulse.

@@ -88,14 +88,4 @@ public final class FxTicks {
             start.run();
         }
     }
-
-    /** Whether {@code node} is on screen: in a scene and neither it nor a parent is hidden (a tab not selected). */
-    public static boolean onScreen(Node node) {
-        for (Node n = node; n != null; n = n.getParent()) {
-            if (!n.isVisible()) {
-                return false;
-            }
-        }
-        return node.getScene() != null;
-    }
 }

@@ -53,4 +53,14 @@ public final class Views {
         }
         return url.toExternalForm();
     }
+
+    /** Whether {@code node} is on screen: in a scene and neither it nor a parent is hidden (a tab not selected). */
+    public static boolean onScreen(javafx.scene.Node node) {
+        for (javafx.scene.Node n = node; n != null; n = n.getParent()) {
+            if (!n.isVisible()) {
+                return false;
+            }
+        }
+        return node.getScene() != null;
+    }
 }

@@ -5,9 +5,9 @@ import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.FramePacer;
-import dev.fulcrum.ui.FxTicks;
 import dev.fulcrum.ui.StageFrames;
 import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.Views;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,7 +128,7 @@ public final class LiveController {
         }, "fulcrum-ui-requests");
         opener.setDaemon(true);
         opener.start();
-        StageFrames.of(liveStage, () -> showing.get() && FxTicks.onScreen(liveStage), pacer, this::frame);
+        StageFrames.of(liveStage, () -> showing.get() && Views.onScreen(liveStage), pacer, this::frame);
         liveStage.sceneProperty().addListener((o, a, sc) -> {
             RequestSource s = source;
             if (sc == null && s != null) {

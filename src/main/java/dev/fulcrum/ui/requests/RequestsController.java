@@ -369,7 +369,7 @@ public final class RequestsController {
 
     /** Bound to the tab's selection: the open WebSockets are listed only while someone looks. */
     /** Ticks of the poll so far, and how many of them read the stream; FX thread, for tests. */
-    public int[] pollCounts() {
+    int[] pollCounts() {
         return new int[] {ticks, reads};
     }
 

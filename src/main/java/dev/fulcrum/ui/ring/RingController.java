@@ -116,7 +116,7 @@ public final class RingController {
             source = s;
             noRequests = s == null;
         });
-        dev.fulcrum.ui.StageFrames.of(ringPane, () -> dev.fulcrum.ui.FxTicks.onScreen(ringPane),
+        dev.fulcrum.ui.StageFrames.of(ringPane, () -> dev.fulcrum.ui.Views.onScreen(ringPane),
                 dev.fulcrum.ui.FramePacer.ofThisMachine(), this::frame);
     }
 
