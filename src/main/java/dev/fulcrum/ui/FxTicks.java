@@ -15,9 +15,18 @@ import javafx.util.Duration;
  * proxy load that walk was the largest part of the window's FX-thread time. A tick here is a {@code runLater} from one
  * shared daemon thread instead, so between ticks the FX thread sleeps unless something on screen changed.
  *
+ * <p>Every tick lands on one grid: an action every p nanoseconds runs at the multiples of p counted from one origin, so
+ * actions whose periods divide one another (125 ms, 250 ms, 500 ms, 1 s) reach the FX thread back to back and share one
+ * pulse. A worker's result handed over with {@link #soon} waits for the next point of the {@link #GRID_NANOS} grid, so
+ * it shares that pulse too: with the stage held to 8 frames a second on a saturated machine, the window pulses 8 times
+ * a second rather than once for each sample, status line and timeline tick besides.
+ *
  * <p>At most one tick of each action waits on the FX thread: a busy FX thread gets the next tick late, not a backlog.
  */
 public final class FxTicks {
+    /** The grid {@link #soon} hands over on: 1/8 s, the stage's frame gap when the machine is saturated. */
+    public static final long GRID_NANOS = 125_000_000;
+    private static final long ORIGIN = System.nanoTime();
     private static final ScheduledExecutorService TICKS = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "fulcrum-ui-ticks");
         t.setDaemon(true);
@@ -33,7 +42,26 @@ public final class FxTicks {
         void stop();
     }
 
-    /** Runs {@code action} on the FX thread every {@code periodNanos}, the first time one period from now. */
+    /** How long from {@code now} (nanoTime) to the next multiple of {@code periodNanos} on the grid; never 0. */
+    static long untilNext(long now, long periodNanos) {
+        return periodNanos - Math.floorMod(now - ORIGIN, periodNanos);
+    }
+
+    /**
+     * Runs {@code action} once on the FX thread at the next point of the {@link #GRID_NANOS} grid (within 1/8 s): for a
+     * worker handing over what it read, so that it shares the pulse of the ticks due then.
+     */
+    public static void soon(Runnable action) {
+        TICKS.schedule(() -> {
+            try {
+                Platform.runLater(action);
+            } catch (IllegalStateException toolkitGone) {
+                // the window has closed: nothing is left to show it
+            }
+        }, untilNext(System.nanoTime(), GRID_NANOS), TimeUnit.NANOSECONDS);
+    }
+
+    /** Runs {@code action} on the FX thread at every multiple of {@code periodNanos} on the grid, the first within one period. */
     public static Ticking every(long periodNanos, Runnable action) {
         AtomicBoolean waiting = new AtomicBoolean();
         AtomicBoolean stopped = new AtomicBoolean();
@@ -51,7 +79,7 @@ public final class FxTicks {
             } catch (IllegalStateException toolkitGone) {
                 stopped.set(true);
             }
-        }, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
+        }, untilNext(System.nanoTime(), periodNanos), periodNanos, TimeUnit.NANOSECONDS);
         return () -> {
             stopped.set(true);
             f.cancel(false);

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>Why one thread: commands and samples run in order, so a sample taken after a command always shows its
  * effect, and the FX thread never blocks on the client (which may be remote). Engine events arrive on the
  * engine's thread; they are queued and handed to the FX thread in batches with each sample, so a burst of
- * events costs one {@code runLater}, not thousands.
+ * events costs one {@code runLater}, not thousands. Samples reach the FX thread on {@link FxTicks}' grid (within
+ * 1/8 s of being read), in the pulse the window draws then anyway.
  */
 public final class UiSession implements AutoCloseable {
     public static final long SAMPLE_PERIOD_MS = 250;
@@ -110,9 +111,10 @@ public final class UiSession implements AutoCloseable {
             latestInstance = client instanceof dev.fulcrum.admin.HttpEngineClient h ? h.instance() : null;
             lastAnswerNanos = System.nanoTime();
             lastAnswerWallMillis = System.currentTimeMillis();
-            // at most one hand-over queued: if the FX thread is behind, it gets the newest state, not a backlog
+            // at most one hand-over queued: if the FX thread is behind, it gets the newest state, not a backlog;
+            // on the ticks' grid, so the views' changes share the pulse of the ticks due then
             if (posted.compareAndSet(false, true)) {
-                Platform.runLater(this::applySample);
+                FxTicks.soon(this::applySample);
             }
         } catch (RuntimeException e) {
             LOG.debug("state sample failed", e);
@@ -215,7 +217,7 @@ public final class UiSession implements AutoCloseable {
         }
         EngineClient.Ring r = client.ring(pool);
         long now = System.currentTimeMillis();
-        Platform.runLater(() -> history.ring(pool, now, r));
+        FxTicks.soon(() -> history.ring(pool, now, r));
         return r;
     }
 
@@ -225,7 +227,7 @@ public final class UiSession implements AutoCloseable {
         }
         try {
             Map<String, Map<String, Object>> d = client.demoState();
-            Platform.runLater(() -> demoState.set(d));
+            FxTicks.soon(() -> demoState.set(d));
         } catch (RuntimeException e) {
             LOG.debug("demo state sample failed", e);
         }
