@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 public final class FulcrumWindow extends Application {
     private static final Logger LOG = LoggerFactory.getLogger(FulcrumWindow.class);
     private static volatile int exitCode;
+    /** The application JavaFX started, from its {@link #start}; null while the toolkit starts. */
+    private static volatile FulcrumWindow running;
     private volatile EngineConnector.Connection connection;
     private volatile UiSession session;
     private volatile MainWindow window;
@@ -42,7 +44,7 @@ public final class FulcrumWindow extends Application {
         boolean attach = o != null && o.attachUrl() != null;
         prefs.attach(stage);
         stage.setTitle("Fulcrum");
-        stopGracefullyOnSignals();
+        running = this;
         open(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…",
                 attach ? () -> EngineConnector.attach(o.attachUrl(), o.token(), dev.fulcrum.ui.connect.TokenDialog.asking(stage))
                         : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile(),
@@ -181,13 +183,20 @@ public final class FulcrumWindow extends Application {
 
     /**
      * SIGTERM and SIGINT stop the window's engine as they stop a headless one (docs/REFERENCE.md §1): no new requests, those
-     * in flight finish (up to drainTimeoutMs), then the window closes and the process exits 0. Without a handler the
-     * JVM would end at once (exit 143) and drop them.
+     * in flight finish (up to drainTimeoutMs), then the window closes and the process exits 0. Installed before the
+     * JavaFX toolkit starts: a signal while it starts (connecting to the X server, loading GTK) finds no window and
+     * no engine (the engine starts from the window), so the process exits 0 at once. Without a handler the JVM would
+     * end at once (exit 143) and drop the requests in flight.
      */
-    private void stopGracefullyOnSignals() {
+    static void stopGracefullyOnSignals() {
         sun.misc.SignalHandler h = sig -> {
             Thread t = new Thread(() -> {
-                EngineConnector.Connection c = connection;
+                FulcrumWindow w = running;
+                if (w == null) {
+                    LOG.info("stopping before the window opened: no engine was started");
+                    System.exit(0);
+                }
+                EngineConnector.Connection c = w.connection;
                 if (c != null && c.owned() instanceof EmbeddedFulcrum app) {
                     LOG.info("shutting down: refusing new requests, letting in-flight ones finish");
                     app.shutdownGracefully();

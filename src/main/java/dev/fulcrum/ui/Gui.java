@@ -40,6 +40,7 @@ public final class Gui {
 
     private static int launch(Options o) {
         options = o;
+        FulcrumWindow.stopGracefullyOnSignals();
         Application.launch(FulcrumWindow.class);
         return FulcrumWindow.exitCode();
     }

@@ -111,6 +111,54 @@ class WindowSignalTest {
     }
 
     /**
+     * A signal while the JavaFX toolkit is still starting, before any window or engine exists, ends the process with
+     * exit 0 too. The moment is held open by a display that accepts GTK's connection and never answers it, so the
+     * process is known to be inside the toolkit's start when the signal comes.
+     */
+    @ParameterizedTest(name = "SIG{0} while the toolkit starts")
+    @CsvSource({"TERM", "INT"})
+    void aSignalWhileTheToolkitStartsExitsZero(String signal, @TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("fulcrum.json"), """
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9"}], "healthCheck": {"enabled": false}}
+                """);
+        int display = 97;
+        Path socket = Path.of("/tmp/.X11-unix/X" + display);
+        assumeTrue(!Files.exists(socket), "display :" + display + " is in use here");
+        Files.createDirectories(socket.getParent());
+        try (java.nio.channels.ServerSocketChannel silent = java.nio.channels.ServerSocketChannel.open(
+                java.net.StandardProtocolFamily.UNIX)) {
+            silent.bind(java.net.UnixDomainSocketAddress.of(socket));
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                    "-Duser.home=" + dir, "dev.fulcrum.Main", "--config", config.toString(), "--proxy-port", "0",
+                    "--admin-port", "0")
+                    .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().put("DISPLAY", ":" + display);
+            pb.environment().put("XDG_CONFIG_HOME", dir.toString());
+            Process process = pb.start();
+            try (java.nio.channels.SocketChannel gtk = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return silent.accept(); // the toolkit connects to the display, then waits for its answer
+                } catch (IOException e) {
+                    return null;
+                }
+            }).get(60, TimeUnit.SECONDS)) {
+                assertThat(gtk).isNotNull();
+                Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid())).start();
+                assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+                assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exits after SIG%s", signal).isTrue();
+                assertThat(process.exitValue()).as("stderr: %s", stderr(dir)).isZero();
+            } finally {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            Files.deleteIfExists(socket);
+        }
+    }
+
+    /**
      * The window on its default config with 8080 and 8081 taken takes the next free ports and says so in the log and
      * the title bar (docs/REFERENCE.md §1); a SIGTERM then ends it with exit 0. Skipped while another process holds
      * the default config's demo backend ports.
