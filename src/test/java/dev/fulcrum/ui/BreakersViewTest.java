@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 /** The breaker and health views against a real engine whose demo backend fails every request. */
 @ExtendWith(ApplicationExtension.class)
@@ -64,6 +65,26 @@ class BreakersViewTest {
         assertThat(robot.lookup("#breakerCountdown-flaky").queryAs(Label.class).getText()).startsWith("HALF_OPEN in");
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(card.lookupAll(".transition").stream()
                 .map(n -> ((Label) n).getText())).anySatisfy(t -> assertThat(t).endsWith("CLOSED → OPEN")));
+    }
+
+    @Test
+    void aCardShowsItsRatesAndThresholdsWhole(FxRobot robot) {
+        // given the Breakers tab, the card's widest figures shown: slow calls open at 100%
+        robot.interact(() -> window.controller().select("Breakers"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#breakerState-flaky").tryQuery().isPresent());
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // then no text of the card is cut with an ellipsis ("0% (opens at 10…")
+        List<String> cut = new java.util.ArrayList<>();
+        robot.interact(() -> {
+            for (Node n : robot.lookup("#breaker-flaky").query().lookupAll(".text")) {
+                if (n instanceof javafx.scene.text.Text t && n.getParent() instanceof javafx.scene.control.Labeled l
+                        && l.getText() != null && !l.getText().isEmpty() && !l.getText().equals(t.getText())) {
+                    cut.add(l.getText() + " -> " + t.getText());
+                }
+            }
+        });
+        assertThat(cut).as("texts cut on the breaker card").isEmpty();
     }
 
     @Test

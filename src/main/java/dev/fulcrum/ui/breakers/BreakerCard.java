@@ -193,10 +193,13 @@ final class BreakerCard extends VBox {
     }
 
     /** A row whose labels keep their whole text: the one that gives way is the last, and it wraps. */
+    /** Labels keep their whole text; a bar gives up its width first when the card is narrow. */
     private static HBox row(javafx.scene.Node... nodes) {
         for (javafx.scene.Node n : nodes) {
-            if (n instanceof Label l && n != nodes[nodes.length - 1]) {
+            if (n instanceof Label l) {
                 l.setMinWidth(Region.USE_PREF_SIZE);
+            } else if (n instanceof javafx.scene.control.ProgressBar bar) {
+                bar.setMinWidth(40);
             }
         }
         HBox box = new HBox(6, nodes);
