@@ -195,6 +195,7 @@ public final class FulcrumWindow extends Application {
                 if (w == null) {
                     LOG.info("stopping before the window opened: no engine was started");
                     System.exit(0);
+                    return;
                 }
                 EngineConnector.Connection c = w.connection;
                 if (c != null && c.owned() instanceof EmbeddedFulcrum app) {

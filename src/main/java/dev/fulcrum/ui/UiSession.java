@@ -119,7 +119,7 @@ public final class UiSession implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.debug("state sample failed", e);
             String why = inWords(e);
-            Platform.runLater(() -> {
+            FxTicks.soon(() -> { // after any sample handed over before it, as the samples were read
                 lastError.set("cannot read the engine's state: " + why);
                 if (state.get() != null) {
                     stale.set(true); // nothing answers: the figures on screen are the last ones, not live
