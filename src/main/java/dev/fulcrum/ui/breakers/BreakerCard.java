@@ -192,7 +192,6 @@ final class BreakerCard extends VBox {
         }
     }
 
-    /** A row whose labels keep their whole text: the one that gives way is the last, and it wraps. */
     /** Labels keep their whole text; a bar gives up its width first when the card is narrow. */
     private static HBox row(javafx.scene.Node... nodes) {
         for (javafx.scene.Node n : nodes) {

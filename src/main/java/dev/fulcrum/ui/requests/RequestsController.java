@@ -367,12 +367,12 @@ public final class RequestsController {
         this.onUnavailable = r;
     }
 
-    /** Bound to the tab's selection: the open WebSockets are listed only while someone looks. */
     /** Ticks of the poll so far, and how many of them read the stream; FX thread, for tests. */
     int[] pollCounts() {
         return new int[] {ticks, reads};
     }
 
+    /** Bound to the tab's selection: the open WebSockets are listed only while someone looks. */
     public BooleanProperty showingProperty() {
         return showing;
     }
