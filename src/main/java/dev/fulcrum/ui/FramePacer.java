@@ -10,11 +10,13 @@ import java.util.function.DoubleSupplier;
  * the cores the proxy needs; at workshop rates, where the machine has room, every pulse is drawn (60 a second). The
  * Live toolbar says when it holds back.
  *
- * <p>Example: CPU load 0.95 gives at most 8 frames a second (a frame is skipped when less than 1/8 s has passed since
- * the last drawn one), 0.8 gives 20, 0.5 gives every pulse.
+ * <p>Example: CPU load 0.97 (wrk against the proxy on this machine) gives at most 4 frames a second (a frame is skipped
+ * when less than 1/4 s has passed since the last drawn one), 0.92 gives 8, 0.8 gives 20, 0.5 gives every pulse. At 4
+ * a second the Live stage's FX thread and renderer take about half of what they take at 8.
  */
 public final class FramePacer {
-    static final double SATURATED = 0.9;
+    static final double SATURATED = 0.95;
+    static final double NEARLY_SATURATED = 0.9;
     static final double BUSY = 0.75;
 
     private final DoubleSupplier cpuLoad;
@@ -39,7 +41,7 @@ public final class FramePacer {
     /** Whether the pulse at {@code now} (seconds) is drawn. */
     public boolean due(double now) {
         check(now);
-        // a little slack: pulses come every 1/60 s, so 1/8 s is never met to the nanosecond
+        // a little slack: pulses come every 1/60 s, so 1/4 s is never met to the nanosecond
         if (!Double.isNaN(lastFrame) && now - lastFrame < minGap - 0.004) {
             return false;
         }
@@ -55,7 +57,7 @@ public final class FramePacer {
         if (now - lastCheck >= 1) {
             lastCheck = now;
             double load = cpuLoad.getAsDouble();
-            cap = load >= SATURATED ? 8 : load >= BUSY ? 20 : 0;
+            cap = load >= SATURATED ? 4 : load >= NEARLY_SATURATED ? 8 : load >= BUSY ? 20 : 0;
             minGap = cap == 0 ? 0 : 1.0 / cap;
         }
     }

@@ -18,14 +18,17 @@ import javafx.util.Duration;
  * <p>Every tick lands on one grid: an action every p nanoseconds runs at the multiples of p counted from one origin, so
  * actions whose periods divide one another (125 ms, 250 ms, 500 ms, 1 s) reach the FX thread back to back and share one
  * pulse. A worker's result handed over with {@link #soon} waits for the next point of the {@link #GRID_NANOS} grid, so
- * it shares that pulse too: with the stage held to 8 frames a second on a saturated machine, the window pulses 8 times
+ * it shares that pulse too: with the stage held to 4 frames a second on a saturated machine, the window pulses 4 times
  * a second rather than once for each sample, status line and timeline tick besides.
  *
  * <p>At most one tick of each action waits on the FX thread: a busy FX thread gets the next tick late, not a backlog.
  */
 public final class FxTicks {
-    /** The grid {@link #soon} hands over on: 1/8 s, the stage's frame gap when the machine is saturated. */
-    public static final long GRID_NANOS = 125_000_000;
+    /**
+     * The grid {@link #soon} hands over on: 1/4 s, the stage's frame gap when the machine is saturated, and the
+     * session's sample period, so a sample waits at most one period to be shown.
+     */
+    public static final long GRID_NANOS = 250_000_000;
     private static final long ORIGIN = System.nanoTime();
     private static final ScheduledExecutorService TICKS = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "fulcrum-ui-ticks");
@@ -48,7 +51,7 @@ public final class FxTicks {
     }
 
     /**
-     * Runs {@code action} once on the FX thread at the next point of the {@link #GRID_NANOS} grid (within 1/8 s): for a
+     * Runs {@code action} once on the FX thread at the next point of the {@link #GRID_NANOS} grid (within 1/4 s): for a
      * worker handing over what it read, so that it shares the pulse of the ticks due then.
      */
     public static void soon(Runnable action) {

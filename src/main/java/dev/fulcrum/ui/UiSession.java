@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * effect, and the FX thread never blocks on the client (which may be remote). Engine events arrive on the
  * engine's thread; they are queued and handed to the FX thread in batches with each sample, so a burst of
  * events costs one {@code runLater}, not thousands. Samples reach the FX thread on {@link FxTicks}' grid (within
- * 1/8 s of being read), in the pulse the window draws then anyway.
+ * 1/4 s of being read), in the pulse the window draws then anyway.
  */
 public final class UiSession implements AutoCloseable {
     public static final long SAMPLE_PERIOD_MS = 250;

@@ -26,16 +26,19 @@ class FramePacerTest {
     }
 
     @Test
-    void aSaturatedMachineGetsEightFramesABusyOneTwenty() {
-        load = 0.95;
+    void aSaturatedMachineGetsFourFramesANearlySaturatedEightABusyOneTwenty() {
+        load = 0.97;
         FramePacer p = new FramePacer(() -> load);
-        assertThat(drawnInOneSecondFrom(p, 0)).isEqualTo(8);
+        assertThat(drawnInOneSecondFrom(p, 0)).isEqualTo(4);
+        assertThat(p.cap()).isEqualTo(4);
+        load = 0.92;
+        assertThat(drawnInOneSecondFrom(p, 1)).isEqualTo(8);
         assertThat(p.cap()).isEqualTo(8);
         load = 0.8;
-        assertThat(drawnInOneSecondFrom(p, 1)).isEqualTo(20);
+        assertThat(drawnInOneSecondFrom(p, 2)).isEqualTo(20);
         assertThat(p.cap()).isEqualTo(20);
         load = 0.1;
-        assertThat(drawnInOneSecondFrom(p, 2)).as("back to every pulse once the load goes").isEqualTo(60);
+        assertThat(drawnInOneSecondFrom(p, 3)).as("back to every pulse once the load goes").isEqualTo(60);
     }
 
     @Test

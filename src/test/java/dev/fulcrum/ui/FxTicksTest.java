@@ -17,8 +17,8 @@ import org.testfx.framework.junit5.Start;
 
 /**
  * Every tick lands on one grid: whenever an action starts, its ticks fall on the multiples of its period from the
- * same origin, so ticks whose periods divide one another (the stage's 1/8 s, the samples' and status line's 1/4 and
- * 1/2 s, the timeline's second) come at the same moments and share a pulse.
+ * same origin, so ticks whose periods divide one another (the stage's 1/8 or 1/4 s, the samples' 1/4 s, the status
+ * line's 1/2 s, the timeline's second) come at the same moments and share a pulse.
  */
 @ExtendWith(ApplicationExtension.class)
 @Timeout(30)
