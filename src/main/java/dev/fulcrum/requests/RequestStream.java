@@ -123,6 +123,10 @@ public final class RequestStream {
          * counts and draws them needs, and costs the reader a fraction of a full copy.
          */
         public int poll(int max, boolean headers, Consumer<RequestSample> sink) {
+            return poll(max, headers, (endNanos, r) -> sink.accept(r));
+        }
+
+        private int poll(int max, boolean headers, Found sink) {
             long available = 0;
             for (Stripe s : stripes) {
                 long head = (long) HEAD.getAcquire(s);
@@ -147,11 +151,12 @@ public final class RequestStream {
                         dropped++;
                         continue;
                     }
-                    RequestSample r = read(s, n, headers);
-                    if (r == null) {
+                    Slot copy = read(s, n);
+                    if (copy == null) {
                         dropped++;
                     } else {
-                        sink.accept(r);
+                        sink.accept(copy.endNanos, copy.toSample(s.index + ":" + n, wallOffsetNanos,
+                                headers ? RequestStream.this.headers : NO_HEADERS));
                         found++;
                     }
                 }
@@ -182,19 +187,27 @@ public final class RequestStream {
         return new Cursor(false);
     }
 
-    /** The newest {@code limit} requests kept, newest first. */
+    /**
+     * The newest {@code limit} requests kept, newest first: ordered by when each ended to the nanosecond, since two
+     * requests on loopback often end within the same millisecond, on different I/O threads.
+     */
     public List<RequestSample> recent(int limit) {
-        List<RequestSample> all = new ArrayList<>();
-        fromOldest().poll(all::add);
-        all.sort(Comparator.comparingLong(RequestStream::endMillis).reversed());
-        return all.size() <= limit ? all : List.copyOf(all.subList(0, Math.max(0, limit)));
+        List<Ended> all = new ArrayList<>();
+        fromOldest().poll(Integer.MAX_VALUE, true, (endNanos, r) -> all.add(new Ended(endNanos, r)));
+        all.sort(Comparator.comparingLong(Ended::endNanos).reversed());
+        return all.stream().limit(Math.max(0, limit)).map(Ended::sample).toList();
     }
 
-    private static long endMillis(RequestSample r) {
-        return r.startMillis() + (long) r.latencyMs();
+    /** What a cursor hands over: a request, and when it ended on this stream's clock. */
+    private interface Found {
+        void accept(long endNanos, RequestSample r);
     }
 
-    private RequestSample read(Stripe s, long n, boolean withHeaders) {
+    private record Ended(long endNanos, RequestSample sample) {
+    }
+
+    /** A copy of request {@code n} of stripe {@code s}, or null when its writer has overwritten or is rewriting it. */
+    private Slot read(Stripe s, long n) {
         Slot slot = s.slots[(int) (n & mask)];
         long expected = 2 * n + 2;
         if ((long) SEQ.getAcquire(slot) != expected) {
@@ -206,7 +219,7 @@ public final class RequestStream {
         if ((long) SEQ.getOpaque(slot) != expected) {
             return null;
         }
-        return copy.toSample(s.index + ":" + n, wallOffsetNanos, withHeaders ? headers : NO_HEADERS);
+        return copy;
     }
 
     private static final class Stripe {

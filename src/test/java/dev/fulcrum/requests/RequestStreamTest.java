@@ -121,6 +121,26 @@ class RequestStreamTest {
     }
 
     @Test
+    void recentOrdersRequestsEndingWithinOneMillisecondByTheirNanoseconds() throws Exception {
+        RequestStream s = new RequestStream(16, NO_HEADERS);
+        Thread other = new Thread(() -> writeEnding(s, "/late", 100_700_000L));
+        other.start();
+        other.join();
+        writeEnding(s, "/first", 100_200_000L);
+        writeEnding(s, "/second", 100_400_000L);
+
+        assertThat(s.recent(3)).extracting(RequestSample::path).containsExactly("/late", "/second", "/first");
+    }
+
+    private static void writeEnding(RequestStream s, String path, long endNanos) {
+        RequestStream.Slot slot = s.claim();
+        slot.startNanos = endNanos - 100_000L;
+        slot.endNanos = endNanos;
+        slot.path = path;
+        s.publish(slot);
+    }
+
+    @Test
     void aReaderRacingTheWriterNeverKeepsASlotHalfRewritten() throws Exception {
         RequestStream s = new RequestStream(64, NO_HEADERS);
         AtomicBoolean stop = new AtomicBoolean();
