@@ -17,12 +17,15 @@ import javafx.scene.shape.Rectangle;
 /**
  * One backend on the Live stage: its colour and id, its state, breaker and health, its weight as a slider that
  * reweights live, its rate and latency, and its in-flight requests as a visible queue (one square each, up to
- * {@value #QUEUE_SHOWN}, then a count). Below {@value #FULL_HEIGHT} px only the first two lines show, so twelve
- * backends still fit a projector's height.
+ * {@value #QUEUE_SHOWN} or as many as fit beside the figures, then a count). The figures always show whole: the queue
+ * gives way to them. Below {@value #FULL_HEIGHT} px only the first two lines show, so twelve backends still fit a
+ * projector's height.
  */
 final class LiveCard extends VBox {
     static final int QUEUE_SHOWN = 12;
     static final double FULL_HEIGHT = 84;
+    /** A square of the queue and the gap after it. */
+    private static final double SQUARE = 10;
 
     private final String id;
     private final Label name = new Label();
@@ -55,7 +58,9 @@ final class LiveCard extends VBox {
         HBox head = new HBox(6, swatch, name, grow, state, breaker);
         head.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         figures.getStyleClass().add("muted");
+        figures.setMinWidth(Region.USE_PREF_SIZE);
         queueMore.getStyleClass().add("muted");
+        queueMore.setMinWidth(Region.USE_PREF_SIZE);
         queue.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         details = new HBox(8, figures, queue, queueMore);
         details.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
@@ -86,7 +91,8 @@ final class LiveCard extends VBox {
         breaker.setVisible(!"CLOSED".equals(br));
         figures.setText(String.format(Locale.ROOT, "%.0f req/s · p99 %s · %d in flight", b.rps(),
                 ms(b.latencyP99Ms()), b.activeRequests()));
-        int shown = Math.min(QUEUE_SHOWN, b.activeRequests());
+        queueMore.setText(b.activeRequests() > 0 ? "+" + b.activeRequests() : "");
+        int shown = Math.min(Math.min(QUEUE_SHOWN, squaresThatFit()), b.activeRequests());
         if (queue.getChildren().size() != shown) {
             List<Rectangle> squares = new java.util.ArrayList<>();
             for (int i = 0; i < shown; i++) {
@@ -96,7 +102,15 @@ final class LiveCard extends VBox {
             }
             queue.getChildren().setAll(squares);
         }
-        queueMore.setText(b.activeRequests() > QUEUE_SHOWN ? "+" + (b.activeRequests() - QUEUE_SHOWN) : "");
+        queueMore.setText(b.activeRequests() > shown ? "+" + (b.activeRequests() - shown) : "");
+    }
+
+    /** Squares that fit on the figures' line beside the figures and the count after them (as wide as the widest). */
+    private int squaresThatFit() {
+        Insets pad = getPadding();
+        double room = getPrefWidth() - pad.getLeft() - pad.getRight() - figures.prefWidth(-1)
+                - queueMore.prefWidth(-1) - 2 * details.getSpacing();
+        return (int) Math.max(0, Math.floor(room / SQUARE));
     }
 
     /** The breaker chip: OPEN with the seconds until HALF_OPEN, HALF_OPEN, or nothing while CLOSED. */
