@@ -21,11 +21,15 @@ import org.testfx.framework.junit5.Start;
 /** A Live card under load: its figures show whole and its queue stays inside the card, the rest as a count. */
 @ExtendWith(ApplicationExtension.class)
 class LiveCardTest {
-    private Stage stage;
+    private LiveCard card;
 
     @Start
     void start(Stage stage) {
-        this.stage = stage;
+        card = new LiveCard("b1", new BackendCommands(null));
+        Scene scene = new Scene(new Pane(card), 1280, 800);
+        scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+        stage.setScene(scene);
+        stage.show();
     }
 
     private static BackendInfo inFlight(int active) {
@@ -35,16 +39,10 @@ class LiveCardTest {
 
     @Test
     void aLongQueueGivesWayToTheFiguresAndCountsWhatDoesNotFit(FxRobot robot) {
-        LiveCard card = new LiveCard("b1", new BackendCommands(null));
         robot.interact(() -> {
-            Pane stagePane = new Pane(card);
-            Scene scene = new Scene(stagePane, 1280, 800);
-            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-            stage.setScene(scene);
-            stage.show();
             card.place(new StageLayout.Box(0, 0, 400, 108));
             card.show(inFlight(18), false);
-            stagePane.layout();
+            card.getParent().layout();
         });
 
         Label figures = robot.from(card).lookup(".muted").<Label>queryAll().stream()
