@@ -293,9 +293,15 @@ public final class RequestsViewModel {
         }
     }
 
+    /**
+     * The batch newest first by when each request ended. A sample's start is whole milliseconds, so requests ending
+     * within one millisecond tie; a source delivers each I/O thread's requests oldest first, so the batch is sorted
+     * oldest first (a stable sort keeps a tie in delivery order) and then reversed.
+     */
     private static List<RequestSample> newestFirst(List<RequestSample> batch) {
         List<RequestSample> out = new ArrayList<>(batch);
-        out.sort(Comparator.comparingDouble((RequestSample r) -> r.startMillis() + r.latencyMs()).reversed());
+        out.sort(Comparator.comparingDouble((RequestSample r) -> r.startMillis() + r.latencyMs()));
+        Collections.reverse(out);
         return out;
     }
 

@@ -31,6 +31,13 @@ class RequestsViewModelTest {
     }
 
     @Test
+    void requestsEndingInTheSameMillisecondKeepTheOrderTheyCameIn() {
+        vm.add(List.of(ok("0:1", 1000, "a"), ok("0:2", 1000, "a"), ok("0:3", 1000, "a")), 0);
+
+        assertThat(ids()).containsExactly("0:3", "0:2", "0:1");
+    }
+
+    @Test
     void keepsTheNewestFiveThousandAndSaysHowManyCame() {
         List<RequestSample> batch = new ArrayList<>();
         for (int i = 0; i < RequestsViewModel.MAX_ROWS + 1000; i++) {
