@@ -88,8 +88,11 @@ public final class BackendCommands {
     }
 
     public void drain(EngineState.BackendInfo b) {
-        boolean wasInRotation = !"DRAINING".equals(b.state()) && !"DRAINED".equals(b.state());
-        session.run("drain " + b.id(), () -> client().drain(b.id()), () -> {
+        session.call("drain " + b.id(), () -> {
+            boolean wasInRotation = !drainingNow(b);
+            client().drain(b.id());
+            return wasInRotation;
+        }, wasInRotation -> {
             if (wasInRotation) {
                 record("drain " + b.id(), () -> client().enable(b.id()));
             }
@@ -97,8 +100,11 @@ public final class BackendCommands {
     }
 
     public void enable(EngineState.BackendInfo b) {
-        boolean wasDraining = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
-        session.run("enable " + b.id(), () -> client().enable(b.id()), () -> {
+        session.call("enable " + b.id(), () -> {
+            boolean wasDraining = drainingNow(b);
+            client().enable(b.id());
+            return wasDraining;
+        }, wasDraining -> {
             if (wasDraining) {
                 record("enable " + b.id(), () -> client().drain(b.id()));
             }
@@ -111,19 +117,32 @@ public final class BackendCommands {
      */
     public void remove(EngineState.BackendInfo b) {
         // undone, the backend comes back as it was: its cap, backup flag, and a drain the operator had started
-        boolean wasDrained = "DRAINING".equals(b.state()) || "DRAINED".equals(b.state());
-        session.run("remove " + b.id(), () -> client().remove(b.id()),
-                () -> record("remove " + b.id(), () -> {
-                    EngineState s = client().state();
-                    if (s.backend(b.id()) != null) {
-                        client().enable(b.id());
-                    } else {
-                        client().addBackend(b.pool(), b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup());
-                    }
-                    if (wasDrained) {
-                        client().drain(b.id());
-                    }
-                }), null);
+        session.call("remove " + b.id(), () -> {
+            boolean wasDrained = drainingNow(b);
+            client().remove(b.id());
+            return wasDrained;
+        }, wasDrained -> record("remove " + b.id(), () -> {
+            EngineState s = client().state();
+            if (s.backend(b.id()) != null) {
+                client().enable(b.id());
+            } else {
+                client().addBackend(b.pool(), b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup());
+            }
+            if (wasDrained) {
+                client().drain(b.id());
+            }
+        }), null);
+    }
+
+    /**
+     * Whether the engine has {@code b} draining or drained now, on the worker just before a command: the row the
+     * operator acted on shows the last sample, up to a quarter of a second old, and a drain clicked just before
+     * may not be in it yet. The sample's state where the engine no longer has the backend.
+     */
+    private boolean drainingNow(EngineState.BackendInfo b) {
+        EngineState.BackendInfo now = client().state().backend(b.id());
+        String state = now == null ? b.state() : now.state();
+        return "DRAINING".equals(state) || "DRAINED".equals(state);
     }
 
     /** Adds a backend; {@code onFail} receives the engine's message (e.g. a duplicate id) on the FX thread. */
