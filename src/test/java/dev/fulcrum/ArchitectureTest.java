@@ -21,6 +21,7 @@ import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.discovery.Discovery;
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.net.IpText;
 import dev.fulcrum.health.HealthChecker;
 import dev.fulcrum.lesson.LessonRunner;
 import dev.fulcrum.proxy.ProxyServer;
@@ -63,18 +64,19 @@ class ArchitectureTest {
         MAY_USE.put("rules", Set.of());
         MAY_USE.put("trust", Set.of());
         MAY_USE.put("requests", Set.of());
+        MAY_USE.put("net", Set.of());
         MAY_USE.put("engine", Set.of("time", "rules"));
         MAY_USE.put("config", Set.of("engine", "rules", "time"));
-        MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust", "requests"));
-        MAY_USE.put("health", Set.of("engine", "rules", "time"));
+        MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust", "requests", "net"));
+        MAY_USE.put("health", Set.of("engine", "rules", "time", "net"));
         MAY_USE.put("discovery", Set.of("engine", "rules", "time", "config"));
         MAY_USE.put("demo", Set.of("engine", "rules", "time"));
-        MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests"));
+        MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests", "net"));
         MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "requests", "config", "proxy", "health",
-                "discovery", "demo", "admin"));
+                "discovery", "demo", "admin", "net"));
         MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app"));
         MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app",
-                "lesson"));
+                "lesson", "net"));
 
         LIBRARY_USERS.put("javafx..", Set.of("ui"));
         LIBRARY_USERS.put("org.controlsfx..", Set.of("ui"));
@@ -91,7 +93,7 @@ class ArchitectureTest {
     /** A class of each layer and library: the targets of the stand-ins that break each rule. */
     static final Map<String, Class<?>> SAMPLE = Map.ofEntries(
             Map.entry("time", Ticker.class), Map.entry("rules", Limits.class), Map.entry("trust", Pem.class),
-            Map.entry("requests", RequestStream.class),
+            Map.entry("requests", RequestStream.class), Map.entry("net", IpText.class),
             Map.entry("engine", Engine.class), Map.entry("config", FulcrumConfig.class),
             Map.entry("proxy", ProxyServer.class), Map.entry("health", HealthChecker.class),
             Map.entry("discovery", Discovery.class), Map.entry("demo", DemoBackend.class),
@@ -140,6 +142,60 @@ class ArchitectureTest {
                 .should().dependOnClassesThat(resideInAPackage(ROOT + ".app..")
                         .and(not(equivalentTo(EmbeddedFulcrum.class))))
                 .because("EmbeddedFulcrum is the window's one entry point into the app");
+    }
+
+    /**
+     * The engine's rooms (docs/ARCHITECTURE.md and each room's package-info): which other rooms each may use. The
+     * breaker stands alone; the strategies and the hashing structures share the candidates; the pool and its control
+     * (the root package) build strategies but never use the simulator, which sits above them all.
+     */
+    static final Map<String, Set<String>> ENGINE_ROOMS = Map.of(
+            "engine.breaker", Set.of(),
+            "engine.hash", Set.of("engine", "engine.strategy"),
+            "engine.strategy", Set.of("engine", "engine.hash", "engine.breaker"),
+            "engine", Set.of("engine.strategy", "engine.hash", "engine.breaker"),
+            "engine.sim", Set.of("engine", "engine.strategy", "engine.hash", "engine.breaker"));
+
+    /** A room's own classes: the root package alone for {@code engine}, else the room and below. */
+    private static String room(String name) {
+        return ROOT + "." + name + (name.equals("engine") ? "" : "..");
+    }
+
+    @Test
+    void eachEngineRoomUsesOnlyTheRoomsItsPackageInfoNames() {
+        for (Map.Entry<String, Set<String>> e : ENGINE_ROOMS.entrySet()) {
+            List<String> others = ENGINE_ROOMS.keySet().stream()
+                    .filter(r -> !r.equals(e.getKey()) && !e.getValue().contains(r)).map(ArchitectureTest::room)
+                    .toList();
+            assertThat(MAIN.that(resideInAPackage(room(e.getKey())))).as(e.getKey()).isNotEmpty();
+            noClasses().that().resideInAPackage(room(e.getKey()))
+                    .should().dependOnClassesThat().resideInAnyPackage(others.toArray(String[]::new))
+                    .because(e.getKey() + " may use only " + new TreeSet<>(e.getValue()) + " of the engine")
+                    .check(MAIN);
+        }
+        assertThat(MAIN.stream().map(JavaClass::getPackageName).filter(p -> p.startsWith(ROOT + ".engine"))
+                .map(p -> p.substring(ROOT.length() + 1)).distinct())
+                .as("every engine package is a room").allMatch(ENGINE_ROOMS::containsKey);
+    }
+
+    @Test
+    void noViewOfTheWindowUsesAnotherView() {
+        Set<String> views = new TreeSet<>();
+        for (JavaClass c : MAIN.that(resideInAPackage(ROOT + ".ui.."))) {
+            String rest = c.getPackageName().substring((ROOT + ".ui").length());
+            if (!rest.isEmpty()) {
+                views.add(rest.substring(1).split("\\.")[0]);
+            }
+        }
+        assertThat(views).contains("strategy", "events", "live", "ring");
+        for (String view : views) {
+            List<String> others = views.stream().filter(v -> !v.equals(view)).map(v -> ROOT + ".ui." + v + "..")
+                    .toList();
+            noClasses().that().resideInAPackage(ROOT + ".ui." + view + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(others.toArray(String[]::new))
+                    .because("a view's package-info allows the ui's shared classes, never another view")
+                    .check(MAIN);
+        }
     }
 
     @Test
@@ -213,7 +269,7 @@ class ArchitectureTest {
     @SuppressWarnings("unused")
     static final class BreaksEveryRule {
         Object[] uses() {
-            return new Object[] {Ticker.class, Limits.class, Pem.class, RequestStream.class, Engine.class,
+            return new Object[] {Ticker.class, Limits.class, Pem.class, RequestStream.class, IpText.class, Engine.class,
                     FulcrumConfig.class,
                     ProxyServer.class, HealthChecker.class, Discovery.class, DemoBackend.class, EngineClient.class,
                     FulcrumApp.class, LessonRunner.class, Gui.class, javafx.scene.Node.class,

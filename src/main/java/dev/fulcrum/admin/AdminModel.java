@@ -4,15 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.config.ConfigWriter;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.BackendView;
-import dev.fulcrum.engine.CircuitBreaker;
+import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
-import dev.fulcrum.engine.KeySpace;
+import dev.fulcrum.engine.hash.KeySpace;
 import dev.fulcrum.engine.KeySpacePreview;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.PoolSnapshot;
 import dev.fulcrum.engine.Router;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -166,7 +166,7 @@ public final class AdminModel {
     public static Map<String, Object> lookup(Pool pool, String key) {
         KeySpace ks = keySpace(pool);
         if ("ip".equals(pool.snapshot().spec().key())) {
-            key = dev.fulcrum.engine.IpText.canonical(key); // as the proxy reads a client's address (RFC 5952)
+            key = dev.fulcrum.net.IpText.canonical(key); // as the proxy reads a client's address (RFC 5952)
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("key", key);

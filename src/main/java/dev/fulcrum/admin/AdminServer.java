@@ -5,18 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.ConfigProblem;
-import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.BackendView;
-import dev.fulcrum.engine.CircuitBreaker;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
-import dev.fulcrum.engine.KeySpace;
-import dev.fulcrum.engine.KeySpacePreview;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.PoolSnapshot;
-import dev.fulcrum.engine.Router;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.config.ConfigValidator;
 import dev.fulcrum.config.ConfigWriter;
 import io.undertow.Undertow;
@@ -441,8 +435,7 @@ public final class AdminServer implements AutoCloseable {
     private void setStrategy(HttpServerExchange ex) throws IOException {
         Pool p = pool(ex);
         String body = body(ex);
-        JsonNode n = Json.object(body, Set.of("type", "key", "virtualNodes", "balanceFactor", "choices", "tableSize",
-                "decayMs", "weights", "staleAfterMs"));
+        JsonNode n = Json.object(body, Strategies.fieldNames());
         StrategySpec spec = ConfigLoader.parseStrategy(n, "");
         engine.setStrategy(p.name(), spec);
         json(ex, 200, AdminModel.strategyJson(p.snapshot().spec()));

@@ -10,7 +10,7 @@ import dev.fulcrum.config.OutlierConfig;
 import dev.fulcrum.config.RetryConfig;
 import dev.fulcrum.config.RouteConfig;
 import dev.fulcrum.engine.BackendState;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.util.List;
 
@@ -289,7 +289,7 @@ final class ExportEnvoy {
                  StrategySpec.ADAPTIVE -> {
                 int choices;
                 if (StrategySpec.POWER_OF_TWO.equals(s.type())) {
-                    choices = s.choices() == null ? 2 : s.choices();
+                    choices = s.integer("choices") == null ? 2 : s.integer("choices");
                 } else {
                     choices = Math.max(2, live.size());
                     if (StrategySpec.LEAST_REQUESTS.equals(s.type())) {
@@ -316,8 +316,8 @@ final class ExportEnvoy {
                     out.comment("ip-hash: a ring hash on the client address (route hash_policy source_ip)");
                     ring = 1024;
                 } else {
-                    ring = (long) (s.virtualNodes() == null ? 160 : s.virtualNodes()) * Math.max(1, live.size());
-                    out.comment("consistent-hash: " + s.virtualNodes() + " virtual nodes x " + live.size()
+                    ring = (long) (s.integer("virtualNodes") == null ? 160 : s.integer("virtualNodes")) * Math.max(1, live.size());
+                    out.comment("consistent-hash: " + s.integer("virtualNodes") + " virtual nodes x " + live.size()
                             + " backends" + (ring > MAX_RING ? ", capped at Envoy's largest ring" : ""));
                 }
                 out.line("lb_policy: RING_HASH");
@@ -329,7 +329,7 @@ final class ExportEnvoy {
             case StrategySpec.MAGLEV -> {
                 out.line("lb_policy: MAGLEV");
                 out.line("maglev_lb_config:");
-                out.in().line("table_size: " + (s.tableSize() == null ? 65537 : s.tableSize())).out();
+                out.in().line("table_size: " + (s.integer("tableSize") == null ? 65537 : s.integer("tableSize"))).out();
                 slowStartMissing(out, slowStart, "MAGLEV");
             }
             default -> {
@@ -383,11 +383,11 @@ final class ExportEnvoy {
     }
 
     private static void balanceFactor(Lines out, StrategySpec s) {
-        if (s.balanceFactor() != null) {
-            out.comment("bounded loads: balanceFactor " + s.balanceFactor() + " x 100");
+        if (s.number("balanceFactor") != null) {
+            out.comment("bounded loads: balanceFactor " + s.number("balanceFactor") + " x 100");
             out.line("common_lb_config:");
             out.in().line("consistent_hashing_lb_config:").in()
-                    .line("hash_balance_factor: " + Math.round(s.balanceFactor() * 100)).out().out();
+                    .line("hash_balance_factor: " + Math.round(s.number("balanceFactor") * 100)).out().out();
         }
     }
 

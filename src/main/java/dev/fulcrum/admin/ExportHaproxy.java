@@ -9,7 +9,7 @@ import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.config.OutlierConfig;
 import dev.fulcrum.config.RouteConfig;
 import dev.fulcrum.engine.BackendState;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -193,19 +193,19 @@ final class ExportHaproxy {
             }
             case StrategySpec.WEIGHTED_RANDOM -> balance.add("balance random(1)");
             case StrategySpec.LEAST_REQUESTS -> balance.add("balance leastconn");
-            case StrategySpec.POWER_OF_TWO -> balance.add("balance random(" + (s.choices() == null ? 2 : s.choices())
+            case StrategySpec.POWER_OF_TWO -> balance.add("balance random(" + (s.integer("choices") == null ? 2 : s.integer("choices"))
                     + ")");
             case StrategySpec.CONSISTENT_HASH, StrategySpec.MAGLEV -> {
                 balance.add(hashBalance(Key.parse(s.key()), notes));
                 balance.add("hash-type consistent");
                 if (StrategySpec.MAGLEV.equals(s.type())) {
-                    notes.add("no equivalent: Maglev lookup table (tableSize " + s.tableSize() + "); HAProxy's "
+                    notes.add("no equivalent: Maglev lookup table (tableSize " + s.integer("tableSize") + "); HAProxy's "
                             + "consistent hash is the nearest");
                 } else {
                     notes.add("consistent-hash: HAProxy places weight x 16 points per server on its ring (Fulcrum: "
-                            + s.virtualNodes() + " virtual nodes per backend)");
-                    if (s.balanceFactor() != null) {
-                        balance.add("hash-balance-factor " + Math.round(s.balanceFactor() * 100));
+                            + s.integer("virtualNodes") + " virtual nodes per backend)");
+                    if (s.number("balanceFactor") != null) {
+                        balance.add("hash-balance-factor " + Math.round(s.number("balanceFactor") * 100));
                     }
                 }
             }

@@ -7,7 +7,7 @@ import dev.fulcrum.admin.ExportText.Lines;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.OutlierConfig;
 import dev.fulcrum.config.RouteConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -140,8 +140,8 @@ final class ExportNginx {
             case StrategySpec.POWER_OF_TWO -> {
                 method = "random two least_conn;";
                 backupAllowed = false;
-                if (s.choices() != null && s.choices() != 2) {
-                    notes.add("no equivalent: choices=" + s.choices() + "; nginx's random draws exactly two");
+                if (s.integer("choices") != null && s.integer("choices") != 2) {
+                    notes.add("no equivalent: choices=" + s.integer("choices") + "; nginx's random draws exactly two");
                 }
             }
             case StrategySpec.CONSISTENT_HASH, StrategySpec.MAGLEV -> {
@@ -149,13 +149,13 @@ final class ExportNginx {
                 method = "hash " + hashVar + " consistent;";
                 backupAllowed = false;
                 if (StrategySpec.MAGLEV.equals(type)) {
-                    notes.add("no equivalent: Maglev lookup table (tableSize " + s.tableSize() + "); nginx's ketama "
+                    notes.add("no equivalent: Maglev lookup table (tableSize " + s.integer("tableSize") + "); nginx's ketama "
                             + "consistent hash is the nearest (also minimal disruption, less even)");
                 } else {
                     notes.add("consistent-hash: nginx's ketama ring has a fixed 160 points per unit of weight (Fulcrum: "
-                            + s.virtualNodes() + " virtual nodes per backend)");
-                    if (s.balanceFactor() != null) {
-                        notes.add("no equivalent: bounded loads (balanceFactor " + s.balanceFactor() + ")");
+                            + s.integer("virtualNodes") + " virtual nodes per backend)");
+                    if (s.number("balanceFactor") != null) {
+                        notes.add("no equivalent: bounded loads (balanceFactor " + s.number("balanceFactor") + ")");
                     }
                 }
             }

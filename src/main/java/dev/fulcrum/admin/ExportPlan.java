@@ -9,7 +9,7 @@ import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.net.URI;
 import java.util.ArrayList;
@@ -53,9 +53,9 @@ public record ExportPlan(FulcrumConfig config, List<ExportPool> pools, List<Rout
             return servers.stream().filter(ExportServer::backup).toList();
         }
 
-        /** True when this pool's Fulcrum strategy ignores weights (plain round robin, uniform random). */
+        /** True when this pool's Fulcrum strategy reads no weights (its descriptor says so), so none are exported. */
         public boolean ignoresWeights() {
-            return StrategySpec.ROUND_ROBIN.equals(strategy.type()) || StrategySpec.RANDOM.equals(strategy.type());
+            return !strategy.readsWeights();
         }
     }
 

@@ -8,7 +8,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -2,7 +2,7 @@ package dev.fulcrum.admin;
 
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
-import dev.fulcrum.engine.CircuitBreaker;
+import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.proxy.RequestListener;
 import io.micrometer.core.instrument.Counter;

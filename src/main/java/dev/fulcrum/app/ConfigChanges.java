@@ -8,7 +8,7 @@ import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.HashMap;

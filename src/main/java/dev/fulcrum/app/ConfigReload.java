@@ -21,7 +21,7 @@ import dev.fulcrum.demo.DemoFleet;
 import dev.fulcrum.discovery.Discovery;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.health.HealthChecker;
 import java.util.ArrayList;
 import java.util.HashMap;

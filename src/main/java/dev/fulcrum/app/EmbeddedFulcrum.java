@@ -3,7 +3,7 @@ package dev.fulcrum.app;
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RequestContext;
+import dev.fulcrum.engine.strategy.RequestContext;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
 

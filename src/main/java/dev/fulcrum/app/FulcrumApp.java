@@ -19,7 +19,7 @@ import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RequestContext;
+import dev.fulcrum.engine.strategy.RequestContext;
 import dev.fulcrum.health.HealthChecker;
 import dev.fulcrum.health.MetricsPoller;
 import dev.fulcrum.health.ProbeResult;

@@ -1,6 +1,6 @@
 package dev.fulcrum.config;
 
-import dev.fulcrum.engine.BreakerSpec;
+import dev.fulcrum.engine.breaker.BreakerSpec;
 
 /**
  * The per-backend circuit breaker ({@code circuitBreaker}, docs/REFERENCE.md §2.1); see {@link BreakerSpec}. The two

@@ -1,8 +1,8 @@
 package dev.fulcrum.config;
 
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.Strategies;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.rules.Violation;
 

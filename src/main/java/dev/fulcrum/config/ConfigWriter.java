@@ -1,6 +1,11 @@
 package dev.fulcrum.config;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
+import java.util.Map;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -8,7 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,13 +35,26 @@ import java.util.Set;
  * set; a strategy object is written with only the fields its type uses.
  */
 public final class ConfigWriter {
-    /** A strategy's unused fields are null and would only be noise (and errors for its type if set). */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    private abstract static class StrategyMixin {
+    /** A strategy object as configs write it: {@code type}, then its settings flat beside it. */
+    private static final class StrategyWriter extends StdSerializer<StrategySpec> {
+        StrategyWriter() {
+            super(StrategySpec.class);
+        }
+
+        @Override
+        public void serialize(StrategySpec spec, JsonGenerator out, SerializerProvider provider) throws IOException {
+            out.writeStartObject();
+            out.writeStringField("type", spec.type());
+            for (Map.Entry<String, Object> e : spec.options().entrySet()) {
+                out.writeFieldName(e.getKey());
+                provider.defaultSerializeValue(e.getValue(), out);
+            }
+            out.writeEndObject();
+        }
     }
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .addMixIn(StrategySpec.class, StrategyMixin.class)
+            .addModule(new SimpleModule().addSerializer(StrategySpec.class, new StrategyWriter()))
             .enable(SerializationFeature.INDENT_OUTPUT)
             // "port": 8080 as people write it, not Jackson's default "port" : 8080
             .defaultPrettyPrinter(new DefaultPrettyPrinter().withSeparators(Separators.createDefaultInstance()

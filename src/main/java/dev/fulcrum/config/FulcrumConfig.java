@@ -3,7 +3,7 @@ package dev.fulcrum.config;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Router;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.util.ArrayList;
 import java.util.Collections;

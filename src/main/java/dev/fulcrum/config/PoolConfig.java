@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.util.ArrayList;
 import java.util.List;

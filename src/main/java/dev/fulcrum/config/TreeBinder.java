@@ -1,7 +1,10 @@
 package dev.fulcrum.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.StrategyDescriptor;
+import dev.fulcrum.engine.strategy.StrategyOption;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
@@ -38,15 +41,14 @@ final class TreeBinder {
             PoolConfig.class, PoolConfig.DEFAULTS,
             DiscoveryConfig.class, DiscoveryConfig.DEFAULTS,
             // a strategy object starts empty; withDefaults() later fills what its type uses
-            StrategySpec.class, new StrategySpec(null, null, null, null, null, null, null, null, null));
+            StrategySpec.class, StrategySpec.bare(null));
 
     /** Fields without which an entry means nothing. */
     private static final Map<Class<?>, Set<String>> REQUIRED = Map.of(
             BackendConfig.class, Set.of("id", "url"),
             DemoBackendConfig.class, Set.of("id", "port"),
             RouteConfig.class, Set.of("pathPrefix", "pool"),
-            DiscoveryConfig.class, Set.of("type"),
-            StrategySpec.class, Set.of("type"));
+            DiscoveryConfig.class, Set.of("type"));
 
     private final List<ConfigProblem> problems;
 
@@ -116,6 +118,9 @@ final class TreeBinder {
         }
         if (raw == Map.class) {
             return map(node, elementType(type, 1), fallback, path);
+        }
+        if (raw == StrategySpec.class) {
+            return strategy(node, fallback, path);
         }
         if (raw.isRecord()) {
             return record(node, raw, fallback, path);
@@ -212,6 +217,41 @@ final class TreeBinder {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot build " + type.getName(), e);
         }
+    }
+
+    /**
+     * A strategy object: {@code type}, then each setting bound by the kind its strategy's descriptor gives it (or, for
+     * a setting that type does not take, the kind another strategy gives it, so that {@code Strategies.violations}
+     * can say it is not used rather than that it is unknown). A name no strategy takes is an unknown field.
+     */
+    private Object strategy(JsonNode node, Object fallback, String path) {
+        if (!node.isObject()) {
+            return wrongType(path, "must be an object", node, fallback);
+        }
+        JsonNode typeNode = node.get("type");
+        String type = null;
+        if (typeNode == null) {
+            problems.add(new ConfigProblem(ConfigPaths.child(path, "type"), "required", "missing"));
+        } else {
+            type = (String) value(typeNode, String.class, null, ConfigPaths.child(path, "type"));
+        }
+        StrategyDescriptor d = type == null ? null : Strategies.descriptor(type);
+        Set<String> known = Strategies.fieldNames();
+        Map<String, Object> options = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            String name = e.getKey();
+            if (name.equals("type")) {
+                continue;
+            }
+            StrategyOption o = d != null && d.option(name) != null ? d.option(name) : Strategies.anyOption(name);
+            String childPath = ConfigPaths.child(path, name);
+            if (o == null) {
+                problems.add(new ConfigProblem(childPath, unknownField(name, known), ConfigPaths.json(e.getValue())));
+            } else if (!e.getValue().isNull()) {
+                options.put(name, value(e.getValue(), o.kind().javaType(), null, childPath));
+            }
+        }
+        return new StrategySpec(type, options);
     }
 
     /** {@code unknown field}, with the nearest known name when one is close (a typo), else the list of known names. */

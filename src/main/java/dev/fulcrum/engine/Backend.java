@@ -1,5 +1,7 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.time.Ticker;
 import java.net.URI;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,5 +1,7 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+
 /**
  * An immutable picture of one backend for the admin API and the window (docs/REFERENCE.md §4 {@code GET /api/state}).
  */

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.CircuitBreaker;
 import java.util.TreeMap;
 
 /**

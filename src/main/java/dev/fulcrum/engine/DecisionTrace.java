@@ -1,12 +1,18 @@
 package dev.fulcrum.engine;
 
-import dev.fulcrum.time.Ticker;
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.Explanation;
+import dev.fulcrum.engine.strategy.Placement;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.Strategy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * "Why this backend?": the step-by-step account of one routing decision, for the workshop's step mode and
@@ -16,12 +22,11 @@ import java.util.concurrent.atomic.LongAdder;
  * out of the snapshot and why, the candidates with their weights and in-flight counts, the draws of
  * power-of-two, and the backend picked.
  *
- * <p>The pick is the strategy's pick on the pool's current snapshot with no lease taken: in-flight counts are
- * untouched. Round robin and smooth WRR pick with a twin that starts where the live strategy is, so the answer is
- * where the next request would go and the pool's own position does not move. For {@code power-of-two} the draws
- * are observed by picking with a twin strategy (same candidates, same choices) whose randomness is recorded; pass a
- * seeded {@link RandomSource} for reproducible traces. A request carrying a valid sticky cookie goes to the backend
- * it names while that one can take it, as in the proxy: pass that id ({@code stickyCookie}).
+ * <p>The pick is the strategy's own account ({@link Strategy#explain}) on the pool's current snapshot with no lease
+ * taken: in-flight counts, round-robin positions and smooth-WRR weights are untouched, so the answer is where the
+ * next request would go. Strategies that draw at random draw from the {@link RandomSource} given; pass a seeded one
+ * for reproducible traces. A request carrying a valid sticky cookie goes to the backend it names while that one can
+ * take it, as in the proxy: pass that id ({@code stickyCookie}).
  *
  * <p>Example: consistent hashing on {@code path}, request {@code GET /k/k42}: key {@code /k/k42}, hash
  * {@code 0x5c1e...}, first ring point clockwise at {@code 0x5c3a...} owned by {@code b}; {@code c} filtered
@@ -68,22 +73,12 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
                             CircuitBreaker.State breaker, boolean admitting, boolean backup, Double ewmaMs) {
     }
 
-    /**
-     * @param kind     {@code ring} (consistent-hash), {@code maglev} or {@code weight-line} (ip-hash)
-     * @param index    ring point index, table slot, or position on the weight line
-     * @param position ring: the point's 64-bit hash; maglev: the slot; ip-hash: the hash mod the total weight
-     * @param size     ring points, table size, or total weight
-     * @param owner    the backend owning that place (before any ineligibility walk)
-     */
-    public record Placement(String kind, long index, long position, long size, String owner) {
-    }
-
     public static DecisionTrace explain(Pool pool, RequestContext request) {
         return explain(pool, request, RandomSource.threadLocal());
     }
 
     /**
-     * @param random used only by power-of-two's twin pick (see the class comment)
+     * @param random what a strategy that draws at random draws from (see the class comment)
      */
     public static DecisionTrace explain(Pool pool, RequestContext request, RandomSource random) {
         return explain(pool, request, random, null);
@@ -122,63 +117,20 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             filtered.add(new Filtered(v.id(), List.copyOf(reasons)));
         }
 
-        String hashKey = null;
-        String key = null;
-        Long keyHash = null;
-        Placement placement = null;
-        Integer cap = null;
-        Strategy primary = s.primary();
-        Candidates pc = s.primaryCandidates();
-        if (primary.keySpace() instanceof HashRing ring) {
-            HashKey hk = HashKey.parse(s.spec().key());
-            hashKey = hk.toString();
-            key = hk.read(request);
-            keyHash = ring.hash(key);
-            int p = ring.pointAt(keyHash);
-            if (p >= 0) {
-                placement = new Placement("ring", p, ring.points().get(p).hash(), ring.size(),
-                        ring.points().get(p).backend());
-                if (primary instanceof ConsistentHash ch) {
-                    cap = ch.capOf(placement.owner()); // the owner's: caps follow weights
-                }
-            }
-        } else if (primary.keySpace() instanceof MaglevTable table) {
-            HashKey hk = HashKey.parse(s.spec().key());
-            hashKey = hk.toString();
-            key = hk.read(request);
-            keyHash = table.hash(key);
-            int slot = table.slotOf(keyHash);
-            placement = new Placement("maglev", slot, slot, table.tableSize(), table.owner(key));
-        } else if (StrategySpec.IP_HASH.equals(type)) {
-            hashKey = "ip";
-            key = request.clientIp() == null ? "" : request.clientIp();
-            keyHash = XxHash64.hash(key);
-            if (!pc.isEmpty()) {
-                long[] starts = Picking.starts(pc.weights());
-                boolean uniform = Picking.allEqual(pc.weights());
-                long pos = uniform ? XxHash64.mod(keyHash, pc.size()) : Long.remainderUnsigned(keyHash, starts[pc.size()]);
-                int idx = uniform ? (int) pos : Picking.segment(starts, pos);
-                placement = new Placement("weight-line", idx, pos, uniform ? pc.size() : starts[pc.size()],
-                        pc.get(idx).id());
-            }
-        }
-
-        List<String> draws = List.of();
-        Backend picked;
+        // the strategy says where the request goes and how it came to that, moving nothing a real pick moves
+        Explanation x = s.primary().explain(request, random);
+        Backend picked = x.picked();
         boolean fromBackup = false;
-        if (StrategySpec.POWER_OF_TWO.equals(type) && !pc.isEmpty()) {
-            RecordingRandom rec = new RecordingRandom(random);
-            Strategy twin = Strategies.create(s.spec(), pc, null,
-                    new StrategyEnv(Ticker.system(), rec, inFlight(pool.inFlight())));
-            picked = twin.pick(request, Eligibility.ADMITTING);
-            draws = reconstructDraws(pc, s.spec().choices(), rec, picked);
-        } else {
-            picked = peek(primary, s.spec(), pc, request);
-        }
         if (picked == null && s.backup() != null) {
-            picked = peek(s.backup(), s.spec(), s.backupCandidates(), request);
+            picked = s.backup().explain(request, random).picked();
             fromBackup = picked != null;
         }
+        String hashKey = x.hashKey();
+        String key = x.key();
+        Long keyHash = x.keyHash();
+        Placement placement = x.placement();
+        Integer cap = x.boundedLoadCap();
+        List<String> draws = x.draws();
         String pickedId = picked == null ? null : picked.id();
         // as Pool.tryLease: the cookie's backend, while it can take the request (a backup only while no primary can)
         boolean anyPrimaryAdmits = candidates.stream().anyMatch(c -> !c.backup() && c.admitting());
@@ -216,92 +168,6 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
                     b.maxInFlight() == 0 ? null : b.maxInFlight(), b.breaker().state(), b.admitsAnother(), backup,
                     e.hasSamples() ? e.get() / 1e6 : null));
             ids.add(b.id());
-        }
-    }
-
-    /**
-     * Replays power-of-two's draws from the recorded random values: draw k takes a uniform index among the
-     * candidates not drawn yet (or a point on the weight line with the drawn segments cut out). The result
-     * is checked against the pick; if they disagree (the strategy changed how it draws), no draws are shown
-     * rather than wrong ones.
-     */
-    static List<String> reconstructDraws(Candidates c, Integer choicesOrNull, RecordingRandom rec, Backend picked) {
-        int n = c.size();
-        int choices = choicesOrNull == null ? 2 : choicesOrNull;
-        if (choices >= n) {
-            List<String> all = new ArrayList<>();
-            c.backends().forEach(b -> all.add(b.id()));
-            return all; // every candidate is considered: a full least-requests scan
-        }
-        boolean uniform = Picking.allEqual(c.weights());
-        long[] starts = Picking.starts(c.weights());
-        List<Integer> drawn = new ArrayList<>(); // sorted ascending, as the strategy keeps them
-        List<String> order = new ArrayList<>();
-        long excluded = 0;
-        for (int k = 0; k < choices; k++) {
-            if (k >= rec.values.size()) {
-                return List.of();
-            }
-            long v = rec.values.get(k);
-            int idx;
-            if (uniform) {
-                idx = (int) v;
-                for (int d : drawn) {
-                    if (d <= idx) {
-                        idx++;
-                    }
-                }
-            } else {
-                long r = v;
-                for (int d : drawn) {
-                    if (r >= starts[d]) {
-                        r += c.weight(d);
-                    }
-                }
-                idx = Picking.segment(starts, r);
-            }
-            int pos = 0;
-            while (pos < drawn.size() && drawn.get(pos) < idx) {
-                pos++;
-            }
-            drawn.add(pos, idx);
-            excluded += c.weight(idx);
-            order.add(c.get(idx).id());
-        }
-        boolean anyEligible = false;
-        for (int d : drawn) {
-            anyEligible |= c.get(d).admitsAnother();
-        }
-        boolean consistent = picked == null ? !anyEligible : order.contains(picked.id()) || !anyEligible;
-        return consistent ? List.copyOf(order) : List.of();
-    }
-
-    /** Records what a strategy draws (nextInt and nextLong results, in order). */
-    static final class RecordingRandom implements RandomSource {
-        private final RandomSource inner;
-        final List<Long> values = new ArrayList<>();
-
-        RecordingRandom(RandomSource inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public int nextInt(int bound) {
-            int v = inner.nextInt(bound);
-            values.add((long) v);
-            return v;
-        }
-
-        @Override
-        public long nextLong(long bound) {
-            long v = inner.nextLong(bound);
-            values.add(v);
-            return v;
-        }
-
-        @Override
-        public double nextDouble() {
-            return inner.nextDouble();
         }
     }
 
@@ -359,25 +225,7 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
         return sb.append('.').toString();
     }
 
-    /**
-     * The live strategy's pick, for the stateless ones; round robin and smooth WRR pick with a twin that starts where
-     * the live one is, so explaining moves no real request along.
-     */
-    private static Backend peek(Strategy live, StrategySpec spec, Candidates c, RequestContext request) {
-        if (live instanceof RoundRobin || live instanceof SmoothWeightedRoundRobin) {
-            return Strategies.create(spec, c, live, StrategyEnv.of(Ticker.system(), RandomSource.threadLocal()))
-                    .pick(request, Eligibility.ADMITTING);
-        }
-        return live.pick(request, Eligibility.ADMITTING);
-    }
-
     private static String hex(Long h) {
         return h == null ? "-" : String.format(Locale.ROOT, "0x%016x", h);
-    }
-
-    private static LongAdder inFlight(int n) {
-        LongAdder a = new LongAdder();
-        a.add(n);
-        return a;
     }
 }

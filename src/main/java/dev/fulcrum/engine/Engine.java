@@ -1,5 +1,8 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.rules.Violation;
 import dev.fulcrum.time.Ticker;

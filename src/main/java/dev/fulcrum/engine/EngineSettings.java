@@ -1,5 +1,7 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.BreakerSpec;
+
 /**
  * Engine-wide settings that every pool shares (docs/REFERENCE.md §2.1).
  *

@@ -1,5 +1,9 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.hash.KeySpace;
+import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.time.Ticker;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,11 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.Eligibility;
+import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.engine.strategy.StrategyEnv;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;

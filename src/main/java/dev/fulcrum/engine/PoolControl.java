@@ -1,5 +1,9 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.strategy.StrategyEnv;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -104,7 +108,7 @@ final class PoolControl {
     }
 
     private long decayMs() {
-        Long ms = snapshots.spec().decayMs();
+        Long ms = snapshots.spec().longValue("decayMs");
         return ms != null ? ms : 10_000L;
     }
 

@@ -1,5 +1,8 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.Strategy;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.strategy.Strategies;
 import java.util.concurrent.TimeUnit;
 
 /**

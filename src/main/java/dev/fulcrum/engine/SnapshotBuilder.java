@@ -1,5 +1,11 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.Strategy;
+import dev.fulcrum.engine.strategy.StrategyEnv;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -127,7 +133,7 @@ final class SnapshotBuilder {
 
     /**
      * The effective weight a view reports: the weight the strategy balances with. A weight-blind strategy
-     * ({@link StrategySpec#WEIGHT_BLIND}: round robin, random, fastest-response) reads no weight, so a ramp shown
+     * (one whose descriptor says it does not read weights: round robin, random, fastest-response) reads no weight, so a ramp shown
      * there would be one no pick follows; those backends report their configured weight. The ramp itself still
      * runs (the candidates carry it, unread), so a switch to a weight-aware strategy mid-ramp shows and applies it
      * from where it is.

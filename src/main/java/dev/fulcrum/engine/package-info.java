@@ -16,7 +16,13 @@
  * field; the request path reads that snapshot and never takes a lock (docs/ARCHITECTURE.md). Each class says
  * which thread owns its state.
  *
- * <p>The files, by group (one flat package, so package-private stays package-private):
+ * <p>This package is the pool and its control; the rest of the engine is in rooms below it, each with its own
+ * package-info: {@link dev.fulcrum.engine.strategy} (the strategies, each described once), {@link
+ * dev.fulcrum.engine.hash} (the one hash, the ring and the Maglev table), {@link dev.fulcrum.engine.breaker} (the
+ * circuit breaker) and {@link dev.fulcrum.engine.sim} (the simulator). Addresses and their text are not the
+ * engine's: they are {@code dev.fulcrum.net}'s.
+ *
+ * <p>The files, by group:
  * <dl>
  *   <dt>Control: the engine and its thread</dt>
  *   <dd>{@code Engine} (registry of pools and routes, the commands), {@code ControlThread} (who runs control
@@ -24,29 +30,17 @@
  *       {@code EngineSettings}, {@code EngineException}, {@code Router} (path prefix to pool).</dd>
  *   <dt>Pool: the request path</dt>
  *   <dd>{@code Pool} (pick, sticky lease), {@code Lease} (one held in-flight slot), {@code Outcome},
- *       {@code PoolSnapshot}, {@code Candidates}, {@code Eligibility}, {@code RequestContext},
- *       {@code SimpleRequest}.</dd>
+ *       {@code PoolSnapshot}; {@code DecisionTrace} explains one pick (the strategy's own account of it, plus what
+ *       the pool filtered out and why).</dd>
  *   <dt>Pool: the control thread's jobs</dt>
  *   <dd>{@code PoolControl} (membership, states and their events), {@code SnapshotBuilder} (members to
  *       snapshot), {@code ProbeHysteresis} (rise/fall), {@code OutlierEjection}, {@code SlowStart},
- *       {@code PanicMode}.</dd>
+ *       {@code PanicMode}, {@code KeySpacePreview} (a ring or table what-if over a pool),
+ *       {@code BreakerEventOrder} (a backend's breaker transitions told in order).</dd>
  *   <dt>Backends</dt>
  *   <dd>{@code Backend} (one server, its counters and control fields), {@code BackendSpec}, {@code BackendState},
  *       {@code HealthStatus}, {@code BackendView}, {@code BackendStats}, {@code BackendMetrics},
  *       {@code PeakEwma} (latency estimate).</dd>
- *   <dt>Breaker</dt>
- *   <dd>{@code CircuitBreaker}, {@code BreakerSpec}, {@code BreakerEventOrder} (its transitions told in
- *       order).</dd>
- *   <dt>Strategies</dt>
- *   <dd>{@code Strategy}, {@code StrategySpec}, {@code StrategyEnv}, {@code Strategies} (the factory by name),
- *       {@code Picking} (shared helpers), {@code RandomSource}; one class per strategy: {@code RoundRobin},
- *       {@code SmoothWeightedRoundRobin}, {@code WeightedRandom}, {@code RandomChoice}, {@code LeastRequests},
- *       {@code PowerOfTwoChoices}, {@code FastestResponse}, {@code Adaptive}, and the hashing ones below;
- *       {@code DecisionTrace} explains one pick.</dd>
- *   <dt>Hashing</dt>
- *   <dd>{@code ConsistentHash} over {@code HashRing}, {@code Maglev} over {@code MaglevTable}, {@code IpHash};
- *       {@code HashKey} (what is hashed), {@code XxHash64} (the one hash), {@code IpText} (an address in one
- *       form), {@code KeySpace} and {@code KeySpacePreview} (the ring view and its what-if).</dd>
  * </dl>
  */
 package dev.fulcrum.engine;

@@ -1,7 +1,7 @@
 package dev.fulcrum.health;
 
-import dev.fulcrum.engine.BackendAddresses;
-import dev.fulcrum.engine.IpText;
+import dev.fulcrum.net.BackendAddresses;
+import dev.fulcrum.net.IpText;
 import dev.fulcrum.time.Cancellable;
 import dev.fulcrum.time.Scheduler;
 import java.net.ConnectException;

@@ -6,7 +6,7 @@ import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.BackendMetrics;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.Cancellable;
 import dev.fulcrum.time.Scheduler;
 import dev.fulcrum.time.Ticker;

@@ -5,7 +5,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.demo.TrafficAnswer;
 import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.EngineEvent;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.engine.sim.SideBySide;
 import dev.fulcrum.engine.sim.SimBackend;

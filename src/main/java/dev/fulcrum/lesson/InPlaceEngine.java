@@ -7,7 +7,7 @@ import dev.fulcrum.config.ConfigWriter;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.PoolConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;

@@ -9,7 +9,7 @@ import dev.fulcrum.config.ConfigWriter;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.engine.BackendState;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.fulcrum.proxy;
 
-import dev.fulcrum.engine.BackendAddresses;
+import dev.fulcrum.net.BackendAddresses;
 import io.undertow.connector.ByteBufferPool;
 import java.io.IOException;
 import java.net.InetAddress;

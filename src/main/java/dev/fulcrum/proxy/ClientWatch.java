@@ -73,7 +73,7 @@ final class ClientWatch implements ServerConnection.CloseListener {
     String clientIp(HttpServerExchange exchange) {
         if (clientIp == null) {
             InetSocketAddress a = exchange.getSourceAddress();
-            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? dev.fulcrum.engine.IpText.of(a.getAddress()) : a.getHostString();
+            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? dev.fulcrum.net.IpText.of(a.getAddress()) : a.getHostString();
         }
         return clientIp;
     }

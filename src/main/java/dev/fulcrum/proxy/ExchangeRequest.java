@@ -1,6 +1,6 @@
 package dev.fulcrum.proxy;
 
-import dev.fulcrum.engine.RequestContext;
+import dev.fulcrum.engine.strategy.RequestContext;
 import io.undertow.server.HttpServerExchange;
 import java.util.Deque;
 

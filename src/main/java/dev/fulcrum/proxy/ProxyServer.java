@@ -143,7 +143,7 @@ public final class ProxyServer implements AutoCloseable {
      * The backend a request's sticky cookie names in {@code pool}, as the proxy reads it (null when sticky sessions
      * are off, or the cookie is missing, forged or another pool's): for "why this backend".
      */
-    public String stickyBackend(dev.fulcrum.engine.Pool pool, dev.fulcrum.engine.RequestContext request) {
+    public String stickyBackend(dev.fulcrum.engine.Pool pool, dev.fulcrum.engine.strategy.RequestContext request) {
         StickyCookies sticky = balancer.sticky();
         return sticky.enabled() ? sticky.backendFor(pool, request.cookie(sticky.cookieName(pool.name()))) : null;
     }

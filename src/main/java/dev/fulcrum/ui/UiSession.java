@@ -343,8 +343,8 @@ public final class UiSession implements AutoCloseable {
         EngineState s = state();
         EngineState.PoolInfo p = s == null || pool == null ? null : s.pools().get(pool);
         Object type = p == null || p.strategy() == null ? null : p.strategy().get("type");
-        return type == null || !dev.fulcrum.engine.StrategySpec.TYPES.contains(type.toString())
-                || dev.fulcrum.engine.StrategySpec.of(type.toString()).readsWeights();
+        return type == null || !dev.fulcrum.engine.strategy.StrategySpec.TYPES.contains(type.toString())
+                || dev.fulcrum.engine.strategy.StrategySpec.of(type.toString()).readsWeights();
     }
 
     public String pool() {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -171,8 +171,7 @@ class ConfigExportEnvoyTest {
 
     @Test
     void hashingPoolsGetRingOrTableSizesAndHashPoliciesFallingBackToTheSourceIp() throws IOException {
-        JsonNode root = export(richConfig(new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User-Id", 100,
-                1.25, null, null, null, null, null)), null);
+        JsonNode root = export(richConfig(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-User-Id").with("virtualNodes", 100).with("balanceFactor", 1.25)), null);
         JsonNode c = cluster(root, "default");
         assertThat(c.at("/ring_hash_lb_config/minimum_ring_size").asLong()).isEqualTo(100 * 4);
         assertThat(c.at("/common_lb_config/consistent_hashing_lb_config/hash_balance_factor").asInt()).isEqualTo(125);
@@ -182,14 +181,12 @@ class ConfigExportEnvoyTest {
         assertThat(fallback.at("/route/hash_policy/0/terminal").asBoolean()).isTrue();
         assertThat(fallback.at("/route/hash_policy/1/connection_properties/source_ip").asBoolean()).isTrue();
 
-        JsonNode maglev = export(richConfig(new StrategySpec(StrategySpec.MAGLEV, "cookie:sid", null, null, null, 251,
-                null, null, null)), null);
+        JsonNode maglev = export(richConfig(StrategySpec.bare(StrategySpec.MAGLEV).with("key", "cookie:sid").with("tableSize", 251)), null);
         assertThat(cluster(maglev, "default").at("/maglev_lb_config/table_size").asInt()).isEqualTo(251);
         JsonNode last = routes(maglev).get(routes(maglev).size() - 1);
         assertThat(last.at("/route/hash_policy/0/cookie/name").asText()).isEqualTo("sid");
 
-        JsonNode query = export(richConfig(new StrategySpec(StrategySpec.CONSISTENT_HASH, "query:user", null, null,
-                null, null, null, null, null)), null);
+        JsonNode query = export(richConfig(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "query:user")), null);
         JsonNode q = routes(query).get(routes(query).size() - 1);
         assertThat(q.at("/route/hash_policy/0/query_parameter/name").asText()).isEqualTo("user");
 
@@ -203,8 +200,7 @@ class ConfigExportEnvoyTest {
 
     @Test
     void powerOfTwoAndLeastRequestsSetTheChoiceCount() throws IOException {
-        JsonNode p2 = cluster(export(richConfig(new StrategySpec(StrategySpec.POWER_OF_TWO, null, null, null, 3, null,
-                null, null, null)), null), "default");
+        JsonNode p2 = cluster(export(richConfig(StrategySpec.bare(StrategySpec.POWER_OF_TWO).with("choices", 3)), null), "default");
         assertThat(p2.at("/least_request_lb_config/choice_count").asInt()).isEqualTo(3);
         assertThat(p2.at("/least_request_lb_config/slow_start_config/slow_start_window").asText()).isEqualTo("10s");
         JsonNode least = cluster(export(richConfig(StrategySpec.of(StrategySpec.LEAST_REQUESTS)), null), "default");

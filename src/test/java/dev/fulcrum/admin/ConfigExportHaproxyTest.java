@@ -6,7 +6,7 @@ import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.config.RouteConfig;
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -103,15 +103,11 @@ class ConfigExportHaproxyTest {
 
     @Test
     void hashingKeysBecomeHashBalanceWithTheBalanceFactor() {
-        assertThat(backendOf(new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User-Id", null, 1.25, null,
-                null, null, null, null))).contains("    balance hdr(X-User-Id)\n    hash-type consistent\n"
+        assertThat(backendOf(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-User-Id").with("balanceFactor", 1.25))).contains("    balance hdr(X-User-Id)\n    hash-type consistent\n"
                 + "    hash-balance-factor 125\n");
-        assertThat(backendOf(new StrategySpec(StrategySpec.CONSISTENT_HASH, "query:user", null, null, null, null,
-                null, null, null))).contains("    balance url_param user\n");
-        assertThat(backendOf(new StrategySpec(StrategySpec.CONSISTENT_HASH, "cookie:sid", null, null, null, null,
-                null, null, null))).contains("    balance hash req.cook(sid)\n");
-        assertThat(backendOf(new StrategySpec(StrategySpec.CONSISTENT_HASH, "path", null, null, null, null,
-                null, null, null))).contains("    balance uri path-only\n");
+        assertThat(backendOf(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "query:user"))).contains("    balance url_param user\n");
+        assertThat(backendOf(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "cookie:sid"))).contains("    balance hash req.cook(sid)\n");
+        assertThat(backendOf(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "path"))).contains("    balance uri path-only\n");
     }
 
     private String backendOf(StrategySpec s) {

@@ -9,7 +9,7 @@ import dev.fulcrum.config.RouteConfig;
 import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.demo.DemoSpec;
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -7,7 +7,7 @@ import dev.fulcrum.config.OutlierConfig;
 import dev.fulcrum.config.RetryConfig;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,8 +83,7 @@ class ConfigExportNginxTest {
     void poolsWhoseNamesDifferOnlyInPunctuationGetDistinctUpstreamsAndHashVariables(@TempDir Path dir) {
         Path nginx = binary("nginx");
         assumeTrue(nginx != null, "nginx is not installed here (CI installs it)");
-        StrategySpec hash = new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-Id", null, null, null, null, null,
-                null, null);
+        StrategySpec hash = StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-Id");
         FulcrumConfig rich = richConfig(hash);
         java.util.Map<String, dev.fulcrum.config.PoolConfig> pools = new java.util.LinkedHashMap<>();
         int port = 9100;
@@ -132,20 +131,16 @@ class ConfigExportNginxTest {
 
     @Test
     void hashingKeysBecomeNginxVariablesThatFallBackToTheClientAddress() {
-        String header = export(richConfig(new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User-Id", null,
-                1.25, null, null, null, null, null)), null);
+        String header = export(richConfig(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-User-Id").with("balanceFactor", 1.25)), null);
         assertThat(header).contains("map $http_x_user_id $fulcrum_hash_default {\n    \"\"      $remote_addr;\n"
                 + "    default $http_x_user_id;\n}", "hash $fulcrum_hash_default consistent;",
                 "no equivalent: bounded loads (balanceFactor 1.25)");
         engine.close();
-        assertThat(export(richConfig(new StrategySpec(StrategySpec.CONSISTENT_HASH, "cookie:sid", null, null, null,
-                null, null, null, null)), null)).contains("map $cookie_sid $fulcrum_hash_default");
+        assertThat(export(richConfig(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "cookie:sid")), null)).contains("map $cookie_sid $fulcrum_hash_default");
         engine.close();
-        assertThat(export(richConfig(new StrategySpec(StrategySpec.CONSISTENT_HASH, "query:user", null, null, null,
-                null, null, null, null)), null)).contains("map $arg_user $fulcrum_hash_default");
+        assertThat(export(richConfig(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "query:user")), null)).contains("map $arg_user $fulcrum_hash_default");
         engine.close();
-        assertThat(export(richConfig(new StrategySpec(StrategySpec.MAGLEV, "path", null, null, null, null, null, null,
-                null)), null)).contains("hash $uri consistent;");
+        assertThat(export(richConfig(StrategySpec.bare(StrategySpec.MAGLEV).with("key", "path")), null)).contains("hash $uri consistent;");
     }
 
     @Test

@@ -6,7 +6,7 @@ import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.config.RouteConfig;
 import dev.fulcrum.config.StickyConfig;
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,14 +33,11 @@ final class ExportFixturesForTest {
         for (String type : StrategySpec.TYPES) {
             out.add(StrategySpec.of(type));
         }
-        out.add(new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User-Id", 100, 1.25, null, null, null, null,
-                null).withDefaults());
-        out.add(new StrategySpec(StrategySpec.CONSISTENT_HASH, "cookie:session", null, null, null, null, null, null,
-                null).withDefaults());
-        out.add(new StrategySpec(StrategySpec.CONSISTENT_HASH, "query:user", null, null, null, null, null, null,
-                null).withDefaults());
-        out.add(new StrategySpec(StrategySpec.MAGLEV, "path", null, null, null, 65537, null, null, null).withDefaults());
-        out.add(new StrategySpec(StrategySpec.POWER_OF_TWO, null, null, null, 3, null, null, null, null).withDefaults());
+        out.add(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-User-Id").with("virtualNodes", 100).with("balanceFactor", 1.25).withDefaults());
+        out.add(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "cookie:session").withDefaults());
+        out.add(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "query:user").withDefaults());
+        out.add(StrategySpec.bare(StrategySpec.MAGLEV).with("key", "path").with("tableSize", 65537).withDefaults());
+        out.add(StrategySpec.bare(StrategySpec.POWER_OF_TWO).with("choices", 3).withDefaults());
         return out;
     }
 
@@ -71,8 +68,7 @@ final class ExportFixturesForTest {
      * name, weight 0 and weight 1000, every policy switched off, TLS on, port 0, the client's Host not kept.
      */
     static FulcrumConfig edgeConfig() {
-        FulcrumConfig base = FulcrumConfig.of(new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-Id", null, null,
-                        null, null, null, null, null),
+        FulcrumConfig base = FulcrumConfig.of(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-Id"),
                 List.of(BackendConfig.of("a", "http://127.0.0.1:9001", 1000),
                         BackendConfig.of("b", "http://127.0.0.1:9002", 0),
                         new BackendConfig("c", "http://127.0.0.1:9003", 1, 5, true)), List.of());

@@ -1,16 +1,16 @@
 package dev.fulcrum.admin;
 
+import dev.fulcrum.engine.BackendSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
-import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.time.ManualClock;
@@ -143,7 +143,14 @@ class LimitsAgreementTest {
                 },
                 v -> admin("PUT", "/api/strategy", strategy(type, field, v)),
                 v -> engine(() -> engine().setStrategy(Engine.DEFAULT_POOL,
-                        JSON.convertValue(strategy(type, field, v), StrategySpec.class))));
+                        spec(strategy(type, field, v)))));
+    }
+
+    /** The strategy object as the engine's own API takes it: its type and its settings by name. */
+    private static StrategySpec spec(Map<String, Object> strategy) {
+        Map<String, Object> options = new LinkedHashMap<>(strategy);
+        options.remove("type");
+        return new StrategySpec((String) strategy.get("type"), options);
     }
 
     private static Map<String, Object> strategy(String type, String field, Object v) {

@@ -8,9 +8,9 @@ import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.SimpleRequest;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.ManualClock;
 import org.junit.jupiter.api.Test;
 
@@ -18,8 +18,7 @@ class LookupWhileBackupsServeTest {
     @Test
     void theLookupNamesTheBackupTheProxySendsTo() {
         Engine e = Engine.manual(EngineSettings.DEFAULT, new ManualClock(), RandomSource.seeded(1));
-        e.addPool(Engine.DEFAULT_POOL, new StrategySpec(StrategySpec.CONSISTENT_HASH, "ip", null, null, null, null, null,
-                null, null));
+        e.addPool(Engine.DEFAULT_POOL, StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "ip"));
         e.addBackend(Engine.DEFAULT_POOL, new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);
         e.addBackend(Engine.DEFAULT_POOL, new BackendSpec("b", "http://127.0.0.1:9002", 1, null, false), false);
         e.addBackend(Engine.DEFAULT_POOL, new BackendSpec("y", "http://127.0.0.1:9003", 1, null, true), false);

@@ -1,5 +1,8 @@
 package dev.fulcrum.app;
 
+import dev.fulcrum.engine.BackendView;
+import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.engine.EngineEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -12,9 +15,6 @@ import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.config.OutlierConfig;
 import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.config.RetryConfig;
-import dev.fulcrum.engine.BackendView;
-import dev.fulcrum.engine.EngineEvent;
-import dev.fulcrum.engine.StrategySpec;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,15 +1,15 @@
 package dev.fulcrum.bench;
 
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.Candidates;
+import dev.fulcrum.engine.strategy.Candidates;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.Strategies;
-import dev.fulcrum.engine.Strategy;
-import dev.fulcrum.engine.StrategyEnv;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.Strategy;
+import dev.fulcrum.engine.strategy.StrategyEnv;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.Ticker;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,17 +1,17 @@
 package dev.fulcrum.bench;
 
-import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.strategy.SimpleRequest;
 import dev.fulcrum.engine.BackendMetrics;
+import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.Eligibility;
+import dev.fulcrum.engine.strategy.Eligibility;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.RequestContext;
-import dev.fulcrum.engine.SimpleRequest;
-import dev.fulcrum.engine.Strategy;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.engine.strategy.Strategy;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.Ticker;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package dev.fulcrum.config;
 
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -49,8 +49,7 @@ class ConfigDefaultsTest {
                 new TlsConfig(false, 8443, null, null, true), 0));
         assertThat(c.admin()).isEqualTo(new AdminConfig("127.0.0.1", 8081, null));
         assertThat(c.strategy().type()).isEqualTo("smooth-weighted-round-robin");
-        assertThat(c.strategy()).isEqualTo(new StrategySpec("smooth-weighted-round-robin", null, null, null, null,
-                null, null, null, null));
+        assertThat(c.strategy()).isEqualTo(StrategySpec.bare("smooth-weighted-round-robin"));
         assertThat(c.backends()).isEmpty();
         assertThat(c.demoBackends()).containsExactly(new DemoBackendConfig("demo-a", 9101, 1, 5, 0.0));
         assertThat(c.healthCheck()).isEqualTo(new HealthCheckConfig(true, "/health", 2000, 1000, 200, 2, 3));
@@ -144,10 +143,10 @@ class ConfigDefaultsTest {
                 """);
 
         assertThat(hash.strategy().key()).isEqualTo("ip");
-        assertThat(hash.strategy().virtualNodes()).isEqualTo(160);
-        assertThat(hash.strategy().balanceFactor()).isNull();
-        assertThat(maglev.strategy().tableSize()).isEqualTo(65537);
-        assertThat(adaptive.strategy().weights()).isEqualTo(Map.of("cpu", 0.5, "latency", 0.3, "inflight", 0.2));
-        assertThat(adaptive.strategy().staleAfterMs()).isEqualTo(10000L);
+        assertThat(hash.strategy().integer("virtualNodes")).isEqualTo(160);
+        assertThat(hash.strategy().number("balanceFactor")).isNull();
+        assertThat(maglev.strategy().integer("tableSize")).isEqualTo(65537);
+        assertThat(adaptive.strategy().numberMap("weights")).isEqualTo(Map.of("cpu", 0.5, "latency", 0.3, "inflight", 0.2));
+        assertThat(adaptive.strategy().longValue("staleAfterMs")).isEqualTo(10000L);
     }
 }

@@ -292,7 +292,7 @@ class ConfigErrorsTest {
                 .containsExactly("config error: strategy.tableSize: must be a prime between 3 and 1000003 "
                         + "(got: 2000003)");
         assertThat(ConfigLoader.parse("{ " + DEMO + ", \"strategy\": { \"type\": \"maglev\", \"tableSize\": 251 } }")
-                .strategy().tableSize()).isEqualTo(251);
+                .strategy().integer("tableSize")).isEqualTo(251);
     }
 
     @Test
@@ -574,7 +574,7 @@ class ConfigErrorsTest {
     private static final class StrategySpecAssert {
         static void assertParses(String json, String type) {
             assertThat(ConfigLoader.parseStrategy(ConfigLoader.tree(json), "strategy").type()).isEqualTo(type);
-            assertThat(ConfigLoader.parseStrategy(ConfigLoader.tree(json), "strategy").virtualNodes()).isEqualTo(160);
+            assertThat(ConfigLoader.parseStrategy(ConfigLoader.tree(json), "strategy").integer("virtualNodes")).isEqualTo(160);
         }
     }
 }

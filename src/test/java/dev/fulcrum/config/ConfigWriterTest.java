@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +27,7 @@ class ConfigWriterTest {
                 new ProxyConfig("0.0.0.0", 18080, 16384, 5000, "/tmp/access.log", false,
                         new TlsConfig(true, 18443, null, null, false), 3),
                 new AdminConfig("0.0.0.0", 18081, "s3cret"),
-                new StrategySpec("consistent-hash", "header:X-User", 200, 1.25, null, null, null, null, null),
+                StrategySpec.bare("consistent-hash").with("key", "header:X-User").with("virtualNodes", 200).with("balanceFactor", 1.25),
                 List.of(new BackendConfig("a", "http://10.0.0.1:9001", 3, 10, false),
                         new BackendConfig("b", "http://10.0.0.2:9001", 0, null, true)),
                 List.of(new DemoBackendConfig("demo-a", 19101, 2, 300, 0.25)),
@@ -38,8 +38,7 @@ class ConfigWriterTest {
                 new TimeoutConfig(100, 200, 300, 400),
                 7000,
                 new StickyConfig(true, "SID", 60, "a-secret-of-16-chars+"),
-                Map.of("api", new PoolConfig(new StrategySpec("adaptive", null, null, null, null, null, null,
-                                Map.of("cpu", 1.0, "latency", 0.0), 500L),
+                Map.of("api", new PoolConfig(StrategySpec.bare("adaptive").with("weights", Map.of("cpu", 1.0, "latency", 0.0)).with("staleAfterMs", 500L),
                         List.of(BackendConfig.of("api-1", "http://127.0.0.1:3000", 1)),
                         List.of(DemoBackendConfig.of("api-demo", 0, 2)))),
                 List.of(new RouteConfig("/api", "api", true)));

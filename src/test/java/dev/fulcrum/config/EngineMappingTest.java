@@ -1,7 +1,7 @@
 package dev.fulcrum.config;
 
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.BreakerSpec;
+import dev.fulcrum.engine.breaker.BreakerSpec;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Router;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.fulcrum.config;
 
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -68,7 +68,7 @@ class SamplesTest {
     void boundedLoadHashesOnTheUserHeaderWithFactor1_25() {
         FulcrumConfig c = ConfigLoader.load(SAMPLES.resolve("bounded-load.json"));
         assertThat(c.strategy().type()).isEqualTo(StrategySpec.CONSISTENT_HASH);
-        assertThat(c.strategy().balanceFactor()).isEqualTo(1.25);
+        assertThat(c.strategy().number("balanceFactor")).isEqualTo(1.25);
         assertThat(c.strategy().key()).isEqualTo("header:X-User");
     }
 

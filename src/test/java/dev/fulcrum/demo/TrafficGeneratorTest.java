@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.KeySpace;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.hash.KeySpace;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.time.ManualClock;
@@ -191,8 +191,7 @@ class TrafficGeneratorTest {
                     TrafficSettings.KeyPlacement.cookie("user"), TrafficSettings.KeyPlacement.query("user"),
                     TrafficSettings.KeyPlacement.path())) {
                 // given: a ring reading exactly this placement
-                engine.setStrategy(Engine.DEFAULT_POOL, new StrategySpec("consistent-hash", p.strategyKey(), null, null,
-                        null, null, null, null, null));
+                engine.setStrategy(Engine.DEFAULT_POOL, StrategySpec.bare("consistent-hash").with("key", p.strategyKey()));
                 KeySpace ring = engine.pool(Engine.DEFAULT_POOL).snapshot().primary().keySpace();
                 List<String> keys = Collections.synchronizedList(new ArrayList<>());
                 TrafficSettings s = TrafficSettings.defaults(proxy).withPath("/echo").withRate(100)

@@ -1,5 +1,6 @@
 package dev.fulcrum.discovery;
 
+import dev.fulcrum.engine.BackendSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -8,12 +9,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import dev.fulcrum.config.DiscoveryConfig;
-import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.ManualClock;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.CircuitBreaker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

@@ -1,5 +1,11 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

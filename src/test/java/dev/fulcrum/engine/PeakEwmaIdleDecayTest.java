@@ -1,5 +1,9 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.time.ManualClock;
@@ -18,8 +22,7 @@ class PeakEwmaIdleDecayTest {
         ManualClock clock = new ManualClock();
         Engine engine = Engine.manual(new EngineSettings(0, EngineSettings.OutlierSpec.DISABLED,
                 BreakerSpec.DISABLED, 2, 3), clock, RandomSource.seeded(1));
-        Pool pool = engine.addPool("default", new StrategySpec(StrategySpec.FASTEST_RESPONSE, null, null, null,
-                null, null, 1000L, null, null));
+        Pool pool = engine.addPool("default", StrategySpec.bare(StrategySpec.FASTEST_RESPONSE).with("decayMs", 1000L));
         engine.addBackend("default", new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false), false);
         engine.addBackend("default", new BackendSpec("b", "http://127.0.0.1:9002", 1, null, false), false);
 

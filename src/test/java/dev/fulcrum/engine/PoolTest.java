@@ -1,5 +1,10 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -327,8 +332,7 @@ class PoolTest {
 
     @Test
     void aStrategyWithoutATypeIsRefusedWith400() {
-        assertThatThrownBy(() -> engine.setStrategy("default", new StrategySpec(null, null, null, null, null, null,
-                null, null, null))).isInstanceOfSatisfying(EngineException.class,
+        assertThatThrownBy(() -> engine.setStrategy("default", StrategySpec.bare(null))).isInstanceOfSatisfying(EngineException.class,
                         e -> assertThat(e.status()).isEqualTo(400));
     }
 

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.breaker.BreakerSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.time.ManualClock;

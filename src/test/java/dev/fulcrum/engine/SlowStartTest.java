@@ -1,5 +1,12 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.time.ManualClock;
@@ -153,7 +160,7 @@ class SlowStartTest {
     @Test
     void everyWeightAwareStrategyShowsTheRamp() {
         for (String type : StrategySpec.TYPES) {
-            if (StrategySpec.WEIGHT_BLIND.contains(type)) {
+            if (!Strategies.descriptor(type).readsWeights()) {
                 continue;
             }
             engine.setStrategy("default", StrategySpec.of(type));

@@ -13,7 +13,7 @@ import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.HealthStatus;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.LoopbackListener;
 import dev.fulcrum.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;

@@ -1,16 +1,16 @@
 package dev.fulcrum.health;
 
+import dev.fulcrum.engine.BackendMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.demo.DemoSpec;
 import dev.fulcrum.engine.Backend;
-import dev.fulcrum.engine.BackendMetrics;
 import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import io.undertow.Undertow;

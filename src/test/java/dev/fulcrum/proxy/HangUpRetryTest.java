@@ -3,7 +3,7 @@ package dev.fulcrum.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.engine.BreakerSpec;
+import dev.fulcrum.engine.breaker.BreakerSpec;
 import dev.fulcrum.engine.EngineSettings.OutlierSpec;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.testkit.RawBackend;

@@ -1,11 +1,11 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.Router;
-import dev.fulcrum.engine.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.testkit.TestSettings;
 import dev.fulcrum.testkit.WebSocketEcho;

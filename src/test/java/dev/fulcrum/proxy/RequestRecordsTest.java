@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.AdminModel;
 import dev.fulcrum.engine.Engine;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
@@ -144,8 +144,7 @@ class RequestRecordsTest {
     @Test
     void theKeyAHashingStrategyHashedIsRecordedWithItsHash() throws Exception {
         start(new RecordingBackend("a"), new RecordingBackend("b"));
-        f.engine().setStrategy(Engine.DEFAULT_POOL, new StrategySpec(StrategySpec.CONSISTENT_HASH, "path", null, null,
-                null, null, null, null, null));
+        f.engine().setStrategy(Engine.DEFAULT_POOL, StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "path"));
         assertThat(f.status("/k/alice")).isEqualTo(200);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> !recent().isEmpty());

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
-import dev.fulcrum.engine.BreakerSpec;
-import dev.fulcrum.engine.CircuitBreaker;
+import dev.fulcrum.engine.breaker.BreakerSpec;
+import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.EngineSettings.OutlierSpec;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.testkit.RawBackend;

@@ -12,7 +12,7 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.proxy.ProxyServer;
 import dev.fulcrum.proxy.ProxySettings;
 import java.io.IOException;

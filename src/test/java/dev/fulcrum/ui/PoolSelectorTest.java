@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.PoolConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.backends.BackendRow;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.config.BreakerConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.ring.RingCanvas;
 import dev.fulcrum.ui.ring.RingGeometry;
@@ -124,8 +124,7 @@ class RingViewTest {
     @Test
     void aConsistentHashPoolShowsItsRingLooksUpKeysAndPreviewsARemoval(FxRobot robot) {
         // given an engine hashing on the path over three demo backends
-        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(new StrategySpec("consistent-hash", "path", 160, null, null, null,
-                null, null, null), BreakerConfig.DEFAULT, List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0),
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.bare("consistent-hash").with("key", "path").with("virtualNodes", 160), BreakerConfig.DEFAULT, List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0),
                 demo("c", 1, 0, 0)))).start();
         robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
         robot.interact(() -> window.controller().select("Ring"));
@@ -162,8 +161,7 @@ class RingViewTest {
     @Test
     void aMaglevPoolIsShownAsATableBandWithEveryBackendInIt(FxRobot robot) {
         // given an engine with a Maglev table over two backends, weights 3 and 1
-        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(new StrategySpec("maglev", "path", null, null, null, 65537, null,
-                null, null), BreakerConfig.DEFAULT, List.of(demo("a", 3, 0, 0), demo("b", 1, 0, 0)))).start();
+        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.bare("maglev").with("key", "path").with("tableSize", 65537), BreakerConfig.DEFAULT, List.of(demo("a", 3, 0, 0), demo("b", 1, 0, 0)))).start();
         robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
         robot.interact(() -> window.controller().select("Ring"));
         RingViewModel vm = window.controller().ring().viewModel();

@@ -4,7 +4,7 @@ import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.HealthCheckConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.ring.RingViewModel;
 import java.net.URI;
@@ -44,8 +44,7 @@ public final class ScreenshotTour {
 
     @Override
     public void start(Stage stage) {
-        FulcrumConfig base = RunningFulcrum.demoConfig(new StrategySpec("consistent-hash", "path", 160, null, null, null, null,
-                null, null), new BreakerConfig(true, 10, 5, 50, 300, 100, 8000, 2), List.of(
+        FulcrumConfig base = RunningFulcrum.demoConfig(StrategySpec.bare("consistent-hash").with("key", "path").with("virtualNodes", 160), new BreakerConfig(true, 10, 5, 50, 300, 100, 8000, 2), List.of(
                 RunningFulcrum.demo("demo-a", 5, 8, 0), RunningFulcrum.demo("demo-b", 3, 20, 0),
                 RunningFulcrum.demo("demo-c", 1, 5, 0), RunningFulcrum.demo("flaky", 1, 15, 0.55)));
         FulcrumConfig cfg = new FulcrumConfig(base.proxy(), base.admin(), base.strategy(), base.backends(),

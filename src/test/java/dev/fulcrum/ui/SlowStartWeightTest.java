@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
 import java.util.List;

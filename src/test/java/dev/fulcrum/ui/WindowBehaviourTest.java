@@ -13,7 +13,7 @@ import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.config.OutlierConfig;
 import dev.fulcrum.config.RetryConfig;
 import dev.fulcrum.engine.BackendState;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
@@ -199,8 +199,7 @@ class WindowBehaviourTest {
     @Test
     void strategyFormFollowsTheEngineWhenABalanceFactorIsDropped(FxRobot robot) {
         // given a bounded-load ring (balanceFactor 1.25) shown in the Strategy tab
-        open(robot, config(new StrategySpec(StrategySpec.CONSISTENT_HASH, "path", 160, 1.25, null, null, null, null,
-                null), List.of()));
+        open(robot, config(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "path").with("virtualNodes", 160).with("balanceFactor", 1.25), List.of()));
         robot.interact(() -> window.controller().select("Strategy"));
         TextField factor = (TextField) waitFor(robot, "#balanceFactorField");
         Label current = robot.lookup("#currentLabel").queryAs(Label.class);

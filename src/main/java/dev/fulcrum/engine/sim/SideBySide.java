@@ -7,8 +7,8 @@ import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.ManualClock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -216,21 +216,11 @@ public final class SideBySide {
                 if (d.key() != null) {
                     params.add("key=" + d.key());
                 }
-                if (d.balanceFactor() != null) {
-                    params.add("balanceFactor=" + d.balanceFactor());
-                }
-                if (d.virtualNodes() != null) {
-                    params.add("virtualNodes=" + d.virtualNodes());
-                }
-                if (d.choices() != null) {
-                    params.add("choices=" + d.choices());
-                }
-                if (d.tableSize() != null) {
-                    params.add("tableSize=" + d.tableSize());
-                }
-                if (d.decayMs() != null) {
-                    params.add("decayMs=" + d.decayMs());
-                }
+                new TreeMap<>(d.options()).forEach((name, value) -> {
+                    if (!name.equals("key")) {
+                        params.add(name + "=" + value);
+                    }
+                });
                 label += "(" + String.join(" ", params) + ")";
             }
             String unique = label;
@@ -407,8 +397,7 @@ public final class SideBySide {
                 }
             }
         }
-        boolean hashing = spec != null && (spec.type().equals(StrategySpec.CONSISTENT_HASH)
-                || spec.type().equals(StrategySpec.MAGLEV) || spec.type().equals(StrategySpec.IP_HASH));
+        boolean hashing = spec != null && spec.hashes();
         double n = keys.size();
         return new StrategyResult(r.strategy(), r.requestsPerBackend(), r.unrouted(), r.maxAvgLoadRatio(),
                 r.maxAvgWeightedRatio(), r.p50Ms(), r.p99Ms(), r.meanMs(), r.longestRun(), r.longestRunBackend(),

@@ -1,6 +1,6 @@
 package dev.fulcrum.engine.sim;
 
-import dev.fulcrum.engine.RequestContext;
+import dev.fulcrum.engine.strategy.RequestContext;
 
 /**
  * A simulated request as strategies see it: the key is everywhere a hashing strategy may look (client IP,

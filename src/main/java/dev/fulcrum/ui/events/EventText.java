@@ -1,7 +1,8 @@
 package dev.fulcrum.ui.events;
 
 import dev.fulcrum.engine.EngineEvent;
-import dev.fulcrum.ui.strategy.StrategyForm;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.StrategyDescriptor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -40,8 +41,9 @@ final class EventText {
         if (blank(value)) {
             return NONE;
         }
-        if ("strategy".equals(type) && StrategyForm.NAMES.containsKey(value)) {
-            return StrategyForm.NAMES.get(value);
+        StrategyDescriptor strategy = "strategy".equals(type) ? Strategies.descriptor(value) : null;
+        if (strategy != null) {
+            return strategy.title();
         }
         return value;
     }

@@ -1,7 +1,7 @@
 package dev.fulcrum.ui.requests;
 
 import dev.fulcrum.engine.DecisionTrace;
-import dev.fulcrum.engine.RequestContext;
+import dev.fulcrum.engine.strategy.RequestContext;
 import dev.fulcrum.requests.RequestSample;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

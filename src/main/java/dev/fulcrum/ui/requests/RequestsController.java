@@ -4,7 +4,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
+import dev.fulcrum.engine.strategy.RandomSource;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.ui.UiSession;
 import java.io.File;

@@ -1,45 +1,40 @@
 package dev.fulcrum.ui.strategy;
 
 import dev.fulcrum.admin.EngineState;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategyOption;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.ui.UiSession;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import javafx.fxml.FXML;
-import javafx.scene.Node;
 import javafx.scene.control.ComboBox;
+import javafx.scene.control.Control;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
 
 /**
  * Pick a strategy and its options for the selected pool and apply it live; the engine's refusal (e.g. a
- * table size that is not prime) is shown under the form. The current strategy is shown above it.
+ * table size that is not prime) is shown under the form. The current strategy is shown above it. The form has a row
+ * for each setting any strategy takes ({@link StrategyForm#allOptions}), id {@code #NAMEField}; only the chosen
+ * strategy's rows show.
  */
 public final class StrategyController {
     private final UiSession session;
+    private final Map<String, Control> fields = new LinkedHashMap<>();
     private Map<String, Object> shown;
 
     @FXML private Label currentLabel;
     @FXML private ComboBox<String> strategyType;
     @FXML private Label explanation;
-    @FXML private ComboBox<String> keyField;
-    @FXML private TextField virtualNodesField;
-    @FXML private TextField balanceFactorField;
-    @FXML private TextField choicesField;
-    @FXML private TextField tableSizeField;
-    @FXML private TextField decayMsField;
-    @FXML private TextField staleAfterMsField;
+    @FXML private VBox optionRows;
     @FXML private Label strategyResult;
     @FXML private javafx.scene.control.Button applyStrategy;
 
     public StrategyController(UiSession session) {
         this.session = session;
-    }
-
-    private Map<String, Node> fields() {
-        return Map.of("key", keyField, "virtualNodes", virtualNodesField, "balanceFactor", balanceFactorField,
-                "choices", choicesField, "tableSize", tableSizeField, "decayMs", decayMsField,
-                "staleAfterMs", staleAfterMsField);
     }
 
     @FXML
@@ -58,13 +53,36 @@ public final class StrategyController {
                 return text;
             }
         });
-        keyField.getItems().setAll(StrategyForm.KEYS);
+        for (StrategyOption o : StrategyForm.allOptions()) {
+            Control field;
+            if (o.kind() == StrategyOption.Kind.HASH_KEY) {
+                ComboBox<String> key = new ComboBox<>();
+                key.setEditable(true);
+                key.setPrefWidth(260);
+                key.getItems().setAll(StrategyForm.KEYS);
+                field = key;
+            } else {
+                TextField text = new TextField();
+                text.setPrefWidth(o.kind() == StrategyOption.Kind.NUMBER_MAP ? 260 : 120);
+                field = text;
+            }
+            field.setId(o.name() + "Field");
+            Label label = new Label(o.label());
+            label.setMinWidth(120);
+            Label hint = new Label(o.hint());
+            hint.getStyleClass().add("muted");
+            HBox row = new HBox(8, label, field, hint);
+            row.getStyleClass().add("form-row");
+            optionRows.getChildren().add(row);
+            fields.put(o.name(), field);
+        }
         strategyType.valueProperty().addListener((o, a, t) -> typeChanged(t));
         session.stateProperty().addListener((o, a, s) -> showCurrent(s));
         session.poolProperty().addListener((o, a, p) -> {
             shown = null;
             showCurrent(session.state());
         });
+        typeChanged(null);
     }
 
     private void typeChanged(String t) {
@@ -72,29 +90,24 @@ public final class StrategyController {
         // "Applied to pool default: round robin" speaks of the last Apply, not of the strategy now chosen
         strategyResult.getStyleClass().remove("form-problems");
         strategyResult.setText("");
-        for (Map.Entry<String, Node> e : fields().entrySet()) {
+        for (Map.Entry<String, Control> e : fields.entrySet()) {
             boolean on = t != null && StrategyForm.options(t).contains(e.getKey());
             e.getValue().setDisable(!on);
-            Node row = e.getValue().getParent();
+            javafx.scene.Node row = e.getValue().getParent();
             row.setVisible(on);
             row.setManaged(on);
         }
         if (t != null) {
             StrategySpec d = StrategySpec.of(t);
-            setIfBlank(virtualNodesField, d.virtualNodes());
-            setIfBlank(tableSizeField, d.tableSize());
-            setIfBlank(choicesField, d.choices());
-            setIfBlank(decayMsField, d.decayMs());
-            setIfBlank(staleAfterMsField, d.staleAfterMs());
-            if (keyField.getValue() == null && d.key() != null) {
-                keyField.setValue(d.key());
+            for (StrategyOption o : StrategyForm.optionsOf(t)) {
+                Object v = d.option(o.name());
+                Control f = fields.get(o.name());
+                if (f instanceof TextField text && text.getText().isBlank() && v != null) {
+                    text.setText(StrategyForm.text(v));
+                } else if (f instanceof ComboBox<?> c && c.getValue() == null && v != null) {
+                    put(f, v);
+                }
             }
-        }
-    }
-
-    private static void setIfBlank(TextField f, Object v) {
-        if (f.getText().isBlank() && v != null) {
-            f.setText(v.toString());
         }
     }
 
@@ -110,24 +123,21 @@ public final class StrategyController {
         currentLabel.setText("Pool " + session.pool() + " uses " + StrategyForm.describe(cur));
         String type = String.valueOf(cur.get("type"));
         strategyType.setValue(type);
-        // the key of a hashing strategy stays in the form while the pool runs one without a key: choosing maglev after
-        // round robin then offers the pool's last key (path), not the default ip that would send a workshop's
-        // traffic, all from one address, to one backend (the field is disabled and not sent meanwhile)
-        if (StrategyForm.options(type).contains("key")) {
-            put(keyField, cur.get("key"));
+        for (Map.Entry<String, Control> e : fields.entrySet()) {
+            // the key of a hashing strategy stays in the form while the pool runs one without a key: choosing maglev
+            // after round robin then offers the pool's last key (path), not the default ip that would send a
+            // workshop's traffic, all from one address, to one backend (the field is disabled and not sent meanwhile)
+            if (e.getValue() instanceof ComboBox<?> && !StrategyForm.options(type).contains(e.getKey())) {
+                continue;
+            }
+            put(e.getValue(), cur.get(e.getKey()));
         }
-        put(virtualNodesField, cur.get("virtualNodes"));
-        put(balanceFactorField, cur.get("balanceFactor"));
-        put(choicesField, cur.get("choices"));
-        put(tableSizeField, cur.get("tableSize"));
-        put(decayMsField, cur.get("decayMs"));
-        put(staleAfterMsField, cur.get("staleAfterMs"));
     }
 
     /** Shows an option of the engine's strategy; one it does not have is cleared (Apply would send it back). */
-    private static void put(Node n, Object v) {
+    private static void put(Control n, Object v) {
         if (n instanceof TextField t) {
-            t.setText(v == null ? "" : v.toString());
+            t.setText(v == null ? "" : StrategyForm.text(v));
         } else if (n instanceof ComboBox<?> c) {
             @SuppressWarnings("unchecked")
             ComboBox<String> cs = (ComboBox<String>) c;
@@ -143,14 +153,14 @@ public final class StrategyController {
             return;
         }
         Map<String, String> values = new HashMap<>();
-        values.put("key", keyField.getEditor().getText() == null || keyField.getEditor().getText().isBlank()
-                ? keyField.getValue() : keyField.getEditor().getText());
-        values.put("virtualNodes", virtualNodesField.getText());
-        values.put("balanceFactor", balanceFactorField.getText());
-        values.put("choices", choicesField.getText());
-        values.put("tableSize", tableSizeField.getText());
-        values.put("decayMs", decayMsField.getText());
-        values.put("staleAfterMs", staleAfterMsField.getText());
+        fields.forEach((name, f) -> {
+            if (f instanceof TextField t) {
+                values.put(name, t.getText());
+            } else if (f instanceof ComboBox<?> c) {
+                String typed = c.getEditor().getText();
+                values.put(name, typed == null || typed.isBlank() ? (String) c.getValue() : typed);
+            }
+        });
         Map<String, Object> spec = StrategyForm.toMap(type, values);
         String pool = session.pool();
         strategyResult.getStyleClass().remove("form-problems");

@@ -1,63 +1,59 @@
 package dev.fulcrum.ui.strategy;
 
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.Strategies;
+import dev.fulcrum.engine.strategy.StrategyDescriptor;
+import dev.fulcrum.engine.strategy.StrategyOption;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * What the strategy view knows about each docs/REFERENCE.md §2.2 strategy: one sentence saying how it picks, which
- * options it takes, and how to turn the form into the strategy object {@code setStrategy} expects.
+ * The Strategy form's words and fields, all read from each strategy's {@link StrategyDescriptor}: its title, its
+ * sentence, the settings it takes, how they read, and how the form's texts become the strategy object
+ * {@code setStrategy} expects.
  */
 public final class StrategyForm {
     private StrategyForm() {
     }
 
-    public static final Map<String, String> EXPLANATIONS = Map.ofEntries(
-            Map.entry(StrategySpec.ROUND_ROBIN, "Each backend in turn, ignoring weights: a b c a b c."),
-            Map.entry(StrategySpec.RANDOM, "A uniformly random backend for every request, ignoring weights."),
-            Map.entry(StrategySpec.WEIGHTED_RANDOM, "A random backend, each chosen in proportion to its weight."),
-            Map.entry(StrategySpec.SMOOTH_WRR, "nginx's weighted round robin: weights 5,1,1 give a a b a c a a, "
-                    + "spreading the heavy backend's turns instead of bunching them."),
-            Map.entry(StrategySpec.LEAST_REQUESTS, "The backend with the fewest in-flight requests per unit of weight."),
-            Map.entry(StrategySpec.POWER_OF_TWO, "Draw N backends at random (by weight) and take the one with the "
-                    + "fewest in-flight requests: nearly as good as least-requests, without scanning everyone."),
-            Map.entry(StrategySpec.CONSISTENT_HASH, "Hash the request key onto a ring of virtual nodes: the same key "
-                    + "goes to the same backend, and adding or removing one moves only its share of keys."),
-            Map.entry(StrategySpec.MAGLEV, "Google's Maglev: a prime-sized lookup table filled by each backend's "
-                    + "preference order, for even shares and minimal disruption with O(1) lookups."),
-            Map.entry(StrategySpec.IP_HASH, "Hash the client's IP address to pick a backend (nginx's ip_hash)."),
-            Map.entry(StrategySpec.FASTEST_RESPONSE, "The backend with the lowest peak-EWMA latency × (in-flight + 1), "
-                    + "decaying old measurements over decayMs."),
-            Map.entry(StrategySpec.ADAPTIVE, "A weighted-random pick scored from each backend's live CPU, latency "
-                    + "and in-flight metrics (read from /metrics.json)."));
-
-    /** Option fields each type takes (besides type), in the order docs/REFERENCE.md §2.2 lists them. */
-    public static final Map<String, List<String>> OPTIONS = Map.of(
-            StrategySpec.CONSISTENT_HASH, List.of("key", "virtualNodes", "balanceFactor"),
-            StrategySpec.MAGLEV, List.of("key", "tableSize"),
-            StrategySpec.POWER_OF_TWO, List.of("choices"),
-            StrategySpec.FASTEST_RESPONSE, List.of("decayMs"),
-            StrategySpec.ADAPTIVE, List.of("staleAfterMs"));
-
-    public static final List<String> KEYS = List.of("ip", "path", "header:X-User", "cookie:session", "query:user");
+    /** Each strategy's one sentence, by name. */
+    public static final Map<String, String> EXPLANATIONS = byName(StrategyDescriptor::sentence);
 
     /** What a person calls each strategy (the config's names are for files and the API). */
-    public static final Map<String, String> NAMES = Map.ofEntries(
-            Map.entry(StrategySpec.ROUND_ROBIN, "round robin"),
-            Map.entry(StrategySpec.RANDOM, "random"),
-            Map.entry(StrategySpec.WEIGHTED_RANDOM, "weighted random"),
-            Map.entry(StrategySpec.SMOOTH_WRR, "smooth weighted round robin"),
-            Map.entry(StrategySpec.LEAST_REQUESTS, "least requests"),
-            Map.entry(StrategySpec.POWER_OF_TWO, "power of two choices"),
-            Map.entry(StrategySpec.CONSISTENT_HASH, "consistent hashing"),
-            Map.entry(StrategySpec.MAGLEV, "Maglev hashing"),
-            Map.entry(StrategySpec.IP_HASH, "client IP hashing"),
-            Map.entry(StrategySpec.FASTEST_RESPONSE, "fastest response"),
-            Map.entry(StrategySpec.ADAPTIVE, "adaptive (live metrics)"));
+    public static final Map<String, String> NAMES = byName(StrategyDescriptor::title);
+
+    /** Keys offered in the form's key box (any other header, cookie or query name may be typed). */
+    public static final List<String> KEYS = List.of("ip", "path", "header:X-User", "cookie:session", "query:user");
+
+    private static Map<String, String> byName(java.util.function.Function<StrategyDescriptor, String> f) {
+        Map<String, String> m = new LinkedHashMap<>();
+        Strategies.ALL.forEach(d -> m.put(d.name(), f.apply(d)));
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The settings {@code type} takes, in its descriptor's order (none for an unknown type). */
+    public static List<StrategyOption> optionsOf(String type) {
+        StrategyDescriptor d = type == null ? null : Strategies.descriptor(type);
+        return d == null ? List.of() : d.options();
+    }
+
+    /** The names of the settings {@code type} takes. */
+    public static List<String> options(String type) {
+        return optionsOf(type).stream().map(StrategyOption::name).toList();
+    }
+
+    /** Every setting any strategy takes, once, in registration order: the form has one field for each. */
+    public static List<StrategyOption> allOptions() {
+        Map<String, StrategyOption> m = new LinkedHashMap<>();
+        Strategies.ALL.forEach(d -> d.options().forEach(o -> m.putIfAbsent(o.name(), o)));
+        return List.copyOf(m.values());
+    }
 
     /**
-     * A strategy object in words, its parameters by what they do, each config field named once where a person would
+     * A strategy object in words, its settings by what they do, each config field named once where a person would
      * look it up: {@code {type=consistent-hash, key=path, virtualNodes=160, balanceFactor=1.25}} reads "consistent
      * hashing on the path, 160 virtual nodes per backend, bounded loads at 1.25x the average (balanceFactor=1.25)".
      */
@@ -67,38 +63,30 @@ public final class StrategyForm {
         }
         String type = strategy.get("type").toString();
         StringBuilder b = new StringBuilder(NAMES.getOrDefault(type, type));
-        Object key = strategy.get("key");
-        if (key != null) {
-            b.append(" on ").append(keyText(key.toString()));
-        }
-        List<String> parts = new java.util.ArrayList<>();
-        Object v;
-        if ((v = strategy.get("virtualNodes")) != null) {
-            parts.add(v + " virtual nodes per backend");
-        }
-        if ((v = strategy.get("balanceFactor")) != null) {
-            parts.add("bounded loads at " + v + "x the average (balanceFactor=" + v + ")");
-        }
-        if ((v = strategy.get("tableSize")) != null) {
-            parts.add("a table of " + v + " slots");
-        }
-        if ((v = strategy.get("choices")) != null) {
-            parts.add("the best of " + v + " drawn");
-        }
-        if ((v = strategy.get("decayMs")) != null) {
-            parts.add("latency remembered over " + v + " ms");
-        }
-        if ((v = strategy.get("staleAfterMs")) != null) {
-            parts.add("metrics older than " + v + " ms ignored");
-        }
-        if (strategy.get("weights") instanceof Map<?, ?> w && !w.isEmpty()) {
-            parts.add("scored " + w.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                    .collect(java.util.stream.Collectors.joining(", ")));
+        List<String> parts = new ArrayList<>();
+        for (StrategyOption o : optionsOf(type)) {
+            Object v = strategy.get(o.name());
+            if (v == null) {
+                continue;
+            }
+            if (o.kind() == StrategyOption.Kind.HASH_KEY) {
+                b.append(" on ").append(keyText(v.toString()));
+            } else if (!(v instanceof Map<?, ?> m) || !m.isEmpty()) {
+                parts.add(String.format(Locale.ROOT, o.phrase(), text(v)));
+            }
         }
         for (String p : parts) {
             b.append(", ").append(p);
         }
         return b.toString();
+    }
+
+    /** A setting's value as the form shows it: a map of numbers as {@code cpu 0.5, latency 0.3}. */
+    public static String text(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            return m.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+        }
+        return String.valueOf(v);
     }
 
     /** {@code path} → "the path", {@code header:X-User} → "header X-User", {@code ip} → "the client's IP". */
@@ -114,24 +102,25 @@ public final class StrategyForm {
         };
     }
 
-    public static List<String> options(String type) {
-        return OPTIONS.getOrDefault(type, List.of());
-    }
-
     /**
-     * The strategy object for {@code type} from the form's texts (blank = the default). Numbers that do not
-     * parse are sent as text so the engine's validation names the field and the value.
+     * The strategy object for {@code type} from the form's texts (blank = the default). Values that do not parse as
+     * their kind are sent as text so the engine's validation names the field and the value.
      */
     public static Map<String, Object> toMap(String type, Map<String, String> fields) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", type);
-        for (String f : options(type)) {
-            String v = fields.get(f);
+        for (StrategyOption o : optionsOf(type)) {
+            String v = fields.get(o.name());
             if (v == null || v.isBlank()) {
                 continue;
             }
             v = v.trim();
-            m.put(f, "key".equals(f) ? v : number(v, "balanceFactor".equals(f)));
+            m.put(o.name(), switch (o.kind()) {
+                case HASH_KEY -> v;
+                case NUMBER -> number(v, true);
+                case INTEGER, LONG -> number(v, false);
+                case NUMBER_MAP -> numberMap(v);
+            });
         }
         return m;
     }
@@ -142,5 +131,18 @@ public final class StrategyForm {
         } catch (NumberFormatException e) {
             return v;
         }
+    }
+
+    /** {@code cpu 0.5, latency 0.3} (or {@code cpu=0.5}) as a map; text that does not read so is sent as is. */
+    private static Object numberMap(String v) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String part : v.split(",")) {
+            String[] kv = part.trim().split("[\\s=:]+");
+            if (kv.length != 2 || !(number(kv[1], true) instanceof Double d)) {
+                return v;
+            }
+            m.put(kv[0], d);
+        }
+        return m;
     }
 }

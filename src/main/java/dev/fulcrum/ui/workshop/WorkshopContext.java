@@ -23,7 +23,7 @@ import java.util.function.Function;
  *                     embedded engine with that config. Null: the scenarios tab only lists them.
  */
 public record WorkshopContext(Function<String, Pool> pools, BiConsumer<String, Long> spike,
-                              java.util.function.BiFunction<Pool, dev.fulcrum.engine.RequestContext, String> sticky,
+                              java.util.function.BiFunction<Pool, dev.fulcrum.engine.strategy.RequestContext, String> sticky,
                               Consumer<String> openScenario) {
 
     /** Nothing in-process: remote engine, no scenario opening. */

@@ -1,17 +1,17 @@
 package dev.fulcrum.engine.sim;
 
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.engine.Lease;
+import dev.fulcrum.engine.Outcome;
+import dev.fulcrum.engine.DecisionTrace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.Lease;
-import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.SimpleRequest;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,20 +1,20 @@
 package dev.fulcrum.engine.sim;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.fulcrum.engine.BackendSpec;
-import dev.fulcrum.engine.BreakerSpec;
+import dev.fulcrum.engine.Lease;
+import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.DecisionTrace.Filtered;
 import dev.fulcrum.engine.DecisionTrace.Reason;
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.engine.breaker.BreakerSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.Lease;
-import dev.fulcrum.engine.Outcome;
-import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.SimpleRequest;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +42,7 @@ class DecisionTraceTest {
 
     @Test
     void namesEachFilteredBackendWithExactlyItsReasonAndPicksAmongTheRest() {
-        Engine e = engineWith(new StrategySpec("consistent-hash", "header:X-User", null, null, null, null, null, null,
-                null), "a", "b", "c", "d", "e", "f");
+        Engine e = engineWith(StrategySpec.bare("consistent-hash").with("key", "header:X-User"), "a", "b", "c", "d", "e", "f");
         Pool pool = e.pool(Engine.DEFAULT_POOL);
         // given: b draining with a request still in flight, c at weight 0, d DOWN after `fall` failed probes,
         // e's breaker OPEN after four failed calls
@@ -110,7 +109,7 @@ class DecisionTraceTest {
 
     @Test
     void maglevAndIpHashShowTheirSlotAndWeightLinePosition() {
-        Engine m = engineWith(new StrategySpec("maglev", "path", null, null, null, 251, null, null, null), "a", "b", "c");
+        Engine m = engineWith(StrategySpec.bare("maglev").with("key", "path").with("tableSize", 251), "a", "b", "c");
         Pool mp = m.pool(Engine.DEFAULT_POOL);
         DecisionTrace t = DecisionTrace.explain(mp, SimpleRequest.get("10.0.0.1", "/k/k7"));
         assertThat(t.key()).isEqualTo("/k/k7");
@@ -158,8 +157,7 @@ class DecisionTraceTest {
 
     @Test
     void boundedLoadsPassOverAnOwnerAtTheCapAndSayWhy() {
-        Engine e = engineWith(new StrategySpec("consistent-hash", "header:X-User", null, 1.25, null, null, null, null,
-                null), "a", "b", "c");
+        Engine e = engineWith(StrategySpec.bare("consistent-hash").with("key", "header:X-User").with("balanceFactor", 1.25), "a", "b", "c");
         Pool pool = e.pool(Engine.DEFAULT_POOL);
         String owner = pool.snapshot().primary().keySpace().owner("alice");
         DecisionTrace idle = DecisionTrace.explain(pool, user("alice"));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -117,7 +117,7 @@ class SideBySideTest {
     void theCsvHasAHeaderAndOneRowPerStrategyWithTheReportedFigures() {
         SideBySide.Settings s = SideBySide.Settings.of(WEIGHTED)
                 .withStrategies(List.of(StrategySpec.of("round-robin"), StrategySpec.of("consistent-hash"),
-                        new StrategySpec("consistent-hash", "ip", null, 1.25, null, null, null, null, null)));
+                        StrategySpec.bare("consistent-hash").with("key", "ip").with("balanceFactor", 1.25)));
         SideBySideReport r = SideBySide.run(s, SimTrace.generate(700, 100, new KeyDistribution.Uniform(50), 0, 1));
         String[] lines = r.toCsv().split("\n", -1);
 

@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.EngineEvent;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.UiSession;
 import java.time.Duration;

@@ -3,8 +3,8 @@ package dev.fulcrum.ui.breakers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.config.BreakerConfig;
-import dev.fulcrum.engine.CircuitBreaker;
-import dev.fulcrum.engine.CircuitBreaker.Call;
+import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.breaker.CircuitBreaker.Call;
 import dev.fulcrum.time.ManualClock;
 import org.junit.jupiter.api.Test;
 

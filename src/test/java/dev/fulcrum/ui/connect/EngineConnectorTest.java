@@ -7,7 +7,7 @@ import dev.fulcrum.config.AdminConfig;
 import dev.fulcrum.config.DemoBackendConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.EngineException;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.lesson.LessonPlayer;
 import dev.fulcrum.lesson.Lessons;
 import dev.fulcrum.ui.MainWindow;

@@ -10,9 +10,9 @@ import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.SimpleRequest;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.time.ManualClock;
 import java.util.List;
@@ -52,8 +52,7 @@ class RecordedDecisionTest {
 
     @Test
     void thePoolNowHashesTheRecordedKeyThoughTheRecordMasksTheCookie() {
-        Pool p = pool(new StrategySpec(StrategySpec.CONSISTENT_HASH, "cookie:sid", null, null, null, null, null, null,
-                null), "a", "b", "c");
+        Pool p = pool(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "cookie:sid"), "a", "b", "c");
         DecisionTrace real = DecisionTrace.explain(p, new SimpleRequest("10.0.0.9", "GET", "/cart", Map.of(),
                 Map.of("sid", "u42"), Map.of()));
         RequestSample r = hashedOnACookie("u42", real.keyHash());

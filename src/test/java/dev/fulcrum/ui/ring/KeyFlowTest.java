@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.time.ManualClock;
@@ -30,13 +30,12 @@ class KeyFlowTest {
 
     @Test
     void aRemovalFromARingAnimatesExactlyTheKeysTheEngineMoved() {
-        removalMovesWhatTheEngineMoves(new StrategySpec("consistent-hash", "path", 160, null, null, null, null, null,
-                null), 0, 0.15, 0.35);
+        removalMovesWhatTheEngineMoves(StrategySpec.bare("consistent-hash").with("key", "path").with("virtualNodes", 160), 0, 0.15, 0.35);
     }
 
     @Test
     void aRemovalFromAMaglevTableAnimatesExactlyTheKeysTheEngineMoved() {
-        removalMovesWhatTheEngineMoves(new StrategySpec("maglev", "path", null, null, null, 65537, null, null, null),
+        removalMovesWhatTheEngineMoves(StrategySpec.bare("maglev").with("key", "path").with("tableSize", 65537),
                 65537, 0.2, 0.35);
     }
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +21,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class WhatIfChangesTest {
-    private static final StrategySpec RING = new StrategySpec("consistent-hash", "path", 160, null, null, null, null,
-            null, null);
-    private static final StrategySpec MAGLEV = new StrategySpec("maglev", "path", null, null, null, 65537, null, null,
-            null);
+    private static final StrategySpec RING = StrategySpec.bare("consistent-hash").with("key", "path").with("virtualNodes", 160);
+    private static final StrategySpec MAGLEV = StrategySpec.bare("maglev").with("key", "path").with("tableSize", 65537);
 
     private record Run(EngineClient.Preview preview, List<RingGeometry.Change> changes) {
     }

@@ -2,7 +2,7 @@ package dev.fulcrum.ui.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.Tours;
 import dev.fulcrum.ui.UiSession;
@@ -41,8 +41,7 @@ public final class WorkshopScreenshotTour {
 
         @Override
         public void start(Stage stage) {
-            fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(new StrategySpec("consistent-hash", "path", 160, null, null,
-                    null, null, null, null), new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1), List.of(
+            fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.bare("consistent-hash").with("key", "path").with("virtualNodes", 160), new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1), List.of(
                     RunningFulcrum.demo("demo-a", 5, 8, 0), RunningFulcrum.demo("demo-b", 3, 20, 0),
                     RunningFulcrum.demo("demo-c", 1, 5, 0), RunningFulcrum.demo("flaky", 1, 15, 0.2)))).start();
             session = new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine, proxy " + fulcrum.url());

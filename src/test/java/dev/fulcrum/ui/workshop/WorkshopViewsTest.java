@@ -10,7 +10,7 @@ import dev.fulcrum.demo.TrafficRecorder;
 import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.DecisionTrace;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.engine.sim.SideBySideReport;
 import dev.fulcrum.engine.sim.StrategyResult;
 import dev.fulcrum.testkit.RunningFulcrum;
@@ -269,8 +269,7 @@ class WorkshopViewsTest {
     void theKeyPlacementFollowsThePoolsStrategyKeyAndStopEndsALongRun(FxRobot robot) {
         // given the pool hashing on a header
         select(robot, "workshopTrafficTab");
-        fulcrum.engine().setStrategy("default", new StrategySpec(StrategySpec.CONSISTENT_HASH, "header:X-User", null, null,
-                null, null, null, null, null));
+        fulcrum.engine().setStrategy("default", StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-User"));
         await().atMost(Duration.ofSeconds(5)).until(() ->
                 "header:X-User".equals(robot.lookup("#trafficPlacement").queryAs(TextField.class).getText()));
         assertThat(workshop.traffic().settings().keyPlacement())

@@ -1,7 +1,7 @@
 package dev.fulcrum.ui.workshop.sidebyside;
 
 import dev.fulcrum.admin.EngineState;
-import dev.fulcrum.engine.StrategySpec;
+import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.engine.sim.SideBySide;
 import dev.fulcrum.engine.sim.SideBySideReport;

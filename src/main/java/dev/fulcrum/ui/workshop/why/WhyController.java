@@ -1,9 +1,10 @@
 package dev.fulcrum.ui.workshop.why;
 
 import dev.fulcrum.engine.DecisionTrace;
+import dev.fulcrum.engine.strategy.Placement;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.RandomSource;
-import dev.fulcrum.engine.SimpleRequest;
+import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.SimpleRequest;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.util.HashMap;
@@ -120,7 +121,7 @@ public final class WhyController {
             }
             target = target.substring(0, q);
         }
-        return new SimpleRequest(dev.fulcrum.engine.IpText.canonical(whyClientIp.getText().trim()), whyMethod.getValue(), path(target), headers, cookies, query);
+        return new SimpleRequest(dev.fulcrum.net.IpText.canonical(whyClientIp.getText().trim()), whyMethod.getValue(), path(target), headers, cookies, query);
     }
 
     /**
@@ -208,7 +209,7 @@ public final class WhyController {
         whyCandidates.setMinHeight(Region.USE_PREF_SIZE);
     }
 
-    private static String placement(DecisionTrace.Placement p) {
+    private static String placement(Placement p) {
         if (p == null) {
             return "–";
         }

@@ -1,0 +1,175 @@
+package dev.fulcrum.engine.strategy;
+
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.rules.Violation;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The registry of strategies, and the one check of a strategy object. Candidate weights arrive scaled by
+ * {@link #WEIGHT_SCALE} (effective weight in hundredths) so slow start can ramp a weight-1 backend smoothly; the
+ * ratios, and so every weighted sequence, are the same as with the configured weights.
+ *
+ * <p>Each built-in strategy is a small final class of this package holding its {@link StrategyDescriptor} as
+ * {@code DESCRIPTOR}; adding one is that class and its line in {@link #ALL}.
+ */
+public final class Strategies {
+    public static final int WEIGHT_SCALE = 100;
+
+    /** Every built-in strategy, in the order docs/REFERENCE.md §2.2 lists them. */
+    public static final List<StrategyDescriptor> ALL = List.of(
+            RoundRobin.DESCRIPTOR,
+            RandomChoice.DESCRIPTOR,
+            WeightedRandom.DESCRIPTOR,
+            SmoothWeightedRoundRobin.DESCRIPTOR,
+            LeastRequests.DESCRIPTOR,
+            PowerOfTwoChoices.DESCRIPTOR,
+            ConsistentHash.DESCRIPTOR,
+            Maglev.DESCRIPTOR,
+            IpHash.DESCRIPTOR,
+            FastestResponse.DESCRIPTOR,
+            Adaptive.DESCRIPTOR);
+
+    private static final Map<String, StrategyDescriptor> BY_NAME = byName(ALL);
+
+    private Strategies() {
+    }
+
+    private static Map<String, StrategyDescriptor> byName(List<StrategyDescriptor> all) {
+        Map<String, StrategyDescriptor> m = new LinkedHashMap<>();
+        for (StrategyDescriptor d : all) {
+            if (m.put(d.name(), d) != null) {
+                throw new IllegalStateException("two strategies are called " + d.name());
+            }
+        }
+        return m;
+    }
+
+    /** Every strategy's name, in registration order. */
+    public static List<String> names() {
+        return List.copyOf(BY_NAME.keySet());
+    }
+
+    /** The strategy called {@code name}, or null. */
+    public static StrategyDescriptor descriptor(String name) {
+        return BY_NAME.get(name);
+    }
+
+    /** {@code type} and every setting some strategy takes: the fields a strategy object may have. */
+    public static Set<String> fieldNames() {
+        Set<String> out = new java.util.LinkedHashSet<>(List.of("type"));
+        ALL.forEach(d -> d.options().forEach(o -> out.add(o.name())));
+        return out;
+    }
+
+    /** The first registered strategy's option called {@code name}, or null (a config binder reads it by its kind). */
+    public static StrategyOption anyOption(String name) {
+        for (StrategyDescriptor d : ALL) {
+            StrategyOption o = d.option(name);
+            if (o != null) {
+                return o;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param spec       the strategy as configured; left-out settings take their defaults
+     * @param candidates who may be picked, sorted by id, with scaled effective weights
+     * @param previous   the strategy this one replaces (same pool, previous snapshot), or null; smooth weighted
+     *                   round robin keeps its current weights from it, the ring and table reuse their
+     *                   structure when membership and weights did not change
+     * @param env        clock, randomness and the pool's in-flight count
+     * @throws EngineException 400 naming the field when the spec is invalid (see {@link #validate})
+     */
+    public static Strategy create(StrategySpec spec, Candidates candidates, Strategy previous, StrategyEnv env) {
+        StrategySpec s = spec.withDefaults();
+        List<Violation> problems = violations(s);
+        if (!problems.isEmpty()) {
+            throw new EngineException(400, "strategy." + problems.get(0).describe());
+        }
+        requireDistinctIds(candidates);
+        Strategy prev = previous != null && s.type().equals(previous.type()) ? previous : null;
+        return descriptor(s.type()).create(s, candidates, prev, env);
+    }
+
+    /**
+     * Every problem with a spec, each as {@code field: what is wrong (got: value)} relative to the strategy object,
+     * e.g. {@code tableSize: must be prime (e.g. 65537) (got: 65536)}; empty when it is valid. {@link #create}
+     * throws the first one.
+     */
+    public static List<String> validate(StrategySpec spec) {
+        return violations(spec).stream().map(Violation::describe).toList();
+    }
+
+    /**
+     * Every problem with a spec, in the order of its descriptor's settings: the one check of a strategy object, which the config
+     * file, the admin API and the engine share (the config reader puts the JSON path in front). A setting its type
+     * does not take is a problem, as an unknown field is: it would be silently ignored otherwise. Each setting is
+     * checked by its descriptor's {@link StrategyOption}.
+     */
+    public static List<Violation> violations(StrategySpec s) {
+        List<Violation> out = new ArrayList<>();
+        String type = s.type();
+        if (type == null) {
+            out.add(new Violation("type", "required", null));
+            return out;
+        }
+        StrategyDescriptor d = descriptor(type);
+        if (d == null) {
+            out.add(new Violation("type", "unknown strategy, one of " + String.join(", ", names()), type));
+            return out;
+        }
+        List<String> takes = d.options().stream().map(StrategyOption::name).toList();
+        s.options().forEach((field, value) -> {
+            if (!takes.contains(field)) {
+                out.add(new Violation(field, "not used by strategy " + type
+                        + (takes.isEmpty() ? " (it takes no settings)" : ", which takes " + String.join(", ", takes)),
+                        value));
+            }
+        });
+        // flat settings first, then those that hold settings of their own (adaptive's weights.cpu ...)
+        List<StrategyOption> inOrder = new ArrayList<>(d.options());
+        inOrder.sort(java.util.Comparator.comparing(o -> o.kind() == StrategyOption.Kind.NUMBER_MAP));
+        for (StrategyOption o : inOrder) {
+            Object v = s.option(o.name());
+            if (v == null) {
+                continue;
+            }
+            String wrongKind = wrongKind(o.kind(), v);
+            if (wrongKind != null) {
+                out.add(new Violation(o.name(), wrongKind, v));
+            } else {
+                out.addAll(o.violations(v));
+            }
+        }
+        return out;
+    }
+
+    /** A value of the wrong Java type for its kind (given through the engine's API rather than the binder). */
+    private static String wrongKind(StrategyOption.Kind kind, Object v) {
+        return switch (kind) {
+            case INTEGER, LONG -> v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte
+                    ? null : "must be an integer";
+            case NUMBER -> v instanceof Number ? null : "must be a number";
+            case HASH_KEY -> v instanceof String ? null : "must be a string";
+            case NUMBER_MAP -> v instanceof Map<?, ?> m && m.keySet().stream().allMatch(String.class::isInstance)
+                    && m.values().stream().allMatch(Number.class::isInstance) ? null : "must be an object of numbers";
+        };
+    }
+
+    /** Strategies that key state by id (ring, table, smooth WRR) would silently merge two backends. */
+    private static void requireDistinctIds(Candidates candidates) {
+        Set<String> seen = new HashSet<>();
+        for (Backend b : candidates.backends()) {
+            if (!seen.add(b.id())) {
+                throw new IllegalArgumentException("candidates: duplicate backend id (got: " + b.id() + ")");
+            }
+        }
+    }
+}
