@@ -50,8 +50,8 @@ class BackendStatsTest {
 
     @Test
     void latenciesRecordedOnSeveralThreadsAllCount() throws Exception {
-        // each recording thread has its recorder of its own (the proxy's I/O threads no longer share one): the roll-up
-        // must take them all
+        // each recording thread has its recorder of its own (the proxy's I/O threads share none): the roll-up must take
+        // them all
         BackendStats s = new BackendStats();
         s.roll(0);
         Thread fast = new Thread(() -> {

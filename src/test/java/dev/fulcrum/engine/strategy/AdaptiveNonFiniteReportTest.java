@@ -59,8 +59,9 @@ class AdaptiveNonFiniteReportTest {
                 counts.merge(l.backend().id(), 1, Integer::sum);
                 l.release(Outcome.SUCCESS);
             }
-            // a's report counts as none (scored at the others' average): no longer all of them to a
-            assertThat(counts.getOrDefault("a", 0)).isBetween(300, 700); // before: a=1000, b=0 (every score NaN)
+            // a's report counts as none (scored at the others' average), so a does not take them all (a NaN score
+            // would send every request to a)
+            assertThat(counts.getOrDefault("a", 0)).isBetween(300, 700);
         } finally {
             slow.stop(0);
             fine.stop(0);
