@@ -176,7 +176,8 @@ class RequestsApiTest {
     /** The HAR 1.2 schema's verdict on {@code har}: {@code valid}, or its errors. */
     static String validate(String har) throws Exception {
         Path dir = Path.of("src/test/har");
-        assertThat(dir.resolve("node_modules/har-validator")).as("npm ci --prefix src/test/har (.ci/run does)")
+        assertThat(dir.resolve("node_modules/har-validator"))
+                .as("npm ci in src/test/har (the build's generate-test-resources phase runs src/test/har/install.js)")
                 .exists();
         Process p = new ProcessBuilder("node", "validate.js").directory(dir.toFile()).redirectErrorStream(true)
                 .start();
