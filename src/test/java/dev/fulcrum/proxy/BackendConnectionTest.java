@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.SlowOnPurpose;
 import dev.fulcrum.testkit.TestSettings;
 import java.io.IOException;
 import java.io.InputStream;
@@ -136,7 +137,7 @@ class BackendConnectionTest {
             c.setSoTimeout(10_000);
             c.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), f.port()));
             c.getOutputStream().write("GET /big HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-            Thread.sleep(1_500); // a client slow on purpose: reads nothing for five times readMs
+            SlowOnPurpose.pause(1_500); // a client slow on purpose: reads nothing for five times readMs
             InputStream in = c.getInputStream();
             StringBuilder head = new StringBuilder();
             while (!head.toString().endsWith("\r\n\r\n")) {

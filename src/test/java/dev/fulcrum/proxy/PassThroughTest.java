@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.SlowOnPurpose;
 import dev.fulcrum.testkit.TestSettings;
 import dev.fulcrum.testkit.WebSocketEcho;
 import io.undertow.Handlers;
@@ -194,7 +195,7 @@ class PassThroughTest {
             for (int i = 0; i < 10; i++) {
                 out.write(("data: " + i + "\n\n").getBytes());
                 out.flush();
-                Thread.sleep(100); // a backend slow on purpose: events spaced out in time
+                SlowOnPurpose.pause(100); // a backend slow on purpose: events spaced out in time
             }
         } catch (Exception e) {
             // client gone

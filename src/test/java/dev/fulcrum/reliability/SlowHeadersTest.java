@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.testkit.RawHttp;
 import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.testkit.SlowOnPurpose;
 import dev.fulcrum.testkit.TestSettings;
 import java.io.IOException;
 import java.net.Socket;
@@ -55,7 +56,7 @@ class SlowHeadersTest {
                             }
                         }
                         try {
-                            Thread.sleep(1000); // clients slow on purpose: one header byte a second
+                            SlowOnPurpose.pause(1000); // clients slow on purpose: one header byte a second
                         } catch (InterruptedException e) {
                             return;
                         }

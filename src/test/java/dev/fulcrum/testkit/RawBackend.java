@@ -163,7 +163,7 @@ public final class RawBackend implements AutoCloseable {
             while (true) {
                 peer.out().write(chunk); // throws once the proxy closed its side
                 peer.out().flush();
-                Thread.sleep(5); // a slow body on purpose: the client leaves while it still streams
+                SlowOnPurpose.pause(5); // a slow body on purpose: the client leaves while it still streams
             }
         };
     }
@@ -301,10 +301,11 @@ public final class RawBackend implements AutoCloseable {
                         return;
                     }
                     if (i > 0) {
-                        Thread.sleep(30); // a backend slow on purpose: each piece in a read of its own
+                        SlowOnPurpose.pause(30); // a backend slow on purpose: each piece in a read of its own
                     }
                     if (piece.startsWith(PAUSE)) {
-                        Thread.sleep(Long.parseLong(piece.substring(PAUSE.length(), piece.length() - 1))); // slow on purpose
+                        // a backend slow on purpose: the script holds the rest of the answer back
+                        SlowOnPurpose.pause(Long.parseLong(piece.substring(PAUSE.length(), piece.length() - 1)));
                         continue;
                     }
                     write(piece);

@@ -141,7 +141,7 @@ public final class RecordingBackend implements AutoCloseable {
         seen.add(new Seen(ex.getRequestMethod().toString(), ex.getRequestURI(), ex.getQueryString(), h, body));
         try {
             if (delayMs > 0) {
-                TimeUnit.MILLISECONDS.sleep(delayMs); // a slow backend on purpose
+                SlowOnPurpose.pause(delayMs); // a slow backend on purpose
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

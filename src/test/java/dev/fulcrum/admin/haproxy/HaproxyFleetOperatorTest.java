@@ -8,18 +8,12 @@ import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.demo.DemoSpec;
 import dev.fulcrum.engine.EngineException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
+import dev.fulcrum.testkit.RawBackend;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -191,7 +185,9 @@ class HaproxyFleetOperatorTest {
      */
     @Test
     void probeHistoryRecordsOnlyRealChangesWhileChecksAreInProgress() throws Exception {
-        SlowHealth slow = new SlowHealth(250);
+        // a /health slow on purpose: each check's answer comes 250 ms after its request
+        RawBackend slow = RawBackend.scripted(req -> List.of("<pause 250>",
+                "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", RawBackend.CLOSE));
         toClose.add(slow);
         HaproxyProcess a = haproxy("a", """
                 backend app
@@ -295,50 +291,5 @@ class HaproxyFleetOperatorTest {
         HaproxyProcess h = HaproxyProcess.start(dir, name, backends);
         toClose.add(h);
         return h;
-    }
-
-    /** An HTTP server that answers 200 after a delay (a slow /health). */
-    static final class SlowHealth implements AutoCloseable {
-        private final ServerSocket server;
-
-        SlowHealth(long delayMs) throws IOException {
-            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            Thread t = new Thread(() -> {
-                while (!server.isClosed()) {
-                    try {
-                        Socket c = server.accept();
-                        Thread w = new Thread(() -> {
-                            try (c) {
-                                InputStream in = c.getInputStream();
-                                byte[] buf = new byte[4096];
-                                in.read(buf);
-                                Thread.sleep(delayMs);
-                                OutputStream out = c.getOutputStream();
-                                out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
-                                        .getBytes(StandardCharsets.US_ASCII));
-                                out.flush();
-                            } catch (Exception ignored) {
-                                // client gone
-                            }
-                        });
-                        w.setDaemon(true);
-                        w.start();
-                    } catch (IOException e) {
-                        return;
-                    }
-                }
-            }, "slow-health");
-            t.setDaemon(true);
-            t.start();
-        }
-
-        int port() {
-            return server.getLocalPort();
-        }
-
-        @Override
-        public void close() throws IOException {
-            server.close();
-        }
     }
 }
