@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class RequestStreamTest {
@@ -145,12 +146,18 @@ class RequestStreamTest {
         RequestStream s = new RequestStream(64, NO_HEADERS);
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch started = new CountDownLatch(1);
+        AtomicLong looks = new AtomicLong(); // polls the reader has finished
         Thread writer = new Thread(() -> {
             started.countDown();
+            // bursts of 96, more than the 64 slots hold, so a reader that falls behind loses some; between bursts
+            // the writer waits until the reader has finished a look, and writes the next while it takes another
             for (int n = 0; !stop.get(); n++) {
                 write(s, n);
-                if (n % 32 == 31) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(20_000); // bursts: the reader gets a look in
+                if (n % 96 == 95) {
+                    long seen = looks.get();
+                    while (looks.get() == seen && !stop.get()) {
+                        Thread.yield();
+                    }
                 }
             }
         });
@@ -171,6 +178,7 @@ class RequestStreamTest {
                     torn.add(r.toString());
                 }
             });
+            looks.incrementAndGet();
         }
         stop.set(true);
         writer.join();
