@@ -2,8 +2,8 @@ package dev.fulcrum.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fulcrum.reliability.WireBackend.Message;
-import dev.fulcrum.reliability.WireClient.Reply;
+import dev.fulcrum.testkit.RawBackend.Message;
+import dev.fulcrum.testkit.RawHttp.RawAnswer;
 import java.io.IOException;
 import java.util.List;
 import java.util.stream.Stream;
@@ -28,7 +28,7 @@ class BodyFramingWireTest extends WireTestBase {
     @ParameterizedTest(name = "chunk size line {0}")
     @MethodSource("badChunkLines")
     void aChunkSizeLineOutsideTheGrammarIs400(String line) throws IOException {
-        Reply r = send(CHUNKED + line + "hello\r\n0\r\n\r\n");
+        RawAnswer r = send(CHUNKED + line + "hello\r\n0\r\n\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(400);
         assertThat(r.answers().get(0).body()).contains("invalid chunked body");
         assertThat(r.closed()).isTrue();
@@ -46,7 +46,7 @@ class BodyFramingWireTest extends WireTestBase {
     @ParameterizedTest(name = "trailer {0}")
     @MethodSource("badTrailers")
     void aTrailerThatIsNoFieldIsAnsweredWith400(String trailer) throws IOException {
-        Reply r = send(CHUNKED + "5\r\nhello\r\n0\r\n" + trailer + "\r\n\r\n");
+        RawAnswer r = send(CHUNKED + "5\r\nhello\r\n0\r\n" + trailer + "\r\n\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(400);
         assertThat(r.answers().get(0).body()).contains("invalid chunked body").contains("trailer");
         assertThat(r.closed()).isTrue();
@@ -56,7 +56,7 @@ class BodyFramingWireTest extends WireTestBase {
 
     @Test
     void leadingZerosDoNotCountAgainstTheDigitLimits() throws IOException {
-        Reply r = send(POST + "Content-Length: 0000000000000000000000005\r\n\r\nhello",
+        RawAnswer r = send(POST + "Content-Length: 0000000000000000000000005\r\n\r\nhello",
                 CHUNKED + "0000000000000000000005\r\nhello\r\n0000\r\n\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 200);
         List<Message> saw = backendSaw();
@@ -66,7 +66,7 @@ class BodyFramingWireTest extends WireTestBase {
 
     @Test
     void anEmptyListMemberInTransferEncodingIsNoMember() throws IOException {
-        Reply r = send(POST + "Transfer-Encoding: , chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        RawAnswer r = send(POST + "Transfer-Encoding: , chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
                 POST + "Transfer-Encoding: chunked,\r\n\r\n5\r\nhello\r\n0\r\n\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 200);
         assertThat(backendSaw()).extracting(Message::body).containsExactly("hello", "hello");

@@ -2,8 +2,8 @@ package dev.fulcrum.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fulcrum.reliability.WireBackend.Message;
-import dev.fulcrum.reliability.WireClient.Reply;
+import dev.fulcrum.testkit.RawBackend.Message;
+import dev.fulcrum.testkit.RawHttp.RawAnswer;
 import java.io.IOException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
@@ -26,7 +26,7 @@ class ConnectionOptionsWireTest extends WireTestBase {
     @ParameterizedTest(name = "{0}")
     @MethodSource("closingConnectionHeaders")
     void afterCloseInTheConnectionListNoFurtherRequestIsProcessed(String connection) throws IOException {
-        Reply r = send(G1 + connection + "\r\n" + G2);
+        RawAnswer r = send(G1 + connection + "\r\n" + G2);
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200);
         assertThat(r.answers().get(0).head()).containsIgnoringCase("Connection: close");
         assertThat(r.closed()).isTrue();
@@ -35,7 +35,7 @@ class ConnectionOptionsWireTest extends WireTestBase {
 
     @Test
     void expectOnARequestWithoutABodyKeepsTheConnection() throws IOException {
-        Reply r = send(G1 + "Expect: 100-continue\r\n\r\n" + G2);
+        RawAnswer r = send(G1 + "Expect: 100-continue\r\n\r\n" + G2);
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 200);
         assertThat(r.closed()).isFalse();
         assertThat(backendSaw()).extracting(Message::target).containsExactly("/p1", "/p2");

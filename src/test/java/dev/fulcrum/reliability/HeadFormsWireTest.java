@@ -2,8 +2,8 @@ package dev.fulcrum.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fulcrum.reliability.WireBackend.Message;
-import dev.fulcrum.reliability.WireClient.Reply;
+import dev.fulcrum.testkit.RawBackend.Message;
+import dev.fulcrum.testkit.RawHttp.RawAnswer;
 import java.io.IOException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
@@ -39,18 +39,18 @@ class HeadFormsWireTest extends WireTestBase {
     @ParameterizedTest(name = "{0}")
     @MethodSource("folded")
     void aFoldedHeadIsRefusedWith400SayingFoldingIsNotAccepted(String name, String[] parts) throws IOException {
-        Reply r = send(parts);
+        RawAnswer r = send(parts);
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(400);
         assertThat(r.answers().get(0).body()).contains("folding is not accepted");
         assertThat(r.closed()).isTrue();
         assertThat(backendSaw()).as("backend saw").isEmpty();
-        assertThat(backend.raw()).isEmpty();
+        assertThat(backend.received.toString()).isEmpty();
     }
 
     /** A pipelined head is followed from the bytes that came with the one before it. */
     @Test
     void aFoldInAPipelinedRequestIsRefusedAfterTheAnswerToTheOneBefore() throws IOException {
-        Reply r = send(G1 + "\r\n" + "GET /p2 HTTP/1.1\r\n" + H + "X-A: 1\r\n 2\r\n\r\n" + G2);
+        RawAnswer r = send(G1 + "\r\n" + "GET /p2 HTTP/1.1\r\n" + H + "X-A: 1\r\n 2\r\n\r\n" + G2);
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 400);
         assertThat(r.answers().get(1).body()).contains("folding is not accepted");
         assertThat(backendSaw()).extracting(Message::target).containsExactly("/p1");
@@ -59,7 +59,7 @@ class HeadFormsWireTest extends WireTestBase {
     /** ... and so is the head of the next request on a kept-alive connection, and one after a body. */
     @Test
     void aFoldInALaterRequestOnTheConnectionIsRefused() throws IOException {
-        Reply r = send(G1 + "\r\n", POST + "Content-Length: 5\r\n\r\nhello",
+        RawAnswer r = send(G1 + "\r\n", POST + "Content-Length: 5\r\n\r\nhello",
                 "GET /p2 HTTP/1.1\r\n" + H + "X-A: 1\r\n\t2\r\n\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 200, 400);
         assertThat(backendSaw()).extracting(Message::requestLine).containsExactly("GET /p1 HTTP/1.1", "POST /p1 HTTP/1.1");
@@ -69,7 +69,7 @@ class HeadFormsWireTest extends WireTestBase {
     @Test
     void bodiesThatLookLikeFoldsPassWhole() throws IOException {
         String body = "a\r\n b\r\n\tc\r\n\r\n d";
-        Reply r = send(POST + "Content-Length: " + body.length() + "\r\n\r\n" + body + G2,
+        RawAnswer r = send(POST + "Content-Length: " + body.length() + "\r\n\r\n" + body + G2,
                 CHUNKED + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 200, 200);
         assertThat(backendSaw()).extracting(Message::body).containsExactly(body, "", body);
@@ -78,7 +78,7 @@ class HeadFormsWireTest extends WireTestBase {
     @ParameterizedTest(name = "{0}")
     @MethodSource("unsupportedVersions")
     void anHttpVersionOtherThanOneIs505(String version) throws IOException {
-        Reply r = send("GET /p1 " + version + "\r\n" + H + "\r\n");
+        RawAnswer r = send("GET /p1 " + version + "\r\n" + H + "\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(505);
         assertThat(r.answers().get(0).body()).contains(version);
         assertThat(r.closed()).isTrue();
@@ -92,14 +92,14 @@ class HeadFormsWireTest extends WireTestBase {
     /** RFC 9112 2.3: a higher minor version is read as the highest this side speaks. */
     @Test
     void aHigherMinorVersionIsServedAsHttp11() throws IOException {
-        Reply r = send("GET /p1 HTTP/1.2\r\n" + H + "\r\n");
+        RawAnswer r = send("GET /p1 HTTP/1.2\r\n" + H + "\r\n");
         assertThat(r.statuses()).containsExactly(200);
         assertThat(backendSaw()).extracting(Message::requestLine).containsExactly("GET /p1 HTTP/1.1");
     }
 
     @Test
     void emptyLinesBeforeARequestLineAreIgnored() throws IOException {
-        Reply r = send("\r\n" + G1 + "\r\n" + "\r\n\r\n" + G2, "\r\n", "\n" + G1 + "\r\n");
+        RawAnswer r = send("\r\n" + G1 + "\r\n" + "\r\n\r\n" + G2, "\r\n", "\n" + G1 + "\r\n");
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 200, 200);
         assertThat(backendSaw()).extracting(Message::target).containsExactly("/p1", "/p2", "/p1");
     }

@@ -6,7 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.proxy.ProxySettings;
 import dev.fulcrum.reliability.NodeReference.Event;
-import dev.fulcrum.reliability.WireClient.Reply;
+import dev.fulcrum.testkit.RawHttp;
+import dev.fulcrum.testkit.RawHttp.RawAnswer;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.testkit.TestSettings;
 import java.io.IOException;
@@ -79,7 +80,7 @@ class LlhttpDifferentialTest {
     }
 
     /** What the reference read of a case on its connection, and what it answered. */
-    record Reference(List<Event> messages, Event error, Reply reply) {
+    record Reference(List<Event> messages, Event error, RawAnswer reply) {
         List<Event> accepted() {
             return messages.stream().filter(Event::complete).toList();
         }
@@ -92,7 +93,7 @@ class LlhttpDifferentialTest {
     }
 
     /** What came of a case through Fulcrum: what the backend read and refused, and what the client got. */
-    record Proxied(List<Event> messages, List<Event> errors, Reply reply) {
+    record Proxied(List<Event> messages, List<Event> errors, RawAnswer reply) {
         List<Event> complete() {
             return messages.stream().filter(Event::complete).toList();
         }
@@ -227,7 +228,7 @@ class LlhttpDifferentialTest {
         List<Case> cases = cases();
         List<RunningFulcrum> fulcrums = new ArrayList<>();
         Map<Integer, Reference> references = new HashMap<>();
-        Map<Integer, Reply> replies = new HashMap<>();
+        Map<Integer, RawAnswer> replies = new HashMap<>();
         long started = System.nanoTime();
         try (NodeReference node = new NodeReference(script, IDLE_MS)) {
             BlockingQueue<RunningFulcrum> free = new ArrayBlockingQueue<>(WORKERS);
@@ -242,14 +243,14 @@ class LlhttpDifferentialTest {
             ExecutorService proxied = Executors.newFixedThreadPool(WORKERS);
             try {
                 List<Future<Reference>> toReference = new ArrayList<>();
-                List<Future<Reply>> throughFulcrum = new ArrayList<>();
+                List<Future<RawAnswer>> throughFulcrum = new ArrayList<>();
                 for (int i = 0; i < cases.size(); i++) {
                     byte[] bytes = cases.get(i).bytes().replace("$K", key(i)).getBytes(StandardCharsets.ISO_8859_1);
                     toReference.add(straight.submit(() -> straight(node, bytes)));
                     throughFulcrum.add(proxied.submit(() -> {
                         RunningFulcrum h = free.take();
                         try (Socket s = send(h.port(), bytes)) {
-                            Reply p = WireClient.read(s, 3_000, 5_000);
+                            RawAnswer p = RawHttp.readUntilQuiet(s, 3_000, 5_000);
                             await().atMost(Duration.ofSeconds(10)).until(() -> h.inFlight() == 0);
                             return p;
                         } finally {
@@ -318,7 +319,7 @@ class LlhttpDifferentialTest {
         int before = node.events().size();
         try (Socket s = send(node.refPort, bytes)) {
             int conn = s.getLocalPort();
-            Reply reply = WireClient.read(s, 3_000, 5_000);
+            RawAnswer reply = RawHttp.readUntilQuiet(s, 3_000, 5_000);
             List<Event> mine = new ArrayList<>();
             await().atMost(Duration.ofSeconds(10)).until(() -> {
                 node.sync(5_000);
@@ -384,7 +385,7 @@ class LlhttpDifferentialTest {
 
     // ---------------------------------------------------------------- the verdict
 
-    private void judge(List<Case> cases, Map<Integer, Reference> references, Map<Integer, Reply> replies,
+    private void judge(List<Case> cases, Map<Integer, Reference> references, Map<Integer, RawAnswer> replies,
                        Map<String, List<Event>> backend, NodeReference node, long ms) throws IOException {
         List<String> failures = new ArrayList<>();
         List<String> rows = new ArrayList<>();
@@ -457,7 +458,7 @@ class LlhttpDifferentialTest {
                         + b.method() + " [" + printable(b.body()) + "] forwarded";
             }
         }
-        List<WireClient.Answer> answers = through.reply().answers();
+        List<RawHttp.Response> answers = through.reply().answers();
         for (int i = 0; i < complete.size(); i++) {
             String want = "saw " + complete.get(i).url();
             if (i >= answers.size() || answers.get(i).status() != 200 || !answers.get(i).body().equals(want)) {

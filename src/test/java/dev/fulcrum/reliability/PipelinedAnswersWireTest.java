@@ -2,8 +2,8 @@ package dev.fulcrum.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fulcrum.reliability.WireBackend.Message;
-import dev.fulcrum.reliability.WireClient.Reply;
+import dev.fulcrum.testkit.RawBackend.Message;
+import dev.fulcrum.testkit.RawHttp.RawAnswer;
 import java.io.IOException;
 import java.util.List;
 import java.util.stream.Stream;
@@ -37,19 +37,19 @@ class PipelinedAnswersWireTest extends WireTestBase {
     void theAnswerToARequestTheBackendRanArrivesBeforeThe400ForWhatFollows(String name, String bytes,
                                                                           String requestLine, String body)
             throws IOException {
-        Reply r = send(bytes);
+        RawAnswer r = send(bytes);
         List<Message> saw = backendSaw();
         assertThat(saw).as("backend saw").extracting(Message::requestLine).containsExactly(requestLine);
         assertThat(saw.get(0).body()).isEqualTo(body);
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200, 400);
         assertThat(r.answers().get(0).body()).isEqualTo("saw /p1");
         assertThat(r.closed()).isTrue();
-        assertThat(backend.raw()).doesNotContain("hello").doesNotContain("/p2").doesNotContain("/p3");
+        assertThat(backend.received.toString()).doesNotContain("hello").doesNotContain("/p2").doesNotContain("/p3");
     }
 
     @Test
     void theSameHoldsWhenTheGarbageComesOnItsOwnLater() throws IOException {
-        Reply r = send(G1 + "\r\n", "G@T /p2 HTTP/1.1\r\n" + H + "\r\n");
+        RawAnswer r = send(G1 + "\r\n", "G@T /p2 HTTP/1.1\r\n" + H + "\r\n");
         assertThat(r.statuses()).containsExactly(200, 400);
         assertThat(backendSaw()).extracting(Message::target).containsExactly("/p1");
     }
@@ -58,7 +58,7 @@ class PipelinedAnswersWireTest extends WireTestBase {
     @Test
     void anAnswerDoesNotWaitForTheNextRequestsHead() throws IOException {
         long start = System.nanoTime();
-        Reply r = send(G1 + "\r\n" + "GET /p2 HTTP/1.1\r\nHo");
+        RawAnswer r = send(G1 + "\r\n" + "GET /p2 HTTP/1.1\r\nHo");
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertThat(r.statuses()).as("client got %s", r.answers()).containsExactly(200);
         assertThat(r.answers().get(0).body()).isEqualTo("saw /p1");

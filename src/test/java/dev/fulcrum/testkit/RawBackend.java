@@ -20,18 +20,48 @@ import java.util.function.Function;
  * A backend on a loopback port written on plain sockets, so that it can do what no HTTP server would: answer with
  * exactly the bytes a test scripts (a head in pieces, bare LF, every body framing, malformed answers), accept and
  * never answer, hang up after the head, reset in the middle of a body, or stream for ever. It records every byte
- * it receives, so the request side is checked on the wire too.
+ * it receives, and each request read apart into head and body, so the request side is checked on the wire too.
  *
  * <p>Each accepted connection runs a {@link Behaviour} on its own thread, through a {@link Peer}; the connection is
  * closed when the behaviour returns. {@link #scripted} is the common behaviour: it reads each request (head, then a
  * Content-Length or chunked body), records it in {@link #requests} and writes the pieces a function gives for it.
  * Example: {@code RawBackend.scripted(req -> List.of("HTTP/1.1 200 OK\r\nContent-", "Length: 2\r\n\r\nok"))} answers
- * every request with a head that arrives in two reads.
+ * every request with a head that arrives in two reads. {@link #sawTarget} answers each request with its own target,
+ * for wire tests that pipeline: {@code GET /p1 HTTP/1.1}, {@code Host: h.test} and a blank line make one whole
+ * {@link Message} with target {@code /p1} and an empty body, answered {@code saw /p1}.
  */
 public final class RawBackend implements AutoCloseable {
     /** What one accepted connection does. */
     public interface Behaviour {
         void serve(Peer peer) throws Exception;
+    }
+
+    /**
+     * One request as it came: its head (request line and fields, without the blank line), its body as its framing
+     * delivers it (chunk sizes, chunk ends and trailers taken off), and whether it ended; a message whose connection
+     * ended inside it, or whose framing could not be followed, is not {@code complete}.
+     */
+    public record Message(String head, String body, boolean complete) {
+        public String requestLine() {
+            int eol = head.indexOf("\r\n");
+            return eol < 0 ? head : head.substring(0, eol);
+        }
+
+        public String target() {
+            String[] parts = requestLine().split(" ");
+            return parts.length > 1 ? parts[1] : "";
+        }
+
+        /** The first value of the field {@code name} (any case), or null. */
+        public String field(String name) {
+            for (String line : head.split("\r\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
+                    return line.substring(colon + 1).trim();
+                }
+            }
+            return null;
+        }
     }
 
     /** A piece that closes the connection. */
@@ -47,8 +77,13 @@ public final class RawBackend implements AutoCloseable {
     public final AtomicInteger open = new AtomicInteger();
     /** Every byte read from every connection, as ISO-8859-1 text. */
     public final StringBuffer received = new StringBuffer();
-    /** Each request a behaviour read (head, and body unless {@link #headOnly}), in order. */
+    /** Each request a behaviour read (head, and body unless {@link #headOnly}) as it came, bytes for bytes, in order. */
     public final List<String> requests = new CopyOnWriteArrayList<>();
+    /**
+     * Each request a behaviour began to read, read apart, in the order their heads arrived. One is listed as soon as
+     * its head is in, not yet {@code complete}, and replaced once its body has ended or its connection has.
+     */
+    public final List<Message> messages = new CopyOnWriteArrayList<>();
     /** Scripted: answer once the head is in, reading no body (a backend refusing an upload). */
     public volatile boolean headOnly;
     /** Scripted, above 0: each connection answers this many requests and is closed when the next one arrives. */
@@ -98,8 +133,31 @@ public final class RawBackend implements AutoCloseable {
         return scripted(req -> List.of("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
     }
 
+    /**
+     * Answers each whole request {@code 200} with the body {@code saw <target>}, so that a client that pipelines can
+     * tell which answer belongs to which request; a request cut short ends the connection unanswered.
+     */
+    public static Behaviour sawTarget() {
+        return peer -> {
+            Message m;
+            while ((m = peer.readMessage()) != null && m.complete()) {
+                String body = "saw " + m.target();
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+            }
+        };
+    }
+
     public int port() {
         return server.getLocalPort();
+    }
+
+    /** Forgets what was recorded ({@link #received}, {@link #requests}, {@link #messages}); connections stay open. */
+    public void clear() {
+        received.setLength(0);
+        requests.clear();
+        synchronized (messages) {
+            messages.clear();
+        }
     }
 
     public String url() {
@@ -175,51 +233,161 @@ public final class RawBackend implements AutoCloseable {
     }
 
     /**
-     * Reads one HTTP/1.1 message from {@code in}: its head up to the blank line, then (unless {@code headOnly}) a
-     * Content-Length or chunked body; null when the stream ended before the head did. Also reads answers, on the
-     * client side of a test.
+     * Reads one HTTP/1.1 message from {@code in} and gives it as it came: its head up to the blank line, then (unless
+     * {@code headOnly}) a Content-Length or chunked body; null when the stream ended before the head did. Also reads
+     * answers, on the client side of a test.
      */
     public static String readMessage(InputStream in, boolean headOnly) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        if (!readUntil(in, buf, "\r\n\r\n")) {
+        MessageReader r = new MessageReader(in);
+        String head = r.head();
+        if (head == null) {
             return null;
         }
-        String head = buf.toString(StandardCharsets.ISO_8859_1);
         if (!headOnly) {
-            String lower = head.toLowerCase(Locale.ROOT);
-            int cl = lower.indexOf("\r\ncontent-length: ");
-            if (cl >= 0) {
-                int n = Integer.parseInt(head.substring(cl + 18, head.indexOf('\r', cl + 2)).trim());
-                buf.write(in.readNBytes(n));
-            } else if (lower.contains("\r\ntransfer-encoding: chunked\r\n")) {
-                readUntil(in, buf, "\r\n0\r\n\r\n");
-            }
+            r.body(head);
         }
-        return buf.toString(StandardCharsets.ISO_8859_1);
+        return r.text();
     }
 
-    /** Reads into {@code buf} until it (what it held before included) ends with {@code end}; false at the stream's end. */
-    private static boolean readUntil(InputStream in, ByteArrayOutputStream buf, String end) throws IOException {
-        String before = buf.toString(StandardCharsets.ISO_8859_1);
-        StringBuilder tail = new StringBuilder(before.substring(Math.max(0, before.length() - end.length())));
-        int b;
-        while ((b = in.read()) != -1) {
-            buf.write(b);
-            tail.append((char) b);
-            if (tail.length() > end.length()) {
-                tail.deleteCharAt(0);
+    /** Reads messages off a stream, keeping the bytes of the current one as they came and its body as framed. */
+    private static final class MessageReader {
+        private final InputStream in;
+        private final ByteArrayOutputStream text = new ByteArrayOutputStream();
+        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+        MessageReader(InputStream in) {
+            this.in = in;
+        }
+
+        private int next() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                text.write(b);
             }
-            if (tail.length() == end.length() && tail.toString().equals(end)) {
-                return true;
+            return b;
+        }
+
+        /** The bytes of the current message so far, as ISO-8859-1 text. */
+        String text() {
+            return text.toString(StandardCharsets.ISO_8859_1);
+        }
+
+        /** The body of the current message so far, framing taken off. */
+        String bodySoFar() {
+            return body.toString(StandardCharsets.ISO_8859_1);
+        }
+
+        /** Starts a message: its head without the blank line, or null when the stream ended first. */
+        String head() throws IOException {
+            text.reset();
+            body.reset();
+            StringBuilder h = new StringBuilder();
+            int b;
+            while ((b = next()) != -1) {
+                h.append((char) b);
+                if (h.length() >= 4 && h.lastIndexOf("\r\n\r\n") == h.length() - 4) {
+                    return h.substring(0, h.length() - 4);
+                }
+            }
+            return null;
+        }
+
+        /** Whether {@code head} announces a body: chunked, or a Content-Length other than 0. */
+        static boolean hasBody(String head) {
+            String lower = head.toLowerCase(Locale.ROOT);
+            try {
+                return lower.contains("\r\ntransfer-encoding: chunked") || contentLength(lower) > 0;
+            } catch (NumberFormatException e) {
+                return true; // a length that is no number: the body cannot be told to be empty
             }
         }
-        return false;
+
+        /** The Content-Length in a lower-cased head, or -1 when it has none. */
+        private static long contentLength(String lower) {
+            int at = lower.indexOf("\r\ncontent-length:");
+            if (at < 0) {
+                return -1;
+            }
+            int eol = lower.indexOf("\r\n", at + 2);
+            return Long.parseLong(lower.substring(at + 17, eol < 0 ? lower.length() : eol).trim());
+        }
+
+        /**
+         * Reads the body {@code head} announces (chunked, or Content-Length; none without either); false when the
+         * stream ended first or the framing could not be followed.
+         */
+        boolean body(String head) throws IOException {
+            try {
+                String lower = head.toLowerCase(Locale.ROOT);
+                return lower.contains("\r\ntransfer-encoding: chunked") ? chunks() : bytes(contentLength(lower));
+            } catch (NumberFormatException e) {
+                return false; // a length or chunk size that is no number: nothing after it can be framed
+            }
+        }
+
+        private boolean bytes(long n) throws IOException {
+            byte[] buf = new byte[8192];
+            for (long left = n; left > 0; ) {
+                int got = in.read(buf, 0, (int) Math.min(buf.length, left));
+                if (got < 0) {
+                    return false;
+                }
+                text.write(buf, 0, got);
+                body.write(buf, 0, got);
+                left -= got;
+            }
+            return true;
+        }
+
+        private boolean chunks() throws IOException {
+            while (true) {
+                String line = line();
+                if (line == null) {
+                    return false;
+                }
+                int size = Integer.parseInt(line.split(";")[0].trim(), 16);
+                if (size == 0) {
+                    String trailer;
+                    do {
+                        trailer = line();
+                        if (trailer == null) {
+                            return false;
+                        }
+                    } while (!trailer.isEmpty());
+                    return true;
+                }
+                for (int i = 0; i < size; i++) {
+                    int b = next();
+                    if (b < 0) {
+                        return false;
+                    }
+                    body.write(b);
+                }
+                if (line() == null) {
+                    return false;
+                }
+            }
+        }
+
+        /** The next line without its CRLF, or null when the stream ended first. */
+        private String line() throws IOException {
+            StringBuilder l = new StringBuilder();
+            int b;
+            while ((b = next()) != -1) {
+                if (b == '\n' && l.length() > 0 && l.charAt(l.length() - 1) == '\r') {
+                    return l.substring(0, l.length() - 1);
+                }
+                l.append((char) b);
+            }
+            return null;
+        }
     }
 
     /** One accepted connection as a behaviour sees it; what it reads is recorded by the backend. */
     public final class Peer {
         private final Socket socket;
         private final InputStream in;
+        private final MessageReader reader;
 
         private Peer(Socket socket) throws IOException {
             this.socket = socket;
@@ -243,6 +411,7 @@ public final class RawBackend implements AutoCloseable {
                     return n;
                 }
             };
+            this.reader = new MessageReader(in);
         }
 
         public Socket socket() {
@@ -274,13 +443,47 @@ public final class RawBackend implements AutoCloseable {
             return readRequest(true);
         }
 
-        /** Reads one request (its head, then a Content-Length or chunked body unless {@code headOnly}) and records it. */
+        /**
+         * Reads one request (its head, then a Content-Length or chunked body unless {@code headOnly}) and records it;
+         * gives its bytes as they came, or null when the proxy closed before its head ended.
+         */
         public String readRequest(boolean headOnly) throws IOException {
-            String request = readMessage(in, headOnly);
-            if (request != null) {
-                requests.add(request);
+            return read(headOnly) == null ? null : reader.text();
+        }
+
+        /** Reads one whole request and records it; gives it read apart, or null when the proxy closed before its head ended. */
+        public Message readMessage() throws IOException {
+            return read(false);
+        }
+
+        private Message read(boolean headOnly) throws IOException {
+            String head = reader.head();
+            if (head == null) {
+                return null;
             }
-            return request;
+            Message started = new Message(head, "", false);
+            synchronized (messages) {
+                messages.add(started);
+            }
+            Message done = started;
+            try {
+                boolean ended = headOnly ? !MessageReader.hasBody(head) : reader.body(head);
+                done = new Message(head, reader.bodySoFar(), ended);
+                requests.add(reader.text());
+            } finally {
+                if (done == started) {
+                    done = new Message(head, reader.bodySoFar(), false); // the connection broke inside the body
+                }
+                synchronized (messages) {
+                    for (int i = messages.size() - 1; i >= 0; i--) {
+                        if (messages.get(i) == started) {
+                            messages.set(i, done);
+                            break;
+                        }
+                    }
+                }
+            }
+            return done;
         }
 
         private void answerEach(Function<String, List<String>> answer) throws IOException, InterruptedException {

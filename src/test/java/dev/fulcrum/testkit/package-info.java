@@ -1,9 +1,11 @@
 /**
  * The test kit: what the integration tests start and talk to, one of each. {@link dev.fulcrum.testkit.RunningFulcrum}
  * runs a bare proxy on an engine or a whole app; {@link dev.fulcrum.testkit.RawBackend} is a backend on plain sockets
- * that answers scripted bytes; {@link dev.fulcrum.testkit.RecordingBackend} is a real HTTP backend that records what
- * reached it; {@link dev.fulcrum.testkit.WebSocketEcho} is a WebSocket backend that echoes;
- * {@link dev.fulcrum.testkit.RawHttp} is a client on plain sockets; {@link dev.fulcrum.testkit.TestSettings}
- * builds proxy settings. The fake clock is {@link dev.fulcrum.time.ManualClock}.
+ * that records every byte and each request read apart, and answers scripted bytes or each request's target;
+ * {@link dev.fulcrum.testkit.RecordingBackend} is a real HTTP backend that records what reached it;
+ * {@link dev.fulcrum.testkit.WebSocketEcho} is a WebSocket backend that echoes; {@link dev.fulcrum.testkit.RawHttp}
+ * is a client on plain sockets that writes raw bytes and splits what came back into answers;
+ * {@link dev.fulcrum.testkit.TestSettings} builds proxy settings. The fake clock is
+ * {@link dev.fulcrum.time.ManualClock}.
  */
 package dev.fulcrum.testkit;
