@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every @Tag("reliability") test (hostile input, slow headers, faults, SIGTERM, admin fuzz, short soak)
+# Runs every @Tag("reliability") test (hostile input, slow headers, faults, SIGTERM, admin fuzz, short soak,
+# llhttp differential; -Plong takes in the ones tagged long too)
 # and prints the tables and figures they measured, the material RELIABILITY.md quotes:
 #   target/reliability/hostile-input.md  every hostile request, the proxy's answer, what the backend saw
 #   target/reliability/admin-fuzz.md     every bad admin write and its JSON error
@@ -12,7 +13,7 @@ extra=()
 if [[ "${BUGS:-0}" == "1" ]]; then
   extra=("-Djunit.jupiter.conditions.deactivate=org.junit.*DisabledCondition")
 fi
-mvn -q -B test -Dgroups=reliability -Dsurefire.failIfNoSpecifiedTests=false "${extra[@]}" || status=$?
+mvn -q -B test -Plong -Dgroups=reliability -Dsurefire.failIfNoSpecifiedTests=false "${extra[@]}" || status=$?
 for f in hostile-input admin-fuzz figures; do
   echo "== ${f}"
   cat "target/reliability/${f}.md" 2>/dev/null || echo "(not written)"

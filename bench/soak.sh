@@ -12,7 +12,7 @@ if [[ -n "${SOAK_SEED:-}" ]]; then
   seed_arg=("-Dsoak.seed=${SOAK_SEED}")
 fi
 rm -f target/reliability/figures.md
-mvn -q -B test -Dtest='SoakTest' -Dsoak.seconds="${seconds}" "${seed_arg[@]}" \
+mvn -q -B test -Plong -Dtest='SoakTest' -Dsoak.seconds="${seconds}" "${seed_arg[@]}" \
     -Dsurefire.failIfNoSpecifiedTests=false || status=$?
 cat target/reliability/figures.md
 exit "${status:-0}"

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +73,7 @@ class TrafficReplayTest {
     }
 
     @Test
+    @Tag("long") // 6 s of traffic recorded in real time, then replayed
     void liveTrafficIsRecordedThenReplayedFourTimesFasterWithTheSameKeysInTheSameOrder() throws Exception {
         // record: 20 req/s for 6 s, Zipf keys, some POSTs
         Path file = dir.resolve("recorded.jsonl");

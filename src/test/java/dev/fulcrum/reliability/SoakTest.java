@@ -27,9 +27,11 @@ import org.junit.jupiter.api.Test;
  * most two others are down at once, so with {@code maxRetries} 2 every GET has a live backend within its
  * three attempts: every error counts. Ends with no in-flight count left and the heap measured after GC.
  *
- * <p>{@code -Dsoak.seconds=N} (default 20) sets the length; {@code bench/soak.sh} runs it for ten minutes.
+ * <p>{@code -Dsoak.seconds=N} (default 20) sets the length; {@code bench/soak.sh} runs it for ten minutes. Tagged
+ * {@code long}: {@code mvn verify} leaves it out, {@code mvn verify -Plong} (and so CI) runs it.
  */
 @Tag("reliability")
+@Tag("long")
 class SoakTest {
     @Test
     void backendsJoiningLeavingAndReweightingUnderLoadCostNoRequest() throws Exception {
