@@ -1,6 +1,7 @@
 package dev.fulcrum.testkit;
 
 import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
@@ -52,13 +53,19 @@ public final class RecordingBackend implements AutoCloseable {
     }
 
     private Undertow listen(int p) {
+        // stopping waits at most 2 s for the requests being answered, then interrupts them: a backend slow on
+        // purpose for longer would otherwise hold every down() and close() for the rest of its pause
         Undertow u = Undertow.builder().addHttpListener(p, "127.0.0.1").setIoThreads(1).setWorkerThreads(32)
+                .setServerOption(UndertowOptions.SHUTDOWN_TIMEOUT, 2_000)
                 .setHandler(this::handle).build();
         u.start();
         return u;
     }
 
-    /** Goes down at once: the port refuses connections until {@link #up()}. */
+    /**
+     * Goes down at once: the port refuses connections until {@link #up()}. Requests being answered get at most 2 s
+     * to finish; a slow answer's pause is cut short after that and the request dropped.
+     */
     public synchronized void down() {
         if (server != null) {
             dying = true;
