@@ -27,8 +27,9 @@ import java.util.List;
  * <ol>
  *   <li>JSON syntax (strict: no comments, no duplicate keys, nothing after the document), reported with line and
  *       column; nothing else can be checked without a tree, so this one ends the load.</li>
- *   <li>Shape ({@link TreeBinder}): unknown fields (with the nearest known name, for typos), JSON types, required
- *       fields. Wrong values are replaced by defaults so that pass 3 still sees the rest.</li>
+ *   <li>Shape ({@link TreeBinder}, by {@link JsonBinder}'s rules, the same as an admin request body's and a lesson's):
+ *       unknown fields (with the nearest known name, for typos), JSON types, required fields. Wrong values are
+ *       replaced by defaults so that pass 3 still sees the rest.</li>
  *   <li>Meaning ({@link ConfigValidator}): ranges, formats, references, unique ids, files. Findings at, under or
  *       around a path pass 2 already reported are dropped (they would only repeat it).</li>
  * </ol>
@@ -161,7 +162,7 @@ public final class ConfigLoader {
     private static void throwIfAny(List<ConfigProblem> problems, List<ConfigProblem> validation) {
         List<ConfigProblem> shape = List.copyOf(problems);
         for (ConfigProblem p : validation) {
-            if (shape.stream().noneMatch(s -> covers(s.path(), p.path()))) {
+            if (shape.stream().noneMatch(s -> JsonBinder.covers(s.path(), p.path()))) {
                 problems.add(p);
             }
         }
@@ -187,18 +188,6 @@ public final class ConfigLoader {
         } catch (JsonProcessingException e) {
             throw new ConfigException(List.of(JsonSyntax.problem(e, json, root)));
         }
-    }
-
-    /**
-     * Whether a meaning finding at {@code found} only repeats a shape problem at {@code reported}: the same place,
-     * inside it (the placeholder that replaced a wrong entry), or around it (a map that lost a wrong value).
-     */
-    private static boolean covers(String reported, String found) {
-        return within(found, reported) || within(reported, found);
-    }
-
-    private static boolean within(String inner, String outer) {
-        return inner.equals(outer) || inner.startsWith(outer + ".") || inner.startsWith(outer + "[");
     }
 
     private static String read(Path file) {

@@ -15,14 +15,6 @@ package dev.fulcrum.config;
 public record ConfigProblem(String path, String message, String value) {
     public static final String ROOT = "$";
 
-    /**
-     * The message for a field no reader knows, as the config's binder words it: the nearest known name when one is
-     * close (a typo), else the list of known names. Other files read by the config's rules (a lesson) use it too.
-     */
-    public static String unknownField(String name, java.util.Set<String> known) {
-        return TreeBinder.unknownField(name, known);
-    }
-
     /** {@code <path>: <message> (got: <value>)}, the form the admin API puts in its {@code errors} array. */
     public String describe() {
         return path + ": " + message + " (got: " + value + ")";

@@ -20,14 +20,16 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Turns a parsed JSON tree into the config records, collecting every structural problem on the way instead of
- * stopping at the first: unknown fields, wrong JSON types, numbers out of the Java type's range and missing
- * required fields, each with its JSON path.
+ * Turns a parsed JSON tree into records (the config's, and those of an admin request body or a lesson action,
+ * {@link JsonBinder#bind}), collecting every structural problem on the way instead of stopping at the first: unknown
+ * fields, wrong JSON types, numbers out of the Java type's range and missing required fields, each with its JSON path.
+ * Each verdict and its message is {@link JsonBinder}'s, the one rulebook for JSON values.
  *
  * <p>Why a walker of our own rather than Jackson data binding: Jackson stops at the first bad property, and its
  * messages name Java types, not JSON paths. The schema is the records themselves (component name = JSON name,
  * component type = JSON type), read by reflection, so a field added to a record is understood here without a second
- * description to keep in step.
+ * description to keep in step. Records of other packages say their defaults, required fields and JSON names that
+ * differ from a component's in a {@link JsonBinder.Shape}.
  *
  * <p>Where a value is wrong, the walker puts the default in its place and carries on, so the semantic checks of
  * {@link ConfigValidator} can still run over the rest of the file.
@@ -50,10 +52,14 @@ final class TreeBinder {
             RouteConfig.class, Set.of("pathPrefix", "pool"),
             DiscoveryConfig.class, Set.of("type"));
 
-    private final List<ConfigProblem> problems;
+    private final JsonBinder json;
 
     TreeBinder(List<ConfigProblem> problems) {
-        this.problems = problems;
+        this(new JsonBinder(problems));
+    }
+
+    TreeBinder(JsonBinder json) {
+        this.json = json;
     }
 
     /** Binds {@code node} as a {@code type} found at {@code path}; {@code fallback} stands in for a wrong value. */
@@ -64,54 +70,13 @@ final class TreeBinder {
 
     private Object value(JsonNode node, Type type, Object fallback, String path) {
         Class<?> raw = raw(type);
-        if (raw == int.class || raw == Integer.class) {
-            if (node.isNull() && raw == Integer.class) {
-                return null;
-            }
-            if (!node.isIntegralNumber()) {
-                return wrongType(path, "must be an integer", node, fallback);
-            }
-            if (!node.canConvertToInt()) {
-                return wrongType(path, "is out of range", node, fallback);
-            }
-            return node.intValue();
+        if (node.isNull() && (raw == String.class || !raw.isPrimitive() && SCALARS.contains(raw))) {
+            // a field that may be left unset takes null as unset; whether unset is allowed is the validator's call
+            return null;
         }
-        if (raw == long.class || raw == Long.class) {
-            if (node.isNull() && raw == Long.class) {
-                return null;
-            }
-            if (!node.isIntegralNumber()) {
-                return wrongType(path, "must be an integer", node, fallback);
-            }
-            if (!node.canConvertToLong()) {
-                return wrongType(path, "is out of range", node, fallback);
-            }
-            return node.longValue();
-        }
-        if (raw == double.class || raw == Double.class) {
-            if (node.isNull() && raw == Double.class) {
-                return null;
-            }
-            if (!node.isNumber()) {
-                return wrongType(path, "must be a number", node, fallback);
-            }
-            double d = node.doubleValue();
-            if (!Double.isFinite(d)) {
-                return wrongType(path, "is out of range", node, fallback);
-            }
-            return d;
-        }
-        if (raw == boolean.class || raw == Boolean.class) {
-            if (node.isNull() && raw == Boolean.class) {
-                return null;
-            }
-            return node.isBoolean() ? node.booleanValue() : wrongType(path, "must be true or false", node, fallback);
-        }
-        if (raw == String.class) {
-            if (node.isNull()) {
-                return null; // whether null is allowed is the validator's call: it knows which fields are optional
-            }
-            return node.isTextual() ? node.textValue() : wrongType(path, "must be a string", node, fallback);
+        Object scalar = scalar(node, raw, path);
+        if (scalar != NOT_SCALAR) {
+            return scalar == null ? fallback : scalar;
         }
         if (raw == List.class) {
             return list(node, elementType(type, 0), fallback, path);
@@ -128,9 +93,33 @@ final class TreeBinder {
         throw new IllegalStateException("no JSON mapping for " + type + " at " + path);
     }
 
+    private static final Object NOT_SCALAR = new Object();
+    private static final Set<Class<?>> SCALARS = Set.of(int.class, Integer.class, long.class, Long.class,
+            double.class, Double.class, boolean.class, Boolean.class, String.class);
+
+    /** A scalar of {@code raw}'s kind through the binder (null after its verdict), or NOT_SCALAR for the rest. */
+    private Object scalar(JsonNode node, Class<?> raw, String path) {
+        if (raw == int.class || raw == Integer.class) {
+            return json.integer(node, path);
+        }
+        if (raw == long.class || raw == Long.class) {
+            return json.longInteger(node, path);
+        }
+        if (raw == double.class || raw == Double.class) {
+            return json.number(node, path);
+        }
+        if (raw == boolean.class || raw == Boolean.class) {
+            return json.bool(node, path);
+        }
+        if (raw == String.class) {
+            return json.string(node, path);
+        }
+        return NOT_SCALAR;
+    }
+
     private Object list(JsonNode node, Type elementType, Object fallback, String path) {
-        if (!node.isArray()) {
-            return wrongType(path, "must be an array", node, fallback);
+        if (!json.array(node, path)) {
+            return fallback;
         }
         List<Object> out = new ArrayList<>(node.size());
         for (int i = 0; i < node.size(); i++) {
@@ -143,8 +132,8 @@ final class TreeBinder {
     }
 
     private Object map(JsonNode node, Type valueType, Object fallback, String path) {
-        if (!node.isObject()) {
-            return wrongType(path, "must be an object", node, fallback);
+        if (!json.object(node, path)) {
+            return fallback;
         }
         Map<String, Object> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : node.properties()) {
@@ -159,35 +148,35 @@ final class TreeBinder {
     /**
      * A list element or map value. A record entry that is not an object becomes its entry defaults (a placeholder),
      * so the entries after it keep their index in the bound list and the validator's paths stay right; the loader
-     * drops the validator's findings under a path the binder already reported. A wrong scalar entry is left out.
+     * drops the validator's findings under a path the binder already reported. A wrong scalar entry, null among
+     * them (an entry is never unset), is left out.
      */
     private Object entry(JsonNode node, Type type, String path) {
         Class<?> raw = raw(type);
-        Object placeholder = ENTRY_DEFAULTS.get(raw);
+        Object placeholder = defaults(raw, null);
         if (node.isNull()) {
-            String what = raw.isRecord() || raw == Map.class ? "must be an object"
-                    : raw == List.class ? "must be an array"
-                    : raw == String.class ? "must be a string"
-                    : raw == Boolean.class ? "must be true or false"
-                    : raw == Double.class ? "must be a number" : "must be an integer";
-            problems.add(new ConfigProblem(path, what, "null"));
+            Object scalar = scalar(node, raw, path);
+            if (scalar == NOT_SCALAR) {
+                json.wrong(path, raw == List.class ? JsonBinder.MUST_BE_ARRAY : JsonBinder.MUST_BE_OBJECT, node);
+            }
             return placeholder;
         }
         return value(node, type, placeholder, path);
     }
 
     private Object record(JsonNode node, Class<?> type, Object fallback, String path) {
-        if (!node.isObject()) {
-            return wrongType(path, "must be an object", node, fallback);
+        if (!json.object(node, path)) {
+            return fallback;
         }
         RecordComponent[] components = type.getRecordComponents();
-        Object defaults = ENTRY_DEFAULTS.getOrDefault(type, fallback);
-        Set<String> known = Arrays.stream(components).map(RecordComponent::getName)
+        Object defaults = defaults(type, fallback);
+        JsonBinder.Shape<?> shape = json.shape(type);
+        Set<String> required = shape != null ? shape.required() : REQUIRED.getOrDefault(type, Set.of());
+        Set<String> known = Arrays.stream(components).map(c -> name(shape, c))
                 .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
         for (Map.Entry<String, JsonNode> e : node.properties()) {
             if (!known.contains(e.getKey())) {
-                problems.add(new ConfigProblem(ConfigPaths.child(path, e.getKey()), unknownField(e.getKey(), known),
-                        ConfigPaths.json(e.getValue())));
+                json.unknown(ConfigPaths.child(path, e.getKey()), e.getKey(), known, e.getValue());
             }
         }
         Object[] args = new Object[components.length];
@@ -195,12 +184,13 @@ final class TreeBinder {
         for (int i = 0; i < components.length; i++) {
             RecordComponent c = components[i];
             types[i] = c.getType();
-            Object dflt = defaults == null ? null : accessor(c, defaults);
-            JsonNode child = node.get(c.getName());
-            String childPath = ConfigPaths.child(path, c.getName());
+            Object dflt = defaults == null ? zero(c.getType()) : accessor(c, defaults);
+            String name = name(shape, c);
+            JsonNode child = node.get(name);
+            String childPath = ConfigPaths.child(path, name);
             if (child == null) {
-                if (REQUIRED.getOrDefault(type, Set.of()).contains(c.getName())) {
-                    problems.add(new ConfigProblem(childPath, "required", "missing"));
+                if (required.contains(name)) {
+                    json.missing(childPath);
                 }
                 args[i] = dflt;
             } else {
@@ -209,10 +199,11 @@ final class TreeBinder {
         }
         try {
             Constructor<?> canonical = type.getDeclaredConstructor(types);
+            canonical.setAccessible(true); // a package's own records may be package-private
             return canonical.newInstance(args);
         } catch (InvocationTargetException e) {
             // a compact constructor refused the values; report it rather than crash
-            problems.add(new ConfigProblem(path, "is not valid: " + e.getCause().getMessage(), ConfigPaths.json(node)));
+            json.wrong(path, "is not valid: " + e.getCause().getMessage(), node);
             return fallback;
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot build " + type.getName(), e);
@@ -225,13 +216,13 @@ final class TreeBinder {
      * can say it is not used rather than that it is unknown). A name no strategy takes is an unknown field.
      */
     private Object strategy(JsonNode node, Object fallback, String path) {
-        if (!node.isObject()) {
-            return wrongType(path, "must be an object", node, fallback);
+        if (!json.object(node, path)) {
+            return fallback;
         }
         JsonNode typeNode = node.get("type");
         String type = null;
         if (typeNode == null) {
-            problems.add(new ConfigProblem(ConfigPaths.child(path, "type"), "required", "missing"));
+            json.missing(ConfigPaths.child(path, "type"));
         } else {
             type = (String) value(typeNode, String.class, null, ConfigPaths.child(path, "type"));
         }
@@ -246,7 +237,7 @@ final class TreeBinder {
             StrategyOption o = d != null && d.option(name) != null ? d.option(name) : Strategies.anyOption(name);
             String childPath = ConfigPaths.child(path, name);
             if (o == null) {
-                problems.add(new ConfigProblem(childPath, unknownField(name, known), ConfigPaths.json(e.getValue())));
+                json.unknown(childPath, name, known, e.getValue());
             } else if (!e.getValue().isNull()) {
                 options.put(name, value(e.getValue(), o.kind().javaType(), null, childPath));
             }
@@ -254,61 +245,33 @@ final class TreeBinder {
         return new StrategySpec(type, options);
     }
 
-    /** {@code unknown field}, with the nearest known name when one is close (a typo), else the list of known names. */
-    static String unknownField(String name, Set<String> known) {
-        String lower = name.toLowerCase(java.util.Locale.ROOT);
-        if (lower.length() >= 3) {
-            for (String k : known) {
-                // a shortened name ("strip" for stripPrefix, "latency" for latencyMs) is a typo of the longer one
-                if (k.toLowerCase(java.util.Locale.ROOT).startsWith(lower)) {
-                    return "unknown field, did you mean " + k + "?";
-                }
-            }
+    /** The values for what an object of {@code type} leaves out: its shape's, the config's entry defaults, else {@code fallback}. */
+    private Object defaults(Class<?> type, Object fallback) {
+        JsonBinder.Shape<?> shape = json.shape(type);
+        if (shape != null && shape.defaults() != null) {
+            return shape.defaults();
         }
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String k : known) {
-            int d = editDistance(name.toLowerCase(java.util.Locale.ROOT), k.toLowerCase(java.util.Locale.ROOT));
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = k;
-            }
-        }
-        // a guess: up to a third of the name's letters (max 3) mistyped still reads as a typo of that field
-        int tolerance = Math.max(1, Math.min(3, name.length() / 3));
-        if (best != null && bestDistance <= tolerance) {
-            return "unknown field, did you mean " + best + "?";
-        }
-        return "unknown field, expected one of " + String.join(", ", known);
+        return ENTRY_DEFAULTS.getOrDefault(type, fallback);
     }
 
-    static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
+    private static String name(JsonBinder.Shape<?> shape, RecordComponent c) {
+        return shape == null ? c.getName() : shape.jsonName(c.getName());
     }
 
-    private Object wrongType(String path, String message, JsonNode node, Object fallback) {
-        problems.add(new ConfigProblem(path, message, ConfigPaths.json(node)));
-        return fallback;
+    /** What a component left out holds without defaults: Java's zero for a primitive, else null. */
+    private static Object zero(Class<?> type) {
+        if (!type.isPrimitive()) {
+            return null;
+        }
+        return type == boolean.class ? Boolean.FALSE : type == long.class ? (Object) 0L
+                : type == double.class ? (Object) 0.0 : (Object) 0;
     }
 
     private static Object accessor(RecordComponent c, Object instance) {
         try {
-            return c.getAccessor().invoke(instance);
+            java.lang.reflect.Method get = c.getAccessor();
+            get.setAccessible(true);
+            return get.invoke(instance);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }

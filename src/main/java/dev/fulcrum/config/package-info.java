@@ -8,6 +8,10 @@
  *   <li>{@link dev.fulcrum.config.ConfigLoader} reads JSON and throws one
  *       {@link dev.fulcrum.config.ConfigException} listing every {@link dev.fulcrum.config.ConfigProblem}, each
  *       printed as {@code config error: <json path>: <what is wrong> (got: <value>)}.</li>
+ *   <li>{@link dev.fulcrum.config.JsonBinder} is the one rulebook for JSON values: the config file, the admin API's
+ *       request bodies and lesson files read their integers, numbers, booleans, strings, lists, maps and objects
+ *       through it, so a value gets one verdict and one message wherever it is written (a wrong type is refused,
+ *       never converted); {@code TreeBinder} walks records by their components with it.</li>
  *   <li>{@link dev.fulcrum.config.ConfigValidator} holds the meaning checks, also usable on a config built in code
  *       or on one backend or strategy (admin API).</li>
  *   <li>{@link dev.fulcrum.config.ConfigWriter} writes JSON that loads back into an equal record, and saves files

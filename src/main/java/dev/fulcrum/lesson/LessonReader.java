@@ -765,7 +765,7 @@ public final class LessonReader {
     private void fieldsOf(JsonNode n, String path, Set<String> known) {
         n.fieldNames().forEachRemaining(f -> {
             if (!known.contains(f)) {
-                problem(child(path, f), ConfigProblem.unknownField(f, known), n.get(f).toString());
+                problem(child(path, f), dev.fulcrum.config.JsonBinder.unknownField(f, known), n.get(f).toString());
             }
         });
     }
