@@ -1,6 +1,5 @@
 package dev.fulcrum.admin;
 
-import dev.fulcrum.rules.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
@@ -12,6 +11,7 @@ import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.config.ConfigValidator;
+import dev.fulcrum.config.JsonBinder;
 import dev.fulcrum.config.ConfigWriter;
 import io.undertow.Undertow;
 import io.undertow.server.HttpHandler;
@@ -25,9 +25,7 @@ import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -403,30 +401,57 @@ public final class AdminServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- commands
 
+    // Each body is a record bound by the config's rules (Json.bind): a field's JSON kind is its component's type, as
+    // in the config's records, so a backend's weight is refused here exactly as in a config's backends[].
+
+    /** {@code POST /api/backends}: a backend as a config's {@code backends[]} writes one, and the pool it joins. */
+    private record NewBackend(String id, String url, int weight, String pool, Integer maxInFlight, boolean backup) {
+    }
+
+    private static final JsonBinder.Shape<NewBackend> NEW_BACKEND = JsonBinder.Shape.of(NewBackend.class,
+            new NewBackend(null, null, 1, Engine.DEFAULT_POOL, null, false), "id", "url");
+
+    /** {@code PUT /api/backends/{id}/weight}. */
+    private record NewWeight(int weight) {
+    }
+
+    private static final JsonBinder.Shape<NewWeight> NEW_WEIGHT = JsonBinder.Shape.of(NewWeight.class, null, "weight");
+
+    /** {@code POST /api/ring/preview}: one of the three what-ifs. */
+    private record PreviewBody(List<String> remove, List<PreviewAdd> add, Map<String, Integer> weights) {
+    }
+
+    private record PreviewAdd(String id, int weight) {
+    }
+
+    private static final JsonBinder.Shape<PreviewBody> PREVIEW = JsonBinder.Shape.of(PreviewBody.class,
+            new PreviewBody(List.of(), List.of(), Map.of()));
+    private static final JsonBinder.Shape<PreviewAdd> PREVIEW_ADD = JsonBinder.Shape.of(PreviewAdd.class,
+            new PreviewAdd(null, 1), "id");
+
+    /** {@code PUT /api/demo/{id}}: a field left out, or null, stays as it is. */
+    private record DemoChange(Double latencyMs, Double errorRate, Boolean down) {
+    }
+
+    private static final JsonBinder.Shape<DemoChange> DEMO_CHANGE = JsonBinder.Shape.of(DemoChange.class, null);
+
     private void addBackend(HttpServerExchange ex) throws IOException {
-        JsonNode n = Json.object(body(ex), Set.of("id", "url", "weight", "pool", "maxInFlight", "backup"));
-        String id = Json.requiredText(n, "id");
-        String url = Json.requiredText(n, "url");
-        Integer weight = Json.optionalInt(n, "weight", Limits.WEIGHT);
-        Validation.backend(id, url, weight == null ? 1 : weight);
-        Integer max = Json.optionalInt(n, "maxInFlight", 1, Integer.MAX_VALUE);
-        Boolean backup = Json.optionalBoolean(n, "backup");
-        String pool = Json.optionalText(n, "pool", Engine.DEFAULT_POOL);
-        engine.addBackend(pool, new BackendSpec(id, url, weight == null ? 1 : weight, max, backup != null && backup), true);
+        NewBackend b = Json.bind(Json.object(body(ex)), NEW_BACKEND);
+        Validation.backend(b.id(), b.url(), b.weight());
+        String pool = b.pool() == null ? Engine.DEFAULT_POOL : b.pool();
+        // maxInFlight is the engine's check, in the words the config's is
+        engine.addBackend(pool, new BackendSpec(b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup()), true);
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", id);
-        out.put("url", url);
-        out.put("weight", weight == null ? 1 : weight);
+        out.put("id", b.id());
+        out.put("url", b.url());
+        out.put("weight", b.weight());
         out.put("pool", pool);
         json(ex, 201, out);
     }
 
     private void setWeight(HttpServerExchange ex) throws IOException {
-        JsonNode n = Json.object(body(ex), Set.of("weight"));
-        Integer w = Json.optionalInt(n, "weight", Limits.WEIGHT);
-        if (w == null) {
-            throw new EngineException(400, "weight: required (got: null)");
-        }
+        int w = Json.bind(Json.object(body(ex)), NEW_WEIGHT).weight();
+        Validation.weight(w, "weight");
         String id = param(ex, "id");
         engine.setWeight(id, w);
         json(ex, 200, Map.of("id", id, "weight", w));
@@ -458,69 +483,20 @@ public final class AdminServer implements AutoCloseable {
     private void preview(HttpServerExchange ex) throws IOException {
         Pool p = pool(ex);
         AdminModel.keySpace(p);
-        JsonNode n = Json.object(body(ex), Set.of("remove", "add", "weights"));
-        List<String> remove = new ArrayList<>();
+        PreviewBody b = Json.bind(Json.object(body(ex)), PREVIEW, PREVIEW_ADD);
         Map<String, Integer> add = new LinkedHashMap<>();
-        Map<String, Integer> weights = new LinkedHashMap<>();
-        JsonNode r = n.get("remove");
-        if (r != null) {
-            if (!r.isArray()) {
-                throw new EngineException(400, "remove: must be an array of ids (got: " + r + ")");
-            }
-            for (JsonNode id : r) {
-                if (!id.isTextual()) {
-                    throw new EngineException(400, "remove: must be an array of ids (got: " + id + ")");
-                }
-                remove.add(id.asText());
+        for (int i = 0; i < b.add().size(); i++) {
+            PreviewAdd a = b.add().get(i);
+            String at = "add[" + i + "].";
+            // what POST /api/backends would refuse is no backend to preview either
+            Validation.id(a.id(), at);
+            Validation.weight(a.weight(), at + "weight");
+            if (add.put(a.id(), a.weight()) != null) {
+                throw new EngineException(400, at + "id: added twice (got: " + a.id() + ")");
             }
         }
-        JsonNode a = n.get("add");
-        if (a != null) {
-            if (!a.isArray()) {
-                throw new EngineException(400, "add: must be an array of {id, weight} (got: " + a + ")");
-            }
-            int i = 0;
-            for (JsonNode e : a) {
-                String at = "add[" + i++ + "].";
-                if (!e.isObject()) {
-                    throw new EngineException(400, "add: must be an array of {id, weight} (got: " + e + ")");
-                }
-                String id;
-                Integer wt;
-                try {
-                    JsonNode one = Json.object(e.toString(), Set.of("id", "weight"));
-                    wt = Json.optionalInt(one, "weight", Limits.WEIGHT);
-                    id = Json.requiredText(one, "id");
-                } catch (EngineException x) {
-                    throw new EngineException(400, at + x.getMessage());
-                }
-                // what POST /api/backends would refuse is no backend to preview either
-                Validation.id(id, at);
-                if (add.put(id, wt == null ? 1 : wt) != null) {
-                    throw new EngineException(400, at + "id: added twice (got: " + id + ")");
-                }
-            }
-        }
-        JsonNode w = n.get("weights");
-        if (w != null) {
-            if (!w.isObject()) {
-                throw new EngineException(400, "weights: must be an object of id to weight (got: " + w + ")");
-            }
-            for (Iterator<String> it = w.fieldNames(); it.hasNext(); ) {
-                String id = it.next();
-                Integer v;
-                try {
-                    v = Json.optionalInt(w, id, Limits.WEIGHT);
-                } catch (EngineException x) {
-                    throw new EngineException(400, "weights." + x.getMessage()); // the path, as every other error
-                }
-                if (v == null) {
-                    throw new EngineException(400, "weights." + id + ": must be an integer (got: null)");
-                }
-                weights.put(id, v);
-            }
-        }
-        json(ex, 200, AdminModel.preview(p, remove, add, weights));
+        b.weights().forEach((id, w) -> Validation.weight(w, "weights." + id));
+        json(ex, 200, AdminModel.preview(p, b.remove(), add, b.weights()));
     }
 
     // ---------------------------------------------------------------- config, export, demo
@@ -552,13 +528,11 @@ public final class AdminServer implements AutoCloseable {
     }
 
     private void demo(HttpServerExchange ex) throws IOException {
-        JsonNode n = Json.object(body(ex), Set.of("latencyMs", "errorRate", "down"));
+        JsonNode n = Json.object(body(ex));
+        DemoChange d = Json.bind(n, DEMO_CHANGE);
         // ranges are checked by the demo backend itself, so the in-process client gets the same message
-        Double latency = Json.optionalDouble(n, "latencyMs", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
-        Double errorRate = Json.optionalDouble(n, "errorRate", Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY);
-        Boolean down = Json.optionalBoolean(n, "down");
         String id = param(ex, "id");
-        runtime.updateDemo(id, latency, errorRate, down);
+        runtime.updateDemo(id, d.latencyMs(), d.errorRate(), d.down());
         engine.publish("demo", null, id, null, Json.write(n));
         json(ex, 200, runtime.demoState().getOrDefault(id, Map.of("id", id)));
     }

@@ -1,20 +1,29 @@
 package dev.fulcrum.admin;
 
-import dev.fulcrum.rules.Range;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.JsonNodeType;
+import dev.fulcrum.config.ConfigException;
+import dev.fulcrum.config.ConfigProblem;
+import dev.fulcrum.config.JsonBinder;
 import dev.fulcrum.engine.EngineException;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
-/** JSON for the admin API, with request-body checks whose messages name the field and the value. */
+/**
+ * JSON for the admin API: writing answers, and reading request bodies, which must be one JSON object with no field
+ * given twice. A body's field values are read by the config's rules ({@link JsonBinder}), so a value the config file
+ * refuses is refused here with the same message, the field named bare: {@code weight: must be an integer (got: 5.0)}.
+ */
 public final class Json {
     /**
      * Strict about request bodies: a repeated field or text after the object is an error, not silently
@@ -26,7 +35,6 @@ public final class Json {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
-    private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '([^']*)'");
 
     /** For reading another engine's answers: a newer server may add fields, which are ignored. */
     public static final ObjectMapper LENIENT = new ObjectMapper()
@@ -43,8 +51,12 @@ public final class Json {
         }
     }
 
-    /** Parses a body that must be a JSON object whose fields are all in {@code allowed}. */
-    public static JsonNode object(String body, Set<String> allowed) {
+    /**
+     * Parses a body that must be a JSON object. A field given twice is refused as in a config file ({@code weight:
+     * invalid JSON at line 1, column 20: field given twice (got: "weight")}); any other syntax error, or text after
+     * the object, is {@code body: not valid JSON}.
+     */
+    public static JsonNode object(String body) {
         if (body == null || body.isBlank()) {
             throw new EngineException(400, "body: must be a JSON object (got: empty body)");
         }
@@ -52,97 +64,52 @@ public final class Json {
         try {
             n = MAPPER.readTree(body);
         } catch (Exception e) {
-            Matcher dup = DUPLICATE.matcher(String.valueOf(e.getMessage()));
-            if (dup.find()) {
-                throw new EngineException(400, dup.group(1) + ": given twice (got: " + abbreviate(body) + ")");
+            ConfigProblem duplicate = e instanceof JsonProcessingException j ? JsonBinder.duplicate(j, body) : null;
+            if (duplicate != null) {
+                throw new ConfigException(List.of(duplicate));
             }
             throw new EngineException(400, "body: not valid JSON (got: " + abbreviate(body) + ")");
         }
         if (n == null || !n.isObject()) {
             throw new EngineException(400, "body: must be a JSON object (got: " + abbreviate(body) + ")");
         }
-        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!allowed.contains(f)) {
-                throw new EngineException(400, f + ": unknown field (got: " + n.get(f) + ")");
-            }
-        }
         return n;
     }
 
-    public static String requiredText(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            throw new EngineException(400, field + ": required (got: null)");
-        }
-        if (!v.isTextual()) {
-            throw new EngineException(400, field + ": must be a string (got: " + v + ")");
-        }
-        return v.asText();
+    /**
+     * As {@link #object(String)}, each field one of {@code allowed}: an unknown field is refused with the binder's
+     * message, the known names listed in {@code allowed}'s order when it has one, else alphabetically.
+     */
+    public static JsonNode object(String body, Set<String> allowed) {
+        JsonNode n = object(body);
+        List<ConfigProblem> problems = new ArrayList<>();
+        Collection<String> known = allowed instanceof LinkedHashSet || allowed instanceof SortedSet ? allowed
+                : new TreeSet<>(allowed);
+        new JsonBinder(problems).object(n, ConfigProblem.ROOT, known);
+        throwIfAny(problems);
+        return n;
     }
 
-    public static String optionalText(JsonNode n, String field, String dflt) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return dflt;
-        }
-        if (!v.isTextual()) {
-            throw new EngineException(400, field + ": must be a string (got: " + v + ")");
-        }
-        return v.asText();
+    /**
+     * Binds a body object to {@code shape}'s record by the config's rules ({@link JsonBinder}): fields are named
+     * bare ({@code weight: must be an integer (got: 5.0)}), and every problem is one 400 listing them all.
+     * {@code nested} are the shapes of the records inside it.
+     */
+    public static <R> R bind(JsonNode body, JsonBinder.Shape<R> shape, JsonBinder.Shape<?>... nested) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        JsonBinder.Shape<?>[] shapes = new JsonBinder.Shape<?>[nested.length + 1];
+        shapes[0] = shape;
+        System.arraycopy(nested, 0, shapes, 1, nested.length);
+        R value = new JsonBinder(problems, shapes).bind(body, shape.type(), ConfigProblem.ROOT);
+        throwIfAny(problems);
+        return value;
     }
 
-    /** An optional whole number within one of the rulebook's ranges. */
-    public static Integer optionalInt(JsonNode n, String field, Range range) {
-        return optionalInt(n, field, (int) range.min(), (int) range.max());
-    }
-
-    public static Integer optionalInt(JsonNode n, String field, int min, int max) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return null;
+    /** The problems as one 400, {@code Validation.message}'s: each {@code <field>: <message> (got: <value>)}. */
+    private static void throwIfAny(List<ConfigProblem> problems) {
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
         }
-        if (v.isIntegralNumber() && !v.canConvertToInt()) { // 99999999999999999999 is a whole number, out of range
-            throw new EngineException(400, field + ": must be between " + min + " and " + max + " (got: " + v + ")");
-        }
-        if (v.getNodeType() != JsonNodeType.NUMBER || !v.canConvertToInt() || v.isFloatingPointNumber() && v.asDouble() != Math.rint(v.asDouble())) {
-            throw new EngineException(400, field + ": must be an integer (got: " + v + ")");
-        }
-        int i = v.asInt();
-        if (i < min || i > max) {
-            throw new EngineException(400, field + ": must be between " + min + " and " + max + " (got: " + i + ")");
-        }
-        return i;
-    }
-
-    public static Double optionalDouble(JsonNode n, String field, double min, double max) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isNumber()) {
-            throw new EngineException(400, field + ": must be a number (got: " + v + ")");
-        }
-        double d = v.asDouble();
-        if (d < min || d > max) {
-            throw new EngineException(400, field + ": must be between " + fmt(min) + " and " + fmt(max) + " (got: " + v + ")");
-        }
-        return d;
-    }
-
-    public static Boolean optionalBoolean(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isBoolean()) {
-            throw new EngineException(400, field + ": must be true or false (got: " + v + ")");
-        }
-        return v.asBoolean();
-    }
-
-    private static String fmt(double d) {
-        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
     static String abbreviate(String s) {

@@ -17,7 +17,12 @@ final class Validation {
     static void backend(String id, String url, int weight) {
         id(id, "");
         refuse("url", Limits.url(url), url);
-        refuse("weight", Limits.weight(weight), weight);
+        weight(weight, "weight");
+    }
+
+    /** A weight, {@code field} its path in the body ({@code weight}, {@code add[1].weight}, {@code weights.a}). */
+    static void weight(int weight, String field) {
+        refuse(field, Limits.weight(weight), weight);
     }
 
     /** A backend id as every command takes it; {@code at} goes before the field name ({@code add[1].}). */
