@@ -2,7 +2,9 @@ package dev.fulcrum.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.rules.Range;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -86,7 +88,7 @@ public final class JsonBinder {
     private final List<ConfigProblem> problems;
     private final Map<Class<?>, Shape<?>> shapes = new LinkedHashMap<>();
     /** The paths of the problems of shape (a wrong kind, unknown, missing) found so far. */
-    private final List<String> wrongShape = new java.util.ArrayList<>();
+    private final List<String> wrongShape = new ArrayList<>();
 
     /** A binder adding its problems to {@code problems}, binding records of other packages by {@code shapes}. */
     public JsonBinder(List<ConfigProblem> problems, Shape<?>... shapes) {
@@ -94,10 +96,6 @@ public final class JsonBinder {
         for (Shape<?> s : shapes) {
             this.shapes.put(s.type(), s);
         }
-    }
-
-    public List<ConfigProblem> problems() {
-        return problems;
     }
 
     Shape<?> shape(Class<?> type) {
@@ -173,7 +171,7 @@ public final class JsonBinder {
 
     /** Whether {@code value} (already a string) is among {@code allowed}; refused with the list when it is not. */
     public boolean oneOf(String value, String path, List<String> allowed) {
-        if (allowed.contains(value)) {
+        if (value != null && allowed.contains(value)) {
             return true;
         }
         refuse(path, "must be one of " + String.join(", ", allowed), value);
@@ -186,7 +184,49 @@ public final class JsonBinder {
         if (x == null) {
             return null;
         }
-        return refuse(path, new dev.fulcrum.rules.Range(min, max).problem(x), x) ? null : x;
+        return refuse(path, new Range(min, max).problem(x), x) ? null : x;
+    }
+
+    /** Reads one value of a list or map at its path: the value, or null after its verdict. */
+    @FunctionalInterface
+    public interface Reader<T> {
+        T read(JsonNode v, String path);
+    }
+
+    /**
+     * An array, each element read by {@code element} at {@code path[i]}; an element refused is left out. Null when
+     * {@code v} is no array.
+     */
+    public <T> List<T> list(JsonNode v, String path, Reader<T> element) {
+        if (!array(v, path)) {
+            return null;
+        }
+        List<T> out = new ArrayList<>(v.size());
+        for (int i = 0; i < v.size(); i++) {
+            T t = element.read(v.get(i), index(path, i));
+            if (t != null) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * An object of any names, each value read by {@code value} at {@code path.name}; a value refused is left out.
+     * Null when {@code v} is no object.
+     */
+    public <T> Map<String, T> map(JsonNode v, String path, Reader<T> value) {
+        if (!object(v, path)) {
+            return null;
+        }
+        Map<String, T> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : v.properties()) {
+            T t = value.read(e.getValue(), child(path, e.getKey()));
+            if (t != null) {
+                out.put(e.getKey(), t);
+            }
+        }
+        return out;
     }
 
     /** Whether {@code v} is an array; refused when it is not. */

@@ -11,7 +11,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,31 +117,13 @@ final class TreeBinder {
     }
 
     private Object list(JsonNode node, Type elementType, Object fallback, String path) {
-        if (!json.array(node, path)) {
-            return fallback;
-        }
-        List<Object> out = new ArrayList<>(node.size());
-        for (int i = 0; i < node.size(); i++) {
-            Object v = entry(node.get(i), elementType, path + "[" + i + "]");
-            if (v != null) {
-                out.add(v);
-            }
-        }
-        return out;
+        List<Object> out = json.list(node, path, (v, at) -> entry(v, elementType, at));
+        return out == null ? fallback : out;
     }
 
     private Object map(JsonNode node, Type valueType, Object fallback, String path) {
-        if (!json.object(node, path)) {
-            return fallback;
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> e : node.properties()) {
-            Object v = entry(e.getValue(), valueType, ConfigPaths.child(path, e.getKey()));
-            if (v != null) {
-                out.put(e.getKey(), v);
-            }
-        }
-        return out;
+        Map<String, Object> out = json.map(node, path, (v, at) -> entry(v, valueType, at));
+        return out == null ? fallback : out;
     }
 
     /**
