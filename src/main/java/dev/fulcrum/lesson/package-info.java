@@ -5,7 +5,10 @@
  *
  * <ul>
  *   <li>{@link dev.fulcrum.lesson.LessonReader} reads and checks a lesson file, every problem by JSON path (the
- *       embedded config through the config package's own reader), into a {@link dev.fulcrum.lesson.Lesson}.</li>
+ *       embedded config through the config package's own reader), into a {@link dev.fulcrum.lesson.Lesson}: the
+ *       grammar of the lesson, its steps and actions, {@code ExpectationReader} that of what a step expects and waits
+ *       for. Every value is read by the config's rules ({@link dev.fulcrum.config.JsonBinder}), which also fills the
+ *       records an action is made of, so a lesson refuses a value as a config file and the admin API do.</li>
  *   <li>{@link dev.fulcrum.lesson.LessonRunner} plays the steps against a real engine
  *       ({@link dev.fulcrum.lesson.LessonEngine}: a fresh one, or the window's with the lesson's config applied in
  *       place), with the lesson's seeded traffic over real HTTP, and checks each expectation into a

@@ -1,0 +1,332 @@
+package dev.fulcrum.lesson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fulcrum.config.JsonBinder;
+import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Range;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The grammar of what a lesson's steps expect and wait for (docs/REFERENCE.md §5.1): each expectation named by its first
+ * field, with the fields it takes beside it, and the bounds it is checked against. Values are read by the config's
+ * rules ({@link JsonBinder}), problems collected by JSON path in the binder's list. It also holds the small parts of
+ * the grammar {@link LessonReader}'s actions share: the one kind field of an object, an optional field, a backend id
+ * of the lesson, a flag that must be true.
+ *
+ * <p>Example: {@code {"share": "demo-c", "between": [0.09, 0.13]}} is {@code new Expectation.Share("demo-c",
+ * Bound.between(0.09, 0.13))}; {@code {"p99": {"below": "x"}}} at {@code steps[1].expect[0]} gives {@code
+ * steps[1].expect[0].p99.below: must be a number (got: "x")}.
+ */
+final class ExpectationReader {
+    /** Each expectation's kind and the fields it takes beside it (a bound's fields where it takes one beside it). */
+    private static final Map<String, List<String>> EXPECTATIONS = new LinkedHashMap<>();
+    private static final List<String> BREAKER_STATES = List.of("CLOSED", "OPEN", "HALF_OPEN");
+    private static final List<String> BACKEND_STATES = Arrays.stream(BackendState.values()).map(Enum::name).toList();
+
+    static {
+        List<String> bound = Bound.FIELDS;
+        EXPECTATIONS.put("share", bound);
+        EXPECTATIONS.put("maxShare", List.of());
+        EXPECTATIONS.put("backendsUsed", List.of());
+        EXPECTATIONS.put("answers", List.of());
+        EXPECTATIONS.put("status", bound);
+        EXPECTATIONS.put("p50", List.of());
+        EXPECTATIONS.put("p90", List.of());
+        EXPECTATIONS.put("p99", List.of());
+        EXPECTATIONS.put("trafficDone", List.of());
+        EXPECTATIONS.put("resent", bound);
+        EXPECTATIONS.put("sentOnce", List.of());
+        EXPECTATIONS.put("breaker", List.of("is", "went"));
+        EXPECTATIONS.put("state", List.of("is"));
+        EXPECTATIONS.put("effectiveWeight", bound);
+        EXPECTATIONS.put("previewMoved", List.of());
+        EXPECTATIONS.put("sequence", List.of("path", "headers"));
+        EXPECTATIONS.put("longestRun", List.of("requests", "simulated"));
+        EXPECTATIONS.put("movedKeys", List.of("keys", "onlyTo", "onlyFrom", "strays"));
+        EXPECTATIONS.put("ringSpread", List.of());
+    }
+
+    private final JsonBinder json;
+    /** The backend ids of the lesson so far, as {@link LessonReader} adds them step by step. */
+    private final Set<String> backends;
+
+    ExpectationReader(JsonBinder json, Set<String> backends) {
+        this.json = json;
+        this.backends = backends;
+    }
+
+    /** A step's {@code waitFor}: a condition that only reads figures, and its {@code timeoutMs}. */
+    WaitFor waitFor(JsonNode n, String path) {
+        if (!json.object(n, path)) {
+            return null;
+        }
+        Long timeout = null;
+        if (!n.has("timeoutMs")) {
+            json.refuse(child(path, "timeoutMs"), "required: every wait has a timeout", "missing");
+        } else {
+            timeout = json.integerIn(n.get("timeoutMs"), child(path, "timeoutMs"), 1, WaitFor.MAX_TIMEOUT_MS);
+        }
+        ObjectNode rest = ((ObjectNode) n).deepCopy();
+        rest.remove("timeoutMs");
+        Expectation e = expectation(rest, path, true);
+        if (e != null && !e.passive()) {
+            json.refuse(path, "a wait takes a condition the engine and the traffic show (not one that sends or walks)",
+                    rest);
+            return null;
+        }
+        return e == null || timeout == null ? null : new WaitFor(e, timeout);
+    }
+
+    /** One of a step's {@code expect} entries, or a wait's condition ({@code forWait}). */
+    Expectation expectation(JsonNode n, String path, boolean forWait) {
+        String kind = kind(n, path, EXPECTATIONS.keySet(), forWait ? "condition" : "expectation");
+        if (kind == null) {
+            return null;
+        }
+        List<String> known = new ArrayList<>(List.of(kind));
+        known.addAll(EXPECTATIONS.get(kind));
+        json.object(n, path, known);
+        String at = child(path, kind);
+        JsonNode v = n.get(kind);
+        switch (kind) {
+            case "share":
+                return new Expectation.Share(backend(n, path, kind), boundBeside(n, path));
+            case "maxShare":
+                return new Expectation.MaxShare(bound(v, at));
+            case "backendsUsed":
+                return new Expectation.BackendsUsed(bound(v, at));
+            case "answers":
+                if (v.isIntegralNumber()) {
+                    Long min = json.integerIn(v, at, 1, Integer.MAX_VALUE);
+                    return min == null ? null : new Expectation.Answered(Bound.atLeast(min));
+                }
+                return new Expectation.Answered(bound(v, at));
+            case "status": {
+                Long status = json.integerIn(v, at, 100, 599);
+                Bound b = boundBeside(n, path);
+                return status == null ? null : new Expectation.Status(status.intValue(), b);
+            }
+            case "p50":
+            case "p90":
+            case "p99":
+                return new Expectation.Latency(kind, bound(v, at));
+            case "trafficDone":
+                return isTrue(v, at) ? new Expectation.TrafficDone() : null;
+            case "resent":
+                return new Expectation.Resent(json.oneOf(v, at, List.of("GET", "POST")), boundBeside(n, path));
+            case "sentOnce":
+                return new Expectation.SentOnce(json.oneOf(v, at, List.of("GET", "POST")));
+            case "breaker":
+                return breaker(n, path);
+            case "state": {
+                String id = backend(n, path, kind);
+                if (!n.has("is")) {
+                    json.refuse(child(path, "is"), "required", "missing");
+                    return null;
+                }
+                return new Expectation.StateIs(id, json.oneOf(n.get("is"), child(path, "is"), BACKEND_STATES));
+            }
+            case "effectiveWeight":
+                return new Expectation.EffectiveWeight(backend(n, path, kind), boundBeside(n, path));
+            case "previewMoved":
+                return new Expectation.PreviewMoved(bound(v, at));
+            case "sequence":
+                return sequence(n, path);
+            case "longestRun":
+                return longestRun(n, path);
+            case "movedKeys":
+                return movedKeys(n, path);
+            case "ringSpread":
+                return new Expectation.RingSpread(bound(v, at));
+            default:
+                throw new IllegalStateException(kind);
+        }
+    }
+
+    private Expectation breaker(JsonNode n, String path) {
+        String id = backend(n, path, "breaker");
+        if (n.has("is") == n.has("went")) {
+            json.refuse(path, "needs is or went (one of them)", n);
+            return null;
+        }
+        if (n.has("is")) {
+            return new Expectation.BreakerIs(id, json.oneOf(n.get("is"), child(path, "is"), BREAKER_STATES));
+        }
+        JsonNode went = n.get("went");
+        String at = child(path, "went");
+        List<String> states = json.list(went, at, (s, p) -> json.oneOf(s, p, BREAKER_STATES));
+        if (states != null && went.isEmpty()) {
+            json.refuse(at, "must be an array of breaker states", went);
+        }
+        return states == null ? null : new Expectation.BreakerWent(id, states);
+    }
+
+    private Expectation sequence(JsonNode n, String path) {
+        JsonNode v = n.get("sequence");
+        String at = child(path, "sequence");
+        List<String> ids = json.list(v, at, (id, p) -> known(json.string(id, p), p));
+        if (ids == null) {
+            return null;
+        }
+        if (v.size() < 2) {
+            json.refuse(at, "must be an array of at least two backend ids", v);
+        }
+        String requestPath = optional(n, path, "path", json::string);
+        if (requestPath != null && !requestPath.startsWith("/")) {
+            json.refuse(child(path, "path"), "must start with /", requestPath);
+        }
+        Map<String, String> headers = optional(n, path, "headers", (h, p) -> json.map(h, p, json::string));
+        if (headers != null) {
+            for (String name : headers.keySet()) {
+                json.refuse(child(child(path, "headers"), name), Limits.TOKEN.matcher(name).matches() ? null
+                        : "must be a header name (a token)", name);
+            }
+        }
+        return new Expectation.Sequence(ids, requestPath == null ? "/" : requestPath,
+                headers == null ? Map.of() : headers);
+    }
+
+    private Expectation longestRun(JsonNode n, String path) {
+        Bound b = bound(n.get("longestRun"), child(path, "longestRun"));
+        Integer requests = optional(n, path, "requests", json::integer);
+        int count = requests == null ? 70 : requests;
+        json.refuse(child(path, "requests"), new Range(2, 10_000).problem(count), count);
+        String simulated = optional(n, path, "simulated", json::string);
+        if (simulated != null && !simulated.equals(Expectation.SimulatedLongestRun.NAIVE)
+                && (!StrategySpec.TYPES.contains(simulated) || simulated.equals(StrategySpec.ADAPTIVE))) {
+            json.refuse(child(path, "simulated"), "must be a strategy type but adaptive, or "
+                    + Expectation.SimulatedLongestRun.NAIVE, simulated);
+        }
+        return simulated == null ? new Expectation.LongestRun(b, count)
+                : new Expectation.SimulatedLongestRun(simulated, b, count);
+    }
+
+    private Expectation movedKeys(JsonNode n, String path) {
+        Bound b = bound(n.get("movedKeys"), child(path, "movedKeys"));
+        Integer keys = optional(n, path, "keys", json::integer);
+        int count = keys == null ? 1000 : keys;
+        json.refuse(child(path, "keys"), new Range(10, 100_000).problem(count), count);
+        String to = n.has("onlyTo") ? backend(n, path, "onlyTo") : null;
+        String from = n.has("onlyFrom") ? backend(n, path, "onlyFrom") : null;
+        if (n.has("onlyTo") && n.has("onlyFrom")) {
+            json.refuse(path, "takes onlyTo or onlyFrom, not both", n);
+        }
+        Bound strays = Bound.atMost(0);
+        if (n.has("strays")) {
+            if (!n.has("onlyTo") && !n.has("onlyFrom")) {
+                json.refuse(child(path, "strays"), "needs onlyTo or onlyFrom", n.get("strays"));
+            }
+            strays = bound(n.get("strays"), child(path, "strays"));
+        }
+        return new Expectation.MovedKeys(b, count, to, from, strays);
+    }
+
+    /** A bound written as the kind's own value, e.g. {@code "p99": {"below": 100}}. */
+    private Bound bound(JsonNode n, String path) {
+        if (!n.isObject()) {
+            json.refuse(path, "must be a bound: {\"between\": [low, high]}, {\"above\": x}, {\"below\": x},"
+                    + " {\"atLeast\": x} or {\"atMost\": x}", n);
+            return null;
+        }
+        json.object(n, path, Bound.FIELDS);
+        return boundBeside(n, path);
+    }
+
+    /** A bound written beside the kind, e.g. {@code {"share": "demo-c", "between": [0.09, 0.13]}}. */
+    private Bound boundBeside(JsonNode n, String path) {
+        List<String> given = Bound.FIELDS.stream().filter(n::has).toList();
+        if (given.size() != 1) {
+            json.refuse(path, "needs exactly one bound of " + String.join(", ", Bound.FIELDS),
+                    given.isEmpty() ? "none" : String.join(", ", given));
+            return null;
+        }
+        String f = given.get(0);
+        JsonNode v = n.get(f);
+        String at = child(path, f);
+        if (f.equals("between")) {
+            List<Double> ends = json.list(v, at, json::number);
+            if (ends == null || ends.size() != v.size()) {
+                return null;
+            }
+            if (ends.size() != 2) {
+                json.refuse(at, "must be [low, high], two numbers", v);
+                return null;
+            }
+            if (ends.get(0) > ends.get(1)) {
+                json.refuse(at, "low must not be above high", v);
+                return null;
+            }
+            return Bound.between(ends.get(0), ends.get(1));
+        }
+        Double x = json.number(v, at);
+        if (x == null) {
+            return null;
+        }
+        return switch (f) {
+            case "above" -> Bound.above(x);
+            case "below" -> Bound.below(x);
+            case "atLeast" -> Bound.atLeast(x);
+            default -> Bound.atMost(x);
+        };
+    }
+
+    // ------------------------------------------------------------------ the grammar's small parts
+
+    /** The one kind (verb) field of an action or expectation, or null after saying why there is none. */
+    String kind(JsonNode n, String path, Collection<String> kinds, String what) {
+        if (!json.object(n, path)) {
+            return null;
+        }
+        List<String> named = new ArrayList<>();
+        n.fieldNames().forEachRemaining(f -> {
+            if (kinds.contains(f)) {
+                named.add(f);
+            }
+        });
+        if (named.size() != 1) {
+            json.refuse(path, named.isEmpty() ? "must name one " + what + ": " + String.join(", ", kinds)
+                    : "names more than one " + what, named.isEmpty() ? n : String.join(", ", named));
+            return null;
+        }
+        return named.get(0);
+    }
+
+    /** An optional field of {@code n} read by {@code reader}; null when absent. */
+    <T> T optional(JsonNode n, String path, String field, JsonBinder.Reader<T> reader) {
+        JsonNode v = n.get(field);
+        return v == null ? null : reader.read(v, child(path, field));
+    }
+
+    /** A backend id of the lesson in the string field {@code field} of {@code n}. */
+    private String backend(JsonNode n, String path, String field) {
+        String at = child(path, field);
+        return known(json.string(n.get(field), at), at);
+    }
+
+    /** {@code id} when it is a backend of the lesson so far; null (after saying so) when it is not. */
+    String known(String id, String path) {
+        if (id == null || json.refuse(path, backends.contains(id) ? null : "no such backend in the lesson", id)) {
+            return null;
+        }
+        return id;
+    }
+
+    /** Whether {@code v} is {@code true}, the one value a flag like {@code stopTraffic} takes. */
+    boolean isTrue(JsonNode v, String path) {
+        Boolean b = json.bool(v, path);
+        return b != null && !json.refuse(path, b ? null : "must be true", false);
+    }
+
+    private static String child(String parent, String name) {
+        return JsonBinder.child(parent, name);
+    }
+}
