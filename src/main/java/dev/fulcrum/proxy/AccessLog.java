@@ -1,6 +1,7 @@
 package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.Outcome;
+import dev.fulcrum.time.SystemClock;
 import io.undertow.server.HttpServerExchange;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -208,7 +209,7 @@ final class AccessLog implements AutoCloseable {
         if (!on) {
             return;
         }
-        log(System.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), status, backend,
+        log(SystemClock.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), status, backend,
                 attempts, latencyNanos, bytes);
     }
 
@@ -270,7 +271,7 @@ final class AccessLog implements AutoCloseable {
                 dropped.add(sweep.size());
                 b.setLength(0);
                 failed = true;
-                long now = System.nanoTime();
+                long now = SystemClock.nanoTime();
                 if (warnedAt == 0 || now - warnedAt > TimeUnit.SECONDS.toNanos(10)) {
                     warnedAt = now;
                     LOG.warn("access log write failed, {} line(s) lost so far: {}", dropped.sum(), e.toString());

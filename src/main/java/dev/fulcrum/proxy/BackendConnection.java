@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.time.SystemClock;
 import io.undertow.conduits.ChunkedStreamSinkConduit;
 import io.undertow.conduits.ChunkedStreamSourceConduit;
 import io.undertow.conduits.FixedLengthStreamSourceConduit;
@@ -265,8 +266,8 @@ final class BackendConnection {
 
     /**
      * Both directions of the exchange ended cleanly and the backend keeps the connection open: ready for the
-     * next request. Resets the per-exchange state; false means close it instead. {@code now}: {@link System#nanoTime()},
-     * from when it went idle.
+     * next request. Resets the per-exchange state; false means close it instead. {@code now}:
+     * {@link SystemClock#nanoTime()}, from when it went idle.
      */
     boolean finishExchange(long now) {
         if (chunkedRest != null) {

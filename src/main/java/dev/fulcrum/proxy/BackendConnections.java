@@ -1,6 +1,7 @@
 package dev.fulcrum.proxy;
 
 import dev.fulcrum.net.BackendAddresses;
+import dev.fulcrum.time.SystemClock;
 import io.undertow.connector.ByteBufferPool;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -127,12 +128,12 @@ final class BackendConnections {
 
     /** Must be called on {@code thread}; calls back on it. */
     void acquire(XnioIoThread thread, Callback callback) {
-        acquire(thread, callback, false, System.nanoTime());
+        acquire(thread, callback, false, SystemClock.nanoTime());
     }
 
     /**
      * @param fresh a new connection, not an idle one (the retry after an idle one turned out closed)
-     * @param now   {@link System#nanoTime()} as the caller read it, lately (idle connections are timed in seconds)
+     * @param now   {@link SystemClock#nanoTime()} as the caller read it, lately (idle connections are timed in seconds)
      */
     void acquire(XnioIoThread thread, Callback callback, boolean fresh, long now) {
         Idle stack = idleOf(thread);
@@ -179,10 +180,12 @@ final class BackendConnections {
 
     /** Takes back a connection whose exchange ended, on the I/O thread that owns it; keeps it if it can serve again. */
     void release(BackendConnection c) {
-        release(c, System.nanoTime());
+        release(c, SystemClock.nanoTime());
     }
 
-    /** {@link #release(BackendConnection)} at {@code now}, {@link System#nanoTime()} as the caller just read it. */
+    /**
+     * {@link #release(BackendConnection)} at {@code now}, {@link SystemClock#nanoTime()} as the caller just read it.
+     */
     void release(BackendConnection c, long now) {
         Idle stack = idleOf(c.ioThread());
         if (!c.finishExchange(now) || closed) {

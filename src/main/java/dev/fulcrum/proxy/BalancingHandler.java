@@ -6,6 +6,7 @@ import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.Router;
 import dev.fulcrum.requests.RequestStream;
+import dev.fulcrum.time.SystemClock;
 import dev.fulcrum.time.Ticker;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
@@ -35,7 +36,7 @@ final class BalancingHandler implements HttpHandler {
     private volatile RequestListener listener = RequestListener.NONE;
     /** Where finished requests are recorded for the window and the admin API; null when none are kept. */
     private final RequestStream requests;
-    /** The engine runs on {@link System#nanoTime()}: a reading the proxy took serves it too. */
+    /** The engine runs on {@link SystemClock#nanoTime()}: a reading the proxy took serves it too. */
     private final boolean systemClock;
     /** Slot i belongs to I/O thread i, which alone creates and uses it; one per I/O thread. */
     private final ReadDeadlines[] deadlines;
@@ -54,7 +55,10 @@ final class BalancingHandler implements HttpHandler {
         this.systemClock = engine.ticker() == Ticker.system();
     }
 
-    /** The engine's ticker at {@code systemNanos}, a {@link System#nanoTime()} just read (the same, but in engine tests). */
+    /**
+     * The engine's ticker at {@code systemNanos}, a {@link SystemClock#nanoTime()} just read (the same, but in engine
+     * tests).
+     */
     long engineNanos(long systemNanos) {
         return systemClock ? systemNanos : engine.ticker().nanos();
     }
@@ -221,12 +225,12 @@ final class BalancingHandler implements HttpHandler {
     private void refuse(HttpServerExchange exchange, int status, String message, boolean close) {
         ErrorResponses.send(exchange, status, message, close);
         long start = exchange.getRequestStartTime();
-        long latency = start > 0 ? System.nanoTime() - start : 0;
+        long latency = start > 0 ? SystemClock.nanoTime() - start : 0;
         listener.completed(null, status, latency);
         log.log(exchange, null, status, 0, latency, exchange.getResponseBytesSent());
         if (requests != null) {
             RequestRecords.write(requests, exchange, null, null, null, null, null, 0, null, status, false,
-                    System.nanoTime());
+                    SystemClock.nanoTime());
         }
     }
 

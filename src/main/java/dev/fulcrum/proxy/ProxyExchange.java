@@ -5,6 +5,7 @@ import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.requests.RequestStream;
+import dev.fulcrum.time.SystemClock;
 import io.undertow.server.Connectors;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.protocol.http.HttpServerConnection;
@@ -68,7 +69,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private Lease stickyLease;
     /** A sticky cookie chose the first backend. */
     private final boolean sticky;
-    /** When the current attempt began ({@link System#nanoTime()}), for the request's record. */
+    /** When the current attempt began ({@link SystemClock#nanoTime()}), for the request's record. */
     private long attemptStart;
     /** How the current attempt ended, once its lease went back. */
     private Outcome attemptOutcome;
@@ -127,7 +128,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         // one clock reading per attempt serves the lease, the idle pool and the read deadline; the first attempt has
         // Undertow's, read as the request arrived
         long start = exchange.getRequestStartTime();
-        long now = attempts == 0 && start > 0 ? start : System.nanoTime();
+        long now = attempts == 0 && start > 0 ? start : SystemClock.nanoTime();
         Lease l = stickyLease;
         stickyLease = null;
         if (l == null) {
@@ -162,7 +163,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     private final class Attempt implements BackendConnections.Callback, BackendConnection.Listener {
         private final int a;
         private final BackendConnections conns;
-        /** {@link System#nanoTime()} as the attempt began. */
+        /** {@link SystemClock#nanoTime()} as the attempt began. */
         private final long startNanos;
         private BackendConnection conn;
 
@@ -190,7 +191,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
                 // nothing to upload: the wait for an answer starts now, so even a connection that takes the request
                 // and never gets to it (a wedged or half-closed keep-alive connection) ends in a retry, not a hang.
                 // An idle connection is handed over at once: the attempt's clock reading is still now
-                startReadTimer(c.pooled() ? startNanos : System.nanoTime());
+                startReadTimer(c.pooled() ? startNanos : SystemClock.nanoTime());
             }
             ByteBuffer head = RequestHead.compose(exchange, targetPath, request, lease.backend().authority(),
                     handler.settings().preserveHost(), upgrade, bodyless);
@@ -283,7 +284,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     /** The whole body is on the wire to the backend of attempt {@code a}: the wait for its answer starts now. */
     void uploaded(int a) {
         if (a == attemptNo) {
-            startReadTimer(System.nanoTime());
+            startReadTimer(SystemClock.nanoTime());
         }
     }
 
@@ -412,7 +413,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
      * as one request with status 101, its whole life and the bytes each way.
      */
     void tunnelClosed(long clientBytes, long backendBytes) {
-        long now = System.nanoTime();
+        long now = SystemClock.nanoTime();
         endAttempt(Outcome.SUCCESS, now);
         long start = exchange.getRequestStartTime();
         long life = start > 0 ? now - start : 0;
@@ -447,7 +448,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         BackendConnection stale = connection;
         connection = null;
         Backend b = lease.backend();
-        long now = System.nanoTime();
+        long now = SystemClock.nanoTime();
         endAttempt(Outcome.CLIENT_ABORT, now); // says nothing about the backend's health
         if (stale != null) {
             stale.close();
@@ -480,7 +481,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         BackendConnection failedConnection = connection;
         connection = null;
         Backend failedOn = lease.backend();
-        endAttempt(why, System.nanoTime());
+        endAttempt(why, SystemClock.nanoTime());
         outcome = why;
         if (failedConnection != null) {
             failedConnection.close();
@@ -512,7 +513,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
     /** A socket error while sending the response: the backend (read side) or the client (write side) went away. */
     void broke(Outcome why, IOException e) {
         handler.log().attemptFailed(lease.backend().id(), why, e);
-        endAttempt(phase.answerDone() ? outcome : why, System.nanoTime());
+        endAttempt(phase.answerDone() ? outcome : why, SystemClock.nanoTime());
         closeConnection();
         ErrorResponses.cutOff(exchange);
     }
@@ -525,7 +526,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         if (!phase.ended() && phase != ExchangePhase.TUNNEL) {
             phase = phase.finish();
             cancelReadTimer();
-            endAttempt(Outcome.CLIENT_ABORT, System.nanoTime());
+            endAttempt(Outcome.CLIENT_ABORT, SystemClock.nanoTime());
             closeConnection();
         }
     }
@@ -558,7 +559,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         cancelReadTimer();
         if (lease != null && !lease.isReleased()) {
             handler.log().attemptFailed(lease.backend().id(), Outcome.CLIENT_ABORT, e);
-            endAttempt(Outcome.CLIENT_ABORT, System.nanoTime());
+            endAttempt(Outcome.CLIENT_ABORT, SystemClock.nanoTime());
         }
         closeConnection();
         if (exchange.isResponseStarted()) {
@@ -590,7 +591,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         watch.unwatch(this);
         phase = phase.finish();
-        long now = System.nanoTime(); // for the idle pool, the lease and the latency alike
+        long now = SystemClock.nanoTime(); // for the idle pool, the lease and the latency alike
         if (connection != null) {
             // back to the pool only when both directions finished (the connection knows): one whose request is
             // still being written (a backend that answered an upload early) would queue the next request behind
@@ -621,7 +622,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
 
     /**
      * Gives the current attempt's in-flight slot back with how it ended, once (design rule 7), and remembers that for
-     * the request's record. {@code now} is a {@link System#nanoTime()} reading.
+     * the request's record. {@code now} is a {@link SystemClock#nanoTime()} reading.
      */
     private void endAttempt(Outcome why, long now) {
         if (lease == null || lease.isReleased()) {

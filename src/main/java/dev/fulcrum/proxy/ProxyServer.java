@@ -2,6 +2,7 @@ package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.requests.RequestStream;
+import dev.fulcrum.time.SystemClock;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import io.undertow.connector.ByteBufferPool;
@@ -244,9 +245,9 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     private boolean awaitNoRequests(long ms) throws InterruptedException {
-        long deadline = System.nanoTime() + ms * 1_000_000L;
+        long deadline = SystemClock.nanoTime() + ms * 1_000_000L;
         while (inFlight.sum() > 0) {
-            if (System.nanoTime() - deadline >= 0) {
+            if (SystemClock.nanoTime() - deadline >= 0) {
                 return false;
             }
             Thread.sleep(5);

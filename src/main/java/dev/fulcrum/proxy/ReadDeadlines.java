@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.time.SystemClock;
 import java.util.concurrent.TimeUnit;
 import org.xnio.XnioIoThread;
 
@@ -42,10 +43,12 @@ final class ReadDeadlines {
     }
 
     void arm(Waiter w) {
-        arm(w, System.nanoTime());
+        arm(w, SystemClock.nanoTime());
     }
 
-    /** Sets the deadline {@code readMs} after {@code now}, {@link System#nanoTime()} as the caller just read it. */
+    /**
+     * Sets the deadline {@code readMs} after {@code now}, {@link SystemClock#nanoTime()} as the caller just read it.
+     */
     void arm(Waiter w, long now) {
         if (w.armed) {
             return;
@@ -102,7 +105,7 @@ final class ReadDeadlines {
 
     private void expire() {
         timerSet = false;
-        long now = System.nanoTime();
+        long now = SystemClock.nanoTime();
         while (head != null && head.deadline - now <= 0) {
             Waiter w = head;
             disarm(w);

@@ -3,6 +3,7 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.requests.RequestStream;
+import dev.fulcrum.time.SystemClock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -72,7 +73,7 @@ final class Tunnels {
             return List.of();
         }
         RequestStream scratch = new RequestStream(now.size(), RequestRecords.HEADERS);
-        long at = System.nanoTime();
+        long at = SystemClock.nanoTime();
         for (Map.Entry<ProxyExchange, Open> e : now) {
             e.getKey().recordTunnel(scratch, at, e.getValue().toBackend().bytes(), e.getValue().toClient().bytes());
         }

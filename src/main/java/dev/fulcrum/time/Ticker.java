@@ -21,12 +21,12 @@ public interface Ticker {
 
         @Override
         public long nanos() {
-            return System.nanoTime();
+            return SystemClock.nanoTime();
         }
 
         @Override
         public long wallMillis() {
-            return System.currentTimeMillis();
+            return SystemClock.currentTimeMillis();
         }
     }
 }
