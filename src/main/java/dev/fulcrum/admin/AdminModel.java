@@ -13,6 +13,7 @@ import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.PoolSnapshot;
 import dev.fulcrum.engine.Router;
 import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.time.SystemClock;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,7 +29,7 @@ public final class AdminModel {
     }
 
     private static final long PROCESS_STARTED = ProcessHandle.current().info().startInstant()
-            .map(java.time.Instant::toEpochMilli).orElse(System.currentTimeMillis());
+            .map(java.time.Instant::toEpochMilli).orElse(SystemClock.currentTimeMillis());
 
     /**
      * Which engine answers: the process and the engine in it, so a window that sees it change knows the engine was

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.time.SystemClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -361,7 +362,8 @@ public final class HttpEngineClient implements EngineClient {
                         public void connected(boolean again) {
                             connected.countDown();
                             if (again) {
-                                deliver(new EngineEvent("reconnected", null, null, null, null, System.currentTimeMillis()));
+                                deliver(new EngineEvent("reconnected", null, null, null, null,
+                                        SystemClock.currentTimeMillis()));
                             }
                         }
 
@@ -388,9 +390,10 @@ public final class HttpEngineClient implements EngineClient {
                 type = sseType;
             }
             if ("dropped".equals(type)) {
-                return new EngineEvent("dropped", null, null, null, n.path("count").asText(), System.currentTimeMillis());
+                return new EngineEvent("dropped", null, null, null, n.path("count").asText(),
+                        SystemClock.currentTimeMillis());
             }
-            long at = n.hasNonNull("at") ? n.get("at").asLong() : System.currentTimeMillis();
+            long at = n.hasNonNull("at") ? n.get("at").asLong() : SystemClock.currentTimeMillis();
             return new EngineEvent(type, text(n, "pool"), text(n, "backend"), text(n, "from"), text(n, "to"), at);
         } catch (IOException e) {
             throw new UncheckedIOException("event stream: not a JSON event (got: " + Json.abbreviate(data) + ")", e);

@@ -2,6 +2,7 @@ package dev.fulcrum.admin;
 
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.requests.RequestStream;
+import dev.fulcrum.time.SystemClock;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.io.IOException;
@@ -50,15 +51,15 @@ final class RequestFeed {
         RequestStream.Cursor cursor = stream.fromNow();
         double credit = 0;
         long unsent = 0;
-        long sinceSent = System.nanoTime();
+        long sinceSent = SystemClock.nanoTime();
         List<RequestSample> found = new ArrayList<>();
         try (OutputStream out = exchange.getOutputStream()) {
             out.write(": connected\n\n".getBytes(StandardCharsets.UTF_8));
             out.flush();
-            long last = System.nanoTime();
+            long last = SystemClock.nanoTime();
             while (!closed && !gone.get()) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(POLL_MS));
-                long now = System.nanoTime();
+                long now = SystemClock.nanoTime();
                 credit = Math.min(rate, credit + rate * (now - last) / 1e9);
                 last = now;
                 long droppedBefore = cursor.dropped();

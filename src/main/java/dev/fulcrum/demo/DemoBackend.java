@@ -3,6 +3,7 @@ package dev.fulcrum.demo;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.engine.BackendSpec;
+import dev.fulcrum.time.SystemClock;
 import io.undertow.Undertow;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RequestTooBigException;
@@ -323,10 +324,10 @@ public final class DemoBackend implements AutoCloseable {
         received(exchange);
         AtomicInteger run = inFlight;
         run.incrementAndGet();
-        long start = System.nanoTime();
+        long start = SystemClock.nanoTime();
         exchange.addExchangeCompleteListener((ex, next) -> {
             run.decrementAndGet();
-            recent.record(System.nanoTime() - start);
+            recent.record(SystemClock.nanoTime() - start);
             next.proceed();
         });
         // a plain read on the hot path; only an armed spike pays for the write that takes it
@@ -434,12 +435,12 @@ public final class DemoBackend implements AutoCloseable {
                 double c = Double.longBitsToDouble(cur);
                 next = Double.doubleToLongBits(Double.isNaN(c) ? ms : c + ALPHA * (ms - c));
             } while (!bits.compareAndSet(cur, next));
-            lastNanos = System.nanoTime();
+            lastNanos = SystemClock.nanoTime();
         }
 
         double value(double fallback) {
             double v = Double.longBitsToDouble(bits.get());
-            if (Double.isNaN(v) || System.nanoTime() - lastNanos > FRESH_NANOS) {
+            if (Double.isNaN(v) || SystemClock.nanoTime() - lastNanos > FRESH_NANOS) {
                 return fallback;
             }
             return v;

@@ -1,5 +1,6 @@
 package dev.fulcrum.lesson;
 
+import dev.fulcrum.time.SystemClock;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public final class LessonCheck {
      * @param each               told each line as it is known
      */
     public static Outcome check(Lesson lesson, boolean stopAtFirstFailure, java.util.function.Consumer<String> each) {
-        long start = System.nanoTime();
+        long start = SystemClock.nanoTime();
         List<String> lines = new ArrayList<>();
         boolean ok = true;
         try (LessonEngine engine = LessonEngine.fresh(lesson.config());
@@ -68,6 +69,6 @@ public final class LessonCheck {
                 }
             }
         }
-        return new Outcome(lines, ok, (System.nanoTime() - start) / 1_000_000);
+        return new Outcome(lines, ok, (SystemClock.nanoTime() - start) / 1_000_000);
     }
 }

@@ -50,7 +50,10 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     static final long INTERIM_MS = 250;
     private static final long POLL_MS = 50;
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    /** The traffic generator's clock (it makes its own schedulers on the system clock), so sent times compare. */
+    /**
+     * The traffic generator's clock (it makes its own schedulers on the system clock), so sent times compare; and the
+     * clock of every wait, since a lesson plays in real time.
+     */
     private static final Ticker TICKER = Ticker.system();
 
     private final Lesson lesson;
@@ -197,14 +200,14 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
 
     /** Polls the condition until it holds; the failed line when the timeout came first. */
     private Check await(int step, Step s, WaitFor w) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(w.timeoutMs());
+        long deadline = TICKER.nanos() + TimeUnit.MILLISECONDS.toNanos(w.timeoutMs());
         long nextInterim = 0;
         while (true) {
             Check c = check(w.condition());
             if (c.ok()) {
                 return null;
             }
-            long now = System.nanoTime();
+            long now = TICKER.nanos();
             if (now - deadline >= 0 || stopped) {
                 return Check.of(false, "waited " + Bound.number(w.timeoutMs() / 1000.0) + " s for "
                         + WaitFor.what(w.condition()) + ": " + c.text());
@@ -237,7 +240,7 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     private void sleepUntil(long deadlineNanos) {
         synchronized (lock) {
             long left;
-            while (!stopped && (left = deadlineNanos - System.nanoTime()) > 0) {
+            while (!stopped && (left = deadlineNanos - TICKER.nanos()) > 0) {
                 try {
                     TimeUnit.NANOSECONDS.timedWait(lock, left);
                 } catch (InterruptedException ie) {
@@ -309,11 +312,11 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
 
     @Override
     public void pause(long ms) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        long deadline = TICKER.nanos() + TimeUnit.MILLISECONDS.toNanos(ms);
         int step = nextStep() - 1;
         Step s = lesson.steps().get(step);
-        while (!stopped && deadline - System.nanoTime() > 0) {
-            sleepUntil(Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(INTERIM_MS)));
+        while (!stopped && deadline - TICKER.nanos() > 0) {
+            sleepUntil(Math.min(deadline, TICKER.nanos() + TimeUnit.MILLISECONDS.toNanos(INTERIM_MS)));
             interim.accept(interimReport(step, s));
         }
     }

@@ -1,5 +1,6 @@
 package dev.fulcrum.requests;
 
+import dev.fulcrum.time.SystemClock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -62,7 +63,7 @@ public final class RequestStream {
         this.capacity = perThread == 1 ? 1 : Integer.highestOneBit(perThread - 1) << 1;
         this.mask = capacity - 1;
         this.headers = headers;
-        this.wallOffsetNanos = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+        this.wallOffsetNanos = SystemClock.currentTimeMillis() * 1_000_000L - SystemClock.nanoTime();
         this.mine = ThreadLocal.withInitial(() -> {
             Stripe s = new Stripe(stripeCount.getAndIncrement(), capacity);
             stripes.add(s);

@@ -4,7 +4,7 @@
  * write without locks or allocation, and readers copy them out as {@link dev.fulcrum.requests.RequestSample}s, which
  * {@code /api/requests}, the Live and Requests views and HAR exports are made of.
  *
- * <p>May use: {@code java.*} only. Must not use: any other package of Fulcrum or any library; the proxy writes here,
- * and admin and the window read.
+ * <p>May use: {@code java.*}, and {@code time} for the system clock the proxy's times are read on. Must not use: any
+ * other package of Fulcrum or any library; the proxy writes here, and admin and the window read.
  */
 package dev.fulcrum.requests;
