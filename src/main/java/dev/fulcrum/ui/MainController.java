@@ -69,7 +69,7 @@ public final class MainController {
     @FXML
     private void initialize() {
         engineLabel.setText(session.description());
-        bottom.getChildren().add(0, new TimelineBar(session));
+        bottom.getChildren().add(0, new TimelineBar(session.timeMachine()));
         rpsLabel.setId("totalRps");
         errorsLabel.setId("totalErrors");
         rpsLabel.getStyleClass().add("status-item");
@@ -98,12 +98,12 @@ public final class MainController {
         showDemoTab(false);
         // a stalled or gone engine: its last figures must not pass for live ones
         FxTicks.everyWhileShown(statusBar, javafx.util.Duration.millis(500), () -> {
-            session.checkStale();
+            session.staleness().check(session.state() != null);
             showStaleness();
         });
         staleBanner.setId("staleBanner");
         instanceBanner.setId("instanceBanner");
-        session.instanceProperty().addListener((o, before, now) -> {
+        session.staleness().instanceProperty().addListener((o, before, now) -> {
             if (before != null && now != null) {
                 showNewInstance();
             }
@@ -122,16 +122,17 @@ public final class MainController {
     private boolean stale;
 
     /**
-     * While the engine does not answer ({@link UiSession#staleProperty()}): a banner over the views saying since when,
+     * While the engine does not answer ({@link Staleness#staleProperty()}): a banner over the views saying since when,
      * the status bar's line with the last error, and no total rate. The next answer takes them away.
      */
     private void showStaleness() {
-        long ms = session.msSinceLastAnswer();
-        boolean nowStale = session.stale();
+        Staleness staleness = session.staleness();
+        long ms = staleness.msSinceLastAnswer();
+        boolean nowStale = staleness.stale();
         staleBanner.setVisible(nowStale);
         staleBanner.setManaged(nowStale);
         if (nowStale) {
-            String since = CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()));
+            String since = CLOCK.format(java.time.Instant.ofEpochMilli(staleness.lastAnswerWallMillis()));
             staleBanner.setText(session.description() + " not answering since " + since
                     + ": the figures shown are from then, and changes wait until it answers");
         } else if (ms < STATUS_STALE_MS || session.state() == null) {
@@ -140,7 +141,7 @@ public final class MainController {
         stale = true;
         String error = session.lastErrorProperty().get();
         statusBar.setText("the engine is not answering (" + ms / 1000 + " s): the figures shown are from "
-                + CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()))
+                + CLOCK.format(java.time.Instant.ofEpochMilli(staleness.lastAnswerWallMillis()))
                 + (error == null ? "" : "   ·   " + error));
         rpsLabel.setText("– req/s");
         if (!statusBar.getStyleClass().contains("stale")) {
@@ -155,7 +156,7 @@ public final class MainController {
     private void showNewInstance() {
         totals = new RunningTotals();
         instanceBanner.setText(session.description() + " is a new instance since "
-                + CLOCK.format(java.time.Instant.ofEpochMilli(session.lastAnswerWallMillis()))
+                + CLOCK.format(java.time.Instant.ofEpochMilli(session.staleness().lastAnswerWallMillis()))
                 + ": its counters start from 0, and the undo history of the old one was cleared (click to hide)");
         instanceBanner.setVisible(true);
         instanceBanner.setManaged(true);

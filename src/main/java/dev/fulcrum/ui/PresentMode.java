@@ -73,10 +73,10 @@ public final class PresentMode {
         TabPane tabs = main.tabs();
         switch (e.getCode()) {
             case SPACE -> {
-                if (session.live()) {
-                    session.pauseViews();
+                if (session.timeMachine().live()) {
+                    session.timeMachine().pause();
                 } else {
-                    session.backToLive();
+                    session.timeMachine().backToLive();
                 }
             }
             case PAGE_DOWN -> tabs.getSelectionModel().select((tabs.getSelectionModel().getSelectedIndex() + 1)

@@ -21,14 +21,14 @@ import javafx.util.Duration;
 /**
  * The time machine's timeline along the bottom of the window: the last five minutes, with a mark for each event that
  * changes the pool (breaker, health, membership, weight, drain, strategy, config) where it happened; dragging back
- * shows every view as it was then ({@link UiSession#viewAt}), Live (or the space bar again) comes back to now.
+ * shows every view as it was then ({@link TimeMachine#viewAt}), Live (or the space bar again) comes back to now.
  */
 public final class TimelineBar extends HBox {
     static final Set<String> MARKED = Set.of("breaker", "health", "membership", "weight", "drain", "strategy", "config",
             "panic");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
-    private final UiSession session;
+    private final TimeMachine machine;
     private final Slider slider = new Slider(0, TimeMachine.KEEP_MS, TimeMachine.KEEP_MS);
     private final Pane marks = new Pane();
     private final Label when = new Label("live");
@@ -37,8 +37,8 @@ public final class TimelineBar extends HBox {
     /** The window's end, wall milliseconds: now while live, frozen while looking back. */
     private long end;
 
-    public TimelineBar(UiSession session) {
-        this.session = session;
+    public TimelineBar(TimeMachine machine) {
+        this.machine = machine;
         setId("timeline");
         getStyleClass().add("timeline");
         setAlignment(Pos.CENTER_LEFT);
@@ -52,27 +52,27 @@ public final class TimelineBar extends HBox {
         StackPane track = new StackPane(marks, slider);
         HBox.setHgrow(track, Priority.ALWAYS);
         getChildren().addAll(new Label("Time"), track, when, live);
-        live.setOnAction(e -> session.backToLive());
+        live.setOnAction(e -> machine.backToLive());
         slider.valueProperty().addListener((o, a, v) -> {
             if (moving) {
                 return;
             }
             long t = end - (long) (TimeMachine.KEEP_MS - v.doubleValue());
             if (v.doubleValue() >= TimeMachine.KEEP_MS - 200 && slider.isValueChanging()) {
-                session.backToLive();
+                machine.backToLive();
             } else {
-                session.viewAt(t);
+                machine.viewAt(t);
             }
         });
-        session.viewingAtProperty().addListener((o, a, t) -> show());
+        machine.viewingAtProperty().addListener((o, a, t) -> show());
         FxTicks.everyWhileShown(this, Duration.seconds(1), this::show);
         show();
     }
 
     private void show() {
-        long viewing = session.viewingAtProperty().get();
+        long viewing = machine.viewingAtProperty().get();
         if (viewing < 0) {
-            end = System.currentTimeMillis();
+            end = machine.now();
         }
         moving = true;
         try {
@@ -82,14 +82,14 @@ public final class TimelineBar extends HBox {
         }
         live.setDisable(viewing < 0);
         when.setText(viewing < 0 ? "live" : String.format(Locale.ROOT, "%s (%d s ago)",
-                CLOCK.format(Instant.ofEpochMilli(viewing)), (System.currentTimeMillis() - viewing) / 1000));
+                CLOCK.format(Instant.ofEpochMilli(viewing)), (machine.now() - viewing) / 1000));
         drawMarks();
     }
 
     private void drawMarks() {
         double w = marks.getWidth() > 0 ? marks.getWidth() : getWidth() * 0.7;
         marks.getChildren().clear();
-        for (EngineEvent e : session.history().events()) {
+        for (EngineEvent e : machine.events()) {
             if (!MARKED.contains(e.type())) {
                 continue;
             }

@@ -5,6 +5,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import javafx.application.Platform;
-import javafx.beans.property.ReadOnlyLongProperty;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.SimpleStringProperty;
@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * engine's thread; they are queued and handed to the FX thread in batches with each sample, so a burst of
  * events costs one {@code runLater}, not thousands. Samples reach the FX thread on {@link FxTicks}' grid (within
  * 1/4 s of being read), in the pulse the window draws then anyway.
+ *
+ * <p>Each sample handed over goes to the {@link TimeMachine} (what the views show: now, or a moment of the last five
+ * minutes) and to {@link Staleness} (how old the figures are, which instance answers). Both read the session's
+ * {@link Ticker}, the one clock of the window: tests give it a {@link dev.fulcrum.time.ManualClock}.
  */
 public final class UiSession implements AutoCloseable {
     public static final long SAMPLE_PERIOD_MS = 250;
@@ -46,8 +50,8 @@ public final class UiSession implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UiSession.class);
 
     private final EngineClient client;
+    private final Ticker ticker;
     private final ScheduledExecutorService worker;
-    private final ReadOnlyObjectWrapper<EngineState> state = new ReadOnlyObjectWrapper<>(this, "state");
     private final ReadOnlyObjectWrapper<String> lastError = new ReadOnlyObjectWrapper<>(this, "lastError");
     private final ReadOnlyObjectWrapper<Map<String, Map<String, Object>>> demoState =
             new ReadOnlyObjectWrapper<>(this, "demoState", Map.of());
@@ -61,31 +65,35 @@ public final class UiSession implements AutoCloseable {
     private final Queue<EngineEvent> pendingEvents = new ConcurrentLinkedQueue<>();
     private final List<Consumer<String>> errorListeners = new ArrayList<>();
     private final UndoHistory undo = new UndoHistory();
-    private final TimeMachine history = new TimeMachine();
+    private final TimeMachine timeMachine;
+    private final Staleness staleness;
     private final javafx.beans.property.StringProperty selectedBackend =
             new javafx.beans.property.SimpleStringProperty(this, "selectedBackend");
-    private final javafx.beans.property.ReadOnlyLongWrapper viewingAt =
-            new javafx.beans.property.ReadOnlyLongWrapper(this, "viewingAt", -1);
     private final AtomicReference<EngineState> latest = new AtomicReference<>();
-    private final ReadOnlyObjectWrapper<String> instance = new ReadOnlyObjectWrapper<>(this, "instance");
-    private volatile String latestInstance;
-    private final javafx.beans.property.ReadOnlyBooleanWrapper stale =
-            new javafx.beans.property.ReadOnlyBooleanWrapper(this, "stale");
     private final AtomicBoolean posted = new AtomicBoolean();
     private final String description;
     private volatile BreakerConfig breakerConfig;
     private volatile boolean closed;
-    /** When the engine last answered a state sample (System.nanoTime), or when sampling began. */
-    private volatile long lastAnswerNanos = System.nanoTime();
-    private volatile long lastAnswerWallMillis = System.currentTimeMillis();
+
+    /** A session on the system clock. */
+    public UiSession(EngineClient client, String description) {
+        this(client, description, Ticker.system());
+    }
 
     /**
      * @param client      the engine to manage
      * @param description what to put in the title (normally {@code client.describe()}, read once off the FX thread)
+     * @param ticker      the window's clock: the time machine's, staleness', and the views' that read time
      */
-    public UiSession(EngineClient client, String description) {
+    public UiSession(EngineClient client, String description, Ticker ticker) {
         this.client = client;
         this.description = description;
+        this.ticker = ticker;
+        this.timeMachine = new TimeMachine(ticker);
+        // the window's own engine answers from this process: a slow answer is a busy machine, not an engine gone;
+        // a restarted engine has none of this window's changes: undoing one would hit another engine
+        this.staleness = new Staleness(ticker, !(client instanceof dev.fulcrum.admin.InProcessEngineClient),
+                undo::clear);
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "fulcrum-ui-engine");
             t.setDaemon(true);
@@ -108,9 +116,7 @@ public final class UiSession implements AutoCloseable {
         }
         try {
             latest.set(client.state());
-            latestInstance = client instanceof dev.fulcrum.admin.HttpEngineClient h ? h.instance() : null;
-            lastAnswerNanos = System.nanoTime();
-            lastAnswerWallMillis = System.currentTimeMillis();
+            staleness.answered(client instanceof dev.fulcrum.admin.HttpEngineClient h ? h.instance() : null);
             // at most one hand-over queued: if the FX thread is behind, it gets the newest state, not a backlog;
             // on the ticks' grid, so the views' changes share the pulse of the ticks due then
             if (posted.compareAndSet(false, true)) {
@@ -121,9 +127,7 @@ public final class UiSession implements AutoCloseable {
             String why = inWords(e);
             FxTicks.soon(() -> { // after any sample handed over before it, as the samples were read
                 lastError.set("cannot read the engine's state: " + why);
-                if (state.get() != null) {
-                    stale.set(true); // nothing answers: the figures on screen are the last ones, not live
-                }
+                staleness.failed(state() != null);
             });
         }
     }
@@ -140,70 +144,20 @@ public final class UiSession implements AutoCloseable {
             if (events.size() > MAX_EVENTS) {
                 events.remove(0, events.size() - MAX_EVENTS);
             }
-            batch.forEach(history::event);
+            batch.forEach(timeMachine::event);
         }
-        EngineState s = latest.get();
-        String inst = latestInstance;
-        if (inst != null && !inst.equals(instance.get())) {
-            if (instance.get() != null) {
-                undo.clear(); // its changes were made on the engine that is gone: undoing one would hit another
-            }
-            instance.set(inst);
-        }
-        stale.set(false);
-        history.record(lastAnswerWallMillis, s);
-        if (viewingAt.get() < 0) {
-            state.set(s);
-        }
+        staleness.shown();
+        timeMachine.sampled(staleness.lastAnswerWallMillis(), latest.get());
     }
 
     // ---------------------------------------------------------------- the time machine
 
     /**
-     * What the window saw over the last five minutes. While {@link #viewingAtProperty()} is set, every view that reads
-     * {@link #stateProperty()} shows the recorded state of that moment instead of the live one.
+     * What the window saw over the last five minutes, and which moment the views show: while it looks back, every
+     * view that reads {@link #stateProperty()} shows the recorded state of that moment instead of the live one.
      */
-    public TimeMachine history() {
-        return history;
-    }
-
-    /** The moment the views show (wall milliseconds), or -1 for now. */
-    public ReadOnlyLongProperty viewingAtProperty() {
-        return viewingAt.getReadOnlyProperty();
-    }
-
-    /** The backend the trainer last clicked (Live card, Backends row), for the present-mode keys; or null. */
-    public javafx.beans.property.StringProperty selectedBackendProperty() {
-        return selectedBackend;
-    }
-
-    public boolean live() {
-        return viewingAt.get() < 0;
-    }
-
-    /** Shows every view as it was at {@code wallMillis} (kept for five minutes); FX thread. */
-    public void viewAt(long wallMillis) {
-        viewingAt.set(Math.max(wallMillis, history.oldest()));
-        EngineState past = history.stateAt(viewingAt.get());
-        if (past != null) {
-            state.set(past);
-        }
-    }
-
-    /** Pauses every view on what it shows now (the space bar); FX thread. */
-    public void pauseViews() {
-        if (live()) {
-            viewAt(Math.max(0, history.newest()));
-        }
-    }
-
-    /** Back to the live engine; FX thread. */
-    public void backToLive() {
-        viewingAt.set(-1);
-        EngineState s = latest.get();
-        if (s != null) {
-            state.set(s);
-        }
+    public TimeMachine timeMachine() {
+        return timeMachine;
     }
 
     /**
@@ -211,13 +165,13 @@ public final class UiSession implements AutoCloseable {
      * machine). Blocks on the client when live: call it off the FX thread, from the session's worker.
      */
     public EngineClient.Ring ring(String pool) {
-        long at = viewingAt.get();
+        long at = timeMachine.viewingAtProperty().get();
         if (at >= 0) {
-            return history.ringAt(pool, at);
+            return timeMachine.ringAt(pool, at);
         }
         EngineClient.Ring r = client.ring(pool);
-        long now = System.currentTimeMillis();
-        FxTicks.soon(() -> history.ring(pool, now, r));
+        long now = timeMachine.now();
+        FxTicks.soon(() -> timeMachine.ring(pool, now, r));
         return r;
     }
 
@@ -237,45 +191,27 @@ public final class UiSession implements AutoCloseable {
         return client;
     }
 
-    /** Milliseconds since the engine last answered a state sample: a stalled or gone engine shows as figures aging. */
-    public long msSinceLastAnswer() {
-        return (System.nanoTime() - lastAnswerNanos) / 1_000_000;
+    /** The window's clock: what the views read the time on. */
+    public Ticker ticker() {
+        return ticker;
+    }
+
+    /** How old the figures on screen are, and which engine instance answers. */
+    public Staleness staleness() {
+        return staleness;
     }
 
     /**
-     * Whether the figures on screen are not live: a state sample failed, or none has come back for
-     * {@link #STALE_AFTER_MS}. Views grey their figures and disable their actions while it is set; the next answer
-     * clears it. FX thread.
+     * Whether the figures on screen are not live: a state sample failed, or a remote engine has not answered for
+     * {@link Staleness#STALE_AFTER_MS}. Views grey their figures and disable their actions while it is set; the next
+     * answer clears it. FX thread.
      */
     public javafx.beans.property.ReadOnlyBooleanProperty staleProperty() {
-        return stale.getReadOnlyProperty();
-    }
-
-    /**
-     * Which engine instance answers ({@code "instance"} of {@code GET /api/state}), or null when it does not say (an
-     * embedded engine, HAProxy). A change from one to another is a restarted engine: the session clears its undo
-     * history then, and the window says so. FX thread.
-     */
-    public ReadOnlyObjectProperty<String> instanceProperty() {
-        return instance.getReadOnlyProperty();
+        return staleness.staleProperty();
     }
 
     public boolean stale() {
-        return stale.get();
-    }
-
-    /** Milliseconds without an answer after which the figures on screen count as stale. */
-    public static final long STALE_AFTER_MS = 2_000;
-
-    /**
-     * Marks the figures stale once a remote engine has not answered for {@link #STALE_AFTER_MS} (the window's timer).
-     * The window's own engine answers from this process: a slow answer is a busy machine, not an engine gone.
-     */
-    void checkStale() {
-        if (!(client instanceof dev.fulcrum.admin.InProcessEngineClient) && state.get() != null
-                && msSinceLastAnswer() >= STALE_AFTER_MS) {
-            stale.set(true);
-        }
+        return staleness.stale();
     }
 
     /**
@@ -298,11 +234,6 @@ public final class UiSession implements AutoCloseable {
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
-    /** The wall-clock time of the last answer, for saying how old the figures on screen are. */
-    public long lastAnswerWallMillis() {
-        return lastAnswerWallMillis;
-    }
-
     public String description() {
         return description;
     }
@@ -311,13 +242,16 @@ public final class UiSession implements AutoCloseable {
         return undo;
     }
 
-    /** The latest engine state (null until the first sample arrives); changes on the FX thread only. */
+    /**
+     * The engine state the views show (null until the first sample arrives): the latest, or the one of the moment the
+     * {@link #timeMachine()} looks back to. Changes on the FX thread only.
+     */
     public ReadOnlyObjectProperty<EngineState> stateProperty() {
-        return state.getReadOnlyProperty();
+        return timeMachine.stateProperty();
     }
 
     public EngineState state() {
-        return state.get();
+        return timeMachine.stateProperty().get();
     }
 
     /** The demo backends' fault settings by id, sampled once a second. */
@@ -349,6 +283,11 @@ public final class UiSession implements AutoCloseable {
 
     public String pool() {
         return pool.get();
+    }
+
+    /** The backend the trainer last clicked (Live card, Backends row), for the present-mode keys; or null. */
+    public javafx.beans.property.StringProperty selectedBackendProperty() {
+        return selectedBackend;
     }
 
     /** Every event seen since the window opened (at most {@link #MAX_EVENTS}), oldest first. */

@@ -76,7 +76,7 @@ class AttachedEngineGoneTest {
         }
         fulcrum = engineOn(port);
         UiSession session = attach(robot, fulcrum.adminUrl());
-        await().atMost(Duration.ofSeconds(5)).until(() -> session.instanceProperty().get() != null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> session.staleness().instanceProperty().get() != null);
         robot.interact(() -> session.undo().record(new UndoHistory.Change("weight demo-a 1 -> 5", () -> { })));
         Label banner = robot.lookup("#instanceBanner").queryAs(Label.class);
         assertThat(banner.isVisible()).isFalse();

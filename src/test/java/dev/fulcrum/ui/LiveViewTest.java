@@ -75,7 +75,7 @@ class LiveViewTest {
 
         robot.clickOn("#live-card-demo-a").type(KeyCode.SPACE);
 
-        assertThat(window.session().live()).isFalse();
+        assertThat(window.session().timeMachine().live()).isFalse();
         double frozen = WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().now()).get();
         fulcrum.proxied("/while-paused");
         await().atMost(Duration.ofSeconds(5)).until(() -> WaitForAsyncUtils.asyncFx(() ->
@@ -84,7 +84,7 @@ class LiveViewTest {
 
         robot.type(KeyCode.SPACE);
 
-        assertThat(window.session().live()).isTrue();
+        assertThat(window.session().timeMachine().live()).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> WaitForAsyncUtils.asyncFx(() ->
                 window.controller().live().model().now()).get() > frozen);
     }
@@ -123,11 +123,11 @@ class LiveViewTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> window.session().state() != null
                 && window.session().state().backend("demo-b") != null);
         long before = System.currentTimeMillis();
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().history().newest() >= before);
+        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().timeMachine().newest() >= before);
         fulcrum.engine().setWeight("demo-b", 9);
         await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state().backend("demo-b").weight() == 9);
 
-        WaitForAsyncUtils.asyncFx(() -> window.session().viewAt(before)).get();
+        WaitForAsyncUtils.asyncFx(() -> window.session().timeMachine().viewAt(before)).get();
 
         assertThat(window.session().state().backend("demo-b").weight()).as("the weight before the change").isEqualTo(1);
         assertThat(robot.lookup("#timelineWhen").queryAs(Label.class).getText()).contains("s ago");
@@ -136,7 +136,7 @@ class LiveViewTest {
 
         robot.clickOn("#timelineLive");
 
-        assertThat(window.session().live()).isTrue();
+        assertThat(window.session().timeMachine().live()).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state().backend("demo-b").weight() == 9);
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.time.ManualClock;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class TimeMachineTest {
 
     @Test
     void theStateAtAMomentIsTheOneRecordedThen() {
-        TimeMachine tm = new TimeMachine();
+        TimeMachine tm = new TimeMachine(new ManualClock());
         tm.record(1_000, state(1));
         tm.record(1_250, state(1));
         tm.record(1_500, state(7));
@@ -33,7 +34,7 @@ class TimeMachineTest {
 
     @Test
     void fiveMinutesAreKeptWithTheRingOfEachMomentAndTheEventsToMark() {
-        TimeMachine tm = new TimeMachine();
+        TimeMachine tm = new TimeMachine(new ManualClock());
         EngineClient.Ring before = new EngineClient.Ring("consistent-hash", List.of(), Map.of("a", 1.0));
         EngineClient.Ring after = new EngineClient.Ring("consistent-hash", List.of(), Map.of("a", 0.5, "b", 0.5));
         tm.record(0, state(1));
@@ -53,5 +54,45 @@ class TimeMachineTest {
         assertThat(tm.ringAt("default", 60_000)).isSameAs(after);
         tm.record(TimeMachine.KEEP_MS + 70_000, state(3));
         assertThat(tm.events()).isEmpty();
+    }
+
+    @Test
+    void theViewsShowTheLiveSampleUntilTheyLookBackAndTheNewestWhenTheyReturn() {
+        TimeMachine tm = new TimeMachine(new ManualClock());
+        tm.sampled(1_000, state(1));
+        tm.sampled(1_250, state(7));
+        assertThat(tm.live()).isTrue();
+        assertThat(tm.stateProperty().get().backend("a").weight()).isEqualTo(7);
+
+        // looking back: that moment's sample is shown, and new samples are recorded without being shown
+        tm.viewAt(1_100);
+        tm.sampled(1_500, state(9));
+        assertThat(tm.live()).isFalse();
+        assertThat(tm.viewingAtProperty().get()).isEqualTo(1_100);
+        assertThat(tm.stateProperty().get().backend("a").weight()).isEqualTo(1);
+        assertThat(tm.stateAt(1_500).backend("a").weight()).isEqualTo(9);
+        tm.viewAt(10);
+        assertThat(tm.viewingAtProperty().get()).as("no further back than the oldest kept").isEqualTo(1_000);
+
+        // back to live: the newest sample
+        tm.backToLive();
+        assertThat(tm.viewingAtProperty().get()).isEqualTo(-1);
+        assertThat(tm.stateProperty().get().backend("a").weight()).isEqualTo(9);
+
+        // paused: held at the newest sample's moment
+        tm.pause();
+        tm.sampled(1_750, state(3));
+        assertThat(tm.viewingAtProperty().get()).isEqualTo(1_500);
+        assertThat(tm.stateProperty().get().backend("a").weight()).isEqualTo(9);
+    }
+
+    @Test
+    void nowIsTheWindowsClock() {
+        ManualClock clock = new ManualClock();
+        TimeMachine tm = new TimeMachine(clock);
+
+        clock.advanceMillis(1_234);
+
+        assertThat(tm.now()).isEqualTo(ManualClock.WALL_START_MILLIS + 1_234);
     }
 }

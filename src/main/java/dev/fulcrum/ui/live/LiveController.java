@@ -92,13 +92,13 @@ public final class LiveController {
         }
         // one pause for every view: the button, the space bar and the timeline all move the session's moment
         livePause.setOnAction(e -> {
-            if (session.live()) {
-                session.pauseViews();
+            if (session.timeMachine().live()) {
+                session.timeMachine().pause();
             } else {
-                session.backToLive();
+                session.timeMachine().backToLive();
             }
         });
-        session.viewingAtProperty().addListener((o, a, t) -> {
+        session.timeMachine().viewingAtProperty().addListener((o, a, t) -> {
             boolean paused = t.longValue() >= 0;
             livePause.setSelected(paused);
             livePause.setText(paused ? "Live" : "Pause");

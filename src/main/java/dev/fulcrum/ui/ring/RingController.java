@@ -122,7 +122,7 @@ public final class RingController {
 
     private void frame(double seconds) {
         dev.fulcrum.admin.RequestSource s = source;
-        if (s != null && session.live()) {
+        if (s != null && session.timeMachine().live()) {
             vm.offer(s.sample(200).requests());
         }
         canvas.setDots(vm.keys().dots());
