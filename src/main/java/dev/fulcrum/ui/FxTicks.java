@@ -1,8 +1,7 @@
 package dev.fulcrum.ui;
 
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import dev.fulcrum.time.Cancellable;
+import dev.fulcrum.time.Scheduler;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javafx.application.Platform;
@@ -22,6 +21,7 @@ import javafx.util.Duration;
  * a second rather than once for each sample, status line and timeline tick besides.
  *
  * <p>At most one tick of each action waits on the FX thread: a busy FX thread gets the next tick late, not a backlog.
+ * The ticks run on the system clock, as the pulses do: they pace the screen, and no test waits for one to measure time.
  */
 public final class FxTicks {
     /**
@@ -29,12 +29,8 @@ public final class FxTicks {
      * session's sample period, so a sample waits at most one period to be shown.
      */
     public static final long GRID_NANOS = 250_000_000;
-    private static final long ORIGIN = System.nanoTime();
-    private static final ScheduledExecutorService TICKS = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fulcrum-ui-ticks");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final Scheduler TICKS = Scheduler.daemon("fulcrum-ui-ticks");
+    private static final long ORIGIN = TICKS.ticker().nanos();
 
     private FxTicks() {
     }
@@ -45,7 +41,7 @@ public final class FxTicks {
         void stop();
     }
 
-    /** How long from {@code now} (nanoTime) to the next multiple of {@code periodNanos} on the grid; never 0. */
+    /** How long from {@code now} (the ticks' clock) to the next multiple of {@code periodNanos} on the grid; never 0. */
     static long untilNext(long now, long periodNanos) {
         return periodNanos - Math.floorMod(now - ORIGIN, periodNanos);
     }
@@ -61,14 +57,14 @@ public final class FxTicks {
             } catch (IllegalStateException toolkitGone) {
                 // the window has closed: nothing is left to show it
             }
-        }, untilNext(System.nanoTime(), GRID_NANOS), TimeUnit.NANOSECONDS);
+        }, untilNext(TICKS.ticker().nanos(), GRID_NANOS), TimeUnit.NANOSECONDS);
     }
 
     /** Runs {@code action} on the FX thread at every multiple of {@code periodNanos} on the grid, the first within one period. */
     public static Ticking every(long periodNanos, Runnable action) {
         AtomicBoolean waiting = new AtomicBoolean();
         AtomicBoolean stopped = new AtomicBoolean();
-        ScheduledFuture<?> f = TICKS.scheduleAtFixedRate(() -> {
+        Cancellable f = TICKS.scheduleAtFixedRate(() -> {
             if (stopped.get() || !waiting.compareAndSet(false, true)) {
                 return;
             }
@@ -82,10 +78,10 @@ public final class FxTicks {
             } catch (IllegalStateException toolkitGone) {
                 stopped.set(true);
             }
-        }, untilNext(System.nanoTime(), periodNanos), periodNanos, TimeUnit.NANOSECONDS);
+        }, untilNext(TICKS.ticker().nanos(), periodNanos), periodNanos, TimeUnit.NANOSECONDS);
         return () -> {
             stopped.set(true);
-            f.cancel(false);
+            f.cancel();
         };
     }
 

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui;
 
+import dev.fulcrum.time.SystemClock;
 import java.util.function.BooleanSupplier;
 import java.util.function.DoubleConsumer;
 import javafx.animation.AnimationTimer;
@@ -12,7 +13,9 @@ import javafx.scene.Node;
  * frames it does not draw; and a slow look every {@link #HIDDEN_CHECK_MS} ms while the view is hidden, to see it come
  * back. Runs while the view's node is in a scene; FX thread only.
  *
- * <p>{@code frame} gets the time in seconds (the pulse's clock, {@code System.nanoTime} based) of each frame drawn.
+ * <p>{@code frame} gets the time in seconds of each frame drawn, on the pulse's clock: JavaFX stamps each pulse with
+ * the system's monotonic clock, so a frame between pulses reads {@link SystemClock#nanoTime()} (not an injected clock)
+ * and the two kinds of frame keep one time line.
  */
 public final class StageFrames {
     static final long HIDDEN_CHECK_MS = 250;
@@ -60,7 +63,7 @@ public final class StageFrames {
 
     private void start() {
         running = true;
-        tick(System.nanoTime() / 1e9);
+        tick(SystemClock.nanoTime() / 1e9);
     }
 
     private void stop() {
@@ -99,7 +102,7 @@ public final class StageFrames {
             pulsing = true;
         } else if (nanos > 0 && ticking == null) {
             tickNanos = nanos;
-            ticking = FxTicks.every(nanos, () -> tick(System.nanoTime() / 1e9));
+            ticking = FxTicks.every(nanos, () -> tick(SystemClock.nanoTime() / 1e9));
         }
     }
 }

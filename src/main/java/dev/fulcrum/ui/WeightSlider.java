@@ -1,6 +1,7 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.time.Ticker;
 import javafx.scene.control.Label;
 import javafx.scene.control.Slider;
 import javafx.scene.control.Tooltip;
@@ -14,6 +15,9 @@ import javafx.scene.layout.Priority;
  * effective weight, which differs during slow start. The range grows with the weight (0-20, 0-100, 0-1000: the next
  * range once a weight is at 80% of the current one), so small weights stay easy to set and large ones reachable.
  *
+ * <p>The send interval and {@link #LOCAL_WEIGHT_HOLD_MS} are timed on the window's {@link Ticker}, so a test drags on a
+ * manual clock instead of waiting between moves.
+ *
  * <p>Under a strategy that reads no weight (round robin, random, fastest response) the slider says so beside it, with a
  * tooltip: the weight is still set (it counts once the pool's strategy reads weights) but changes no pick now, which
  * the number alone would not tell.
@@ -23,6 +27,7 @@ public final class WeightSlider {
     public static final long LOCAL_WEIGHT_HOLD_MS = 1000;
 
     private final BackendCommands commands;
+    private final Ticker ticker;
     private final String idPrefix;
     private final Slider slider = new Slider(0, 20, 1);
     private final Label effective = new Label();
@@ -33,9 +38,13 @@ public final class WeightSlider {
     private int dragFrom = -1;
     private long localUntil;
 
-    /** @param idPrefix before the node ids ({@code weight-ID}), so two views' sliders of one backend differ */
-    public WeightSlider(BackendCommands commands, String idPrefix) {
+    /**
+     * @param ticker   the window's clock ({@link dev.fulcrum.ui.UiSession#ticker()})
+     * @param idPrefix before the node ids ({@code weight-ID}), so two views' sliders of one backend differ
+     */
+    public WeightSlider(BackendCommands commands, Ticker ticker, String idPrefix) {
         this.commands = commands;
+        this.ticker = ticker;
         this.idPrefix = idPrefix;
         HBox.setHgrow(slider, Priority.ALWAYS);
         slider.setMinWidth(60);
@@ -57,7 +66,7 @@ public final class WeightSlider {
             } else {
                 int from = dragFrom >= 0 ? dragFrom : info.weight();
                 dragFrom = -1;
-                localUntil = System.currentTimeMillis() + LOCAL_WEIGHT_HOLD_MS;
+                localUntil = nowMillis() + LOCAL_WEIGHT_HOLD_MS;
                 commands.weightSet(info.id(), from, value());
             }
         });
@@ -65,11 +74,11 @@ public final class WeightSlider {
             if (updating || info == null) {
                 return;
             }
-            localUntil = System.currentTimeMillis() + LOCAL_WEIGHT_HOLD_MS;
+            localUntil = nowMillis() + LOCAL_WEIGHT_HOLD_MS;
             showEffective(info, value());
             if (slider.isValueChanging()) {
                 commands.weightDragged(info.id(), dragFrom >= 0 ? dragFrom : info.weight(), value(),
-                        System.currentTimeMillis());
+                        nowMillis());
             } else if (dragFrom < 0) {
                 commands.weightSet(info.id(), info.weight(), value()); // a click on the track or a key
             }
@@ -98,7 +107,7 @@ public final class WeightSlider {
         }
         ignored.setVisible(!readsWeights);
         ignored.setId(idPrefix + "weight-ignored-" + b.id());
-        boolean local = slider.isValueChanging() || System.currentTimeMillis() < localUntil;
+        boolean local = slider.isValueChanging() || nowMillis() < localUntil;
         if (!local) {
             updating = true;
             try {
@@ -110,6 +119,11 @@ public final class WeightSlider {
             }
         }
         showEffective(b, local ? value() : b.weight());
+    }
+
+    /** Monotonic milliseconds: the hold and the send interval are durations, not times of day. */
+    private long nowMillis() {
+        return ticker.nanos() / 1_000_000;
     }
 
     private int value() {

@@ -2,6 +2,7 @@ package dev.fulcrum.ui.backends;
 
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.time.Ticker;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.UiSession;
 import java.util.HashMap;
@@ -52,6 +53,11 @@ public final class BackendsViewModel {
 
     public ObservableList<BackendRow> rows() {
         return readOnlyRows;
+    }
+
+    /** The window's clock, for the weight sliders. */
+    public Ticker ticker() {
+        return session.ticker();
     }
 
     public BackendCommands commands() {

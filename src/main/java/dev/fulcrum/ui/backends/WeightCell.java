@@ -13,7 +13,7 @@ final class WeightCell extends TableCell<BackendRow, BackendRow> {
     private BackendRow row;
 
     WeightCell(BackendsViewModel vm) {
-        this.slider = new WeightSlider(vm.commands(), "");
+        this.slider = new WeightSlider(vm.commands(), vm.ticker(), "");
         this.readsWeights = vm::readsWeights;
     }
 

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.live;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.time.Ticker;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.WeightSlider;
@@ -37,9 +38,9 @@ final class LiveCard extends VBox {
     private final WeightSlider weight;
     private final HBox details;
 
-    LiveCard(String id, BackendCommands commands) {
+    LiveCard(String id, BackendCommands commands, Ticker ticker) {
         this.id = id;
-        this.weight = new WeightSlider(commands, "live-");
+        this.weight = new WeightSlider(commands, ticker, "live-");
         setId("live-card-" + id);
         getStyleClass().add("live-card");
         setPadding(new Insets(4, 8, 4, 8));

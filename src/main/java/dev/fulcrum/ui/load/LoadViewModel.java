@@ -61,7 +61,7 @@ public final class LoadViewModel {
     public LoadViewModel(UiSession session) {
         this.session = session;
         inFlightSeries.setName("in flight");
-        session.stateProperty().addListener((o, a, s) -> sample(s, System.currentTimeMillis()));
+        session.stateProperty().addListener((o, a, s) -> sample(s, session.ticker().wallMillis()));
         session.poolProperty().addListener((o, a, p) -> clear());
         paused.addListener((o, a, p) -> flush());
         showing.addListener((o, a, p) -> flush());

@@ -3,6 +3,7 @@ package dev.fulcrum.ui.live;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.Views;
 import javafx.scene.Node;
@@ -25,7 +26,7 @@ class LiveCardTest {
 
     @Start
     void start(Stage stage) {
-        card = new LiveCard("b1", new BackendCommands(null));
+        card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
         Scene scene = new Scene(new Pane(card), 1280, 800);
         scene.getStylesheets().add(Views.stylesheet("fulcrum"));
         stage.setScene(scene);

@@ -210,7 +210,7 @@ public final class TrafficController implements AutoCloseable {
                 .withKeys(keys())
                 .withKeyPlacement(TrafficSettings.KeyPlacement.forStrategyKey(trafficPlacement.getText().trim()))
                 .withPostShare(Math.round(trafficPostShare.getValue() * 100) / 100.0)
-                .withSeed(System.nanoTime());
+                .withSeed(session.ticker().nanos());
     }
 
     private KeyDistribution keys() {
