@@ -3,62 +3,46 @@ package dev.fulcrum.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.fulcrum.admin.HttpEngineClient;
 import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.time.Ticker;
 import dev.fulcrum.ui.backends.BackendRow;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A window attached to a headless engine that is killed: within about two seconds its rows say UNKNOWN, greyed with
  * their actions off, a banner says since when, and a command's failure says the engine is unreachable in words.
  */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class AttachedEngineGoneTest {
-    private Stage stage;
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
+    /** The engine the window is attached to: killed and restarted by the tests, closed last after each. */
     private RunningFulcrum fulcrum;
-    private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void stop() {
-        if (window != null) {
-            window.session().close();
-        }
-        if (fulcrum != null) {
-            fulcrum.close();
-        }
+    @BeforeEach
+    void closeTheEngineLast() {
+        fx.closeAfter(() -> {
+            if (fulcrum != null) {
+                fulcrum.close();
+            }
+        });
     }
 
     private UiSession attach(FxRobot robot, String url) {
-        UiSession session = new UiSession(new HttpEngineClient(URI.create(url), null), "remote engine at " + url);
-        robot.interact(() -> {
-            window = MainWindow.show(stage, session, UiTestSupport.testPrefs());
-            window.controller().select("Backends");
-            stage.setWidth(1280);
-            stage.setHeight(800);
-            stage.show();
-            session.start();
-        });
+        MainWindow window = fx.attach(url, Ticker.system());
+        fx.onFx(() -> window.controller().select("Backends"));
         await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
-        return session;
+        return window.session();
     }
 
     /** The demo app with its admin API on {@code adminPort}. */

@@ -20,45 +20,33 @@ import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Slider;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.MouseButton;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** The backends view against a real embedded engine: weight slider, Add dialog, drain, undo. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class BackendsViewTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
+    @BeforeEach
+    void open() {
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
                 List.of(demo("demo-a", 1, 1500, 0), demo("demo-b", 1, 1500, 0)))).start();
-        window = UiTestSupport.open(stage, fulcrum.app());
-    }
-
-    @AfterEach
-    void stop() {
-        window.session().close();
-        fulcrum.close();
-    }
-
-    private Node waitFor(FxRobot robot, String query) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
-        return robot.lookup(query).query();
+        window = fx.open(fulcrum);
     }
 
     @Test
     void draggingAWeightSliderChangesTheEnginesWeight(FxRobot robot) {
         // given demo-a at weight 1 on a 0-20 slider
-        Slider slider = (Slider) waitFor(robot, "#weight-demo-a");
+        Slider slider = (Slider) fx.waitFor("#weight-demo-a");
         assertThat(slider.getValue()).isEqualTo(1.0);
         Node thumb = slider.lookup(".thumb");
 
@@ -88,7 +76,7 @@ class BackendsViewTest {
                 }
             }
         });
-        Slider slider = (Slider) waitFor(robot, "#weight-demo-a");
+        Slider slider = (Slider) fx.waitFor("#weight-demo-a");
         Node thumb = slider.lookup(".thumb");
 
         // when the thumb is nudged (less than a step), dragged in steps each held past the live-send interval,
@@ -116,9 +104,9 @@ class BackendsViewTest {
     @Test
     void anInvalidAddShowsWhatIsWrongAndAddsNothing(FxRobot robot) {
         // given the Add dialog, opened with its shortcut
-        waitFor(robot, "#weight-demo-a");
+        fx.waitFor("#weight-demo-a");
         robot.press(KeyCode.CONTROL, KeyCode.N).release(KeyCode.N, KeyCode.CONTROL);
-        waitFor(robot, "#addId");
+        fx.waitFor("#addId");
 
         // when the id is taken, the URL has no port and the weight is out of range
         replace(robot, "#addId", "demo-a");
@@ -147,7 +135,7 @@ class BackendsViewTest {
     @Test
     void drainGoesFromDrainingToDrainedAsInFlightRequestsFinish(FxRobot robot) {
         // given requests in flight on demo-a (1.5 s latency)
-        waitFor(robot, "#drain-demo-a");
+        fx.waitFor("#drain-demo-a");
         AtomicInteger started = new AtomicInteger();
         List<CompletableFuture<?>> inFlight = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {

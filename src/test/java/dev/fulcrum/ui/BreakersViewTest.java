@@ -11,36 +11,29 @@ import java.time.Duration;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** The breaker and health views against a real engine whose demo backend fails every request. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class BreakersViewTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
+    @BeforeEach
+    void open() {
         // a small window (5 calls) that opens at 50% failures and stays open for a minute
         BreakerConfig breaker = new BreakerConfig(true, 5, 5, 50, 2000, 100, 60_000, 1);
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), breaker,
                 List.of(demo("flaky", 1, 0, 1.0)))).start();
-        window = UiTestSupport.open(stage, fulcrum.app());
-    }
-
-    @AfterEach
-    void stop() {
-        window.session().close();
-        fulcrum.close();
+        window = fx.open(fulcrum);
     }
 
     @Test

@@ -14,35 +14,28 @@ import java.util.List;
 import javafx.scene.control.Label;
 import javafx.scene.control.Slider;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** The Live stage, Present mode and the time machine, in the real window against a real engine and real requests. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class LiveViewTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
+    @BeforeEach
+    void open() {
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.SMOOTH_WRR),
                 BreakerConfig.DEFAULT, List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0)))).start();
-        window = UiTestSupport.open(stage, fulcrum.app());
-        WaitForAsyncUtils.asyncFx(() -> window.controller().select("Live"));
-    }
-
-    @AfterEach
-    void stop() {
-        window.session().close();
-        fulcrum.close();
+        window = fx.open(fulcrum);
+        fx.onFx(() -> window.controller().select("Live"));
     }
 
     private List<String> destinations() throws Exception {

@@ -14,36 +14,29 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javafx.scene.control.ComboBox;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** The pool selector lists the engine's pools and the views follow it. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class PoolSelectorTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
+    @BeforeEach
+    void open() {
         FulcrumConfig c = RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
                 List.of(demo("web-1", 1, 0, 0)));
         c = c.withPools(Map.of("api", new PoolConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of(),
                 List.of(demo("api-1", 1, 0, 0), demo("api-2", 1, 0, 0)))));
         fulcrum = RunningFulcrum.wholeApp(c).start();
-        window = UiTestSupport.open(stage, fulcrum.app());
-    }
-
-    @AfterEach
-    void stop() {
-        window.session().close();
-        fulcrum.close();
+        window = fx.open(fulcrum);
     }
 
     @Test

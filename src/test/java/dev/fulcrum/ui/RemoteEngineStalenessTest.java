@@ -5,33 +5,31 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.time.Ticker;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
 import org.controlsfx.control.StatusBar;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A window attached to a remote engine that stalls (SIGSTOP) or goes away: it says so within seconds instead of
  * showing the last figures as live (session 16's attach review).
  */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(90)
 class RemoteEngineStalenessTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private static final String STATE = "{\"proxy\":\"http://127.0.0.1:1\",\"strategy\":{\"type\":\"round-robin\"},"
             + "\"pools\":{\"default\":{\"strategy\":{\"type\":\"round-robin\"},\"panic\":false,\"inFlight\":0}},"
             + "\"routes\":[],\"backends\":[{\"id\":\"a\",\"pool\":\"default\",\"url\":\"http://127.0.0.1:2\","
@@ -39,26 +37,14 @@ class RemoteEngineStalenessTest {
             + "\"activeRequests\":0,\"totalRequests\":100,\"failures\":0,\"rps\":12.5,\"errorRate\":0.0,"
             + "\"latencyP50Ms\":1.0,\"latencyP99Ms\":2.0}]}";
 
-    private Stage stage;
     private HttpServer server;
     private volatile boolean stalled;
     private final CountDownLatch release = new CountDownLatch(1);
-    private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
+    /** Lets the stand-in's blocked answers go, before the window and then the stand-in are closed. */
     @AfterEach
-    void stop() {
+    void release() {
         release.countDown();
-        if (window != null) {
-            window.session().close();
-        }
-        if (server != null) {
-            server.stop(0);
-        }
     }
 
     /** A stand-in admin API: answers /api/state, /api/demo and /api/events until {@link #stalled} (a SIGSTOPped engine). */
@@ -84,6 +70,7 @@ class RemoteEngineStalenessTest {
             ex.close();
         });
         server.start();
+        fx.closeAfter(() -> server.stop(0));
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
@@ -107,24 +94,13 @@ class RemoteEngineStalenessTest {
         }
     }
 
-    private void openOn(String url, FxRobot robot) {
-        UiSession session = new UiSession(new HttpEngineClient(URI.create(url), null), "remote engine at " + url);
-        robot.interact(() -> {
-            window = MainWindow.show(stage, session, UiTestSupport.testPrefs());
-            stage.setWidth(1280);
-            stage.setHeight(800);
-            stage.show();
-            session.start();
-        });
-    }
-
     /**
      * SIGSTOP on the engine for 10 s: the window kept showing "12.5 req/s", UP, and the proxy line, with nothing
      * saying the engine had stopped answering (the sample just waits, up to the client's 30 s timeout).
      */
     @Test
     void aStalledEngineIsSaidWithinAFewSecondsInsteadOfShowingTheLastFiguresAsLive(FxRobot robot) throws Exception {
-        openOn(startFakeAdmin(), robot);
+        fx.attach(startFakeAdmin(), Ticker.system());
         Label rps = robot.lookup("#totalRps").queryAs(Label.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> rps.getText().startsWith("12.5"));
 
@@ -142,7 +118,7 @@ class RemoteEngineStalenessTest {
      */
     @Test
     void aGoneEngineDoesNotLeaveTheLastRateOnShowAsIfLive(FxRobot robot) throws Exception {
-        openOn(startFakeAdmin(), robot);
+        fx.attach(startFakeAdmin(), Ticker.system());
         Label rps = robot.lookup("#totalRps").queryAs(Label.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> rps.getText().startsWith("12.5"));
 

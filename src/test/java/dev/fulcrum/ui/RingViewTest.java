@@ -26,41 +26,23 @@ import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
 import javafx.scene.layout.StackPane;
 import javafx.scene.paint.Color;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The ring view: one colour per backend (from a hand-built ring, checked in the canvas pixels) and, against a
  * real consistent-hash engine, the ring, a key lookup and a what-if preview.
  */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class RingViewTest {
-    private Stage stage;
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void stop() {
-        if (window != null) {
-            window.session().close();
-        }
-        if (fulcrum != null) {
-            fulcrum.close();
-        }
-    }
 
     /** A ring like the engine's: {@code perBackend} points per backend at seeded random positions. */
     static EngineClient.Ring ring(int backends, int perBackend, long seed) {
@@ -87,8 +69,8 @@ class RingViewTest {
         // when it is drawn
         robot.interact(() -> {
             RingCanvas canvas = new RingCanvas();
-            stage.setScene(new Scene(new StackPane(canvas), 500, 500));
-            stage.show();
+            fx.stage().setScene(new Scene(new StackPane(canvas), 500, 500));
+            fx.stage().show();
             canvas.setGeometry(g);
             canvas.applyCss();
             canvas.layout();
@@ -126,7 +108,7 @@ class RingViewTest {
         // given an engine hashing on the path over three demo backends
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.bare("consistent-hash").with("key", "path").with("virtualNodes", 160), BreakerConfig.DEFAULT, List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0),
                 demo("c", 1, 0, 0)))).start();
-        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
+        window = fx.open(fulcrum);
         robot.interact(() -> window.controller().select("Ring"));
         RingViewModel vm = window.controller().ring().viewModel();
 
@@ -162,7 +144,7 @@ class RingViewTest {
     void aMaglevPoolIsShownAsATableBandWithEveryBackendInIt(FxRobot robot) {
         // given an engine with a Maglev table over two backends, weights 3 and 1
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.bare("maglev").with("key", "path").with("tableSize", 65537), BreakerConfig.DEFAULT, List.of(demo("a", 3, 0, 0), demo("b", 1, 0, 0)))).start();
-        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
+        window = fx.open(fulcrum);
         robot.interact(() -> window.controller().select("Ring"));
         RingViewModel vm = window.controller().ring().viewModel();
 
@@ -189,7 +171,7 @@ class RingViewTest {
         // given a round-robin pool
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of("round-robin"), BreakerConfig.DEFAULT,
                 List.of(demo("a", 1, 0, 0)))).start();
-        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
+        window = fx.open(fulcrum);
         RingViewModel vm = window.controller().ring().viewModel();
 
         // then the ring view explains there is none

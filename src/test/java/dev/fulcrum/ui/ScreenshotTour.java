@@ -56,7 +56,7 @@ public final class ScreenshotTour {
         session.setBreakerConfig(cfg.circuitBreaker());
         stage.setX(0);
         stage.setY(0);
-        window = MainWindow.show(stage, session, UiTestSupport.testPrefs());
+        window = MainWindow.show(stage, session, WindowHarness.testPrefs());
         stage.setWidth(1400);
         stage.setHeight(900);
         stage.show();

@@ -12,27 +12,26 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import javafx.scene.control.Label;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * During slow start the weight column shows the effective weight beside the configured one, where the strategy
  * reads weights; under one that does not, no ramp is shown, as none is applied.
  */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class SlowStartWeightTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
+    @BeforeEach
+    void open() {
         // weight-aware, so slow start applies (a weight-blind strategy shows no ramp: the last test)
         FulcrumConfig c = RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.SMOOTH_WRR), BreakerConfig.DEFAULT,
                 List.of(demo("old", 1, 0, 0)));
@@ -41,13 +40,7 @@ class SlowStartWeightTest {
                 c.outlierDetection(), c.circuitBreaker(), c.retries(), c.timeouts(), 600_000, c.stickySession(),
                 c.pools(), c.routes());
         fulcrum = RunningFulcrum.wholeApp(c).start();
-        window = UiTestSupport.open(stage, fulcrum.app());
-    }
-
-    @AfterEach
-    void stop() {
-        window.session().close();
-        fulcrum.close();
+        window = fx.open(fulcrum);
     }
 
     @Test

@@ -4,38 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.testkit.RunningFulcrum;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** Ctrl+plus, Ctrl+minus and Ctrl+0 size the window's text, remembered with the window. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class TextScaleTest {
-    private Stage stage;
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void stop() {
-        if (window != null) {
-            window.session().close();
-        }
-        if (fulcrum != null) {
-            fulcrum.close();
-        }
-    }
 
     @Test
     void aStepIsTheStylesheetsSizeTimesItsFactor() {
@@ -49,7 +31,7 @@ class TextScaleTest {
     @Test
     void theShortcutsScaleTheTextAndTheWindowRemembersIt(FxRobot robot) {
         fulcrum = RunningFulcrum.demoApp();
-        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
+        window = fx.open(fulcrum);
         WaitForAsyncUtils.waitForFxEvents();
         javafx.scene.Parent root = window.scene().getRoot();
         double normal = robot.lookup("#engineLabel").queryLabeled().getFont().getSize();

@@ -28,38 +28,20 @@ import javafx.scene.control.Slider;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** What the window does must be what it says: Apply, undo, the strategy form, sliders, reopening on another engine. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(90)
 class WindowBehaviourTest {
-    private Stage stage;
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void stop() {
-        if (window != null) {
-            window.session().close();
-        }
-        if (fulcrum != null) {
-            fulcrum.close();
-        }
-    }
 
     private static FulcrumConfig config(StrategySpec strategy, List<BackendConfig> backends) {
         FulcrumConfig c = FulcrumConfig.of(strategy, backends,
@@ -73,13 +55,8 @@ class WindowBehaviourTest {
 
     private void open(FxRobot robot, FulcrumConfig cfg) {
         fulcrum = RunningFulcrum.wholeApp(cfg).start();
-        robot.interact(() -> window = UiTestSupport.open(stage, fulcrum.app()));
-        waitFor(robot, "#weight-demo-a");
-    }
-
-    private Node waitFor(FxRobot robot, String query) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
-        return robot.lookup(query).query();
+        window = fx.open(fulcrum);
+        fx.waitFor("#weight-demo-a");
     }
 
     /**
@@ -112,7 +89,7 @@ class WindowBehaviourTest {
         open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
         robot.interact(() -> window.controller().select("Ring"));
         @SuppressWarnings("unchecked")
-        ComboBox<String> backendBox = (ComboBox<String>) waitFor(robot, "#whatIfBackend");
+        ComboBox<String> backendBox = (ComboBox<String>) fx.waitFor("#whatIfBackend");
         await().atMost(Duration.ofSeconds(5)).until(() -> backendBox.getItems().contains("demo-a"));
         robot.interact(() -> backendBox.setValue("demo-a"));
         robot.clickOn("#previewButton");
@@ -160,7 +137,7 @@ class WindowBehaviourTest {
         // given a backup backend beside three primaries
         open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN),
                 List.of(new BackendConfig("spare", "http://127.0.0.1:9", 2, 10, true))));
-        waitFor(robot, "#weight-spare");
+        fx.waitFor("#weight-spare");
         assertThat(fulcrum.backend("spare").backup()).isTrue();
 
         // when it is removed with Del, gone, and the removal undone with Ctrl+Z
@@ -201,7 +178,7 @@ class WindowBehaviourTest {
         // given a bounded-load ring (balanceFactor 1.25) shown in the Strategy tab
         open(robot, config(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "path").with("virtualNodes", 160).with("balanceFactor", 1.25), List.of()));
         robot.interact(() -> window.controller().select("Strategy"));
-        TextField factor = (TextField) waitFor(robot, "#balanceFactorField");
+        TextField factor = (TextField) fx.waitFor("#balanceFactorField");
         Label current = robot.lookup("#currentLabel").queryAs(Label.class);
         await().atMost(Duration.ofSeconds(5)).until(() -> current.getText().contains("balanceFactor=1.25"));
         assertThat(factor.getText()).isEqualTo("1.25");
@@ -232,7 +209,7 @@ class WindowBehaviourTest {
         await().atMost(Duration.ofSeconds(5)).until(() ->
                 window.controller().tabs().getTabs().stream().anyMatch(t -> "Demo faults".equals(t.getText())));
         robot.interact(() -> window.controller().select("Demo faults"));
-        Slider errors = (Slider) waitFor(robot, "#demoErrorRate-demo-a");
+        Slider errors = (Slider) fx.waitFor("#demoErrorRate-demo-a");
         InProcessEngineClient c = new InProcessEngineClient(fulcrum.app());
 
         // when the slider is focused and the right arrow pressed once
@@ -262,20 +239,14 @@ class WindowBehaviourTest {
         WeakReference<Object> oldController = new WeakReference<>(window.controller());
         WeakReference<Object> oldApp = new WeakReference<>(fulcrum.app());
 
-        // when it is reopened on engine 2 on the same stage, as FulcrumWindow.openScenario does
-        MainWindow[] old = {window};
-        robot.interact(() -> old[0].close());
-        old[0].session().close();
-        fulcrum.close();
-        old[0] = null;
+        // when it is reopened on engine 2 on the same stage, as FulcrumWindow.openScenario does: the window closed
+        // (on the FX thread), its session, engine 1
+        fx.closeAll();
         window = null;
-        fulcrum = RunningFulcrum.wholeApp(config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of())).start();
-        robot.interact(() -> {
-            UiSession s = new UiSession(new InProcessEngineClient(fulcrum.app()), "second engine");
-            window = MainWindow.show(stage, s, UiTestSupport.testPrefs());
-            s.start();
-        });
-        waitFor(robot, "#weight-demo-a");
+        fulcrum = fx.closeAfter(RunningFulcrum.wholeApp(config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()))
+                .start());
+        window = fx.show(new UiSession(new InProcessEngineClient(fulcrum.app()), "second engine"));
+        fx.waitFor("#weight-demo-a");
 
         // then the first window's views (and through them engine 1) can be collected
         robot.moveTo("#weight-demo-b").moveBy(0, 40);
@@ -327,8 +298,8 @@ class WindowBehaviourTest {
         // given the Backends tab with traffic measured, in a 1024 x 700 window (a projector's resolution)
         open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()));
         robot.interact(() -> {
-            stage.setWidth(1024);
-            stage.setHeight(700);
+            fx.stage().setWidth(1024);
+            fx.stage().setHeight(700);
         });
         for (int i = 0; i < 30; i++) {
             fulcrum.status("/k/" + i);

@@ -16,35 +16,29 @@ import javafx.scene.control.TextField;
 import javafx.scene.input.KeyCode;
 import javafx.stage.Stage;
 import org.controlsfx.control.ToggleSwitch;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** The rest of the window against a real engine: shortcuts, strategy, events, demo faults, theme, title. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class WindowTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
     private Stage stage;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
+    @BeforeEach
+    void open() {
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
                 List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 2, 0, 0)))).start();
-        window = UiTestSupport.open(stage, fulcrum.app());
-    }
-
-    @AfterEach
-    void stop() {
-        window.session().close();
-        fulcrum.close();
+        window = fx.open(fulcrum);
+        stage = fx.stage();
     }
 
     private void waitForRows(FxRobot robot) {

@@ -8,52 +8,40 @@ import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.MainWindow;
-import dev.fulcrum.ui.UiTestSupport;
+import dev.fulcrum.ui.WindowHarness;
 import java.time.Duration;
 import java.util.List;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** A row's actions say what they did: a drained row says so in words, a removal leaves no button armed. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class BackendsRowTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
+    @BeforeEach
+    void open() {
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN),
                 BreakerConfig.DEFAULT, List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0),
                         demo("demo-c", 1, 0, 0)))).start();
-        window = UiTestSupport.open(stage, fulcrum.app());
-    }
-
-    @AfterEach
-    void stop() {
-        window.session().close();
-        fulcrum.close();
-    }
-
-    private Node waitFor(FxRobot robot, String query) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
-        return robot.lookup(query).query();
+        window = fx.open(fulcrum);
     }
 
     @Test
     void aDrainedRowSaysDrainedInPlaceOfAFullBar(FxRobot robot) {
-        waitFor(robot, "#drain-demo-a");
+        fx.waitFor("#drain-demo-a");
         robot.clickOn("#drain-demo-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> "DRAINED".equals(fulcrum.backend("demo-a").state().name()));
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
@@ -68,7 +56,7 @@ class BackendsRowTest {
 
     @Test
     void afterRemoveFocusIsNotOnTheNextRowsRemoveButtonAndUndoIsOffered(FxRobot robot) {
-        waitFor(robot, "#remove-demo-a");
+        fx.waitFor("#remove-demo-a");
         robot.clickOn("#remove-demo-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> fulcrum.backend("demo-a") == null);
         await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#row-demo-a").tryQuery().isEmpty());
@@ -89,7 +77,7 @@ class BackendsRowTest {
 
     @Test
     void aNarrowIdColumnCutsIdsInTheMiddleAndTellsTheWholeIdInATooltip(FxRobot robot) {
-        waitFor(robot, "#row-demo-a");
+        fx.waitFor("#row-demo-a");
         javafx.scene.control.TableCell<?, ?> cell = robot.lookup("#row-demo-a").lookup(".table-cell")
                 .match(n -> n instanceof javafx.scene.control.TableCell<?, ?> c && "demo-a".equals(c.getText()))
                 .query();

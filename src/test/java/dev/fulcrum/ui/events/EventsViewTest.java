@@ -5,54 +5,34 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.MainWindow;
-import dev.fulcrum.ui.UiTestSupport;
+import dev.fulcrum.ui.WindowHarness;
 import java.time.Duration;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableRow;
 import javafx.scene.control.TableView;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** With "follow newest" ticked the Events table shows its newest row, however many arrive and in what bursts. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(90)
 class EventsViewTest {
-    private Stage stage;
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void stop() {
-        if (window != null) {
-            window.session().close();
-        }
-        if (fulcrum != null) {
-            fulcrum.close();
-        }
-    }
 
     @Test
     void followingNewestKeepsTheNewestRowInSightBurstAfterBurst(FxRobot robot) {
         // given the window on the Events tab, "follow newest" ticked
         fulcrum = RunningFulcrum.demoApp();
-        robot.interact(() -> {
-            window = UiTestSupport.open(stage, fulcrum.app());
-            window.controller().select("Events");
-        });
+        window = fx.open(fulcrum);
+        fx.onFx(() -> window.controller().select("Events"));
         @SuppressWarnings("unchecked")
         TableView<Object> table = robot.lookup("#eventsTable").queryAs(TableView.class);
         Label count = robot.lookup("#eventCount").queryAs(Label.class);

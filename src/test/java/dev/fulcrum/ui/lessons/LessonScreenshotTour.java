@@ -7,7 +7,7 @@ import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.ui.MainWindow;
 import dev.fulcrum.ui.Tours;
 import dev.fulcrum.ui.UiSession;
-import dev.fulcrum.ui.UiTestSupport;
+import dev.fulcrum.ui.WindowHarness;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
@@ -53,7 +53,7 @@ public final class LessonScreenshotTour {
             session.setBreakerConfig(cfg.circuitBreaker());
             stage.setX(0);
             stage.setY(0);
-            window = MainWindow.show(stage, session, UiTestSupport.testPrefs(),
+            window = MainWindow.show(stage, session, WindowHarness.testPrefs(),
                     dev.fulcrum.ui.workshop.WorkshopContext.embedded(app, null));
             window.setDark(dark);
             stage.setWidth(1280);

@@ -10,7 +10,7 @@ import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.lesson.LessonPlayer;
 import dev.fulcrum.lesson.Lessons;
 import dev.fulcrum.ui.MainWindow;
-import dev.fulcrum.ui.UiTestSupport;
+import dev.fulcrum.ui.WindowHarness;
 import java.time.Duration;
 import java.util.List;
 import javafx.scene.Node;
@@ -20,37 +20,29 @@ import javafx.scene.control.TabPane;
 import javafx.scene.input.KeyCode;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.VBox;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * The Lessons tab in the real window on a real embedded engine: the list, Play, the narration panel beside the views,
  * Next by the space bar, Back, the view each step names with its backend marked, the checks ticking, Stop.
  */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(90)
 class LessonsViewTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private FulcrumApp app;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
+    @BeforeEach
+    void open() {
         app = FulcrumApp.start(dev.fulcrum.testkit.RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.CONSISTENT_HASH), BreakerConfig.DEFAULT,
                 List.of(demo("demo-a", 5, 0, 0), demo("demo-b", 3, 0, 0), demo("demo-c", 1, 0, 0))), null);
-        window = UiTestSupport.open(stage, app);
-    }
-
-    @AfterEach
-    void stop() {
-        window.close();
-        window.session().close();
-        app.close();
+        window = fx.open(app);
     }
 
     private LessonPlayer.View view() {

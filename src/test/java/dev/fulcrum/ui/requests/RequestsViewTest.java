@@ -9,14 +9,13 @@ import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.MainWindow;
 import dev.fulcrum.ui.UiSession;
-import dev.fulcrum.ui.WindowPrefs;
+import dev.fulcrum.ui.WindowHarness;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.prefs.Preferences;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -24,55 +23,40 @@ import javafx.scene.control.TableCell;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextArea;
 import javafx.scene.layout.VBox;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The Requests tab in the whole window against a real engine: a request sent through the real proxy is listed, its
  * row opens its headers, timing and why it went where it did; the list exports as HAR; pause holds the list and counts;
  * the HTTPS dialog runs the trust steps and shows their lines; an engine that keeps no requests has no tab.
  */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class RequestsViewTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
     Path dir;
     private RunningFulcrum fulcrum;
     private MainWindow window;
-    private Stage stage;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
+    @BeforeEach
+    void open() {
         fulcrum = RunningFulcrum.demoApp();
         window = open(fulcrum);
     }
 
+    /** The window on {@code f}'s engine as the app opens it on its own: the Requests tab asks its live pools too. */
     private MainWindow open(RunningFulcrum f) {
-        UiSession session = new UiSession(new InProcessEngineClient(f.app()), "embedded engine (test)");
-        MainWindow w = MainWindow.show(stage, session, new WindowPrefs(Preferences.userRoot()
-                .node("dev/fulcrum/test-window")), null, f.app());
-        stage.setWidth(1280);
-        stage.setHeight(800);
-        stage.show();
-        session.start();
-        return w;
-    }
-
-    @AfterEach
-    void stop() {
-        window.close();
-        window.session().close();
-        fulcrum.close();
+        fx.closeAfter(f);
+        return fx.show(new UiSession(new InProcessEngineClient(f.app()), "embedded engine (test)"), null, f.app());
     }
 
     @SuppressWarnings("unchecked")
@@ -204,7 +188,7 @@ class RequestsViewTest {
                 line.accept("no browser store holds Fulcrum local CA");
             }
         };
-        robot.interact(() -> new TrustDialog(stage, fake).show());
+        robot.interact(() -> new TrustDialog(fx.stage(), fake).show());
         assertThat(text(robot, "#httpsAddress")).isEqualTo("HTTPS address: https://127.0.0.1:8443");
 
         // when Trust is clicked
@@ -223,30 +207,21 @@ class RequestsViewTest {
     }
 
     @Test
-    void anEngineThatKeepsNoRequestsHasNoRequestsTab(FxRobot robot) {
+    void anEngineThatKeepsNoRequestsHasNoRequestsTab(FxRobot robot) throws Exception {
         // given the window on an engine with proxy.recentRequests 0
         RunningFulcrum none = RunningFulcrum.wholeApp("""
                 {"proxy": {"host": "127.0.0.1", "port": 0, "recentRequests": 0},
                  "admin": {"host": "127.0.0.1", "port": 0},
                  "demoBackends": [{"id": "demo-a", "port": 0}], "healthCheck": {"enabled": false}}
                 """).start();
-        try {
-            MainWindow[] w = new MainWindow[1];
-            robot.interact(() -> {
-                window.close();
-                window.session().close();
-                w[0] = open(none);
-            });
-            window = w[0];
+        fx.closeAll(); // the first window, its session and engine
+        window = open(none);
 
-            // then the tab goes once the engine says it shows none
-            await().atMost(Duration.ofSeconds(10)).until(() -> window.controller().tabs().getTabs().stream()
-                    .noneMatch(t -> "requestsTab".equals(t.getId())));
-            assertThat(window.controller().tabs().getTabs()).extracting(javafx.scene.control.Tab::getText)
-                    .contains("Backends", "Events");
-        } finally {
-            none.close();
-        }
+        // then the tab goes once the engine says it shows none
+        await().atMost(Duration.ofSeconds(10)).until(() -> window.controller().tabs().getTabs().stream()
+                .noneMatch(t -> "requestsTab".equals(t.getId())));
+        assertThat(window.controller().tabs().getTabs()).extracting(javafx.scene.control.Tab::getText)
+                .contains("Backends", "Events");
     }
 
     @Test

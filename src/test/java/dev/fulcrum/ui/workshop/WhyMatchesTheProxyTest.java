@@ -12,6 +12,7 @@ import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.UiSession;
+import dev.fulcrum.ui.WindowHarness;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,38 +24,22 @@ import java.util.List;
 import javafx.scene.Scene;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TextField;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * "Why this backend" against the real proxy: the same request, stepped in the tab and sent through the proxy,
  * must name the same backend (consistent hashing on the path and sticky sessions are deterministic).
  */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 /** "Why this backend" names the backend the proxy sends the same request to: sticky cookies, paths as routed. */
 class WhyMatchesTheProxyTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private final HttpClient http = HttpClient.newHttpClient();
-    private final List<AutoCloseable> open = new ArrayList<>();
-    private Stage stage;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = open.size() - 1; i >= 0; i--) {
-            open.get(i).close();
-        }
-    }
 
     /** A sample on free ports (proxy, admin and demo backends), as FulcrumAppTest does. */
     private FulcrumApp startSample(String name) {
@@ -66,7 +51,7 @@ class WhyMatchesTheProxyTest {
         }
         RunningFulcrum f = RunningFulcrum.wholeApp(c.withDefaultPool(new PoolConfig(c.strategy(), c.backends(), demos))
                 .withProxyPort(0).withAdminPort(0)).configFile(sample).start();
-        open.add(f);
+        fx.closeAfter(f);
         return f.app();
     }
 
@@ -89,20 +74,17 @@ class WhyMatchesTheProxyTest {
     }
 
     private WorkshopTabs.Workshop open(FxRobot robot, FulcrumApp app) {
-        UiSession session = new UiSession(new InProcessEngineClient(app), "embedded engine (test)");
-        WorkshopTabs.Workshop[] w = new WorkshopTabs.Workshop[1];
-        robot.interact(() -> {
-            w[0] = WorkshopTabs.create(session, WorkshopContext.embedded(app, r -> { }));
+        UiSession session = fx.closeAfter(new UiSession(new InProcessEngineClient(app), "embedded engine (test)"));
+        return fx.closeAfter(fx.onFx(() -> {
+            WorkshopTabs.Workshop w = WorkshopTabs.create(session, WorkshopContext.embedded(app, r -> { }));
             TabPane tp = new TabPane();
-            tp.getTabs().addAll(w[0].tabs());
-            tp.getSelectionModel().select(w[0].tabs().get(2));
-            stage.setScene(new Scene(tp, 1280, 800));
-            stage.show();
+            tp.getTabs().addAll(w.tabs());
+            tp.getSelectionModel().select(w.tabs().get(2));
+            fx.stage().setScene(new Scene(tp, 1280, 800));
+            fx.stage().show();
             session.start();
-        });
-        open.add(session);
-        open.add(w[0]);
-        return w[0];
+            return w;
+        }));
     }
 
     @Test

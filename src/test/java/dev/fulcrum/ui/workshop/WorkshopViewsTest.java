@@ -16,6 +16,7 @@ import dev.fulcrum.engine.sim.StrategyResult;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
+import dev.fulcrum.ui.WindowHarness;
 import dev.fulcrum.ui.workshop.scenarios.Scenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,20 +33,19 @@ import javafx.scene.control.ListView;
 import javafx.scene.control.Spinner;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TextField;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** The workshop tabs against a real embedded engine with three demo backends on port 0, round robin. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class WorkshopViewsTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private UiSession session;
     private WorkshopTabs.Workshop workshop;
@@ -55,27 +55,23 @@ class WorkshopViewsTest {
     @TempDir
     Path dir;
 
-    @Start
-    void start(Stage stage) {
-        fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN),
-                new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1),
-                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0), demo("demo-c", 1, 0, 0)))).start();
-        session = new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine (test)");
-        workshop = WorkshopTabs.create(session, WorkshopContext.embedded(fulcrum.app(), opened::add));
-        tabs = new TabPane();
-        tabs.getTabs().addAll(workshop.tabs());
-        Scene scene = new Scene(tabs, 1280, 800);
-        scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-        stage.setScene(scene);
-        stage.show();
-        session.start();
-    }
-
-    @AfterEach
-    void stop() {
-        workshop.close();
-        session.close();
-        fulcrum.close();
+    @BeforeEach
+    void open() {
+        fulcrum = fx.closeAfter(RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(
+                StrategySpec.of(StrategySpec.ROUND_ROBIN), new BreakerConfig(false, 10, 5, 50, 2000, 100, 5000, 1),
+                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0), demo("demo-c", 1, 0, 0)))).start());
+        session = fx.closeAfter(new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine (test)"));
+        fx.onFx(() -> {
+            workshop = fx.closeAfter(
+                    WorkshopTabs.create(session, WorkshopContext.embedded(fulcrum.app(), opened::add)));
+            tabs = new TabPane();
+            tabs.getTabs().addAll(workshop.tabs());
+            Scene scene = new Scene(tabs, 1280, 800);
+            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+            fx.stage().setScene(scene);
+            fx.stage().show();
+            session.start();
+        });
     }
 
     private void select(FxRobot robot, String tabId) {

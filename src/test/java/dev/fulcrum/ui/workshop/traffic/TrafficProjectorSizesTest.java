@@ -7,7 +7,7 @@ import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.MainWindow;
 import dev.fulcrum.ui.UiSession;
-import dev.fulcrum.ui.UiTestSupport;
+import dev.fulcrum.ui.WindowHarness;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,49 +17,27 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Labeled;
 import javafx.scene.control.Tab;
 import javafx.scene.text.Text;
-import javafx.stage.Stage;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 import org.testfx.util.WaitForAsyncUtils;
 
 /** The Traffic tab at a projector's sizes: no label or button shows its text cut with an ellipsis. */
-@ExtendWith(ApplicationExtension.class)
 @Timeout(60)
 class TrafficProjectorSizesTest {
-    private Stage stage;
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
-
-    @AfterEach
-    void stop() {
-        if (window != null) {
-            window.close();
-            window.session().close();
-        }
-        if (fulcrum != null) {
-            fulcrum.close();
-        }
-    }
-
     @Test
     void nothingIsCutAt1024x768Or1280x720(FxRobot robot) {
-        fulcrum = RunningFulcrum.demoApp();
-        UiSession session = new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine (test)");
+        fulcrum = fx.closeAfter(RunningFulcrum.demoApp());
+        window = fx.show(new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine (test)"),
+                WorkshopContext.embedded(fulcrum.app(), resource -> { }), null);
         robot.interact(() -> {
-            window = MainWindow.show(stage, session, UiTestSupport.testPrefs(),
-                    WorkshopContext.embedded(fulcrum.app(), resource -> { }));
-            stage.show();
-            session.start();
             Tab traffic = window.controller().tabs().getTabs().stream()
                     .filter(t -> "workshopTrafficTab".equals(t.getId())).findFirst().orElseThrow();
             window.controller().tabs().getSelectionModel().select(traffic);
@@ -74,8 +52,8 @@ class TrafficProjectorSizesTest {
                 .queryAs(javafx.scene.control.Label.class).getText().startsWith("done"));
         for (double[] size : new double[][] {{1024, 768}, {1280, 720}}) {
             robot.interact(() -> {
-                stage.setWidth(size[0]);
-                stage.setHeight(size[1]);
+                fx.stage().setWidth(size[0]);
+                fx.stage().setHeight(size[1]);
             });
             WaitForAsyncUtils.waitForFxEvents();
             List<String> cut = new ArrayList<>();

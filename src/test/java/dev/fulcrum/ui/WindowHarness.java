@@ -1,0 +1,230 @@
+package dev.fulcrum.ui;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.admin.InProcessEngineClient;
+import dev.fulcrum.app.EmbeddedFulcrum;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.time.Ticker;
+import dev.fulcrum.ui.workshop.WorkshopContext;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.prefs.BackingStoreException;
+import java.util.prefs.Preferences;
+import javafx.scene.Node;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.testfx.api.FxRobot;
+import org.testfx.api.FxToolkit;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The window tests' one TestFX harness: before each test it registers TestFX's stage (headless on Monocle, as the
+ * surefire argLine sets it up); it opens the whole window on an engine, in process or attached over the admin API,
+ * with preferences of its own so a test neither reads nor changes the user's; and after each test it closes what it
+ * opened, newest first (the window, its session, the engine), then hides the stages and lets go of the robot's keys
+ * and buttons. Test methods take an {@link FxRobot} parameter, as under TestFX's own extension.
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * final WindowHarness fx = new WindowHarness();
+ *
+ * @Test
+ * void x(FxRobot robot) {
+ *     MainWindow window = fx.open(RunningFulcrum.demoApp());
+ *     fx.waitFor("#row-demo-a");
+ * }
+ * }</pre>
+ */
+public final class WindowHarness implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
+    /** How long the FX thread may take to put a window up, on two cores the whole suite shares. */
+    private static final long FX_SETUP_SECONDS = 60;
+
+    private final FxRobot robot = new FxRobot();
+    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    private Stage stage;
+    private MainWindow window;
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        stage = FxToolkit.registerPrimaryStage();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        try {
+            closeAll();
+        } finally {
+            FxToolkit.cleanupStages();
+            FxToolkit.cleanupInput(robot);
+            WaitForAsyncUtils.waitForFxEvents();
+        }
+    }
+
+    /**
+     * Closes what was opened so far, newest first, and forgets it (so nothing here keeps it reachable): the end of each
+     * test, or a test's own switch to another engine on the same stage.
+     */
+    public void closeAll() throws Exception {
+        Exception first = null;
+        while (!opened.isEmpty()) {
+            try {
+                opened.pop().close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        window = null;
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType().isAssignableFrom(FxRobot.class);
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return robot;
+    }
+
+    /** The stage TestFX registered: each test's one window goes on it. */
+    public Stage stage() {
+        return stage;
+    }
+
+    public FxRobot robot() {
+        return robot;
+    }
+
+    /** The window opened last, or null. */
+    public MainWindow window() {
+        return window;
+    }
+
+    /** Closes {@code resource} after the test, before what was opened earlier. */
+    public <T extends AutoCloseable> T closeAfter(T resource) {
+        opened.push(resource);
+        return resource;
+    }
+
+    /**
+     * The whole window over {@code fulcrum}'s engine in process, on the Backends tab (the table most tests drive; a
+     * hidden tab's rows are not laid out), on the system clock. The engine is closed after the test.
+     */
+    public MainWindow open(RunningFulcrum fulcrum) {
+        return open(fulcrum, Ticker.system());
+    }
+
+    /** {@link #open(RunningFulcrum)} with the window on {@code ticker}: a test that moves time gives a ManualClock. */
+    public MainWindow open(RunningFulcrum fulcrum, Ticker ticker) {
+        closeAfter(fulcrum);
+        return openOn(fulcrum.app(), ticker);
+    }
+
+    /** {@link #open(RunningFulcrum)} for an app the test started itself; it is closed after the test. */
+    public MainWindow open(FulcrumApp app) {
+        closeAfter(app::close);
+        return openOn(app, Ticker.system());
+    }
+
+    private MainWindow openOn(FulcrumApp app, Ticker ticker) {
+        UiSession session = new UiSession(new InProcessEngineClient(app), "embedded engine (test)", ticker);
+        session.setBreakerConfig(app.currentConfig().circuitBreaker());
+        return show(session, null, null, w -> w.controller().select("Backends"));
+    }
+
+    /**
+     * The whole window attached to the admin API at {@code url}, as {@code --attach} does, on {@code ticker}; it opens
+     * on its first tab.
+     */
+    public MainWindow attach(String url, Ticker ticker) {
+        return show(new UiSession(new HttpEngineClient(URI.create(url), null), "remote engine at " + url, ticker));
+    }
+
+    /** The whole window over {@code session}, which starts sampling once the window shows. */
+    public MainWindow show(UiSession session) {
+        return show(session, null, null, w -> { });
+    }
+
+    /** {@link #show(UiSession)} with the workshop tabs and the embedded engine's extras, when not null. */
+    public MainWindow show(UiSession session, WorkshopContext workshop, EmbeddedFulcrum embedded) {
+        return show(session, workshop, embedded, w -> { });
+    }
+
+    private MainWindow show(UiSession session, WorkshopContext workshop, EmbeddedFulcrum embedded,
+                            java.util.function.Consumer<MainWindow> beforeShown) {
+        closeAfter(session);
+        MainWindow w = onFx(() -> {
+            MainWindow shown = MainWindow.show(stage, session, testPrefs(), workshop, embedded);
+            beforeShown.accept(shown);
+            stage.setWidth(1280);
+            stage.setHeight(800);
+            stage.show();
+            session.start();
+            return shown;
+        });
+        closeAfter(() -> onFx(w::close));
+        window = w;
+        return w;
+    }
+
+    /**
+     * Runs {@code work} on the FX thread and waits for its answer, then for the events it set off (as
+     * {@link FxRobot#interact} does: a window put up is laid out before the test looks for its nodes); what it throws is
+     * thrown here.
+     */
+    public <T> T onFx(Callable<T> work) {
+        try {
+            T answer = WaitForAsyncUtils.asyncFx(work).get(FX_SETUP_SECONDS, TimeUnit.SECONDS);
+            WaitForAsyncUtils.waitForFxEvents();
+            return answer;
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (Exception e) {
+            throw new IllegalStateException("the FX thread did not finish in " + FX_SETUP_SECONDS + " s", e);
+        }
+    }
+
+    /** {@link #onFx(Callable)} for work without an answer. */
+    public void onFx(Runnable work) {
+        onFx(() -> {
+            work.run();
+            return null;
+        });
+    }
+
+    /** The node {@code query} finds, once there is one (within ten seconds). */
+    public Node waitFor(String query) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
+        return robot.lookup(query).query();
+    }
+
+    /** Window preferences of the tests' own, cleared: the defaults, never the user's. */
+    public static WindowPrefs testPrefs() {
+        Preferences node = Preferences.userRoot().node("dev/fulcrum/test-window");
+        try {
+            node.clear();
+        } catch (BackingStoreException e) {
+            // a fresh node is as good: the tests only need the defaults
+        }
+        return new WindowPrefs(node);
+    }
+}
