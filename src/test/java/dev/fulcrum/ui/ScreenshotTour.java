@@ -81,32 +81,34 @@ public final class ScreenshotTour {
     private void tour() {
         try {
             Files.createDirectories(out);
-            pause(45_000); // let the load charts fill up a little
+            Tours.letPlay(45_000); // the load charts fill up a little
             fx(() -> window.controller().select("Live"));
-            pause(3000);
+            Tours.letPlay(3000); // dots in flight
             shot("live");
             liveFrames();
+            RingViewModel ring = window.controller().ring().viewModel();
             fx(() -> {
                 window.controller().select("Ring");
                 TextField key = (TextField) window.scene().lookup("#ringKey");
                 key.setText("/users/42");
             });
-            pause(1500);
-            fx(() -> window.controller().ring().viewModel().preview(
-                    new RingViewModel.WhatIf(RingViewModel.Mode.REMOVE, "demo-b", 0)));
-            pause(1500);
+            Tours.until(() -> ring.lookupProperty().get() != null
+                    && "/users/42".equals(ring.lookupProperty().get().key()), Duration.ofSeconds(10));
+            fx(() -> ring.preview(new RingViewModel.WhatIf(RingViewModel.Mode.REMOVE, "demo-b", 0)));
+            Tours.until(() -> ring.previewProperty().get() != null, Duration.ofSeconds(10));
+            Tours.letPlay(1500); // the keys move along the ring
             shot("ring");
             for (String[] v : new String[][] {{"Load", "load"}, {"Breakers", "breakers"}, {"Health", "health"},
                     {"Strategy", "strategy"}, {"Events", "events"}, {"Demo faults", "demo"}}) {
                 fx(() -> window.controller().select(v[0]));
-                pause(2000);
+                Tours.letPlay(2000); // a view shown catches up on what it held back while hidden, then moves live
                 shot(v[1]);
             }
             fx(() -> {
                 window.controller().darkToggle().setSelected(true);
                 window.controller().select("Ring");
             });
-            pause(2000);
+            Tours.letPlay(2000); // the ring's keys, in the dark style
             shot("dark");
             // the backends view with a drained backend and a reweighted one (an undoable change)
             fx(() -> {
@@ -115,7 +117,13 @@ public final class ScreenshotTour {
             });
             window.session().client().drain("demo-c");
             new BackendCommands(window.session()).setWeight("demo-a", 5, 6);
-            pause(2500);
+            Tours.until(() -> {
+                dev.fulcrum.admin.EngineState st = window.session().state();
+                return st != null && st.backend("demo-a").weight() == 6
+                        && java.util.Set.of("DRAINING", "DRAINED").contains(st.backend("demo-c").state())
+                        && window.session().undo().lastProperty().get() != null;
+            }, Duration.ofSeconds(10));
+            Tours.drawn();
             shot("backends");
         } catch (Exception e) {
             e.printStackTrace();
@@ -143,7 +151,7 @@ public final class ScreenshotTour {
             long due = started + i * 100_000_000L;
             long wait = due - System.nanoTime();
             if (wait > 0) {
-                Thread.sleep(wait / 1_000_000);
+                Tours.letPlay(wait / 1_000_000); // the stage moves on to the next frame's moment
             }
             if (i == n / 2) {
                 new BackendCommands(window.session()).setWeight("demo-c", 1, 8);
@@ -182,17 +190,8 @@ public final class ScreenshotTour {
         Tours.capture(out.resolve("screenshot-" + name + ".png"), 0);
     }
 
-
-    /**
-     * The tour is slow on purpose, as a person showing the window would be: the live views plot real seconds of real
-     * traffic, and a screenshot is of what they show after it.
-     */
     private static void fx(Runnable r) throws InterruptedException {
         Tours.fx(r);
-    }
-
-    private static void pause(long ms) throws InterruptedException {
-        Thread.sleep(ms);
     }
     }
 

@@ -1,13 +1,18 @@
 package dev.fulcrum.ui;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
+import org.awaitility.Awaitility;
 
 /**
  * What the screenshot tours share (they are programs run under Xvfb, not tests): running a step on the FX thread and
- * waiting for it, and capturing the X display with ImageMagick's {@code import}.
+ * waiting for it, waiting for what a picture is to show (a condition, or the scene drawn), letting the live views play
+ * before a picture, and capturing the X display with ImageMagick's {@code import}.
  */
 public final class Tours {
     private Tours() {
@@ -24,6 +29,42 @@ public final class Tours {
             }
         });
         done.await(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits until {@code shown} holds, at most {@code atMost}: for what the next picture is to show. */
+    public static void until(Callable<Boolean> shown, Duration atMost) {
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(shown);
+    }
+
+    /**
+     * Waits until the FX thread has drawn the scene as it is now: two pulses after this call, so a change made on the FX
+     * thread before it is on the display for the next capture (at most 10 s: a tour goes on rather than hangs).
+     */
+    public static void drawn() throws InterruptedException {
+        CountDownLatch pulses = new CountDownLatch(2);
+        AnimationTimer[] timer = new AnimationTimer[1];
+        Platform.runLater(() -> {
+            timer[0] = new AnimationTimer() {
+                @Override
+                public void handle(long now) {
+                    pulses.countDown();
+                    if (pulses.getCount() == 0) {
+                        stop();
+                    }
+                }
+            };
+            timer[0].start();
+        });
+        pulses.await(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Lets the window play for {@code ms} before the next picture, on purpose: the live views (the stage's dots, the
+     * load charts, the breakers, a traffic run) show real seconds of real traffic, as they do for a person watching,
+     * and a picture is of what they show after them. The tours' one wait for time to pass.
+     */
+    public static void letPlay(long ms) throws InterruptedException {
+        Thread.sleep(ms);
     }
 
     /** The whole display into {@code file}, scaled to {@code width} pixels wide when it is positive. */

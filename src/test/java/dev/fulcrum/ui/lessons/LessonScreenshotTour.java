@@ -10,7 +10,7 @@ import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.WindowHarness;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.BooleanSupplier;
+import java.time.Duration;
 import javafx.application.Application;
 import javafx.application.Platform;
 import javafx.stage.Stage;
@@ -72,16 +72,17 @@ public final class LessonScreenshotTour {
                     window.controller().select("Lessons");
                     c.list().getSelectionModel().select(dev.fulcrum.lesson.Lessons.SHIPPED.indexOf(lesson));
                 });
-                Thread.sleep(800);
+                Tours.drawn();
                 shot("0-list");
                 fx(c::play);
                 int steps = dev.fulcrum.lesson.Lessons.shipped().get(dev.fulcrum.lesson.Lessons.SHIPPED.indexOf(lesson))
                         .steps().size();
                 for (int i = 0; i < steps; i++) {
                     int step = i;
-                    waitUntil(() -> c.player() != null && c.player().view().shown() == step
-                            && !c.player().view().playing() && c.player().view().report() != null, 30_000);
-                    Thread.sleep(900);
+                    Tours.until(() -> c.player() != null && c.player().view().shown() == step
+                            && !c.player().view().playing() && c.player().view().report() != null,
+                            Duration.ofSeconds(30));
+                    Tours.letPlay(900); // the views the step names show its outcome moving (breakers, dots)
                     shot((i + 1) + "-step");
                     fx(c::next);
                 }
@@ -99,13 +100,6 @@ public final class LessonScreenshotTour {
 
         private static void fx(Runnable r) throws InterruptedException {
             Tours.fx(r);
-        }
-
-        private static void waitUntil(BooleanSupplier ok, long ms) throws InterruptedException {
-            long end = System.currentTimeMillis() + ms;
-            while (!ok.getAsBoolean() && System.currentTimeMillis() < end) {
-                Thread.sleep(100);
-            }
         }
 
         private static void shot(String name) throws Exception {

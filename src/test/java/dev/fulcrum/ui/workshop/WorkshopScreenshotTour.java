@@ -65,16 +65,16 @@ public final class WorkshopScreenshotTour {
         private void tour() {
             try {
                 Files.createDirectories(out);
-                pause(2000);
+                Tours.until(() -> session.state() != null, Duration.ofSeconds(30)); // the proxy's address, for traffic
                 fx(() -> {
                     tabs.getSelectionModel().select(0);
                     ((Spinner<Double>) tabs.getScene().lookup("#trafficRate")).getValueFactory().setValue(200.0);
                     ((Spinner<Integer>) tabs.getScene().lookup("#trafficDuration")).getValueFactory().setValue(15);
                     workshop.traffic().start();
                 });
-                pause(7000);
+                Tours.letPlay(7000); // seven seconds of the run, in its figures
                 shot("traffic");
-                pause(9000);
+                Tours.until(() -> !workshop.traffic().viewModel().runningProperty().get(), Duration.ofSeconds(60));
                 fx(() -> {
                     tabs.getSelectionModel().select(1);
                     ((ComboBox<String>) tabs.getScene().lookup("#sbsSlowBackend")).setValue("demo-b");
@@ -82,7 +82,7 @@ public final class WorkshopScreenshotTour {
                 });
                 await().atMost(Duration.ofSeconds(60)).until(() -> workshop.sideBySide().reportProperty().get() != null
                         && !workshop.sideBySide().runningProperty().get());
-                pause(1000);
+                Tours.letPlay(1000); // the report's charts grow to their values
                 shot("sidebyside");
                 fulcrum.engine().drain("flaky");
                 fx(() -> {
@@ -90,13 +90,14 @@ public final class WorkshopScreenshotTour {
                     ((TextField) tabs.getScene().lookup("#whyPath")).setText("/k/k42");
                     workshop.why().step();
                 });
-                pause(1500);
+                Tours.until(() -> workshop.why().traceProperty().get() != null, Duration.ofSeconds(10));
+                Tours.drawn();
                 shot("why");
                 fx(() -> {
                     tabs.getSelectionModel().select(3);
                     workshop.scenarios().list().getSelectionModel().select(2);
                 });
-                pause(1500);
+                Tours.drawn();
                 shot("scenarios");
             } catch (Exception e) {
                 e.printStackTrace();
@@ -117,15 +118,6 @@ public final class WorkshopScreenshotTour {
 
     private static void fx(Runnable r) throws InterruptedException {
         Tours.fx(r);
-    }
-
-
-    /**
-     * The tour is slow on purpose, as a person showing the workshop would be: traffic and the side-by-side run take
-     * real seconds, and a screenshot is of what the tabs show after them.
-     */
-    private static void pause(long ms) throws InterruptedException {
-        Thread.sleep(ms);
     }
 
     public static void main(String[] args) {
