@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.testkit.RunningFulcrum;
-import dev.fulcrum.time.Ticker;
+import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.backends.BackendRow;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
@@ -19,13 +19,15 @@ import org.testfx.api.FxRobot;
 
 /**
  * A window attached to a headless engine that is killed: within about two seconds its rows say UNKNOWN, greyed with
- * their actions off, a banner says since when, and a command's failure says the engine is unreachable in words.
+ * their actions off, a banner says since when, and a command's failure says the engine is unreachable in words. The
+ * two seconds pass on the window's clock, a {@link ManualClock} the tests move: nothing here waits for time to pass.
  */
 @Timeout(60)
 class AttachedEngineGoneTest {
     @RegisterExtension
     final WindowHarness fx = new WindowHarness();
 
+    private final ManualClock clock = new ManualClock();
     /** The engine the window is attached to: killed and restarted by the tests, closed last after each. */
     private RunningFulcrum fulcrum;
 
@@ -39,7 +41,7 @@ class AttachedEngineGoneTest {
     }
 
     private UiSession attach(FxRobot robot, String url) {
-        MainWindow window = fx.attach(url, Ticker.system());
+        MainWindow window = fx.attach(url, clock);
         fx.onFx(() -> window.controller().select("Backends"));
         await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
         return window.session();
@@ -65,9 +67,11 @@ class AttachedEngineGoneTest {
         Label banner = robot.lookup("#instanceBanner").queryAs(Label.class);
         assertThat(banner.isVisible()).isFalse();
 
-        // when the engine is stopped and another one started in its place
+        // when the engine is stopped (and the window's clock moves on past the wait for an answer), and another one
+        // started in its place
         fulcrum.close();
         fulcrum = null;
+        clock.advanceMillis(Staleness.STALE_AFTER_MS);
         await().atMost(Duration.ofSeconds(5)).until(session::stale);
         fulcrum = engineOn(port);
 
@@ -90,14 +94,15 @@ class AttachedEngineGoneTest {
         assertThat(banner.isVisible()).isFalse();
         assertThat(table.isDisabled()).isFalse();
 
-        // when the engine goes away
+        // when the engine goes away, and two seconds pass on the window's clock
         fulcrum.close();
         fulcrum = null;
-        long gone = System.nanoTime();
+        long gone = clock.nanos();
+        clock.advanceMillis(Staleness.STALE_AFTER_MS);
 
         // then within about two seconds the window says so and offers nothing to send
         await().atMost(Duration.ofSeconds(4)).until(banner::isVisible);
-        assertThat(Duration.ofNanos(System.nanoTime() - gone)).isLessThan(Duration.ofSeconds(4));
+        assertThat(Duration.ofNanos(clock.nanos() - gone)).isLessThan(Duration.ofSeconds(4));
         assertThat(banner.getText()).startsWith("remote engine at " + url + " not answering since ");
         assertThat(table.isDisabled()).as("rows greyed, actions off").isTrue();
         assertThat(robot.lookup("#addButton").queryAs(Button.class).isDisabled()).isTrue();

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.backends.BackendsViewModel;
 import java.time.Duration;
 import java.util.List;
@@ -33,6 +34,8 @@ class BackendsViewTest {
     @RegisterExtension
     final WindowHarness fx = new WindowHarness();
 
+    /** The window's clock: the sliders' live-send interval passes when a test moves it. */
+    private final ManualClock clock = new ManualClock();
     private RunningFulcrum fulcrum;
     private MainWindow window;
 
@@ -40,7 +43,13 @@ class BackendsViewTest {
     void open() {
         fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
                 List.of(demo("demo-a", 1, 1500, 0), demo("demo-b", 1, 1500, 0)))).start();
-        window = fx.open(fulcrum);
+        window = fx.open(fulcrum, clock);
+    }
+
+    /** The live-send interval (and a little) passes on the window's clock, once the FX thread has had the moves. */
+    private void sendIntervalPasses() {
+        WaitForAsyncUtils.waitForFxEvents();
+        clock.advanceMillis(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
     }
 
     @Test
@@ -80,15 +89,16 @@ class BackendsViewTest {
         Node thumb = slider.lookup(".thumb");
 
         // when the thumb is nudged (less than a step), dragged in steps each held past the live-send interval,
-        // nudged once more so its last weight goes out live, and released there. The hand is slow on purpose: the
-        // cell reads the wall clock for the interval (System.currentTimeMillis in WeightCell), so only a clock
-        // given to WeightCell would let this test move time instead
+        // nudged once more so its last weight goes out live, and released there
         robot.drag(thumb, MouseButton.PRIMARY);
-        robot.moveBy(2, 0).sleep(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
+        robot.moveBy(2, 0);
+        sendIntervalPasses();
         for (int i = 0; i < 6; i++) {
-            robot.moveBy(10, 0).sleep(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
+            robot.moveBy(10, 0);
+            sendIntervalPasses();
         }
-        robot.moveBy(1, 0).sleep(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
+        robot.moveBy(1, 0);
+        sendIntervalPasses();
         robot.release(MouseButton.PRIMARY);
         WaitForAsyncUtils.waitForFxEvents();
 

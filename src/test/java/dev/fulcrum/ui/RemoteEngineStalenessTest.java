@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.fulcrum.time.Ticker;
+import dev.fulcrum.time.ManualClock;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.control.Label;
 import org.controlsfx.control.StatusBar;
 import org.junit.jupiter.api.AfterEach;
@@ -23,9 +24,10 @@ import org.testfx.api.FxRobot;
 
 /**
  * A window attached to a remote engine that stalls (SIGSTOP) or goes away: it says so within seconds instead of
- * showing the last figures as live (session 16's attach review).
+ * showing the last figures as live (session 16's attach review). The seconds pass on the window's clock, a
+ * {@link ManualClock} the tests move: nothing here waits for time to pass.
  */
-@Timeout(90)
+@Timeout(60)
 class RemoteEngineStalenessTest {
     @RegisterExtension
     final WindowHarness fx = new WindowHarness();
@@ -37,8 +39,11 @@ class RemoteEngineStalenessTest {
             + "\"activeRequests\":0,\"totalRequests\":100,\"failures\":0,\"rps\":12.5,\"errorRate\":0.0,"
             + "\"latencyP50Ms\":1.0,\"latencyP99Ms\":2.0}]}";
 
+    private final ManualClock clock = new ManualClock();
     private HttpServer server;
     private volatile boolean stalled;
+    /** The window's samples (state, demo faults) that came in while stalled and hang. */
+    private final AtomicInteger hungSamples = new AtomicInteger();
     private final CountDownLatch release = new CountDownLatch(1);
 
     /** Lets the stand-in's blocked answers go, before the window and then the stand-in are closed. */
@@ -51,8 +56,8 @@ class RemoteEngineStalenessTest {
     private String startFakeAdmin() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newCachedThreadPool());
-        server.createContext("/api/state", ex -> answer(ex, STATE));
-        server.createContext("/api/demo", ex -> answer(ex, "{}"));
+        server.createContext("/api/state", ex -> answerSample(ex, STATE));
+        server.createContext("/api/demo", ex -> answerSample(ex, "{}"));
         server.createContext("/api/health/history", ex -> answer(ex, "{}"));
         server.createContext("/api/ring", ex -> { // round robin has no ring: the real engine answers 409
             byte[] b = "{\"error\":\"strategy: pool default uses no ring or table\",\"status\":409}".getBytes(StandardCharsets.UTF_8);
@@ -72,6 +77,14 @@ class RemoteEngineStalenessTest {
         server.start();
         fx.closeAfter(() -> server.stop(0));
         return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** The session's worker reads these, one at a time: once one hangs, no answer reaches the window. */
+    private void answerSample(HttpExchange ex, String body) throws IOException {
+        if (stalled) {
+            hungSamples.incrementAndGet();
+        }
+        answer(ex, body);
     }
 
     private void answer(HttpExchange ex, String body) throws IOException {
@@ -100,11 +113,14 @@ class RemoteEngineStalenessTest {
      */
     @Test
     void aStalledEngineIsSaidWithinAFewSecondsInsteadOfShowingTheLastFiguresAsLive(FxRobot robot) throws Exception {
-        fx.attach(startFakeAdmin(), Ticker.system());
+        fx.attach(startFakeAdmin(), clock);
         Label rps = robot.lookup("#totalRps").queryAs(Label.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> rps.getText().startsWith("12.5"));
 
+        // when the engine stops answering (the window's next sample hangs) and six seconds pass on the window's clock
         stalled = true;
+        await().atMost(Duration.ofSeconds(5)).until(() -> hungSamples.get() > 0);
+        clock.advanceMillis(6_000);
         StatusBar bar = robot.lookup("#statusBar").queryAs(StatusBar.class);
         await().atMost(Duration.ofSeconds(6)).untilAsserted(() ->
                 assertThat(bar.getText() + " " + rps.getText())
@@ -118,10 +134,12 @@ class RemoteEngineStalenessTest {
      */
     @Test
     void aGoneEngineDoesNotLeaveTheLastRateOnShowAsIfLive(FxRobot robot) throws Exception {
-        fx.attach(startFakeAdmin(), Ticker.system());
+        fx.attach(startFakeAdmin(), clock);
         Label rps = robot.lookup("#totalRps").queryAs(Label.class);
         await().atMost(Duration.ofSeconds(10)).until(() -> rps.getText().startsWith("12.5"));
 
+        // when the engine goes away: the window's next read fails (its clock stands still, so that failure is what
+        // it reports)
         server.stop(0);
         StatusBar bar = robot.lookup("#statusBar").queryAs(StatusBar.class);
         await().atMost(Duration.ofSeconds(8)).untilAsserted(() -> assertThat(rps.getText())
