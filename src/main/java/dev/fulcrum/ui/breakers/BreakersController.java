@@ -32,8 +32,9 @@ public final class BreakersController {
 
     private final dev.fulcrum.time.Ticker ticker;
 
+    /** The cards on the window's clock ({@link UiSession#ticker()}). */
     public BreakersController(UiSession session) {
-        this(session, dev.fulcrum.time.Ticker.system());
+        this(session, session.ticker());
     }
 
     /** @param ticker the cards' clock (countdowns, how long a transition stays lit): a test's ManualClock */

@@ -41,11 +41,12 @@ public final class RingViewModel {
     /** The pool and strategy type of the ring shown: a ring of another pool or kind is no change, just another. */
     private String shownOf;
 
+    /** The keys on the window's clock ({@link UiSession#ticker()}). */
     public RingViewModel(UiSession session) {
-        this(session, dev.fulcrum.time.Ticker.system());
+        this(session, session.ticker());
     }
 
-    /** @param ticker the keys' clock: the system's, or a test's {@code ManualClock} */
+    /** @param ticker the keys' clock: the window's, or a test's {@code ManualClock} */
     public RingViewModel(UiSession session, dev.fulcrum.time.Ticker ticker) {
         this.session = session;
         this.keys = new KeyFlow(ticker);

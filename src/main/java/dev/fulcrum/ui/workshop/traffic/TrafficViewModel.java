@@ -37,6 +37,7 @@ public final class TrafficViewModel implements AutoCloseable {
     private final RecentTraffic recent;
     private TrafficGenerator generator;
 
+    /** Snapshots dated on the system clock, which the generator sends by (it makes its own schedulers). */
     public TrafficViewModel() {
         this(dev.fulcrum.time.Ticker.system());
     }
