@@ -8,8 +8,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.AccessTarget;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.properties.HasName;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
@@ -47,8 +51,8 @@ import picocli.CommandLine;
 /**
  * The direction of the layers (docs/ARCHITECTURE.md, "Layers"), held on the compiled classes: each package of
  * Fulcrum uses only the packages below it and only the libraries its job needs. The engine is pure Java; the proxy
- * never reaches the admin API; nothing but the window touches JavaFX; the window reaches the app through one type.
- * Each rule is also shown to catch a class that breaks it.
+ * never reaches the admin API; nothing but the window touches JavaFX; the window reaches the app through one type;
+ * only the time package reads the system clock. Each rule is also shown to catch a class that breaks it.
  */
 @DisplayName("Architecture")
 class ArchitectureTest {
@@ -263,6 +267,50 @@ class ArchitectureTest {
                 .importClasses(BreaksEveryRule.class));
         assertThat(r.getFailureReport().getDetails()).anyMatch(d -> d.contains(FulcrumApp.class.getName()))
                 .noneMatch(d -> d.contains(EmbeddedFulcrum.class.getName() + ">"));
+    }
+
+    /** A call of {@code System.nanoTime} or {@code System.currentTimeMillis}, or a reference to either. */
+    static final DescribedPredicate<JavaAccess<?>> READS_THE_SYSTEM_CLOCK = JavaAccess.Predicates.target(
+            AccessTarget.Predicates.declaredIn(System.class)
+                    .and(HasName.Predicates.nameMatching("nanoTime|currentTimeMillis")))
+            .as("read the system clock (System.nanoTime, System.currentTimeMillis)");
+
+    /**
+     * Time is injected (design rule 3): only the time package reads the system clock. Everything else is given a
+     * Ticker, or, where it cannot take one (the proxy's request path), calls {@code time/SystemClock}.
+     */
+    static ArchRule onlyTimeReadsTheSystemClock(String subject) {
+        return noClasses().that().resideInAPackage(subject).and().resideOutsideOfPackage(ROOT + ".time..")
+                .should().accessTargetWhere(READS_THE_SYSTEM_CLOCK)
+                .because("time is injected: a Ticker, or time/SystemClock on the proxy's request path "
+                        + "(docs/ARCHITECTURE.md, design rule 3)");
+    }
+
+    @Test
+    void onlyTheTimePackageReadsTheSystemClock() {
+        onlyTimeReadsTheSystemClock(ROOT + "..").check(MAIN);
+    }
+
+    @Test
+    void theClockRuleCatchesACallAndAReferenceToTheSystemClock() {
+        EvaluationResult r = onlyTimeReadsTheSystemClock(ROOT + "..")
+                .evaluate(new ClassFileImporter().importClasses(ReadsTheSystemClock.class));
+        assertThat(r.getFailureReport().getDetails())
+                .anyMatch(d -> d.contains("System.nanoTime()") && d.contains("ReadsTheSystemClock.now()"))
+                .anyMatch(d -> d.contains("System.currentTimeMillis()") && d.contains("ReadsTheSystemClock.now()"))
+                .anyMatch(d -> d.contains("System.nanoTime()") && d.contains("ReadsTheSystemClock.clock()"));
+    }
+
+    /** Stands in for a class outside the time package that reads the system clock: by a call, and a reference. */
+    @SuppressWarnings("unused")
+    static final class ReadsTheSystemClock {
+        long now() {
+            return System.nanoTime() + System.currentTimeMillis();
+        }
+
+        java.util.function.LongSupplier clock() {
+            return System::nanoTime;
+        }
     }
 
     /** Stands in for a class that uses one class of every layer and library. */
