@@ -3,7 +3,7 @@
  * latency), a weight slider per row, drain, enable, remove and add (checked as it is typed by
  * {@link dev.fulcrum.ui.backends.BackendForm} against {@link dev.fulcrum.rules.Limits}).
  *
- * <p>May use: the ui root (session, commands), admin values, engine values, rules, JavaFX. Must not use: other
- * views' packages, app, proxy.
+ * <p>May use: the ui root (session, commands), admin values, engine values, rules, time (the session's clock), JavaFX.
+ * Must not use: other views' packages, app, proxy.
  */
 package dev.fulcrum.ui.backends;

@@ -7,6 +7,7 @@
  * backend's card with its live weight slider.
  *
  * <p>May use: the ui root (session, commands, palette, weight slider), admin values and its request source, the
- * request samples, JavaFX. Must not use: other views' packages, app, proxy, engine internals.
+ * request samples, time (the session's clock), JavaFX. Must not use: other views' packages, app, proxy, engine
+ * internals.
  */
 package dev.fulcrum.ui.live;
