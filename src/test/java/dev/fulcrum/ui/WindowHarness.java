@@ -16,6 +16,8 @@ import java.util.Deque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
 import javafx.scene.Node;
@@ -54,7 +56,6 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
     private final FxRobot robot = new FxRobot();
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
     private Stage stage;
-    private MainWindow window;
 
     @Override
     public void beforeEach(ExtensionContext context) throws Exception {
@@ -89,7 +90,6 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
                 }
             }
         }
-        window = null;
         if (first != null) {
             throw first;
         }
@@ -108,15 +108,6 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
     /** The stage TestFX registered: each test's one window goes on it. */
     public Stage stage() {
         return stage;
-    }
-
-    public FxRobot robot() {
-        return robot;
-    }
-
-    /** The window opened last, or null. */
-    public MainWindow window() {
-        return window;
     }
 
     /** Closes {@code resource} after the test, before what was opened earlier. */
@@ -170,7 +161,7 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
     }
 
     private MainWindow show(UiSession session, WorkshopContext workshop, EmbeddedFulcrum embedded,
-                            java.util.function.Consumer<MainWindow> beforeShown) {
+                            Consumer<MainWindow> beforeShown) {
         closeAfter(session);
         MainWindow w = onFx(() -> {
             MainWindow shown = MainWindow.show(stage, session, testPrefs(), workshop, embedded);
@@ -182,7 +173,6 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
             return shown;
         });
         closeAfter(() -> onFx(w::close));
-        window = w;
         return w;
     }
 
@@ -198,8 +188,11 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
             return answer;
         } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (Exception e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException("the FX thread did not finish in " + FX_SETUP_SECONDS + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the FX thread worked", e);
         }
     }
 
