@@ -58,6 +58,10 @@ class TrafficProjectorSizesTest {
             WaitForAsyncUtils.waitForFxEvents();
             List<String> cut = new ArrayList<>();
             robot.interact(() -> {
+                // the run's last figures may reach a label after the wait above, and a label shows a new text only
+                // at its next layout: lay out now, so each label is judged on the text it holds
+                fx.stage().getScene().getRoot().applyCss();
+                fx.stage().getScene().getRoot().layout();
                 Node content = robot.lookup("#trafficStart").query().getParent().getParent();
                 while (content.getParent() != null && !(content.getParent() instanceof javafx.scene.control.TabPane)
                         && !content.getStyleClass().contains("workshop")) {
