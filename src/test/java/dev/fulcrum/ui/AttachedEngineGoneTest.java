@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * A window attached to a headless engine that is killed: within about two seconds its rows say UNKNOWN, greyed with
@@ -75,8 +76,10 @@ class AttachedEngineGoneTest {
         await().atMost(Duration.ofSeconds(5)).until(session::stale);
         fulcrum = engineOn(port);
 
-        // then the window says it is a new instance, and nothing of the old one's history can be undone
+        // then the window says it is a new instance, and nothing of the old one's history can be undone (read once
+        // the FX thread has finished showing that answer: the banner shows a moment before the figures go live)
         await().atMost(Duration.ofSeconds(10)).until(banner::isVisible);
+        WaitForAsyncUtils.waitForFxEvents();
         assertThat(banner.getText()).contains("is a new instance").contains("undo history");
         assertThat(session.undo().lastProperty().get()).isNull();
         assertThat(session.stale()).isFalse();
