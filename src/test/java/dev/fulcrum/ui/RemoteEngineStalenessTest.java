@@ -24,7 +24,7 @@ import org.testfx.api.FxRobot;
 
 /**
  * A window attached to a remote engine that stalls (SIGSTOP) or goes away: it says so within seconds instead of
- * showing the last figures as live (session 16's attach review). The seconds pass on the window's clock, a
+ * showing the last figures as live. The seconds pass on the window's clock, a
  * {@link ManualClock} the tests move: nothing here waits for time to pass.
  */
 @Timeout(60)

@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The strategies against what nginx, HAProxy and Envoy users expect and docs/REFERENCE.md §2.2 (session 16's engine review). */
+/** The strategies against what nginx, HAProxy and Envoy users expect and docs/REFERENCE.md §2.2. */
 class StrategyExpectationsTest {
 
     static Engine engine(StrategySpec spec, long slowStartMs, Object... idWeight) {
