@@ -30,4 +30,14 @@ class StrategyFormTest {
     void aNumberThatDoesNotParseIsSentAsTextSoTheEngineNamesIt() {
         assertThat(StrategyForm.toMap("maglev", Map.of("tableSize", "big"))).containsEntry("tableSize", "big");
     }
+
+    @Test
+    void adaptivesWeightsAreAFieldOfTheFormReadAsNamesAndNumbers() {
+        assertThat(StrategyForm.options("adaptive")).containsExactly("weights", "staleAfterMs");
+        assertThat(StrategyForm.toMap("adaptive", Map.of("weights", "cpu 0.7, latency=0.3")))
+                .containsEntry("weights", Map.of("cpu", 0.7, "latency", 0.3));
+        assertThat(StrategyForm.toMap("adaptive", Map.of("weights", "mostly cpu"))).containsEntry("weights",
+                "mostly cpu");
+        assertThat(StrategyForm.text(Map.of("cpu", 0.5))).isEqualTo("cpu 0.5");
+    }
 }
