@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.FulcrumConfig;
+import java.net.http.HttpResponse;
+import java.net.http.HttpRequest;
+import java.net.http.HttpClient;
+import java.net.URI;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -113,6 +117,37 @@ class FreePortsTest {
         assertThat(fromFile.config.proxy().port()).isEqualTo(8080);
         assertThat(fromFile.config.admin().port()).isEqualTo(8081);
         assertThat(fromFile.overrides).isNotInstanceOf(FreePorts.class);
+    }
+
+    @Test
+    void aDemoBackendsTakenPortMovesPastEveryOtherPortAndLaterConfigsFollow() {
+        // 9101 taken, and 9104, the first port past the other demo backends' ports, too
+        FreePorts f = FreePorts.choose(WORKSHOP, true, true, UnaryOperator.identity(), takenAre(9101, 9104));
+        FulcrumConfig c = f.apply(WORKSHOP);
+        assertThat(c.demoBackends()).extracting(d -> d.id() + ":" + d.port())
+                .containsExactly("demo-a:9105", "demo-b:9102", "demo-c:9103");
+        assertThat(c.proxy().port()).isEqualTo(8080);
+        assertThat(f.note()).isEqualTo("port 9101 was taken: demo-a on 9105");
+        // a reload of the same config keeps demo-a where it listens
+        assertThat(f.apply(WORKSHOP).demoBackends().get(0).port()).isEqualTo(9105);
+    }
+
+    @Test
+    void aSecondWindowBesideTheFirstStartsItsDemoBackendsOnFreePorts() throws Exception {
+        // the first window's engine holds the default ports, its demo backends' among them
+        for (int port : new int[] {8080, 8081, 9101, 9102, 9103}) {
+            hold(port);
+        }
+        Launched second = launch();
+        assertThat(second.config.demoBackends()).extracting(d -> d.port()).doesNotContain(9101, 9102, 9103);
+        assertThat(((FreePorts) second.overrides).note()).contains("port 9101 was taken: demo-a on ");
+        try (FulcrumApp app = FulcrumApp.start(second.config, null).overriding(second.overrides)) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create(app.proxyUrl() + "/hello")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("X-Demo-Backend")).isPresent();
+        }
     }
 
     private record Launched(FulcrumConfig config, UnaryOperator<FulcrumConfig> overrides) {
