@@ -128,8 +128,10 @@ public final class ProxyServer implements AutoCloseable {
             if ("membership".equals(e.type()) && "removed".equals(e.to())) {
                 balancer.forget(e.backend());
                 balancer.tunnels().close(e.backend());
-            } else if ("drain".equals(e.type()) && "DRAINING".equals(e.to()) && balancer.tunnels().count() > 0) {
-                // a drain waits for open WebSockets like any request, but only up to drainTimeoutMs
+            } else if ("drain".equals(e.type()) && "DRAINING".equals(e.to())) {
+                // a drain waits for open WebSockets like any request, but only up to drainTimeoutMs; the deadline is
+                // set whether or not one is open now: a WebSocket whose 101 is on its way to the client as the drain
+                // starts is counted only once that answer has gone, and must not stay open past the drain
                 String id = e.backend();
                 var worker = server.getWorker();
                 worker.getIoThread().executeAfter(() -> worker.execute(() -> closeTunnelsIfStillDraining(id)),
