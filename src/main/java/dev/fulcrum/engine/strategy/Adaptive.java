@@ -1,14 +1,16 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.TreeMap;
-import java.util.ArrayList;
-import dev.fulcrum.rules.Violation;
-import java.util.List;
-import dev.fulcrum.rules.Limits;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.BackendMetrics;
+import dev.fulcrum.rules.Limits;
+import dev.fulcrum.rules.Violation;
 import dev.fulcrum.time.Ticker;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -37,12 +39,12 @@ final class Adaptive implements Strategy {
             "A weighted-random pick scored from each backend's live CPU, latency "
                     + "and in-flight metrics (read from /metrics.json).",
             List.of(
-            new StrategyOption("weights", StrategyOption.Kind.NUMBER_MAP, DEFAULT_WEIGHTS, v -> metricWeights(v), "Weights",
-                    "the score's metric weights, e.g. cpu 0.5, latency 0.3, inflight 0.2",
-                    "scored %s"),
-            StrategyOption.millis("staleAfterMs", 10_000L, Limits::positiveMs, "Stale after (ms)",
-                    "metrics older than this count as missing",
-                    "metrics older than %s ms ignored")), true, false, (spec, c, prev, env) -> new Adaptive(c, spec, env));
+                    new StrategyOption("weights", StrategyOption.Kind.NUMBER_MAP, DEFAULT_WEIGHTS,
+                            Adaptive::metricWeights, "Weights",
+                            "the score's metric weights, e.g. cpu 0.5, latency 0.3, inflight 0.2", "scored %s"),
+                    StrategyOption.millis("staleAfterMs", 10_000L, Limits::positiveMs, "Stale after (ms)",
+                            "metrics older than this count as missing", "metrics older than %s ms ignored")),
+            true, false, (spec, c, prev, env) -> new Adaptive(c, spec, env));
 
     /** Added to {@code 1 - score} so the busiest backend keeps a share; a guess: 10% of an idle one's. */
     static final double FLOOR = 0.1;
@@ -210,20 +212,20 @@ final class Adaptive implements Strategy {
     }
 
     private static Map<String, Double> defaultWeights() {
-        Map<String, Double> m = new java.util.LinkedHashMap<>();
+        Map<String, Double> m = new LinkedHashMap<>();
         m.put("cpu", 0.5);
         m.put("latency", 0.3);
         m.put("inflight", 0.2);
-        return java.util.Collections.unmodifiableMap(m);
+        return Collections.unmodifiableMap(m);
     }
 
     /** The problems with a {@code weights} object: unknown metrics, bad weights, none above 0. */
     private static List<Violation> metricWeights(Object value) {
-        @SuppressWarnings("unchecked")
-        Map<String, Double> weights = (Map<String, Double>) value;
+        Map<String, Number> weights = new TreeMap<>();
+        ((Map<?, ?>) value).forEach((k, v) -> weights.put((String) k, (Number) v)); // kinds checked by Strategies
         List<Violation> out = new ArrayList<>();
         boolean anyPositive = false;
-        for (Map.Entry<String, Double> e : new TreeMap<>(weights).entrySet()) {
+        for (Map.Entry<String, Number> e : weights.entrySet()) {
             String field = "weights." + e.getKey();
             Double w = e.getValue() == null ? null : e.getValue().doubleValue();
             if (!Limits.ADAPTIVE_METRICS.contains(e.getKey())) {
@@ -239,7 +241,7 @@ final class Adaptive implements Strategy {
             out.add(new Violation("weights", "must name at least one of " + String.join(", ", Limits.ADAPTIVE_METRICS),
                     "{}"));
         } else if (!anyPositive && Limits.ADAPTIVE_METRICS.containsAll(weights.keySet())) {
-            out.add(new Violation("weights", "at least one weight must be greater than 0", weights.toString()));
+            out.add(new Violation("weights", "at least one weight must be greater than 0", value.toString()));
         }
         return out;
     }

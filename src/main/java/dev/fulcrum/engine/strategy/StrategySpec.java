@@ -84,10 +84,18 @@ public record StrategySpec(String type, Map<String, Object> options) {
         return options.get(name) instanceof Number n ? n.doubleValue() : null;
     }
 
-    /** A setting from names to numbers, e.g. adaptive's {@code weights}, or null. */
-    @SuppressWarnings("unchecked")
+    /**
+     * A setting from names to numbers, e.g. adaptive's {@code weights}, each number as a double (the engine's API may
+     * be given {@code 1} where a config file binds {@code 1.0}), or null. Call it on a checked spec: a value that is
+     * not a number is a {@link Strategies#violations} problem.
+     */
     public Map<String, Double> numberMap(String name) {
-        return options.get(name) instanceof Map<?, ?> m ? (Map<String, Double>) m : null;
+        if (!(options.get(name) instanceof Map<?, ?> m)) {
+            return null;
+        }
+        Map<String, Double> out = new LinkedHashMap<>();
+        m.forEach((k, v) -> out.put((String) k, ((Number) v).doubleValue()));
+        return Collections.unmodifiableMap(out);
     }
 
     /** The hashing key of a strategy that hashes one ({@code ip}, {@code path}, {@code header:NAME} ...), or null. */

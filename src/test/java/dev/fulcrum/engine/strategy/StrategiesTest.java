@@ -107,6 +107,17 @@ class StrategiesTest {
     }
 
     @Test
+    void adaptiveWeightsGivenAsWholeNumbersThroughTheEnginesApiAreNumbersAllTheSame() {
+        // a config file binds 1 as 1.0; the engine's own API may be handed an Integer
+        StrategySpec whole = StrategySpec.bare(StrategySpec.ADAPTIVE).with("weights", Map.of("cpu", 1, "latency", 0));
+        assertThat(Strategies.validate(whole)).isEmpty();
+        assertThat(whole.withDefaults().numberMap("weights")).isEqualTo(Map.of("cpu", 1.0, "latency", 0.0));
+        assertThat(Strategies.create(whole, equal(2), null, env(1)).type()).isEqualTo(StrategySpec.ADAPTIVE);
+        assertThat(Strategies.validate(StrategySpec.bare(StrategySpec.ADAPTIVE).with("weights", Map.of("cpu", -1))))
+                .contains("weights.cpu: must be a number >= 0 (got: -1)");
+    }
+
+    @Test
     void aFieldItsTypeDoesNotUseIsAProblemAsAnUnknownFieldIs() {
         StrategySpec extra = StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("choices", 3).with("tableSize", 65537);
         assertThat(Strategies.validate(extra)).containsExactly(
