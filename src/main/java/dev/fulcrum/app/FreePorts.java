@@ -33,6 +33,8 @@ import java.util.function.UnaryOperator;
 public final class FreePorts implements UnaryOperator<FulcrumConfig> {
     /** How far past a taken port to look for a free one. */
     static final int SEARCH = 100;
+    /** Where demo backends listen (DemoBackend). */
+    private static final String DEMO_HOST = "127.0.0.1";
 
     private final UnaryOperator<FulcrumConfig> overrides;
     /** The port chosen instead of a taken one, or -1 to keep the config's. */
@@ -95,8 +97,6 @@ public final class FreePorts implements UnaryOperator<FulcrumConfig> {
         return new FreePorts(overrides, newProxy, newAdmin, demo, said.isEmpty() ? null : String.join("; ", said));
     }
 
-    /** Where demo backends listen (DemoBackend). */
-    private static final String DEMO_HOST = "127.0.0.1";
 
     /** {@link #choose} with a port free when a socket can be bound to it on its host now. */
     static FreePorts choose(FulcrumConfig cfg, boolean proxyOpen, boolean adminOpen,

@@ -2,7 +2,6 @@ package dev.fulcrum.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.engine.strategy.Strategies;
-import dev.fulcrum.engine.strategy.StrategyDescriptor;
 import dev.fulcrum.engine.strategy.StrategyOption;
 import dev.fulcrum.engine.strategy.StrategySpec;
 
@@ -207,7 +206,6 @@ final class TreeBinder {
         } else {
             type = (String) value(typeNode, String.class, null, ConfigPaths.child(path, "type"));
         }
-        StrategyDescriptor d = type == null ? null : Strategies.descriptor(type);
         Set<String> known = Strategies.fieldNames();
         Map<String, Object> options = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : node.properties()) {
@@ -215,7 +213,7 @@ final class TreeBinder {
             if (name.equals("type")) {
                 continue;
             }
-            StrategyOption o = d != null && d.option(name) != null ? d.option(name) : Strategies.anyOption(name);
+            StrategyOption o = Strategies.option(type, name);
             String childPath = ConfigPaths.child(path, name);
             if (o == null) {
                 json.unknown(childPath, name, known, e.getValue());

@@ -46,7 +46,7 @@ class StrategyDescriptorsTest {
         for (StrategyOption o : d.options()) {
             assertThat(o.label()).as(name + "." + o.name()).isNotBlank();
             assertThat(o.hint()).as(name + "." + o.name()).isNotBlank();
-            assertThat(StrategyForm.allOptions()).as("a form field for " + o.name())
+            assertThat(Strategies.allOptions()).as("a form field for " + o.name())
                     .anyMatch(f -> f.name().equals(o.name()) && f.kind() == o.kind());
             if (o.kind() != StrategyOption.Kind.HASH_KEY) {
                 assertThat(o.phrase()).as(name + "." + o.name()).contains("%");

@@ -1,11 +1,11 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
-import dev.fulcrum.rules.Limits;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.hash.HashRing;
 import dev.fulcrum.engine.hash.KeySpace;
 import dev.fulcrum.engine.hash.XxHash64;
+import dev.fulcrum.rules.Limits;
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -30,13 +30,13 @@ final class ConsistentHash implements Strategy {
             "Hash the request key onto a ring of virtual nodes: the same key "
                     + "goes to the same backend, and adding or removing one moves only its share of keys.",
             List.of(
-            StrategyOption.hashKey(Limits::hashKey),
-            StrategyOption.integer("virtualNodes", 160, Limits::virtualNodes, "Virtual nodes",
-                    "ring points per backend (more = more even)", "%s virtual nodes per backend"),
-            StrategyOption.number("balanceFactor", null, Limits::balanceFactor, "Balance factor",
-                    "bounded loads, e.g. 1.25; empty = off",
-                    "bounded loads at %1$sx the average (balanceFactor=%1$s)")), true, true,
-            (spec, c, prev, env) -> new ConsistentHash(c, spec, prev, env));
+                    StrategyOption.hashKey(Limits::hashKey),
+                    StrategyOption.integer("virtualNodes", 160, Limits::virtualNodes, "Virtual nodes",
+                            "ring points per backend (more = more even)", "%s virtual nodes per backend"),
+                    StrategyOption.number("balanceFactor", null, Limits::balanceFactor, "Balance factor",
+                            "bounded loads, e.g. 1.25; empty = off",
+                            "bounded loads at %1$sx the average (balanceFactor=%1$s)")),
+            true, true, (spec, c, prev, env) -> new ConsistentHash(c, spec, prev, env));
 
     private final Candidates c;
     private final HashRing ring;

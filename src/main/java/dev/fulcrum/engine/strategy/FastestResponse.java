@@ -1,9 +1,9 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
-import dev.fulcrum.rules.Limits;
 import dev.fulcrum.engine.Backend;
+import dev.fulcrum.rules.Limits;
 import dev.fulcrum.time.Ticker;
+import java.util.List;
 
 /**
  * {@code fastest-response}: Finagle's and Linkerd's peak-EWMA balancer. Each backend's cost is its peak
@@ -20,9 +20,9 @@ final class FastestResponse implements Strategy {
     static final StrategyDescriptor DESCRIPTOR = new BuiltIn(StrategySpec.FASTEST_RESPONSE, "fastest response",
             "The backend with the lowest peak-EWMA latency × (in-flight + 1), "
                     + "decaying old measurements over decayMs.",
-            List.of(
-            StrategyOption.millis("decayMs", 10_000L, Limits::positiveMs, "Decay (ms)",
-                    "how fast old latencies are forgotten", "latency remembered over %s ms")), false, false, (spec, c, prev, env) -> new FastestResponse(c, env));
+            List.of(StrategyOption.millis("decayMs", 10_000L, Limits::positiveMs, "Decay (ms)",
+                    "how fast old latencies are forgotten", "latency remembered over %s ms")),
+            false, false, (spec, c, prev, env) -> new FastestResponse(c, env));
 
     private final Candidates c;
     private final RandomSource random;

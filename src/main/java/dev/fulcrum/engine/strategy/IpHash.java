@@ -1,8 +1,8 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.hash.XxHash64;
+import java.util.List;
 
 /**
  * {@code ip-hash}: the client IP's hash, reduced modulo the total weight, picks a point on the weight line
@@ -50,7 +50,7 @@ final class IpHash implements Strategy {
         request.hashed(ip, h);
         int idx = 0;
         for (int attempt = 0; attempt <= REHASHES; attempt++) {
-            idx = uniform ? XxHash64.mod(h, n) : Picking.segment(starts, Long.remainderUnsigned(h, starts[n]));
+            idx = index(position(h));
             Backend b = c.get(idx);
             if (eligible.test(b)) {
                 return b;
@@ -58,6 +58,16 @@ final class IpHash implements Strategy {
             h = XxHash64.mix(h);
         }
         return Picking.scanFrom(c, idx + 1 == n ? 0 : idx + 1, eligible);
+    }
+
+    /** Where hash {@code h} lands on the weight line (a candidate's index when the weights are equal). */
+    private long position(long h) {
+        return uniform ? XxHash64.mod(h, c.size()) : Long.remainderUnsigned(h, starts[c.size()]);
+    }
+
+    /** The candidate owning position {@code pos} of the weight line. */
+    private int index(long pos) {
+        return uniform ? (int) pos : Picking.segment(starts, pos);
     }
 
     /** The client address, its hash and the point on the weight line it lands on. */
@@ -68,8 +78,8 @@ final class IpHash implements Strategy {
         Placement placement = null;
         int n = c.size();
         if (n > 0) {
-            long pos = uniform ? XxHash64.mod(h, n) : Long.remainderUnsigned(h, starts[n]);
-            int idx = uniform ? (int) pos : Picking.segment(starts, pos);
+            long pos = position(h);
+            int idx = index(pos);
             placement = new Placement("weight-line", idx, pos, uniform ? n : starts[n], c.get(idx).id());
         }
         return Explanation.hashed(pick(request, Eligibility.ADMITTING), "ip", ip, h, placement, null);

@@ -1,7 +1,7 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
 import dev.fulcrum.engine.Backend;
+import java.util.List;
 
 /**
  * {@code least-requests}: the eligible candidate with the fewest in-flight requests per unit of weight.

@@ -1,11 +1,11 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
-import dev.fulcrum.rules.Limits;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.hash.KeySpace;
 import dev.fulcrum.engine.hash.MaglevTable;
 import dev.fulcrum.engine.hash.XxHash64;
+import dev.fulcrum.rules.Limits;
+import java.util.List;
 
 /**
  * {@code maglev}: the request's key (see {@link HashKey}) is hashed and looked up in a {@link MaglevTable}:
@@ -19,9 +19,10 @@ final class Maglev implements Strategy {
             "Google's Maglev: a prime-sized lookup table filled by each backend's "
                     + "preference order, for even shares and minimal disruption with O(1) lookups.",
             List.of(
-            StrategyOption.hashKey(Limits::hashKey),
-            StrategyOption.integer("tableSize", 65537, Limits::tableSize, "Table size",
-                    "prime, e.g. 65537", "a table of %s slots")), true, true, (spec, c, prev, env) -> new Maglev(c, spec, prev));
+                    StrategyOption.hashKey(Limits::hashKey),
+                    StrategyOption.integer("tableSize", 65537, Limits::tableSize, "Table size",
+                            "prime, e.g. 65537", "a table of %s slots")),
+            true, true, (spec, c, prev, env) -> new Maglev(c, spec, prev));
 
     private final Candidates c;
     private final MaglevTable table;

@@ -1,9 +1,9 @@
 package dev.fulcrum.engine.strategy;
 
+import dev.fulcrum.engine.Backend;
+import dev.fulcrum.rules.Limits;
 import java.util.ArrayList;
 import java.util.List;
-import dev.fulcrum.rules.Limits;
-import dev.fulcrum.engine.Backend;
 
 /**
  * {@code power-of-two}: draw {@code choices} (default 2) distinct candidates at random, each draw weighted by
@@ -21,9 +21,9 @@ final class PowerOfTwoChoices implements Strategy {
     static final StrategyDescriptor DESCRIPTOR = new BuiltIn(StrategySpec.POWER_OF_TWO, "power of two choices",
             "Draw N backends at random (by weight) and take the one with the "
                     + "fewest in-flight requests: nearly as good as least-requests, without scanning everyone.",
-            List.of(
-            StrategyOption.integer("choices", 2, Limits::choices, "Choices",
-                    "random draws per pick", "the best of %s drawn")), true, false, (spec, c, prev, env) -> new PowerOfTwoChoices(c, spec.integer("choices"), env));
+            List.of(StrategyOption.integer("choices", 2, Limits::choices, "Choices",
+                    "random draws per pick", "the best of %s drawn")),
+            true, false, (spec, c, prev, env) -> new PowerOfTwoChoices(c, spec.integer("choices"), env));
 
     private static final ThreadLocal<int[]> DRAWN = ThreadLocal.withInitial(() -> new int[8]);
 

@@ -1,7 +1,7 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
 import dev.fulcrum.engine.Backend;
+import java.util.List;
 
 /**
  * {@code random}: every candidate equally likely, weights ignored. An ineligible draw is not retried blindly;

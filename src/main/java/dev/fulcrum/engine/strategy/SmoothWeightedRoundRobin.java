@@ -1,8 +1,8 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
 import dev.fulcrum.engine.Backend;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**

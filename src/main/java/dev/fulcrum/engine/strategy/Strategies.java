@@ -37,6 +37,9 @@ public final class Strategies {
 
     private static final Map<String, StrategyDescriptor> BY_NAME = byName(ALL);
 
+    /** Every setting some strategy takes, by name: the first registered strategy's option of that name. */
+    private static final Map<String, StrategyOption> SETTINGS = settings(ALL);
+
     private Strategies() {
     }
 
@@ -48,6 +51,12 @@ public final class Strategies {
             }
         }
         return m;
+    }
+
+    private static Map<String, StrategyOption> settings(List<StrategyDescriptor> all) {
+        Map<String, StrategyOption> m = new LinkedHashMap<>();
+        all.forEach(d -> d.options().forEach(o -> m.putIfAbsent(o.name(), o)));
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     /** Every strategy's name, in registration order. */
@@ -63,19 +72,23 @@ public final class Strategies {
     /** {@code type} and every setting some strategy takes: the fields a strategy object may have. */
     public static Set<String> fieldNames() {
         Set<String> out = new java.util.LinkedHashSet<>(List.of("type"));
-        ALL.forEach(d -> d.options().forEach(o -> out.add(o.name())));
+        out.addAll(SETTINGS.keySet());
         return out;
     }
 
-    /** The first registered strategy's option called {@code name}, or null (a config binder reads it by its kind). */
-    public static StrategyOption anyOption(String name) {
-        for (StrategyDescriptor d : ALL) {
-            StrategyOption o = d.option(name);
-            if (o != null) {
-                return o;
-            }
-        }
-        return null;
+    /** Every setting some strategy takes, once each, in registration order (the Strategy form's rows). */
+    public static List<StrategyOption> allOptions() {
+        return List.copyOf(SETTINGS.values());
+    }
+
+    /**
+     * The option {@code name} as strategy {@code type} takes it, else as the first registered strategy takes it (so a
+     * setting its type does not take is still read by its kind, for {@link #violations} to name), else null.
+     */
+    public static StrategyOption option(String type, String name) {
+        StrategyDescriptor d = type == null ? null : descriptor(type);
+        StrategyOption o = d == null ? null : d.option(name);
+        return o != null ? o : SETTINGS.get(name);
     }
 
     /**
@@ -108,8 +121,8 @@ public final class Strategies {
     }
 
     /**
-     * Every problem with a spec, in the order of its descriptor's settings: the one check of a strategy object, which the config
-     * file, the admin API and the engine share (the config reader puts the JSON path in front). A setting its type
+     * Every problem with a spec, in the order of its descriptor's settings: the one check of a strategy object, which
+     * the config file, the admin API and the engine share (the config reader puts the JSON path in front). A setting its type
      * does not take is a problem, as an unknown field is: it would be silently ignored otherwise. Each setting is
      * checked by its descriptor's {@link StrategyOption}.
      */

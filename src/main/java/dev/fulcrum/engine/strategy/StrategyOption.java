@@ -14,7 +14,8 @@ import java.util.function.Function;
  *
  * <p>Example: consistent hashing's ring size is
  * {@code StrategyOption.integer("virtualNodes", 160, Limits::virtualNodes, "Virtual nodes",
- * "ring points per backend (more = more even)", "%s virtual nodes per backend")}: absent from a config it is 160; {@code 0} is refused with
+ * "ring points per backend (more = more even)", "%s virtual nodes per backend")}: absent from a config it is 160;
+ * {@code 0} is refused with
  * {@code virtualNodes: must be between 1 and 10000 (got: 0)}; the window describes 200 as
  * "200 virtual nodes per backend".
  *

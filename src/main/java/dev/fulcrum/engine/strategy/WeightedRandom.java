@@ -1,7 +1,7 @@
 package dev.fulcrum.engine.strategy;
 
-import java.util.List;
 import dev.fulcrum.engine.Backend;
+import java.util.List;
 
 /**
  * {@code weighted-random}: candidate i with probability {@code w[i] / sum(w)}. Weights 3,1 send about 75% to

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.strategy;
 
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategyOption;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.ui.UiSession;
@@ -18,7 +19,7 @@ import javafx.scene.layout.VBox;
 /**
  * Pick a strategy and its options for the selected pool and apply it live; the engine's refusal (e.g. a
  * table size that is not prime) is shown under the form. The current strategy is shown above it. The form has a row
- * for each setting any strategy takes ({@link StrategyForm#allOptions}), id {@code #NAMEField}; only the chosen
+ * for each setting any strategy takes ({@link Strategies#allOptions}), id {@code #NAMEField}; only the chosen
  * strategy's rows show.
  */
 public final class StrategyController {
@@ -53,7 +54,7 @@ public final class StrategyController {
                 return text;
             }
         });
-        for (StrategyOption o : StrategyForm.allOptions()) {
+        for (StrategyOption o : Strategies.allOptions()) {
             Control field;
             if (o.kind() == StrategyOption.Kind.HASH_KEY) {
                 ComboBox<String> key = new ComboBox<>();

@@ -45,13 +45,6 @@ public final class StrategyForm {
         return optionsOf(type).stream().map(StrategyOption::name).toList();
     }
 
-    /** Every setting any strategy takes, once, in registration order: the form has one field for each. */
-    public static List<StrategyOption> allOptions() {
-        Map<String, StrategyOption> m = new LinkedHashMap<>();
-        Strategies.ALL.forEach(d -> d.options().forEach(o -> m.putIfAbsent(o.name(), o)));
-        return List.copyOf(m.values());
-    }
-
     /**
      * A strategy object in words, its settings by what they do, each config field named once where a person would
      * look it up: {@code {type=consistent-hash, key=path, virtualNodes=160, balanceFactor=1.25}} reads "consistent
