@@ -166,7 +166,8 @@ public final class Engine implements AutoCloseable {
 
     /**
      * New engine-wide settings. Slow start, outlier detection and rise/fall apply from the next event; new
-     * breaker settings give every backend a fresh CLOSED breaker (its window was counted under the old rules).
+     * breaker settings give every backend a fresh CLOSED breaker (its window was counted under the old rules),
+     * unless only openMs changed ({@link PoolControl#replaceBreakers}).
      */
     public void setSettings(EngineSettings s) {
         if (s == null) {

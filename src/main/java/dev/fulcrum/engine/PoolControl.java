@@ -127,12 +127,18 @@ final class PoolControl {
     }
 
     /**
-     * New breaker settings: every member gets a fresh CLOSED breaker; one that was not CLOSED tells its
-     * move to CLOSED.
+     * New breaker settings. When only openMs changed, every breaker keeps its state and window and an open wait
+     * under way takes the new length ({@link CircuitBreaker#retime}): an operator shortening the wait during an
+     * incident must not close breakers on failing backends. Otherwise every member gets a fresh CLOSED breaker
+     * (its window was counted under the old rules); one that was not CLOSED tells its move to CLOSED.
      */
     void replaceBreakers(BreakerSpec spec) {
         List<Pending> events = new ArrayList<>();
         for (Backend b : members.values()) {
+            if (b.breaker().spec().withOpenMs(spec.openMs()).equals(spec)) {
+                b.breaker().retime(spec);
+                continue;
+            }
             CircuitBreaker old = b.replaceBreaker(spec);
             if (old.state() != CircuitBreaker.State.CLOSED) {
                 events.add(new Pending("breaker", b.id(), old.state().name(), CircuitBreaker.State.CLOSED.name()));

@@ -237,6 +237,35 @@ class PoolBreakerTest {
     }
 
     @Test
+    void shorteningOnlyOpenMsKeepsAnOpenBreakerAndEndsItsWaitAtOnce() {
+        add("a", "b");
+        failOn("a", 4);
+        clock.advance(Duration.ofMillis(3_000));
+        engine.tick();
+        assertThat(breakerOf("a")).as("3 s into a 10 s wait").isEqualTo(CircuitBreaker.State.OPEN);
+
+        engine.setSettings(SETTINGS.withBreaker(BREAKER.withOpenMs(1_500)));
+        assertThat(breakerOf("a")).as("kept, not a fresh CLOSED breaker").isEqualTo(CircuitBreaker.State.OPEN);
+        engine.tick();
+
+        assertThat(breakerOf("a")).as("opened 3 s ago, 1.5 s is over").isEqualTo(CircuitBreaker.State.HALF_OPEN);
+        assertThat(breakerEvents()).containsExactly("a:CLOSED->OPEN", "a:OPEN->HALF_OPEN");
+    }
+
+    @Test
+    void lengtheningOnlyOpenMsMakesTheWaitUnderWayLonger() {
+        add("a", "b");
+        failOn("a", 4);
+        engine.setSettings(SETTINGS.withBreaker(BREAKER.withOpenMs(60_000)));
+        clock.advance(Duration.ofMillis(30_000));
+        engine.tick();
+        assertThat(breakerOf("a")).isEqualTo(CircuitBreaker.State.OPEN);
+        clock.advance(Duration.ofMillis(30_000));
+        engine.tick();
+        assertThat(breakerOf("a")).isEqualTo(CircuitBreaker.State.HALF_OPEN);
+    }
+
+    @Test
     void newBreakerSettingsApplyToBackendsAlreadyInThePool() {
         add("a", "b");
         Lease before1 = pickOf("a");

@@ -15,4 +15,9 @@ public record BreakerSpec(boolean enabled, int window, int minimumCalls, double 
                           double slowCallRateThreshold, long openMs, int halfOpenCalls) {
     public static final BreakerSpec DEFAULT = new BreakerSpec(true, 20, 10, 50, 2000, 100, 10_000, 3);
     public static final BreakerSpec DISABLED = new BreakerSpec(false, 20, 10, 50, 2000, 100, 10_000, 3);
+
+    public BreakerSpec withOpenMs(long ms) {
+        return new BreakerSpec(enabled, window, minimumCalls, failureRateThreshold, slowCallMs, slowCallRateThreshold,
+                ms, halfOpenCalls);
+    }
 }

@@ -76,7 +76,8 @@ public final class CircuitBreaker {
         }
     }
 
-    private final BreakerSpec spec;
+    /** Replaced only by {@link #retime} (the control thread), which changes nothing but openMs. */
+    private volatile BreakerSpec spec;
     /** halfOpenCalls, at least 1: with 0 no probe would ever be admitted and HALF_OPEN would never end. */
     private final int probes;
     private final Ticker ticker;
@@ -96,6 +97,28 @@ public final class CircuitBreaker {
 
     public BreakerSpec spec() {
         return spec;
+    }
+
+    /**
+     * Takes {@code to}, which differs from the settings in use only in {@code openMs}: the state and the window
+     * stay, and an OPEN wait under way is counted again from when it began with the new length (so shortening it
+     * past what has elapsed makes it due at once). No transition happens here; a due wait ends at the next tick.
+     *
+     * @throws IllegalArgumentException when {@code to} changes anything but openMs
+     */
+    public void retime(BreakerSpec to) {
+        BreakerSpec from = spec;
+        if (!from.withOpenMs(to.openMs()).equals(to)) {
+            throw new IllegalArgumentException("retime: only openMs may change (from " + from + " to " + to + ")");
+        }
+        long by = TimeUnit.MILLISECONDS.toNanos(to.openMs() - from.openMs());
+        spec = to;
+        while (true) {
+            S s = state.get();
+            if (!(s instanceof Open o) || state.compareAndSet(s, new Open(o.untilNanos() + by, o.epoch()))) {
+                return;
+            }
+        }
     }
 
     public State state() {
