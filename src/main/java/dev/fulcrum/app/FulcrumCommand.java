@@ -69,6 +69,10 @@ public final class FulcrumCommand implements Callable<Integer> {
             + " expectation, exit 0 when all held, 1 when one failed, 2 for an invalid file")
     boolean checkLesson;
 
+    @Option(names = "--step-pause", paramLabel = "SECONDS", description = "with --lesson --check: the presenter's talk"
+            + " before each Next, traffic and timers going on meanwhile (default: 0)")
+    Double stepPause;
+
     FulcrumCommand(WindowLauncher window) {
         this(window, null);
     }
@@ -94,7 +98,7 @@ public final class FulcrumCommand implements Callable<Integer> {
         if (checkConfig != null) {
             return check(checkConfig);
         }
-        if (lesson != null || checkLesson) {
+        if (lesson != null || checkLesson || stepPause != null) {
             if (lesson == null || !checkLesson) {
                 System.err.println("fulcrum: --lesson FILE and --check go together (the window plays lessons from"
                         + " its Lessons tab)");
@@ -104,7 +108,11 @@ public final class FulcrumCommand implements Callable<Integer> {
                 System.err.println("fulcrum: --lesson: no lessons in this build");
                 return CONFIG_ERROR;
             }
-            return lessons.check(lesson);
+            if (stepPause != null && (!(stepPause >= 0) || stepPause > 600)) {
+                System.err.println("fulcrum: --step-pause: must be between 0 and 600 seconds (got: " + stepPause + ")");
+                return CONFIG_ERROR;
+            }
+            return lessons.check(lesson, stepPause == null ? 0 : Math.round(stepPause * 1000));
         }
         if (trust || untrust) {
             List<String> names;

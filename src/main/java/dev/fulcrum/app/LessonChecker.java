@@ -13,7 +13,8 @@ public interface LessonChecker {
      * Plays every step of the lesson in {@code file} on a fresh engine, printing one line per expectation on
      * standard output.
      *
+     * @param stepPauseMs the presenter's talk before each Next ({@code --step-pause}), 0 for none
      * @return the exit code: 0 every expectation held, 1 one failed, 2 the file is not a valid lesson
      */
-    int check(Path file);
+    int check(Path file, long stepPauseMs);
 }

@@ -27,6 +27,9 @@ sealed interface Action {
 
         /** Waits, letting the window see figures come in meanwhile. */
         void pause(long ms);
+
+        /** Merges {@code patch} into the running config and applies it, as a saved config file applies. */
+        void patchConfig(com.fasterxml.jackson.databind.JsonNode patch);
     }
 
     void run(Context c);
@@ -173,6 +176,19 @@ sealed interface Action {
         public String describe() {
             return "what if: " + (remove != null ? "remove " + String.join(", ", remove)
                     : add != null ? "add " + add : "weights " + weights);
+        }
+    }
+
+    /** A change of the running config, as a JSON merge patch (e.g. a breaker's open wait, in the step about it). */
+    record Config(com.fasterxml.jackson.databind.JsonNode patch) implements Action {
+        @Override
+        public void run(Context c) {
+            c.patchConfig(patch);
+        }
+
+        @Override
+        public String describe() {
+            return "config " + patch;
         }
     }
 

@@ -12,6 +12,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The window's engine (embedded or attached) turned into a lesson's: the lesson's config applied in place through
@@ -26,19 +27,29 @@ import java.util.Set;
  * <p>A backend kept from before keeps its breaker and its health; a lesson that depends on them says so in its
  * narration. Whatever else the engine refuses (a lesson that changes {@code timeouts}, say) is the answer of
  * {@link #apply}.
+ *
+ * <p>{@link #close()} puts back what ran before: the config as it was (the lesson's added demo backends stop, its
+ * strategy and breaker settings go) and each demo backend's faults as they were (a lesson that failed demo-b every
+ * request must not leave it failing). Closing twice restores once.
  */
 final class InPlaceEngine implements LessonEngine {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private final EngineClient client;
     private final URI proxy;
+    private final String configBefore;
+    private final Map<String, Map<String, Object>> demosBefore;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private InPlaceEngine(EngineClient client) {
+    private InPlaceEngine(EngineClient client, String configBefore, Map<String, Map<String, Object>> demosBefore) {
         this.client = client;
         this.proxy = URI.create(client.state().proxy());
+        this.configBefore = configBefore;
+        this.demosBefore = demosBefore;
     }
 
     static InPlaceEngine apply(EngineClient client, Lesson lesson) {
-        FulcrumConfig running = ConfigLoader.parse(client.configJson());
+        String before = client.configJson();
+        FulcrumConfig running = ConfigLoader.parse(before);
         Map<String, Map<String, Object>> demos = client.demoState();
         FulcrumConfig next = adapted(lesson.config(), lesson.sets(), running, demos);
         List<String> problems = client.applyConfig(ConfigWriter.toJson(next));
@@ -62,7 +73,7 @@ final class InPlaceEngine implements LessonEngine {
                 }
             }
         }
-        return new InPlaceEngine(client);
+        return new InPlaceEngine(client, before, demos);
     }
 
     @SuppressWarnings("unchecked")
@@ -94,8 +105,27 @@ final class InPlaceEngine implements LessonEngine {
         return proxy;
     }
 
+    /** Puts back the config and the demo backends' faults that ran before the lesson; the engine stays up. */
     @Override
     public void close() {
-        // the window's engine is the window's
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        List<String> problems = client.applyConfig(configBefore);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("the engine refuses the config it ran before the lesson: "
+                    + String.join("; ", problems));
+        }
+        Map<String, Map<String, Object>> now = client.demoState();
+        demosBefore.forEach((id, was) -> {
+            if (now.containsKey(id)) {
+                client.updateDemo(id, number(was.get("latencyMs")), number(was.get("errorRate")),
+                        Boolean.TRUE.equals(was.get("down")));
+            }
+        });
+    }
+
+    private static Double number(Object o) {
+        return o instanceof Number n ? n.doubleValue() : null;
     }
 }

@@ -69,7 +69,7 @@ public final class LessonReader {
         ACTIONS.put("remove", Action.Remove.class);
         ACTIONS.put("add", Action.Add.class);
         ACTIONS.put("demo", Action.DemoFault.class);
-        for (String verb : List.of("strategy", "traffic", "stopTraffic", "preview", "waitMs")) {
+        for (String verb : List.of("strategy", "traffic", "stopTraffic", "preview", "waitMs", "config")) {
             ACTIONS.put(verb, null);
         }
     }
@@ -79,6 +79,8 @@ public final class LessonReader {
     /** The backend ids of the lesson so far: the config's, then each step's additions. */
     private final Set<String> backends = new LinkedHashSet<>();
     private final Set<String> demos = new LinkedHashSet<>();
+    /** The lesson's own config as written, which a step's config action must leave valid. */
+    private JsonNode lessonConfig;
     /** A step's expectations and wait, and the small parts of the grammar its actions share. */
     private final ExpectationReader grammar = new ExpectationReader(json, backends);
 
@@ -145,6 +147,7 @@ public final class LessonReader {
         String title = text(root, ConfigProblem.ROOT, "title");
         String summary = text(root, ConfigProblem.ROOT, "summary");
         JsonNode c = root.get("config");
+        lessonConfig = c;
         FulcrumConfig config = c == null ? null : config(c);
         Set<String> sets = new LinkedHashSet<>();
         if (c != null) {
@@ -239,6 +242,8 @@ public final class LessonReader {
                 Long ms = json.integerIn(v, at, 1, MAX_TRAFFIC_MS);
                 return ms == null ? null : new Action.Wait(ms);
             }
+            case "config":
+                return configPatch(v, at);
             default:
                 throw new IllegalStateException(verb);
         }
@@ -282,6 +287,29 @@ public final class LessonReader {
         if (errorRate != null) {
             json.refuse(child(path, "errorRate"), Limits.rate(errorRate), errorRate);
         }
+    }
+
+    /**
+     * A config action: an object merged into the lesson's own config must still be a valid config (checked by the
+     * config's reader, its problems at this action's path); the engine checks it again against what it runs.
+     */
+    private Action configPatch(JsonNode v, String path) {
+        if (!v.isObject() || v.isEmpty()) {
+            json.refuse(path, "must be a non-empty JSON object (a merge patch of the config)", v);
+            return null;
+        }
+        if (lessonConfig != null) {
+            try {
+                ConfigLoader.fromTree(ConfigPatch.merge(lessonConfig.deepCopy(), v));
+            } catch (ConfigException e) {
+                for (ConfigProblem p : e.problems()) {
+                    problems.add(new ConfigProblem(p.path().equals(ConfigProblem.ROOT) ? path : path + "." + p.path(),
+                            p.message(), p.value()));
+                }
+                return null;
+            }
+        }
+        return new Action.Config(v.deepCopy());
     }
 
     private Action traffic(JsonNode n, String path) {

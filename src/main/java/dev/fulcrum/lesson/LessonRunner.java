@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -40,11 +42,23 @@ import java.util.function.Consumer;
  * <p>A step's figures start when the step does: shares, answer counts and latency percentiles are of the requests
  * sent since it began (a run started in an earlier step goes on sending), answers by status and requests sent twice
  * are of the current traffic run as a whole. Time inside the engine (a breaker's open window, slow start) is real
- * time: a lesson keeps its waits short by choosing small {@code openMs} and {@code slowStartMs}.
+ * time: a lesson keeps its waits short by choosing small {@code openMs} and {@code slowStartMs}, and starts a timer
+ * its narration talks about in the step that talks about it (a {@code config} action).
  *
- * <p>Threading: {@link #run} blocks (it waits in real time) and is called by one thread at a time; {@link #stop} may
- * be called from any thread and ends a wait at once. The interim listener is called on the running thread about
- * four times a second while a step waits.
+ * <p><b>The presenter's pace.</b> A step is <i>active</i> while {@link #run} plays it; between two steps the presenter
+ * talks ({@link #talk} in the headless check, the time before Next in the window). A traffic run's {@code durationMs}
+ * is spent only while a step is active: while the presenter talks the run goes on sending at its rate, so the room
+ * keeps seeing traffic and the next step finds it still running, however long the talk. Example: a 1.5 s run started
+ * by a step that waits 0.7 s, then 12 s of talk, then a step that waits for the run to end: it sends for 0.7 + 12 +
+ * 0.8 s, and the last step sees requests in flight when it begins.
+ *
+ * <p>The runner owns its engine: {@link #close()} closes it (a fresh one stops; the window's own gets back the config
+ * it ran before the lesson).
+ *
+ * <p>Threading: {@link #run} and {@link #talk} block (they wait in real time) and are called by one thread at a time;
+ * {@link #stop} may be called from any thread and ends a wait at once. The interim listener is called on the running
+ * thread about four times a second while a step waits. A run's budget is kept under its own lock; one daemon timer
+ * thread ends a run whose budget is spent.
  */
 public final class LessonRunner implements Action.Context, Figures, LessonPlayer.Steps {
     static final long INTERIM_MS = 250;
@@ -56,7 +70,11 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
      */
     private static final Ticker TICKER = Ticker.system();
 
+    /** Longest a lesson's run sends in real time, talk included: a lesson left open at a projector stops one day. */
+    private static final long MAX_RUN_MS = TimeUnit.MINUTES.toMillis(30);
+
     private final Lesson lesson;
+    private final LessonEngine engine;
     private final EngineClient client;
     private final URI proxy;
     private final ExecutorService httpThreads;
@@ -69,7 +87,8 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     private int next;
 
     // the lesson's traffic
-    private TrafficGenerator traffic;
+    private volatile TrafficGenerator traffic;
+    private final Budget budget = new Budget();
     private Map<String, Long> receivedAtTrafficStart = Map.of();
 
     /** How the current run's requests ended, in the order their ends came. */
@@ -81,8 +100,10 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     private Map<String, String> keysBefore = Map.of();
     private EngineClient.Preview preview;
 
+    /** A runner of {@code lesson} on {@code engine}, which it owns from now on (see {@link #close()}). */
     public LessonRunner(Lesson lesson, LessonEngine engine) {
         this.lesson = lesson;
+        this.engine = engine;
         this.client = engine.client();
         this.proxy = engine.proxy();
         this.httpThreads = Executors.newCachedThreadPool(r -> {
@@ -136,27 +157,40 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         Step s = lesson.steps().get(step);
         List<Check> problems = new ArrayList<>();
         begin(s);
-        for (Action a : s.actions()) {
-            if (stopped) {
-                break;
+        budget.resume();
+        try {
+            for (Action a : s.actions()) {
+                if (stopped) {
+                    break;
+                }
+                try {
+                    a.run(this);
+                } catch (RuntimeException e) {
+                    problems.add(Check.of(false, "do " + a.describe() + ": " + e.getMessage()));
+                }
             }
-            try {
-                a.run(this);
-            } catch (RuntimeException e) {
-                problems.add(Check.of(false, "do " + a.describe() + ": " + e.getMessage()));
+            if (s.waitFor() != null && !stopped) {
+                Check timedOut = await(step, s, s.waitFor());
+                if (timedOut != null) {
+                    problems.add(timedOut);
+                }
             }
-        }
-        if (s.waitFor() != null && !stopped) {
-            Check timedOut = await(step, s, s.waitFor());
-            if (timedOut != null) {
-                problems.add(timedOut);
+            List<Check> out = new ArrayList<>(problems);
+            for (Expectation e : s.expect()) {
+                out.add(check(e));
             }
+            return new StepReport(step, out, true);
+        } finally {
+            budget.pause();
         }
-        List<Check> out = new ArrayList<>(problems);
-        for (Expectation e : s.expect()) {
-            out.add(check(e));
-        }
-        return new StepReport(step, out, true);
+    }
+
+    /**
+     * The presenter talks for {@code ms} before the next step (the headless check's {@code --step-pause}): nothing is
+     * done, the traffic goes on sending and the engine's timers run, as in front of a room. {@link #stop} ends it.
+     */
+    public void talk(long ms) {
+        sleepUntil(TICKER.nanos() + TimeUnit.MILLISECONDS.toNanos(ms));
     }
 
     /** {@link #run(int)} with {@code interim} told of the step's figures as they come in. */
@@ -175,15 +209,18 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         }
     }
 
+    /** Stops the traffic and the runner's threads, then closes the engine (the window's gets its config back). */
     @Override
     public void close() {
         stop();
         eventSink.set(null);
+        budget.close();
         TrafficGenerator t = traffic;
         if (t != null) {
             t.close();
         }
         httpThreads.shutdownNow();
+        engine.close();
     }
 
     // ------------------------------------------------------------------ a step
@@ -270,20 +307,41 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         synchronized (runAnswers) {
             runAnswers.clear();
         }
-        TrafficGenerator t = TrafficGenerator.create(plan.settings(proxy), null);
+        TrafficGenerator t = TrafficGenerator.create(plan.settings(proxy)
+                .withDuration(Duration.ofMillis(Math.max(plan.durationMs(), MAX_RUN_MS))), null);
         t.onAnswer(a -> {
             synchronized (runAnswers) {
                 runAnswers.add(a);
             }
         });
         traffic = t.start();
+        budget.start(t, plan.durationMs());
     }
 
     @Override
     public void stopTraffic() {
+        budget.start(null, 0);
         TrafficGenerator t = traffic;
         if (t != null) {
             t.stop();
+        }
+    }
+
+    @Override
+    public void patchConfig(JsonNode patch) {
+        ObjectNode config;
+        try {
+            config = (ObjectNode) MAPPER.readTree(client.configJson());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the running config: " + e.getMessage(), e);
+        }
+        apply(ConfigPatch.merge(config, patch));
+    }
+
+    private void apply(JsonNode config) {
+        List<String> problems = client.applyConfig(config.toString());
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException(String.join("; ", problems));
         }
     }
 
@@ -299,10 +357,7 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         ArrayNode demos = existing instanceof ArrayNode a ? a : config.putArray("demoBackends");
         demos.addObject().put("id", id).put("port", 0).put("weight", weight).put("latencyMs", latencyMs)
                 .put("errorRate", errorRate);
-        List<String> problems = client.applyConfig(config.toString());
-        if (!problems.isEmpty()) {
-            throw new IllegalStateException(String.join("; ", problems));
-        }
+        apply(config);
     }
 
     @Override
@@ -426,5 +481,79 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     @Override
     public Map<String, Map<String, Object>> demoState() {
         return client.demoState();
+    }
+
+    /**
+     * How much of the current traffic run's {@code durationMs} is left, spent only while a step is active; the run is
+     * stopped when none is left (on the timer thread, or at once when a step resumes with none).
+     */
+    private static final class Budget {
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "fulcrum-lesson-traffic-end");
+            t.setDaemon(true);
+            return t;
+        });
+        private TrafficGenerator run;
+        private long leftNanos;
+        /** When the active time under way began, or -1 while the presenter talks. */
+        private long activeSince = -1;
+        private ScheduledFuture<?> end;
+
+        /** A new run with {@code ms} to spend (null: none), started during an active step. */
+        synchronized void start(TrafficGenerator g, long ms) {
+            cancel();
+            run = g;
+            leftNanos = TimeUnit.MILLISECONDS.toNanos(ms);
+            if (activeSince >= 0) {
+                activeSince = TICKER.nanos();
+                schedule();
+            }
+        }
+
+        synchronized void resume() {
+            activeSince = TICKER.nanos();
+            schedule();
+        }
+
+        synchronized void pause() {
+            if (activeSince >= 0) {
+                leftNanos -= TICKER.nanos() - activeSince;
+                activeSince = -1;
+            }
+            cancel();
+        }
+
+        synchronized void close() {
+            cancel();
+            run = null;
+            timer.shutdownNow();
+        }
+
+        private void schedule() {
+            TrafficGenerator g = run;
+            if (g == null || timer.isShutdown()) {
+                return;
+            }
+            if (leftNanos <= 0) {
+                g.stop();
+                run = null;
+                return;
+            }
+            end = timer.schedule(() -> {
+                synchronized (this) {
+                    if (run == g) {
+                        g.stop();
+                        run = null;
+                    }
+                }
+            }, leftNanos, TimeUnit.NANOSECONDS);
+        }
+
+        private void cancel() {
+            if (end != null) {
+                end.cancel(false);
+                end = null;
+            }
+        }
     }
 }

@@ -39,8 +39,7 @@ class InPlaceLessonTest {
     }
 
     static List<String> play(Lesson lesson, EngineClient client) {
-        try (LessonEngine engine = LessonEngine.inPlace(client, lesson);
-             LessonRunner runner = new LessonRunner(lesson, engine)) {
+        try (LessonRunner runner = new LessonRunner(lesson, LessonEngine.inPlace(client, lesson))) {
             List<String> lines = new java.util.ArrayList<>();
             for (int i = 0; i < lesson.steps().size(); i++) {
                 int step = i + 1;
@@ -68,7 +67,29 @@ class InPlaceLessonTest {
             List<String> lines = play(LessonReader.readResource(Lessons.resource("consistent-hashing")), client);
             assertThat(lines).isNotEmpty().allMatch(l -> l.contains(": ok: "), "every line ok");
         }
-        assertThat(app.demos().get("demo-e")).isNotNull(); // the lesson's added demo backend runs in that engine
+        assertThat(app.demos().get("demo-e")).as("the lesson's added demo backend, stopped with the lesson").isNull();
+    }
+
+    @Test
+    void closingTheLessonPutsBackTheConfigAndTheDemoFaultsThatRanBefore() {
+        FulcrumConfig before = app.currentConfig();
+        double latencyBefore = app.demos().get("demo-b").latencyMs();
+        Lesson l = LessonReader.parse("{\"title\": \"t\", \"summary\": \"s\", \"config\": {\"strategy\": {\"type\":"
+                + " \"round-robin\"}, \"circuitBreaker\": {\"openMs\": 1500}, \"demoBackends\": [{\"id\": \"demo-a\","
+                + " \"port\": 0}, {\"id\": \"demo-b\", \"port\": 0, \"errorRate\": 1.0}]}, \"steps\": [{\"say\": \"x\","
+                + " \"do\": [{\"demo\": \"demo-b\", \"latencyMs\": 40}, {\"add\": \"demo-e\"}],"
+                + " \"expect\": [{\"state\": \"demo-e\", \"is\": \"UP\"}]}]}", "t");
+        EngineClient client = new InProcessEngineClient(app);
+        List<String> lines = play(l, client);
+
+        assertThat(lines).allMatch(line -> line.contains(": ok: "), "the lesson ran");
+        assertThat(LessonConfigs.demoPorts(app.currentConfig(), d -> 0)).as("ports aside (0 is any free one)")
+                .isEqualTo(before);
+        assertThat(app.demos().get("demo-e")).isNull();
+        assertThat(app.demos().get("demo-b").errorRate()).isZero();
+        assertThat(app.demos().get("demo-b").latencyMs()).isEqualTo(latencyBefore);
+        assertThat(app.engine().pool("default").snapshot().spec().type()).isEqualTo("smooth-weighted-round-robin");
+        assertThat(app.currentConfig().circuitBreaker().openMs()).isEqualTo(10_000);
     }
 
     @Test

@@ -3,14 +3,18 @@ package dev.fulcrum.lesson;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.app.FulcrumCommand;
+import dev.fulcrum.app.LessonChecker;
 import dev.fulcrum.app.WindowLauncher;
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.demo.TrafficSnapshot;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +42,11 @@ class LessonCheckCommandTest {
     }
 
     private int check(Path f) {
-        return LessonCheck.run(f, new PrintStream(out, true, StandardCharsets.UTF_8),
+        return check(f, 0);
+    }
+
+    private int check(Path f, long stepPauseMs) {
+        return LessonCheck.run(f, stepPauseMs, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 
@@ -100,9 +108,41 @@ class LessonCheckCommandTest {
                 throw new AssertionError("no window for --lesson");
             }
         };
-        assertThat(FulcrumCommand.run(new String[] {"--lesson", f.toString(), "--check"}, none, this::check)).isZero();
+        List<Long> pauses = new ArrayList<>();
+        LessonChecker hook = (file, pause) -> {
+            pauses.add(pause);
+            return check(file, pause);
+        };
+        assertThat(FulcrumCommand.run(new String[] {"--lesson", f.toString(), "--check"}, none, hook)).isZero();
         assertThat(out()).isEqualTo("step 1: ok: state of demo-a UP\n");
-        assertThat(FulcrumCommand.run(new String[] {"--lesson", f.toString()}, none, this::check)).isEqualTo(2);
-        assertThat(FulcrumCommand.run(new String[] {"--check"}, none, this::check)).isEqualTo(2);
+        assertThat(FulcrumCommand.run(new String[] {"--lesson", f.toString(), "--check", "--step-pause", "0.25"}, none,
+                hook)).isZero();
+        assertThat(pauses).containsExactly(0L, 250L);
+        assertThat(FulcrumCommand.run(new String[] {"--lesson", f.toString()}, none, hook)).isEqualTo(2);
+        assertThat(FulcrumCommand.run(new String[] {"--check"}, none, hook)).isEqualTo(2);
+        assertThat(FulcrumCommand.run(new String[] {"--lesson", f.toString(), "--check", "--step-pause", "-1"}, none,
+                hook)).isEqualTo(2);
+        assertThat(FulcrumCommand.run(new String[] {"--step-pause", "3"}, none, hook)).isEqualTo(2);
+        assertThat(pauses).hasSize(2);
+    }
+
+    @Test
+    void theTrafficGoesOnWhileThePresenterTalksAndSpendsItsDurationOnlyInSteps() throws IOException {
+        // 1.2 s of traffic: 0.3 s in step 1, then 2 s of talk, then step 2 waits for the run's end (0.9 s more)
+        Path f = file("{\"say\": \"go\", \"do\": [{\"traffic\": {\"rate\": 100, \"durationMs\": 1200}},"
+                + " {\"waitMs\": 300}]}, {\"say\": \"talked\", \"expect\": [{\"answers\": {\"between\": [60, 100]}}],"
+                + " \"waitFor\": {\"trafficDone\": true, \"timeoutMs\": 5000}}");
+        Lesson lesson = LessonReader.read(f);
+        try (LessonRunner runner = new LessonRunner(lesson, LessonEngine.fresh(lesson.config()))) {
+            runner.run(0);
+            long sentBefore = runner.traffic().sent();
+            runner.talk(2000);
+            long sentDuringTalk = runner.traffic().sent() - sentBefore;
+            assertThat(sentDuringTalk).as("sent while the presenter talked 2 s at 100 req/s").isGreaterThan(100);
+            assertThat(runner.traffic().state()).isNotEqualTo(TrafficSnapshot.State.DONE);
+            StepReport r = runner.run(1);
+            assertThat(r.checks()).allMatch(Check::ok, "step 2: " + r.checks());
+            assertThat(runner.traffic().state()).isEqualTo(TrafficSnapshot.State.DONE);
+        }
     }
 }

@@ -85,6 +85,21 @@ class LessonReaderTest {
     }
 
     @Test
+    void aConfigActionMustLeaveTheLessonsConfigValidAndIsNamedByItsPath() {
+        assertThat(problems(lesson("[{\"say\": \"x\"}, {\"say\": \"y\", \"do\": [{\"config\": {\"circuitBreaker\":"
+                + " {\"openMs\": -5}}}]}]"))).containsExactly(
+                "lesson error: steps[1].do[0].config.circuitBreaker.openMs: must be greater than 0 (got: -5)");
+        assertThat(problems(lesson("[{\"say\": \"x\", \"do\": [{\"config\": {\"circuitBreakr\": {}}}]}]")))
+                .singleElement().asString().startsWith("lesson error: steps[0].do[0].config.circuitBreakr: ");
+        assertThat(problems(lesson("[{\"say\": \"x\", \"do\": [{\"config\": {}}]}]"))).containsExactly(
+                "lesson error: steps[0].do[0].config: must be a non-empty JSON object (a merge patch of the config)"
+                        + " (got: {})");
+        Lesson l = LessonReader.parse(lesson("[{\"say\": \"x\", \"do\": [{\"config\": {\"circuitBreaker\":"
+                + " {\"openMs\": 1500}}}]}]"), "x");
+        assertThat(l.steps().get(0).actions().get(0).describe()).isEqualTo("config {\"circuitBreaker\":{\"openMs\":1500}}");
+    }
+
+    @Test
     void aBackendAddedByAStepMayBeNamedByLaterSteps() {
         Lesson l = LessonReader.parse(lesson("[{\"say\": \"x\", \"do\": [{\"add\": \"demo-e\"}]},"
                 + " {\"say\": \"y\", \"do\": [{\"demo\": \"demo-e\", \"down\": true}],"
