@@ -2,6 +2,7 @@ package dev.fulcrum.lesson;
 
 import dev.fulcrum.admin.EngineClient;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -14,8 +15,9 @@ import java.util.function.Supplier;
  *
  * <p>Next plays the following step (its actions, its wait, its checks) on a background thread, unless that step was
  * played already (after Back), when it only shows it again: a step's actions run once, as the room saw them. Back
- * shows the step before, its lines as they came out; a step still playing goes on meanwhile. While a step plays,
- * Next waits for it.
+ * shows the step before, its lines as they came out; a step still playing goes on meanwhile. Next on a step still
+ * playing is the presenter moving on: its wait ends at once ({@link Steps#hurry}), it is judged on what came in, and
+ * the following step plays; a press is never lost.
  *
  * <p>Example: a three-step lesson. {@link #start()} plays step 1 and shows it; Next plays step 2; Back shows step 1
  * again (not played again); Next shows step 2; Next plays step 3; Next at the last step does nothing.
@@ -28,6 +30,13 @@ public final class LessonPlayer implements AutoCloseable {
 
         /** Ends a wait under way (from any thread). */
         void stop();
+
+        /**
+         * Ends the wait of {@code step} if it is under way or still to come, as the presenter moves on; its
+         * expectations are judged on what came in so far (from any thread).
+         */
+        default void hurry(int step) {
+        }
 
         @Override
         void close();
@@ -68,6 +77,9 @@ public final class LessonPlayer implements AutoCloseable {
     private int played;
     private String problem;
     private boolean closed;
+    private final CompletableFuture<Void> closedDone = new CompletableFuture<>();
+    /** Next was pressed while the step on screen played: show the following one once it is done. */
+    private boolean advanceWhenDone;
 
     /**
      * @param open       makes the steps to play (applies the lesson's config); called once, on the background thread
@@ -84,13 +96,25 @@ public final class LessonPlayer implements AutoCloseable {
 
     /** A player on the engine behind {@code client}, the lesson's config applied to it in place. */
     public static LessonPlayer onEngine(Lesson lesson, EngineClient client, Consumer<View> listener) {
+        return onEngine(lesson, client, listener, CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * As {@link #onEngine(Lesson, EngineClient, Consumer)}, applying the lesson's config only once {@code after} is
+     * done: a lesson played while another closes must find the config the other put back, not have it put back over
+     * its own.
+     */
+    public static LessonPlayer onEngine(Lesson lesson, EngineClient client, Consumer<View> listener,
+                                        CompletableFuture<?> after) {
         ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fulcrum-lesson");
             t.setDaemon(true);
             return t;
         });
-        return new LessonPlayer(lesson, () -> new LessonRunner(lesson, LessonEngine.inPlace(client, lesson)),
-                thread, listener);
+        return new LessonPlayer(lesson, () -> {
+            after.exceptionally(e -> null).join();
+            return new LessonRunner(lesson, LessonEngine.inPlace(client, lesson));
+        }, thread, listener);
     }
 
     public Lesson lesson() {
@@ -125,15 +149,28 @@ public final class LessonPlayer implements AutoCloseable {
         });
     }
 
-    /** Shows the next step, playing it if it was not played yet; nothing while a step plays or at the last one. */
+    /**
+     * Shows the next step, playing it if it was not played yet; on the step playing, ends its wait and moves on once
+     * it is judged; nothing at the last step.
+     */
     public void next() {
         int toPlay;
         synchronized (this) {
-            if (playing >= 0 || problem != null || shown >= reports.length - 1 || closed) {
+            if (problem != null || shown >= reports.length - 1 || closed) {
+                return;
+            }
+            if (playing >= 0 && shown == playing) {
+                advanceWhenDone = true;
+                Steps s = steps;
+                if (s != null) {
+                    s.hurry(playing);
+                }
                 return;
             }
             shown++;
-            if (shown < played) {
+            if (playing >= 0) {
+                toPlay = -1; // back over steps played while another plays: show them again, up to the one playing
+            } else if (shown < played) {
                 toPlay = -1;
             } else {
                 toPlay = shown;
@@ -175,35 +212,55 @@ public final class LessonPlayer implements AutoCloseable {
         return new int[] {ok, all};
     }
 
-    /** Stops a step under way, stops the lesson's traffic and the player's thread. */
+    /**
+     * Stops a step under way, then, on the player's thread, closes the steps (the lesson's traffic stops, the engine
+     * gets its config back) and the thread; {@link #closed()} completes after.
+     */
     @Override
     public void close() {
-        Steps s;
         synchronized (this) {
             if (closed) {
                 return; // the window closes a player from its own thread and again on the FX thread
             }
             closed = true;
-            s = steps;
-        }
-        if (s != null) {
-            s.stop();
+            if (steps != null) {
+                steps.stop();
+            }
         }
         background.execute(() -> {
-            if (s != null) {
-                s.close();
+            Steps s;
+            synchronized (this) {
+                s = steps; // read here: steps still being opened when close came are set by now
+            }
+            try {
+                if (s != null) {
+                    s.close();
+                }
+                closedDone.complete(null);
+            } catch (RuntimeException e) {
+                closedDone.completeExceptionally(e);
             }
         });
         background.shutdown();
     }
 
+    /** Completes once {@link #close()} has closed the steps (their engine has its config back). */
+    public CompletableFuture<Void> closed() {
+        return closedDone;
+    }
+
     private void play(int step) {
         Steps s;
+        boolean hurried;
         synchronized (this) {
             s = steps;
             if (closed || s == null) {
                 return;
             }
+            hurried = advanceWhenDone;
+        }
+        if (hurried) {
+            s.hurry(step); // Next came while the lesson's config was being applied
         }
         StepReport r;
         try {
@@ -216,12 +273,18 @@ public final class LessonPlayer implements AutoCloseable {
         } catch (RuntimeException e) {
             r = new StepReport(step, java.util.List.of(Check.of(false, "the step failed: " + e.getMessage())), true);
         }
+        boolean advance;
         synchronized (this) {
             reports[step] = r;
             played = Math.max(played, step + 1);
             playing = -1;
+            advance = advanceWhenDone && shown == step;
+            advanceWhenDone = false;
         }
         publish();
+        if (advance) {
+            next();
+        }
     }
 
     private void publish() {

@@ -84,6 +84,10 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     private final AtomicReference<List<EngineEvent>> eventSink;
     private volatile Consumer<StepReport> interim = r -> { };
     private volatile boolean stopped;
+    /** The step whose wait the presenter cut short by moving on ({@link #hurry}), or -1. */
+    private volatile int hurried = -1;
+    /** The step {@link #run} plays now, or -1 between steps. */
+    private volatile int underWay = -1;
     private int next;
 
     // the lesson's traffic
@@ -156,6 +160,7 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         }
         Step s = lesson.steps().get(step);
         List<Check> problems = new ArrayList<>();
+        underWay = step;
         begin(s);
         budget.resume();
         try {
@@ -182,7 +187,22 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
             return new StepReport(step, out, true);
         } finally {
             budget.pause();
+            underWay = -1;
         }
+    }
+
+    /** The presenter moves on: the wait of {@code step}, under way or to come, ends at once. */
+    @Override
+    public void hurry(int step) {
+        hurried = step;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+    }
+
+    /** Whether the wait under way should end now: the lesson stopped, or the presenter moved on. */
+    private boolean cutShort() {
+        return stopped || (underWay >= 0 && hurried == underWay);
     }
 
     /**
@@ -245,6 +265,10 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
                 return null;
             }
             long now = TICKER.nanos();
+            if (hurried == step && !stopped) {
+                return Check.of(false, "moved on after " + Bound.number(Math.round((now - stepStartNanos) / 1e8) / 10.0)
+                        + " s, before " + WaitFor.what(w.condition()) + ": " + c.text());
+            }
             if (now - deadline >= 0 || stopped) {
                 return Check.of(false, "waited " + Bound.number(w.timeoutMs() / 1000.0) + " s for "
                         + WaitFor.what(w.condition()) + ": " + c.text());
@@ -277,7 +301,7 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     private void sleepUntil(long deadlineNanos) {
         synchronized (lock) {
             long left;
-            while (!stopped && (left = deadlineNanos - TICKER.nanos()) > 0) {
+            while (!cutShort() && (left = deadlineNanos - TICKER.nanos()) > 0) {
                 try {
                     TimeUnit.NANOSECONDS.timedWait(lock, left);
                 } catch (InterruptedException ie) {
@@ -370,7 +394,7 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         long deadline = TICKER.nanos() + TimeUnit.MILLISECONDS.toNanos(ms);
         int step = nextStep() - 1;
         Step s = lesson.steps().get(step);
-        while (!stopped && deadline - TICKER.nanos() > 0) {
+        while (!cutShort() && deadline - TICKER.nanos() > 0) {
             sleepUntil(Math.min(deadline, TICKER.nanos() + TimeUnit.MILLISECONDS.toNanos(INTERIM_MS)));
             interim.accept(interimReport(step, s));
         }

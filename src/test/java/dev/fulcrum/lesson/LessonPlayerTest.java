@@ -51,7 +51,7 @@ class LessonPlayerTest {
     }
 
     /** Steps that report one interim and one final line each, and remember what was played. */
-    static final class Script implements LessonPlayer.Steps {
+    static class Script implements LessonPlayer.Steps {
         final List<Integer> played = new ArrayList<>();
         boolean stopped;
         boolean closed;
@@ -121,6 +121,32 @@ class LessonPlayerTest {
         assertThat(p.view().playing()).isFalse();
         p.next();
         assertThat(p.view().shown()).isZero();
+    }
+
+    @Test
+    void nextOnTheStepStillPlayingEndsItsWaitAndPlaysTheFollowingOne() {
+        List<Integer> hurried = new ArrayList<>();
+        LessonPlayer[] player = new LessonPlayer[1];
+        Script script = new Script() {
+            @Override
+            public StepReport run(int step, Consumer<StepReport> interim) {
+                if (step == 0) {
+                    player[0].next(); // the presenter presses Next while step 1 still waits
+                }
+                return super.run(step, interim);
+            }
+
+            @Override
+            public void hurry(int step) {
+                hurried.add(step);
+            }
+        };
+        player[0] = new LessonPlayer(LESSON, () -> script, new Direct(), v -> { });
+        player[0].start();
+
+        assertThat(hurried).as("step 1's wait ended").containsExactly(0);
+        assertThat(script.played).as("the press was not lost: step 2 played after step 1").containsExactly(0, 1);
+        assertThat(player[0].view().shown()).isEqualTo(1);
     }
 
     @Test

@@ -22,7 +22,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TextInputControl;
-import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyEvent;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
@@ -31,8 +30,10 @@ import javafx.util.Duration;
 /**
  * The Lessons tab: the shipped lessons (and any lesson file opened) with their summaries, and Play, which applies the
  * lesson's config to the window's engine in place, embedded or attached, and opens the narration panel beside the
- * views. While a lesson plays, Next, Back and the space bar move through its steps; each step switches to the view it
- * names and marks what it points at ({@link Highlighter}), and its checks tick as the figures come in. The playing is
+ * views. While a lesson plays, Next, Space and Page Down advance and Back and Page Up go back, whatever has the focus
+ * (a presenter's clicker sends Page Down; a step must never type a space into a field); each step switches to the view
+ * it names, marks what it points at ({@link Highlighter}) and gives the focus to Next, and its checks tick as the
+ * figures come in. Stop (or playing another lesson) gives the engine back the config it ran before. The playing is
  * {@link LessonPlayer}'s (plain Java); this controller only shows it.
  */
 public final class LessonsController {
@@ -53,6 +54,8 @@ public final class LessonsController {
     private final AtomicBoolean posted = new AtomicBoolean();
     private Frame frame;
     private LessonPlayer player;
+    /** Done once the last player stopped has given the engine its config back. */
+    private java.util.concurrent.CompletableFuture<?> restored = java.util.concurrent.CompletableFuture.completedFuture(null);
     private NarrationPanel panel;
     private Highlighter highlighter;
     private dev.fulcrum.ui.FxTicks.Ticking remark;
@@ -121,8 +124,21 @@ public final class LessonsController {
         this.frame = f;
         this.highlighter = new Highlighter(f.root());
         f.root().addEventFilter(KeyEvent.KEY_PRESSED, e -> {
-            if (e.getCode() == KeyCode.SPACE && player != null && !(e.getTarget() instanceof TextInputControl)) {
-                next();
+            if (player == null || e.isShortcutDown() || e.isAltDown()) {
+                return;
+            }
+            switch (e.getCode()) {
+                case SPACE, PAGE_DOWN -> next();
+                case PAGE_UP -> back();
+                default -> {
+                    return;
+                }
+            }
+            e.consume();
+        });
+        // a key released into a field after its press was taken would still type nothing, but a KEY_TYPED space would
+        f.root().addEventFilter(KeyEvent.KEY_TYPED, e -> {
+            if (player != null && " ".equals(e.getCharacter()) && e.getTarget() instanceof TextInputControl) {
                 e.consume();
             }
         });
@@ -141,9 +157,10 @@ public final class LessonsController {
         panel.stop.setOnAction(a -> stop());
         frame.beside().accept(panel);
         shownStep = -1;
-        player = LessonPlayer.onEngine(e.lesson(), session.client(), this::post);
+        player = LessonPlayer.onEngine(e.lesson(), session.client(), this::post, restored);
         remark = dev.fulcrum.ui.FxTicks.every(Duration.millis(500), () -> highlighter.refresh());
         player.start();
+        panel.requestFocus(); // never a field: a space typed there would be lost to the room
     }
 
     public void next() {
@@ -158,10 +175,14 @@ public final class LessonsController {
         }
     }
 
-    /** Stops the lesson (its traffic, a wait under way) and closes the panel; the engine keeps the lesson's config. */
+    /**
+     * Stops the lesson (its traffic, a wait under way) and closes the panel; the engine gets back the config it ran
+     * before the lesson, on the player's thread.
+     */
     public void stop() {
         if (player != null) {
             player.close();
+            restored = player.closed();
             player = null;
         }
         if (remark != null) {
@@ -199,6 +220,7 @@ public final class LessonsController {
                 frame.select().accept(s.view());
             }
             highlighter.point(s == null ? null : s.view(), s == null ? null : s.backend());
+            panel.requestFocus(); // never a field: a space typed there would be lost to the room
         }
     }
 

@@ -23,7 +23,7 @@ import java.util.List;
  * @param rows     the checks
  * @param status   one line: playing, the step's tally, or why the lesson cannot play
  * @param canBack  Back goes somewhere
- * @param canNext  Next goes somewhere now (not while a step plays, not after the last)
+ * @param canNext  Next goes somewhere now (on a step still playing it moves on at once; not after the last)
  */
 public record NarrationText(String title, String position, String say, List<String> doing, List<Row> rows,
                             String status, boolean canBack, boolean canNext) {
@@ -58,7 +58,7 @@ public record NarrationText(String title, String position, String say, List<Stri
         if (v.problem() != null) {
             status = "This lesson cannot play here: " + v.problem();
         } else if (v.playing()) {
-            status = "Playing step " + (v.shown() + 1) + "…";
+            status = "Playing step " + (v.shown() + 1) + "…" + (v.last() ? "" : " Next moves on now.");
         } else if (over) {
             long ok = r.checks().stream().filter(Check::ok).count();
             status = r.checks().isEmpty() ? "Step done." : ok + " of " + r.checks().size() + " held"
@@ -66,7 +66,7 @@ public record NarrationText(String title, String position, String say, List<Stri
         } else {
             status = "";
         }
-        boolean canNext = v.problem() == null && !v.playing() && !v.last();
+        boolean canNext = v.problem() == null && !v.last();
         return new NarrationText(v.lesson().title(), "Step " + (v.shown() + 1) + " of " + steps, step.say(),
                 List.copyOf(doing), List.copyOf(rows), status, v.canBack(), canNext);
     }

@@ -114,10 +114,70 @@ class LessonsViewTest {
                 robot.lookup("#lessonStep").queryAs(Label.class).getText()).isEqualTo("Step 2 of 4"));
         assertThat(robot.lookup("#lessonChecks").queryAs(VBox.class).getChildren()).hasSize(2);
 
-        // when Stop: the panel goes, the engine keeps the lesson's config
+        // when Stop: the panel goes, the engine gets back the config it ran before the lesson
         robot.clickOn("#lessonStop");
         await().atMost(Duration.ofSeconds(5)).until(() -> root.getRight() == null);
         assertThat(window.lessons().controller().player()).isNull();
-        assertThat(app.engine().pool("default").snapshot().spec().type()).isEqualTo("smooth-weighted-round-robin");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                app.engine().pool("default").snapshot().spec().type()).isEqualTo(StrategySpec.CONSISTENT_HASH));
+    }
+
+    private void press(FxRobot robot, Node target, KeyCode code, String typed) {
+        robot.interact(() -> {
+            javafx.event.Event.fireEvent(target, new javafx.scene.input.KeyEvent(
+                    javafx.scene.input.KeyEvent.KEY_PRESSED, "", "", code, false, false, false, false));
+            if (typed != null) {
+                javafx.event.Event.fireEvent(target, new javafx.scene.input.KeyEvent(javafx.scene.input.KeyEvent.KEY_TYPED,
+                        typed, "", KeyCode.UNDEFINED, false, false, false, false));
+            }
+        });
+    }
+
+    @Test
+    void theKeysAdvanceWhateverHasTheFocusAndStopGivesTheEngineItsConfigBack(FxRobot robot,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // a lesson that fails demo-b, shows the Ring, and waits in its first step for answers that never come
+        java.nio.file.Path file = dir.resolve("keys.json");
+        java.nio.file.Files.writeString(file, "{\"title\": \"Keys\", \"summary\": \"s\", \"config\": {\"strategy\":"
+                + " {\"type\": \"round-robin\"}, \"demoBackends\": [{\"id\": \"demo-a\", \"port\": 0},"
+                + " {\"id\": \"demo-b\", \"port\": 0, \"errorRate\": 1.0}, {\"id\": \"demo-c\", \"port\": 0}]},"
+                + " \"steps\": [{\"say\": \"one\", \"show\": {\"view\": \"Ring\"}, \"waitFor\": {\"answers\": 1000,"
+                + " \"timeoutMs\": 60000}}, {\"say\": \"two\", \"show\": {\"view\": \"Ring\"}},"
+                + " {\"say\": \"three\", \"show\": {\"view\": \"Backends\"}}]}");
+        robot.interact(() -> {
+            window.controller().select("Lessons");
+            window.lessons().controller().open(file);
+        });
+        robot.clickOn("#playLesson");
+        await().atMost(Duration.ofSeconds(30)).until(() -> view() != null && view().playing()
+                && app.demos().get("demo-b").errorRate() == 1.0);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(selectedTab(robot)).isEqualTo("Ring"));
+        robot.interact(() -> { });
+        assertThat(window.scene().getFocusOwner()).as("the step leaves the focus on Next")
+                .isNotInstanceOf(javafx.scene.control.TextInputControl.class);
+
+        // when the presenter has clicked into the ring's key field and presses Space while step 1 still waits
+        javafx.scene.control.TextField key = robot.lookup("#ringKey").queryAs(javafx.scene.control.TextField.class);
+        robot.interact(key::requestFocus);
+        press(robot, key, KeyCode.SPACE, " ");
+
+        // then step 1 ends its wait at once, judged, step 2 plays, and the field took no space
+        awaitStepDone(1);
+        assertThat(key.getText()).isEmpty();
+        assertThat(window.lessons().controller().player().tally()[1]).as("step 1's wait, judged").isEqualTo(1);
+        assertThat(window.scene().getFocusOwner()).isNotInstanceOf(javafx.scene.control.TextInputControl.class);
+
+        // Page Down (a clicker) advances, Page Up goes back, aimed at the field too
+        press(robot, key, KeyCode.PAGE_DOWN, null);
+        awaitStepDone(2);
+        press(robot, key, KeyCode.PAGE_UP, null);
+        await().atMost(Duration.ofSeconds(5)).until(() -> view().shown() == 1);
+
+        // Stop: the config and demo-b's faults as they were before the lesson
+        robot.clickOn("#lessonStop");
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(app.engine().pool("default").snapshot().spec().type()).isEqualTo(StrategySpec.CONSISTENT_HASH);
+            assertThat(app.demos().get("demo-b").errorRate()).isZero();
+        });
     }
 }
