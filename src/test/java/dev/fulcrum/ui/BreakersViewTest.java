@@ -61,6 +61,21 @@ class BreakersViewTest {
     }
 
     @Test
+    void theHeaderFollowsTheBreakerSettingsOfAConfigApplied(FxRobot robot) {
+        robot.interact(() -> window.controller().select("Breakers"));
+        Label header = robot.lookup("#thresholdsLabel").queryAs(Label.class);
+        assertThat(header.getText()).contains("stays open 60000 ms");
+
+        String config = dev.fulcrum.config.ConfigWriter.toJson(fulcrum.app().currentConfig())
+                .replace("\"openMs\": 60000", "\"openMs\": 1500");
+        assertThat(config).contains("\"openMs\": 1500");
+        assertThat(fulcrum.app().applyConfig(config)).isEmpty();
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(header.getText())
+                .contains("stays open 1500 ms"));
+    }
+
+    @Test
     void aCardShowsItsRatesAndThresholdsWhole(FxRobot robot) {
         // given the Breakers tab, the card's widest figures shown: slow calls open at 100%
         robot.interact(() -> window.controller().select("Breakers"));

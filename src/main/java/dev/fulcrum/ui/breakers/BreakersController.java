@@ -51,6 +51,9 @@ public final class BreakersController {
         session.events().addListener((ListChangeListener<EngineEvent>) c -> {
             while (c.next()) {
                 for (EngineEvent e : c.getAddedSubList()) {
+                    if ("config".equals(e.type()) && "applied".equals(e.to()) && session.breakerConfig() != null) {
+                        rereadThresholds();
+                    }
                     if (("breaker".equals(e.type()) || "health".equals(e.type())) && e.backend() != null) {
                         transitions.computeIfAbsent(e.backend(), k -> new ArrayList<>()).add(e);
                         BreakerCard card = cards.get(e.backend());
@@ -61,14 +64,27 @@ public final class BreakersController {
                 }
             }
         });
-        var cfg = session.breakerConfig();
+        showThresholds(session.breakerConfig());
+        dev.fulcrum.ui.StageFrames.of(breakerList, showing::get, dev.fulcrum.ui.FramePacer.ofThisMachine(),
+                t -> cards.values().forEach(BreakerCard::tick));
+    }
+
+    /** The header: the thresholds the engine runs now. */
+    private void showThresholds(dev.fulcrum.config.BreakerConfig cfg) {
         thresholdsLabel.setText(cfg == null ? "thresholds: not published by this engine"
                 : cfg.enabled() ? String.format("window %d calls, at least %d; opens at %.0f%% failures or %.0f%% calls slower "
                         + "than %d ms; stays open %d ms, then lets %d probe calls through", cfg.window(), cfg.minimumCalls(),
                         cfg.failureRateThreshold(), cfg.slowCallRateThreshold(), cfg.slowCallMs(), cfg.openMs(),
                         cfg.halfOpenCalls()) : "circuit breakers are disabled in this config");
-        dev.fulcrum.ui.StageFrames.of(breakerList, showing::get, dev.fulcrum.ui.FramePacer.ofThisMachine(),
-                t -> cards.values().forEach(BreakerCard::tick));
+    }
+
+    /** A config applied (a saved file, a lesson, its Stop) may change the thresholds: read them again. */
+    private void rereadThresholds() {
+        session.call("read the breaker settings", () -> dev.fulcrum.config.ConfigLoader.parse(
+                session.client().configJson()).circuitBreaker(), cfg -> {
+                    session.setBreakerConfig(cfg);
+                    showThresholds(cfg);
+                }, null);
     }
 
     private BreakerCard card(String id) {
