@@ -11,7 +11,22 @@ import java.util.Map;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools,
-                          List<RouteInfo> routes, List<BackendInfo> backends) {
+                          List<RouteInfo> routes, List<BackendInfo> backends, RequestCounts requests) {
+
+    /** A state without the engine's own request counts (an engine that does not publish them: HAProxy). */
+    public EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools, List<RouteInfo> routes,
+                       List<BackendInfo> backends) {
+        this(proxy, strategy, pools, routes, backends, null);
+    }
+
+    /**
+     * The requests the engine answered since it started, each once whatever its attempts, and those answered with a
+     * status of 500 or more; the rates over the last second. What its clients saw, where a backend's
+     * {@code totalRequests} and {@code failures} count attempts.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record RequestCounts(long total, long errors, double rps, double errorRps) {
+    }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record PoolInfo(Map<String, Object> strategy, boolean panic, int inFlight) {

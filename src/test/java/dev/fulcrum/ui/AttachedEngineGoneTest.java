@@ -31,6 +31,7 @@ class AttachedEngineGoneTest {
     private final ManualClock clock = new ManualClock();
     /** The engine the window is attached to: killed and restarted by the tests, closed last after each. */
     private RunningFulcrum fulcrum;
+    private MainWindow window;
 
     @BeforeEach
     void closeTheEngineLast() {
@@ -42,7 +43,7 @@ class AttachedEngineGoneTest {
     }
 
     private UiSession attach(FxRobot robot, String url) {
-        MainWindow window = fx.attach(url, clock);
+        window = fx.attach(url, clock);
         fx.onFx(() -> window.controller().select("Backends"));
         await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
         return window.session();
@@ -122,4 +123,75 @@ class AttachedEngineGoneTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> failure.get() != null);
         assertThat(failure.get()).contains("is not reachable").doesNotContain("java.net");
     }
+
+    static <T> T onFx(java.util.concurrent.Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            return free.getLocalPort();
+        }
+    }
+
+    /** What the engine itself counts: the requests its backends were sent, summed over {@code GET /api/state}. */
+    private static long engineTotal(RunningFulcrum f) throws Exception {
+        long sum = 0;
+        for (com.fasterxml.jackson.databind.JsonNode b : new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(f.get("/api/state").body()).get("backends")) {
+            sum += b.get("totalRequests").asLong();
+        }
+        return sum;
+    }
+
+    /** The "of N total" of the status bar's error figures. */
+    private static final java.util.regex.Pattern TOTAL = java.util.regex.Pattern.compile("(\\d+) of (\\d+) total");
+
+    private static long shownTotal(Label errors) {
+        java.util.regex.Matcher m = TOTAL.matcher(onFx(errors::getText));
+        return m.find() ? Long.parseLong(m.group(2)) : -1;
+    }
+
+    /**
+     * After a headless engine restarted, the timeline dragged back and Live pressed, the status bar read "20 of 32289
+     * total" while the engine said 2,743: the old instance's counts were added to the new one's.
+     */
+    @Test
+    void afterARestartScrubbingBackAndPressingLiveShowsTheNewEnginesOwnTotal(FxRobot robot) throws Exception {
+        int port = freePort();
+        fulcrum = engineOn(port);
+        UiSession session = attach(robot, fulcrum.adminUrl());
+        Label errors = robot.lookup("#totalErrors").queryAs(Label.class);
+        for (int i = 0; i < 12; i++) {
+            assertThat(fulcrum.proxied("/before").status()).isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> shownTotal(errors) == 12);
+        long beforeRestart = clock.wallMillis();
+
+        // when the engine is stopped and another one started in its place, its counters from 0, which answers 5
+        fulcrum.close();
+        fulcrum = null;
+        clock.advanceMillis(Staleness.STALE_AFTER_MS);
+        await().atMost(Duration.ofSeconds(5)).until(session::stale);
+        fulcrum = engineOn(port);
+        for (int i = 0; i < 5; i++) {
+            assertThat(fulcrum.proxied("/after").status()).isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> shownTotal(errors) == 5);
+
+        // and the timeline is dragged back to before the restart, then Live pressed
+        robot.interact(() -> session.timeMachine().viewAt(beforeRestart));
+        assertThat(session.timeMachine().live()).isFalse();
+        robot.clickOn("#timelineLive");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // then the status bar's total is what the new engine counts, not the old one's added to it
+        assertThat(session.timeMachine().live()).isTrue();
+        assertThat(shownTotal(errors)).as(onFx(errors::getText)).isEqualTo(engineTotal(fulcrum)).isEqualTo(5);
+    }
+
 }

@@ -1,0 +1,77 @@
+package dev.fulcrum.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.testkit.RunningFulcrum;
+import java.net.ServerSocket;
+import java.time.Duration;
+import javafx.scene.control.Label;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+import org.testfx.util.WaitForAsyncUtils;
+
+/**
+ * The figures the window gives an operator, against what clients and the engine saw: the status bar's errors, a
+ * backend's state after an ejection, the Live tab's sentence while paused.
+ */
+@Timeout(90)
+class OperatorFiguresTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
+    /** Round robin over {@code id} at {@code url} and demo-a, one retry, no health checks or breakers. */
+    private static String config(String id, String url, String outlier) {
+        return """
+                {
+                  "proxy": {"host": "127.0.0.1", "port": 0},
+                  "admin": {"host": "127.0.0.1", "port": 0},
+                  "strategy": {"type": "round-robin"},
+                  "backends": [ {"id": "%s", "url": "%s", "weight": 1} ],
+                  "demoBackends": [ {"id": "demo-a", "port": 0, "weight": 1, "latencyMs": 0, "errorRate": 0.0} ],
+                  "retries": {"maxRetries": 1},
+                  "healthCheck": {"enabled": false},
+                  "circuitBreaker": {"enabled": false},
+                  "outlierDetection": %s
+                }
+                """.formatted(id, url, outlier);
+    }
+
+    private static int closedPort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static final java.util.regex.Pattern FIGURES =
+            java.util.regex.Pattern.compile("(\\d+) of (\\d+) total");
+
+    /**
+     * curl saw 670 of 670 answered 200, and the status bar's errors rose from 30 to 40: each retried request's first
+     * attempt, to a backend nothing listened on, was counted as an error.
+     */
+    @Test
+    void requestsRetriedAndAnswered200AreNoErrorsInTheStatusBar(FxRobot robot) throws Exception {
+        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(config("gone", "http://127.0.0.1:" + closedPort(),
+                "{\"enabled\": false}")).start();
+        fx.open(fulcrum);
+        Label errors = (Label) fx.waitFor("#totalErrors");
+
+        // when 20 GETs go through, about half of them first to the backend that refuses connections, and all are
+        // answered 200
+        for (int i = 0; i < 20; i++) {
+            assertThat(fulcrum.proxied("/hello").status()).isEqualTo(200);
+        }
+
+        // then the status bar counts 20 requests and no error
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            java.util.regex.Matcher m = FIGURES.matcher(AttachedEngineGoneTest.onFx(errors::getText));
+            return m.find() && Long.parseLong(m.group(2)) >= 20;
+        });
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(AttachedEngineGoneTest.onFx(errors::getText)).contains("0 of 20 total").startsWith("errors 0.0/s");
+    }
+
+}
