@@ -133,6 +133,7 @@ public final class AdminModel {
         b.put("maxInFlight", v.maxInFlight());
         b.put("timesEjected", v.timesEjected());
         b.put("ejectedForMs", v.ejectedForMs());
+        b.put("unverified", v.unverified());
         return b;
     }
 

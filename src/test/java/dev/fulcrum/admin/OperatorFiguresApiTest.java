@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -11,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The figures an operator compares the window with, as {@code GET /api/state} gives them (docs/REFERENCE.md §4): the
- * requests the proxy answered, each once whatever its attempts.
+ * requests the proxy answered, each once whatever its attempts, and whether a backend back from an ejection has been
+ * seen to work.
  */
 class OperatorFiguresApiTest {
     private static JsonNode state(RunningFulcrum f) {
@@ -97,4 +100,42 @@ class OperatorFiguresApiTest {
         }
     }
 
+    /**
+     * A backend ejected by passive detection, with active checks off, is back in rotation when its ejection ends (as
+     * nginx's fail_timeout does), though nothing has shown it works: {@code unverified} says so until a request to it
+     * succeeds.
+     */
+    @Test
+    void aBackendBackFromAnEjectionIsUnverifiedUntilARequestToItSucceeds() throws Exception {
+        try (RecordingBackend flaky = new RecordingBackend("flaky")) {
+            flaky.down();
+            String outlier = "{\"enabled\": true, \"consecutiveFailures\": 2, \"baseEjectionMs\": 200,"
+                    + " \"maxEjectionPercent\": 50}";
+            try (RunningFulcrum f = RunningFulcrum.wholeApp(retryingConfig("flaky", flaky.url(), outlier)).start()) {
+                assertThat(backend(f, "flaky").path("unverified").asBoolean(true)).as("a backend never ejected").isFalse();
+
+                // when its requests fail until it is ejected, and the ejection ends with nothing listening there
+                await().atMost(Duration.ofSeconds(10)).until(() -> {
+                    assertThat(f.proxied("/hello").status()).isEqualTo(200);
+                    return f.backend("flaky").state() == BackendState.EJECTED;
+                });
+                await().atMost(Duration.ofSeconds(10)).until(() -> f.backend("flaky").state() == BackendState.UP);
+
+                // then it is UP, in rotation, and unverified
+                JsonNode back = backend(f, "flaky");
+                assertThat(back.get("state").asText()).isEqualTo("UP");
+                assertThat(back.get("unverified")).as("unverified, in GET /api/state").isNotNull();
+                assertThat(back.get("unverified").asBoolean()).isTrue();
+                assertThat(backend(f, "demo-a").get("unverified").asBoolean()).isFalse();
+
+                // and once it listens again and answers a request, it is verified
+                flaky.up();
+                await().atMost(Duration.ofSeconds(10)).until(() -> {
+                    assertThat(f.proxied("/hello").status()).isEqualTo(200);
+                    return flaky.requests.get() > 0;
+                });
+                await().atMost(Duration.ofSeconds(5)).until(() -> !backend(f, "flaky").get("unverified").asBoolean());
+            }
+        }
+    }
 }

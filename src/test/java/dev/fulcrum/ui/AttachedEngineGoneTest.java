@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -122,6 +123,22 @@ class AttachedEngineGoneTest {
         robot.interact(() -> session.run("drain demo-a", () -> session.client().drain("demo-a"), null, failure::set));
         await().atMost(Duration.ofSeconds(10)).until(() -> failure.get() != null);
         assertThat(failure.get()).contains("is not reachable").doesNotContain("java.net");
+    }
+
+    /** The text the table shows in column {@code header} for backend {@code id}, read on the FX thread. */
+    static String cell(TableView<BackendRow> table, String header, String id) {
+        return onFx(() -> {
+            for (TableColumn<BackendRow, ?> c : table.getColumns()) {
+                if (c.getText().equals(header)) {
+                    for (BackendRow r : table.getItems()) {
+                        if (r.id().equals(id)) {
+                            return String.valueOf(c.getCellData(r));
+                        }
+                    }
+                }
+            }
+            throw new AssertionError("no column " + header + " or no row " + id);
+        });
     }
 
     static <T> T onFx(java.util.concurrent.Callable<T> read) {

@@ -3,10 +3,14 @@ package dev.fulcrum.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.ui.backends.BackendRow;
 import java.net.ServerSocket;
 import java.time.Duration;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableView;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -72,6 +76,51 @@ class OperatorFiguresTest {
         });
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(AttachedEngineGoneTest.onFx(errors::getText)).contains("0 of 20 total").startsWith("errors 0.0/s");
+    }
+
+    /**
+     * A backend ejected by passive detection, with active checks off, read UP after its ejection though nothing
+     * listened there: it is back in rotation (the engine's design, as nginx's fail_timeout), but unverified until a
+     * request to it succeeds.
+     */
+    @Test
+    void aBackendBackFromAnEjectionWithNoHealthChecksReadsUnverifiedUntilARequestToItSucceeds(FxRobot robot)
+            throws Exception {
+        RecordingBackend flaky = fx.closeAfter(new RecordingBackend("flaky"));
+        flaky.down();
+        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(config("flaky", flaky.url(), "{\"enabled\": true,"
+                + " \"consecutiveFailures\": 2, \"baseEjectionMs\": 200, \"maxEjectionPercent\": 50}")).start();
+        MainWindow window = fx.open(fulcrum);
+        fx.waitFor("#row-flaky");
+        @SuppressWarnings("unchecked")
+        TableView<BackendRow> table = robot.lookup("#backendsTable").queryAs(TableView.class);
+
+        // when its requests fail until it is ejected, and the ejection ends with nothing listening there
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            assertThat(fulcrum.proxied("/hello").status()).isEqualTo(200);
+            return fulcrum.backend("flaky").state() == BackendState.EJECTED;
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> fulcrum.backend("flaky").state() == BackendState.UP);
+
+        // then the window, once it shows a sample taken after the ejection ended, does not say UP but unverified
+        await().atMost(Duration.ofSeconds(10)).until(() -> AttachedEngineGoneTest.onFx(() -> table.getItems().stream()
+                .anyMatch(r -> r.id().equals("flaky") && r.info().timesEjected() > 0
+                        && !r.info().state().equals("EJECTED"))));
+        assertThat(AttachedEngineGoneTest.cell(table, "State", "flaky")).isEqualTo("UP (unverified)");
+        assertThat(AttachedEngineGoneTest.cell(table, "State", "demo-a")).isEqualTo("UP");
+        fx.onFx(() -> window.controller().select("Health"));
+        Label health = (Label) fx.waitFor("#healthState-flaky");
+        assertThat(AttachedEngineGoneTest.onFx(health::getText)).isEqualTo("UP (unverified)");
+        fx.onFx(() -> window.controller().select("Backends"));
+
+        // and once a request to it succeeds, it is UP
+        flaky.up();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            assertThat(fulcrum.proxied("/hello").status()).isEqualTo(200);
+            return flaky.requests.get() > 0;
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                AttachedEngineGoneTest.cell(table, "State", "flaky").equals("UP"));
     }
 
 }
