@@ -20,9 +20,11 @@ import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
- * A window attached to a headless engine that is killed: within about two seconds its rows say UNKNOWN, greyed with
- * their actions off, a banner says since when, and a command's failure says the engine is unreachable in words. The
- * two seconds pass on the window's clock, a {@link ManualClock} the tests move: nothing here waits for time to pass.
+ * A window attached to a headless engine that is killed: within about two seconds its rows, the figures of the last
+ * answer, are greyed with their actions off, a banner says since when, and a command's failure says the engine is
+ * unreachable in words; started again, the window says it is a new instance and its totals are the new engine's
+ * own. The two seconds pass on the window's clock, a {@link ManualClock} the tests move: nothing here waits for time
+ * to pass.
  */
 @Timeout(60)
 class AttachedEngineGoneTest {
@@ -100,6 +102,8 @@ class AttachedEngineGoneTest {
         assertThat(table.isDisabled()).isFalse();
 
         // when the engine goes away, and two seconds pass on the window's clock
+        java.util.Map<String, dev.fulcrum.admin.EngineState.BackendInfo> lastAnswer = new java.util.HashMap<>();
+        robot.interact(() -> table.getItems().forEach(r -> lastAnswer.put(r.id(), r.info())));
         fulcrum.close();
         fulcrum = null;
         long gone = clock.nanos();
@@ -113,10 +117,11 @@ class AttachedEngineGoneTest {
         assertThat(robot.lookup("#addButton").queryAs(Button.class).isDisabled()).isTrue();
         assertThat(robot.lookup("#liveCards").query().isDisabled()).as("the Live cards' sliders and buttons off").isTrue();
         assertThat(robot.lookup("#liveRate").queryAs(Label.class).getText()).contains("not answering");
-        assertThat(table.getItems()).allSatisfy(r -> {
-            assertThat(r.info().state()).isEqualTo("UNKNOWN");
-            assertThat(r.info().rps()).isNaN();
-        });
+        // and the rows keep the figures of the last answer, as the banner says ("the figures shown are from then"),
+        // greyed rather than blanked
+        assertThat(table.getItems()).allSatisfy(r -> assertThat(r.info()).as(r.id()).isEqualTo(lastAnswer.get(r.id())));
+        assertThat(cell(table, "State", "demo-a")).isEqualTo(lastAnswer.get("demo-a").state());
+        assertThat(cell(table, "req/s", "demo-a")).isNotEqualTo("\u2013");
 
         // and a command sent anyway says in words that the engine cannot be reached
         AtomicReference<String> failure = new AtomicReference<>();

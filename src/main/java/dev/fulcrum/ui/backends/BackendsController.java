@@ -69,8 +69,7 @@ public final class BackendsController {
         text(stateColumn, BackendInfo::shownState);
         text(healthColumn, BackendInfo::health);
         text(breakerColumn, b -> b.breaker() == null ? "" : b.breaker().state());
-        text(inFlightColumn, b -> BackendsViewModel.UNKNOWN.equals(b.state()) ? "\u2013"
-                : Integer.toString(b.activeRequests()));
+        text(inFlightColumn, b -> Integer.toString(b.activeRequests()));
         text(rpsColumn, b -> Double.isNaN(b.rps()) ? "\u2013" : String.format("%.1f", b.rps()));
         text(latencyColumn, b -> latencyText(b.latencyP50Ms(), b.latencyP99Ms()));
         idColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
@@ -106,7 +105,8 @@ public final class BackendsController {
                 e.consume();
             }
         });
-        // while the engine does not answer its rows are greyed and nothing can be sent to it
+        // while the engine does not answer its rows, the figures of its last answer, are greyed and nothing can be
+        // sent to it
         backendsTable.disableProperty().bind(session.staleProperty());
         addButton.disableProperty().bind(session.staleProperty());
         undoButton.disableProperty().bind(session.undo().lastProperty().isNull().or(session.staleProperty()));
