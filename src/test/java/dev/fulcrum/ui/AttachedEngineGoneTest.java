@@ -21,10 +21,10 @@ import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * A window attached to a headless engine that is killed: within about two seconds its rows, the figures of the last
- * answer, are greyed with their actions off, a banner says since when, and a command's failure says the engine is
- * unreachable in words; started again, the window says it is a new instance and its totals are the new engine's
- * own. The two seconds pass on the window's clock, a {@link ManualClock} the tests move: nothing here waits for time
- * to pass.
+ * answer, are greyed with their actions off, a banner says since when, the Events tab says it went away, and a
+ * command's failure says the engine is unreachable in words; started again, the window says it is a new instance and
+ * its totals are the new engine's own. The two seconds pass on the window's clock, a {@link ManualClock} the tests
+ * move: nothing here waits for time to pass.
  */
 @Timeout(60)
 class AttachedEngineGoneTest {
@@ -216,4 +216,60 @@ class AttachedEngineGoneTest {
         assertThat(shownTotal(errors)).as(onFx(errors::getText)).isEqualTo(engineTotal(fulcrum)).isEqualTo(5);
     }
 
+    /**
+     * The engine killed and started again: the Events tab listed "reconnected" with every field empty, and nothing when
+     * it went away. It now lists "disconnected" when the event stream ends, and "reconnected" saying where and after
+     * how long.
+     */
+    @Test
+    void theEventsSayWhenTheEngineWentAwayAndWhenItCameBackAfterHowLong(FxRobot robot) throws Exception {
+        int port = freePort();
+        fulcrum = engineOn(port);
+        String url = fulcrum.adminUrl();
+        attach(robot, url);
+        fx.onFx(() -> window.controller().select("Events"));
+        @SuppressWarnings("unchecked")
+        TableView<dev.fulcrum.engine.EngineEvent> events = robot.lookup("#eventsTable").queryAs(TableView.class);
+
+        // when the engine goes away
+        fulcrum.close();
+        fulcrum = null;
+
+        // then, while it is gone, the Events tab lists it, saying which engine
+        await().atMost(Duration.ofSeconds(10)).until(() -> row(events, "disconnected") != null);
+        assertThat(onFx(() -> row(events, "reconnected"))).isNull();
+        java.util.List<String> gone = onFx(() -> row(events, "disconnected"));
+        assertThat(gone.get(0)).as("from").contains(url);
+        assertThat(gone.get(1)).as("to").isNotEqualTo("\u2013").isNotBlank();
+
+        // and when an engine answers there again, "reconnected" says where and after how long
+        fulcrum = engineOn(port);
+        await().atMost(Duration.ofSeconds(15)).until(() -> row(events, "reconnected") != null);
+        java.util.List<String> back = onFx(() -> row(events, "reconnected"));
+        assertThat(back.get(0)).as("from").matches("gone for \\d+(\\.\\d)? s.*");
+        assertThat(back.get(1)).as("to").contains(url);
+    }
+
+    /** The From and To the Events table shows for its newest event of {@code type}, or null when it has none. */
+    private static java.util.List<String> row(TableView<dev.fulcrum.engine.EngineEvent> table, String type) {
+        return onFx(() -> {
+            java.util.List<String> found = null;
+            for (dev.fulcrum.engine.EngineEvent e : table.getItems()) {
+                if (e.type().equals(type)) {
+                    found = java.util.List.of(text(table, "From", e), text(table, "To", e));
+                }
+            }
+            return found;
+        });
+    }
+
+    private static String text(TableView<dev.fulcrum.engine.EngineEvent> table, String header,
+                               dev.fulcrum.engine.EngineEvent e) {
+        for (TableColumn<dev.fulcrum.engine.EngineEvent, ?> c : table.getColumns()) {
+            if (c.getText().equals(header)) {
+                return String.valueOf(c.getCellData(e));
+            }
+        }
+        throw new AssertionError("no column " + header);
+    }
 }
