@@ -69,6 +69,11 @@ public final class TimelineBar extends HBox {
         show();
     }
 
+    /** A moment of the window's clock as the timeline says it, {@code 10:42:07}; "the pause" for none (-1). */
+    public static String clock(long wallMillis) {
+        return wallMillis < 0 ? "the pause" : CLOCK.format(Instant.ofEpochMilli(wallMillis));
+    }
+
     private void show() {
         long viewing = machine.viewingAtProperty().get();
         if (viewing < 0) {

@@ -123,4 +123,22 @@ class OperatorFiguresTest {
                 AttachedEngineGoneTest.cell(table, "State", "flaky").equals("UP"));
     }
 
+    /** Dragging the timeline back read "paused: 0 requests since", the sentence ending on "since". */
+    @Test
+    void theLiveTabSaysSinceWhenItIsPaused(FxRobot robot) {
+        MainWindow window = fx.open(RunningFulcrum.demoApp());
+        fx.onFx(() -> window.controller().select("Live"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
+        Label rate = robot.lookup("#liveRate").queryAs(Label.class);
+        TimeMachine machine = window.session().timeMachine();
+
+        // when the timeline is dragged back a little
+        robot.interact(() -> machine.viewAt(machine.newest() - 1));
+
+        // then the Live tab says how many requests came since when
+        await().atMost(Duration.ofSeconds(10)).until(() -> AttachedEngineGoneTest.onFx(rate::getText)
+                .startsWith("paused"));
+        assertThat(AttachedEngineGoneTest.onFx(rate::getText))
+                .matches("paused: [\\d,]+ requests since \\d\\d:\\d\\d:\\d\\d");
+    }
 }
