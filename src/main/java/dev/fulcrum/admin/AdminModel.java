@@ -46,6 +46,7 @@ public final class AdminModel {
         Pool def = engine.pool(Engine.DEFAULT_POOL);
         out.put("proxy", proxyUrl);
         out.put("instance", instance(engine));
+        out.put("requests", requestsJson(engine.answers()));
         out.put("strategy", def == null ? null : strategyJson(def.snapshot().spec()));
         Map<String, Object> pools = new LinkedHashMap<>();
         for (Pool p : engine.pools()) {
@@ -72,6 +73,16 @@ public final class AdminModel {
         }
         out.put("backends", backends);
         return out;
+    }
+
+    /** The requests answered since the engine started, each once whatever its attempts, and the errors among them. */
+    private static Map<String, Object> requestsJson(dev.fulcrum.engine.Answers a) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("total", a.total());
+        r.put("errors", a.errors());
+        r.put("rps", round(a.rps()));
+        r.put("errorRps", round(a.errorRps()));
+        return r;
     }
 
     @SuppressWarnings("unchecked")
@@ -122,6 +133,7 @@ public final class AdminModel {
         b.put("maxInFlight", v.maxInFlight());
         b.put("timesEjected", v.timesEjected());
         b.put("ejectedForMs", v.ejectedForMs());
+        b.put("unverified", v.unverified());
         return b;
     }
 

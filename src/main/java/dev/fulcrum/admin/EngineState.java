@@ -11,7 +11,22 @@ import java.util.Map;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools,
-                          List<RouteInfo> routes, List<BackendInfo> backends) {
+                          List<RouteInfo> routes, List<BackendInfo> backends, RequestCounts requests) {
+
+    /** A state without the engine's own request counts (an engine that does not publish them: HAProxy). */
+    public EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools, List<RouteInfo> routes,
+                       List<BackendInfo> backends) {
+        this(proxy, strategy, pools, routes, backends, null);
+    }
+
+    /**
+     * The requests the engine answered since it started, each once whatever its attempts, and those answered with a
+     * status of 500 or more; the rates over the last second. What its clients saw, where a backend's
+     * {@code totalRequests} and {@code failures} count attempts.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record RequestCounts(long total, long errors, double rps, double errorRps) {
+    }
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record PoolInfo(Map<String, Object> strategy, boolean panic, int inFlight) {
@@ -32,13 +47,37 @@ public record EngineState(String proxy, Map<String, Object> strategy, Map<String
         }
     }
 
-    /** One backend; {@code state} is UP, DOWN, EJECTED, DRAINING or DRAINED. */
+    /**
+     * One backend; {@code state} is UP, DOWN, EJECTED, DRAINING or DRAINED; {@code unverified}: UP again after an
+     * ejection ended, and nothing (a request, an active probe) has succeeded on it since.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record BackendInfo(String id, String pool, String url, int weight, double effectiveWeight, String state,
                               String health, BreakerInfo breaker, int activeRequests, long totalRequests,
                               long failures, double rps, double errorRate, double latencyP50Ms,
                               double latencyP99Ms, boolean backup, Integer maxInFlight, int timesEjected,
-                              long ejectedForMs) {
+                              long ejectedForMs, boolean unverified) {
+        /** What "UP (unverified)" means, for a tooltip beside it. */
+        public static final String UNVERIFIED_MEANS = "back in rotation since its ejection ended, and nothing has shown"
+                + " it works yet: no request to it has succeeded since, and no active health check says it is UP";
+
+        /** Verified, or from an engine that does not say (HAProxy). */
+        public BackendInfo(String id, String pool, String url, int weight, double effectiveWeight, String state,
+                           String health, BreakerInfo breaker, int activeRequests, long totalRequests, long failures,
+                           double rps, double errorRate, double latencyP50Ms, double latencyP99Ms, boolean backup,
+                           Integer maxInFlight, int timesEjected, long ejectedForMs) {
+            this(id, pool, url, weight, effectiveWeight, state, health, breaker, activeRequests, totalRequests,
+                    failures, rps, errorRate, latencyP50Ms, latencyP99Ms, backup, maxInFlight, timesEjected,
+                    ejectedForMs, false);
+        }
+
+        /**
+         * The state as the window words it: "UP (unverified)" while {@link #unverified()}, so a backend back in
+         * rotation that nothing has shown to work does not read plain UP; the state otherwise.
+         */
+        public String shownState() {
+            return unverified && "UP".equals(state) ? "UP (unverified)" : state;
+        }
     }
 
     public BackendInfo backend(String id) {

@@ -36,8 +36,10 @@ import org.slf4j.LoggerFactory;
  * <p>Events: the first {@link #subscribe} opens one {@code GET /api/events} stream read by a daemon thread and
  * waits (up to {@value #CONNECT_WAIT_MS} ms) until the server has registered it, so a command issued right
  * after {@code subscribe} returns is never missed. Every listener gets every event. When the stream drops the
- * thread reconnects with exponential back-off ({@link SseStream}: 100 ms doubling to 5 s) and then delivers a
- * synthetic {@code reconnected} event: events in the gap are lost, so a listener should re-read {@link #state()}. The server's {@code dropped} notice (this client was too slow) arrives as an event of
+ * thread reconnects with exponential back-off ({@link SseStream}: 100 ms doubling to 5 s); the drop is delivered as a
+ * synthetic {@code disconnected} event (from "connected to URL", to "gone: why") and the return as {@code reconnected}
+ * (from "gone for 3.2 s", to "connected to URL"): events in the gap are lost, so a listener should re-read
+ * {@link #state()}. The server's {@code dropped} notice (this client was too slow) arrives as an event of
  * type {@code dropped} whose {@code to} is the number of events lost.
  *
  * <p>Example: {@code new HttpEngineClient(URI.create("http://10.0.0.5:8081"), "s3cret").setWeight("a", 5)} sends
@@ -362,14 +364,19 @@ public final class HttpEngineClient implements EngineClient {
                         public void connected(boolean again) {
                             connected.countDown();
                             if (again) {
-                                deliver(new EngineEvent("reconnected", null, null, null, null,
-                                        SystemClock.currentTimeMillis()));
+                                deliver(reconnectedEvent(goneSinceMillis, SystemClock.currentTimeMillis()));
                             }
                         }
 
                         @Override
                         public void event(String type, String data) {
                             deliver(parseEvent(type, data));
+                        }
+
+                        @Override
+                        public void disconnected(String why) {
+                            goneSinceMillis = SystemClock.currentTimeMillis();
+                            deliver(disconnectedEvent(why, goneSinceMillis));
                         }
                     }).start();
         }
@@ -380,6 +387,27 @@ public final class HttpEngineClient implements EngineClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** When the event stream last dropped (wall ms): the stream's thread alone writes and reads it. */
+    private long goneSinceMillis;
+
+    /**
+     * The event stream dropped: {@code disconnected}, from "connected to URL" to "gone: the stream ended" (or "gone:
+     * the connection broke (...)"). Events until it is back are lost.
+     */
+    EngineEvent disconnectedEvent(String why, long atMillis) {
+        return new EngineEvent("disconnected", null, null, "connected to " + base, "gone: " + why, atMillis);
+    }
+
+    /**
+     * The event stream is back after a drop at {@code goneSinceMillis}: {@code reconnected}, from "gone for 12.3 s" to
+     * "connected to URL". The events of the gap are lost: a listener re-reads the state.
+     */
+    EngineEvent reconnectedEvent(long goneSinceMillis, long atMillis) {
+        return new EngineEvent("reconnected", null, null,
+                String.format(java.util.Locale.ROOT, "gone for %.1f s", Math.max(0, atMillis - goneSinceMillis) / 1000.0),
+                "connected to " + base, atMillis);
     }
 
     static EngineEvent parseEvent(String sseType, String data) {

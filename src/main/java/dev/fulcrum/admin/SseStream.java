@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * ({@code event:} and {@code data:} lines up to an empty line) goes to the handler; comment lines (": connected",
  * ": keep-alive") only show the stream is alive. When the stream drops, or the server refuses it, the thread connects
  * again with exponential back-off ({@value #MIN_BACKOFF_MS} ms doubling to {@value #MAX_BACKOFF_MS} ms) and tells the
- * handler, which decides what a gap means (events lost: re-read the state; requests lost: nothing to do).
+ * handler when it dropped and when it is back, which decides what a gap means (events lost: re-read the state;
+ * requests lost: nothing to do).
  */
 final class SseStream implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SseStream.class);
@@ -32,6 +33,13 @@ final class SseStream implements AutoCloseable {
 
         /** One event; a handler that cannot read it throws {@link UncheckedIOException}, and the event is skipped. */
         void event(String type, String data);
+
+        /**
+         * A connection that had got its first line ended ({@code why}, in words), before {@link #close()}: the
+         * stream tries again; events until it is back are lost.
+         */
+        default void disconnected(String why) {
+        }
     }
 
     private final HttpClient http;
@@ -63,6 +71,7 @@ final class SseStream implements AutoCloseable {
     private void loop() {
         long backoff = MIN_BACKOFF_MS;
         while (!closed) {
+            String why = "the stream ended";
             try {
                 HttpResponse<InputStream> r = http.send(request.get(), HttpResponse.BodyHandlers.ofInputStream());
                 if (r.statusCode() != 200) {
@@ -81,14 +90,23 @@ final class SseStream implements AutoCloseable {
                 if (!closed) {
                     LOG.debug("{} dropped: {}", what, e.toString());
                 }
+                why = "the connection broke" + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
             } catch (InterruptedException e) {
                 return;
             } finally {
-                if (connectedNow) {
+                boolean wasUp = connectedNow;
+                if (wasUp) {
                     backoff = MIN_BACKOFF_MS; // it was up: the next try comes soon, not after the last back-off
                 }
                 connectedNow = false;
                 closeBody();
+                if (wasUp && !closed) {
+                    try {
+                        handler.disconnected(why);
+                    } catch (RuntimeException e) {
+                        LOG.warn("{}: telling of the drop failed", what, e); // the stream goes on trying regardless
+                    }
+                }
             }
             if (closed) {
                 return;

@@ -39,6 +39,11 @@ public final class Backend implements Comparable<Backend> {
     boolean removeWhenDrained; // [PoolControl]
     long ejectedUntilNanos = Long.MIN_VALUE; // [OutlierEjection] MIN = not ejected
     int timesEjected; // [OutlierEjection]
+    /**
+     * [OutlierEjection] back in rotation after an ejection, with no request to it nor active probe succeeded since:
+     * nothing has shown it works. Volatile: the control thread sets it, a request thread's success clears it.
+     */
+    volatile boolean unverified;
     long upSinceNanos; // [SlowStart] MIN = not ramping
     BackendState lastReportedState = BackendState.UP; // [PoolControl] the state the last event told
     final BreakerEventOrder breakerEvents = new BreakerEventOrder();

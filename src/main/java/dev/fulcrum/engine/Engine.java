@@ -42,6 +42,7 @@ public final class Engine implements AutoCloseable {
     private final ControlThread controlThread;
     private final EventBus events;
     private final RebuildBatch rebuilds = new RebuildBatch(); // control thread
+    private final Answers answers = new Answers();
     private volatile EngineSettings settings;
     private volatile Map<String, Pool> pools = Map.of();
     private volatile Router router = Router.EMPTY;
@@ -78,6 +79,11 @@ public final class Engine implements AutoCloseable {
 
     public EngineSettings settings() {
         return settings;
+    }
+
+    /** The requests the proxy answered, each once, and the errors among them: what clients saw. */
+    public Answers answers() {
+        return answers;
     }
 
     /**
@@ -440,6 +446,7 @@ public final class Engine implements AutoCloseable {
             }
         }
         if (roll) {
+            answers.roll(now);
             lastRollNanos = now;
         }
     }

@@ -21,6 +21,10 @@ import java.util.Map;
  * control thread when the run reaches the threshold; the control thread alone decides the ejection
  * ({@link #eject}), ends it ({@link #endIfOver}) and owns {@link Backend#ejectedUntilNanos} and
  * {@link Backend#timesEjected}.
+ *
+ * <p>Back in rotation, unverified: when an ejection ends the backend takes requests again whether or not anything
+ * listens there (as nginx's {@code fail_timeout}), so unless active health checks say it is UP it is
+ * {@link Backend#unverified} until a request to it succeeds (or a probe does, {@link ProbeHysteresis}).
  */
 final class OutlierEjection {
     private static final long MAX_EJECTION_NANOS = 300_000_000_000L;
@@ -39,6 +43,9 @@ final class OutlierEjection {
         if (!failed) {
             if (b.consecutiveFailures().get() != 0) { // a read, not a store, on the common path
                 b.consecutiveFailures().set(0);
+            }
+            if (b.unverified) { // likewise
+                b.unverified = false;
             }
             return false;
         }
@@ -98,10 +105,21 @@ final class OutlierEjection {
      */
     static boolean endIfOver(Backend b, long now) {
         if (b.ejectedUntilNanos != Long.MIN_VALUE && !isEjected(b, now)) {
-            b.ejectedUntilNanos = Long.MIN_VALUE;
+            end(b);
             return true;
         }
         return false;
+    }
+
+    /**
+     * Ends {@code b}'s ejection now, its deadline passed or an operator enabled it (control thread): it is back in
+     * rotation, unverified unless active health checks say it is UP.
+     */
+    static void end(Backend b) {
+        if (b.ejectedUntilNanos != Long.MIN_VALUE) {
+            b.ejectedUntilNanos = Long.MIN_VALUE;
+            b.unverified = b.health != HealthStatus.UP;
+        }
     }
 
     /** Milliseconds left of {@code b}'s ejection for a view: 0 once due, until the tick that ends it. */

@@ -85,7 +85,7 @@ final class PoolControl {
         boolean changed = b.draining || b.removeWhenDrained || b.ejectedUntilNanos != Long.MIN_VALUE;
         b.draining = false;
         b.removeWhenDrained = false;
-        b.ejectedUntilNanos = Long.MIN_VALUE;
+        OutlierEjection.end(b);
         b.consecutiveFailures().set(0);
         b.breaker().reset();
         if (changed) {

@@ -26,6 +26,9 @@ final class ProbeHysteresis {
         b.probeStreak = ok ? Math.max(0, b.probeStreak) + 1 : Math.min(0, b.probeStreak) - 1;
         int streak = Math.abs(b.probeStreak);
         HealthStatus before = b.health;
+        if (ok) {
+            b.unverified = false; // an answer to a probe shows it works
+        }
         if (ok && before != HealthStatus.UP && (before == HealthStatus.UNKNOWN || streak >= s.rise())) {
             b.health = HealthStatus.UP;
             if (before == HealthStatus.DOWN) {

@@ -83,8 +83,13 @@ final class BalancingHandler implements HttpHandler {
         return retries;
     }
 
-    RequestListener listener() {
-        return listener;
+    /**
+     * A request ended with {@code status} sent to its client: the engine counts it among the requests answered
+     * ({@link dev.fulcrum.engine.Answers}, once whatever its attempts), then the listener hears of it.
+     */
+    void completed(String backend, int status, long latencyNanos) {
+        engine.answers().answered(status);
+        listener.completed(backend, status, latencyNanos);
     }
 
     void listener(RequestListener l) {
@@ -226,7 +231,7 @@ final class BalancingHandler implements HttpHandler {
         ErrorResponses.send(exchange, status, message, close);
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? SystemClock.nanoTime() - start : 0;
-        listener.completed(null, status, latency);
+        completed(null, status, latency);
         log.log(exchange, null, status, 0, latency, exchange.getResponseBytesSent());
         if (requests != null) {
             RequestRecords.write(requests, exchange, null, null, null, null, null, 0, null, status, false,

@@ -418,7 +418,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         long start = exchange.getRequestStartTime();
         long life = start > 0 ? now - start : 0;
         String id = lease.backend().id();
-        handler.listener().completed(id, 101, life);
+        handler.completed(id, 101, life);
         handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes);
         if (handler.requests() != null) {
             recordTunnel(handler.requests(), now, clientBytes, backendBytes);
@@ -611,7 +611,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         }
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? now - start : 0;
-        handler.listener().completed(logged, status, latency);
+        handler.completed(logged, status, latency);
         handler.log().log(exchange, logged, status, attempts, latency, exchange.getResponseBytesSent());
         if (handler.requests() != null) {
             RequestRecords.write(handler.requests(), exchange, pool.name(), request, earlier,

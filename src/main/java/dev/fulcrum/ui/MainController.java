@@ -32,6 +32,8 @@ public final class MainController {
     private final Label rpsLabel = new Label();
     private final Label errorsLabel = new Label();
     private RunningTotals totals = new RunningTotals();
+    /** {requests, failures} of {@link #totals} at the newest live sample. */
+    private long[] liveCounts = {0, 0};
 
     @FXML private BorderPane root;
     @FXML private Label engineLabel;
@@ -155,6 +157,7 @@ public final class MainController {
      */
     private void showNewInstance() {
         totals = new RunningTotals();
+        liveCounts = new long[] {0, 0};
         instanceBanner.setText(session.description() + " is a new instance since "
                 + CLOCK.format(java.time.Instant.ofEpochMilli(session.staleness().lastAnswerWallMillis()))
                 + ": its counters start from 0, and the undo history of the old one was cleared (click to hide)");
@@ -179,13 +182,28 @@ public final class MainController {
         }
         double rps = 0;
         double errorRps = 0;
-        for (EngineState.BackendInfo b : s.backends()) {
-            rps += b.rps();
-            errorRps += b.rps() * b.errorRate();
+        long total;
+        long failures;
+        if (s.requests() != null) {
+            // the engine's own figures of the moment shown: its clients' answers, each request once however many
+            // attempts it took, from 0 when that instance started
+            rps = s.requests().rps();
+            errorRps = s.requests().errorRps();
+            total = s.requests().total();
+            failures = s.requests().errors();
+        } else {
+            // an engine that counts only attempts per backend (HAProxy): summed here, from live samples alone, so a
+            // moment looked back at is not taken for a backend that was removed and came back
+            for (EngineState.BackendInfo b : s.backends()) {
+                rps += b.rps();
+                errorRps += b.rps() * b.errorRate();
+            }
+            if (session.timeMachine().live()) {
+                liveCounts = totals.add(s.backends());
+            }
+            total = liveCounts[0];
+            failures = liveCounts[1];
         }
-        long[] counts = totals.add(s.backends());
-        long total = counts[0];
-        long failures = counts[1];
         boolean panic = s.pools().values().stream().anyMatch(EngineState.PoolInfo::panic);
         statusBar.setText("proxy " + s.proxy() + routesText(s) + (panic ? "   ·   PANIC: too few healthy backends" : ""));
         rpsLabel.setText(String.format("%.1f req/s", rps));
@@ -194,7 +212,8 @@ public final class MainController {
 
     /**
      * Requests and failures since the window opened, removed backends included: summing only the backends there are
-     * now would make the total go down whenever one is removed.
+     * now would make the total go down whenever one is removed. For an engine that does not count its answers itself
+     * ({@code requests} of {@code GET /api/state}); fed live samples only.
      */
     static final class RunningTotals {
         private final Map<String, long[]> last = new HashMap<>();

@@ -34,6 +34,8 @@ public final class TimeMachine {
     private final ReadOnlyObjectWrapper<EngineState> shown = new ReadOnlyObjectWrapper<>(this, "state");
     /** The newest live sample, shown again on the way back to live. */
     private EngineState newestLive;
+    /** When the views stopped following the engine (wall milliseconds), or -1 while live. */
+    private long pausedSince = -1;
 
     private record Sample(long at, EngineState state) {
     }
@@ -83,8 +85,20 @@ public final class TimeMachine {
         return viewingAt.get() < 0;
     }
 
+    /**
+     * When the views stopped following the engine, wall milliseconds of the window's clock: the moment the timeline
+     * was first dragged back or the space bar pressed, however far back it looks since; -1 while live. What came
+     * from the engine since then is recorded but not shown ("paused: 1,234 requests since 10:42:07").
+     */
+    public long pausedSince() {
+        return pausedSince;
+    }
+
     /** Shows every view as it was at {@code wallMillis} (or the oldest moment kept, if that is later). */
     public void viewAt(long wallMillis) {
+        if (live()) {
+            pausedSince = now();
+        }
         viewingAt.set(Math.max(wallMillis, oldest()));
         EngineState past = stateAt(viewingAt.get());
         if (past != null) {
@@ -101,6 +115,7 @@ public final class TimeMachine {
 
     /** Back to the live engine: the newest sample is shown. */
     public void backToLive() {
+        pausedSince = -1;
         viewingAt.set(-1);
         if (newestLive != null) {
             shown.set(newestLive);

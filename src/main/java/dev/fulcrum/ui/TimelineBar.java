@@ -25,7 +25,7 @@ import javafx.util.Duration;
  */
 public final class TimelineBar extends HBox {
     static final Set<String> MARKED = Set.of("breaker", "health", "membership", "weight", "drain", "strategy", "config",
-            "panic");
+            "panic", "disconnected", "reconnected");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final TimeMachine machine;
@@ -67,6 +67,11 @@ public final class TimelineBar extends HBox {
         machine.viewingAtProperty().addListener((o, a, t) -> show());
         FxTicks.everyWhileShown(this, Duration.seconds(1), this::show);
         show();
+    }
+
+    /** A moment of the window's clock as the timeline says it, {@code 10:42:07}; "the pause" for none (-1). */
+    public static String clock(long wallMillis) {
+        return wallMillis < 0 ? "the pause" : CLOCK.format(Instant.ofEpochMilli(wallMillis));
     }
 
     private void show() {

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Why one thread: commands and samples run in order, so a sample taken after a command always shows its
  * effect, and the FX thread never blocks on the client (which may be remote). Engine events arrive on the
- * engine's thread; they are queued and handed to the FX thread in batches with each sample, so a burst of
- * events costs one {@code runLater}, not thousands. Samples reach the FX thread on {@link FxTicks}' grid (within
+ * engine's thread; they are queued and handed to the FX thread in batches with each sample (or each failed read, so
+ * a remote engine's going away is listed while it is gone), so a burst of events costs one {@code runLater}, not
+ * thousands. Samples reach the FX thread on {@link FxTicks}' grid (within
  * 1/4 s of being read), in the pulse the window draws then anyway.
  *
  * <p>Each sample handed over goes to the {@link TimeMachine} (what the views show: now, or a moment of the last five
@@ -126,6 +127,8 @@ public final class UiSession implements AutoCloseable {
             LOG.debug("state sample failed", e);
             String why = inWords(e);
             FxTicks.soon(() -> { // after any sample handed over before it, as the samples were read
+                // the events that came meanwhile too: an engine gone says so in one ("disconnected")
+                takeEvents();
                 lastError.set("cannot read the engine's state: " + why);
                 staleness.failed(state() != null);
             });
@@ -135,6 +138,13 @@ public final class UiSession implements AutoCloseable {
     /** On the FX thread: the newest state and every event that arrived since the last hand-over. */
     private void applySample() {
         posted.set(false);
+        takeEvents();
+        staleness.shown();
+        timeMachine.sampled(staleness.lastAnswerWallMillis(), latest.get());
+    }
+
+    /** On the FX thread: every event that arrived since the last hand-over, to the events list and the timeline. */
+    private void takeEvents() {
         List<EngineEvent> batch = new ArrayList<>();
         for (EngineEvent e; (e = pendingEvents.poll()) != null; ) {
             batch.add(e);
@@ -146,8 +156,6 @@ public final class UiSession implements AutoCloseable {
             }
             batch.forEach(timeMachine::event);
         }
-        staleness.shown();
-        timeMachine.sampled(staleness.lastAnswerWallMillis(), latest.get());
     }
 
     // ---------------------------------------------------------------- the time machine

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
+import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,9 +20,11 @@ import org.testfx.api.FxRobot;
 import org.testfx.util.WaitForAsyncUtils;
 
 /**
- * A window attached to a headless engine that is killed: within about two seconds its rows say UNKNOWN, greyed with
- * their actions off, a banner says since when, and a command's failure says the engine is unreachable in words. The
- * two seconds pass on the window's clock, a {@link ManualClock} the tests move: nothing here waits for time to pass.
+ * A window attached to a headless engine that is killed: within about two seconds its rows, the figures of the last
+ * answer, are greyed with their actions off, a banner says since when, the Events tab says it went away, and a
+ * command's failure says the engine is unreachable in words; started again, the window says it is a new instance and
+ * its totals are the new engine's own. The two seconds pass on the window's clock, a {@link ManualClock} the tests
+ * move: nothing here waits for time to pass.
  */
 @Timeout(60)
 class AttachedEngineGoneTest {
@@ -31,6 +34,7 @@ class AttachedEngineGoneTest {
     private final ManualClock clock = new ManualClock();
     /** The engine the window is attached to: killed and restarted by the tests, closed last after each. */
     private RunningFulcrum fulcrum;
+    private MainWindow window;
 
     @BeforeEach
     void closeTheEngineLast() {
@@ -42,7 +46,7 @@ class AttachedEngineGoneTest {
     }
 
     private UiSession attach(FxRobot robot, String url) {
-        MainWindow window = fx.attach(url, clock);
+        window = fx.attach(url, clock);
         fx.onFx(() -> window.controller().select("Backends"));
         await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
         return window.session();
@@ -98,6 +102,8 @@ class AttachedEngineGoneTest {
         assertThat(table.isDisabled()).isFalse();
 
         // when the engine goes away, and two seconds pass on the window's clock
+        java.util.Map<String, dev.fulcrum.admin.EngineState.BackendInfo> lastAnswer = new java.util.HashMap<>();
+        robot.interact(() -> table.getItems().forEach(r -> lastAnswer.put(r.id(), r.info())));
         fulcrum.close();
         fulcrum = null;
         long gone = clock.nanos();
@@ -111,15 +117,159 @@ class AttachedEngineGoneTest {
         assertThat(robot.lookup("#addButton").queryAs(Button.class).isDisabled()).isTrue();
         assertThat(robot.lookup("#liveCards").query().isDisabled()).as("the Live cards' sliders and buttons off").isTrue();
         assertThat(robot.lookup("#liveRate").queryAs(Label.class).getText()).contains("not answering");
-        assertThat(table.getItems()).allSatisfy(r -> {
-            assertThat(r.info().state()).isEqualTo("UNKNOWN");
-            assertThat(r.info().rps()).isNaN();
-        });
+        // and the rows keep the figures of the last answer, as the banner says ("the figures shown are from then"),
+        // greyed rather than blanked
+        assertThat(table.getItems()).allSatisfy(r -> assertThat(r.info()).as(r.id()).isEqualTo(lastAnswer.get(r.id())));
+        assertThat(cell(table, "State", "demo-a")).isEqualTo(lastAnswer.get("demo-a").state());
+        assertThat(cell(table, "req/s", "demo-a")).isNotEqualTo("\u2013");
 
         // and a command sent anyway says in words that the engine cannot be reached
         AtomicReference<String> failure = new AtomicReference<>();
         robot.interact(() -> session.run("drain demo-a", () -> session.client().drain("demo-a"), null, failure::set));
         await().atMost(Duration.ofSeconds(10)).until(() -> failure.get() != null);
         assertThat(failure.get()).contains("is not reachable").doesNotContain("java.net");
+    }
+
+    /** The text the table shows in column {@code header} for backend {@code id}, read on the FX thread. */
+    static String cell(TableView<BackendRow> table, String header, String id) {
+        return onFx(() -> {
+            for (TableColumn<BackendRow, ?> c : table.getColumns()) {
+                if (c.getText().equals(header)) {
+                    for (BackendRow r : table.getItems()) {
+                        if (r.id().equals(id)) {
+                            return String.valueOf(c.getCellData(r));
+                        }
+                    }
+                }
+            }
+            throw new AssertionError("no column " + header + " or no row " + id);
+        });
+    }
+
+    static <T> T onFx(java.util.concurrent.Callable<T> read) {
+        try {
+            return WaitForAsyncUtils.asyncFx(read).get(10, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            return free.getLocalPort();
+        }
+    }
+
+    /** What the engine itself counts: the requests its backends were sent, summed over {@code GET /api/state}. */
+    private static long engineTotal(RunningFulcrum f) throws Exception {
+        long sum = 0;
+        for (com.fasterxml.jackson.databind.JsonNode b : new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(f.get("/api/state").body()).get("backends")) {
+            sum += b.get("totalRequests").asLong();
+        }
+        return sum;
+    }
+
+    /** The "of N total" of the status bar's error figures. */
+    private static final java.util.regex.Pattern TOTAL = java.util.regex.Pattern.compile("(\\d+) of (\\d+) total");
+
+    private static long shownTotal(Label errors) {
+        java.util.regex.Matcher m = TOTAL.matcher(onFx(errors::getText));
+        return m.find() ? Long.parseLong(m.group(2)) : -1;
+    }
+
+    /**
+     * After a headless engine restarted, the timeline dragged back and Live pressed, the status bar read "20 of 32289
+     * total" while the engine said 2,743: the old instance's counts were added to the new one's.
+     */
+    @Test
+    void afterARestartScrubbingBackAndPressingLiveShowsTheNewEnginesOwnTotal(FxRobot robot) throws Exception {
+        int port = freePort();
+        fulcrum = engineOn(port);
+        UiSession session = attach(robot, fulcrum.adminUrl());
+        Label errors = robot.lookup("#totalErrors").queryAs(Label.class);
+        for (int i = 0; i < 12; i++) {
+            assertThat(fulcrum.proxied("/before").status()).isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> shownTotal(errors) == 12);
+        long beforeRestart = clock.wallMillis();
+
+        // when the engine is stopped and another one started in its place, its counters from 0, which answers 5
+        fulcrum.close();
+        fulcrum = null;
+        clock.advanceMillis(Staleness.STALE_AFTER_MS);
+        await().atMost(Duration.ofSeconds(5)).until(session::stale);
+        fulcrum = engineOn(port);
+        for (int i = 0; i < 5; i++) {
+            assertThat(fulcrum.proxied("/after").status()).isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> shownTotal(errors) == 5);
+
+        // and the timeline is dragged back to before the restart, then Live pressed
+        robot.interact(() -> session.timeMachine().viewAt(beforeRestart));
+        assertThat(session.timeMachine().live()).isFalse();
+        robot.clickOn("#timelineLive");
+        WaitForAsyncUtils.waitForFxEvents();
+
+        // then the status bar's total is what the new engine counts, not the old one's added to it
+        assertThat(session.timeMachine().live()).isTrue();
+        assertThat(shownTotal(errors)).as(onFx(errors::getText)).isEqualTo(engineTotal(fulcrum)).isEqualTo(5);
+    }
+
+    /**
+     * The engine killed and started again: the Events tab listed "reconnected" with every field empty, and nothing when
+     * it went away. It now lists "disconnected" when the event stream ends, and "reconnected" saying where and after
+     * how long.
+     */
+    @Test
+    void theEventsSayWhenTheEngineWentAwayAndWhenItCameBackAfterHowLong(FxRobot robot) throws Exception {
+        int port = freePort();
+        fulcrum = engineOn(port);
+        String url = fulcrum.adminUrl();
+        attach(robot, url);
+        fx.onFx(() -> window.controller().select("Events"));
+        @SuppressWarnings("unchecked")
+        TableView<dev.fulcrum.engine.EngineEvent> events = robot.lookup("#eventsTable").queryAs(TableView.class);
+
+        // when the engine goes away
+        fulcrum.close();
+        fulcrum = null;
+
+        // then, while it is gone, the Events tab lists it, saying which engine
+        await().atMost(Duration.ofSeconds(10)).until(() -> row(events, "disconnected") != null);
+        assertThat(onFx(() -> row(events, "reconnected"))).isNull();
+        java.util.List<String> gone = onFx(() -> row(events, "disconnected"));
+        assertThat(gone.get(0)).as("from").contains(url);
+        assertThat(gone.get(1)).as("to").isNotEqualTo("\u2013").isNotBlank();
+
+        // and when an engine answers there again, "reconnected" says where and after how long
+        fulcrum = engineOn(port);
+        await().atMost(Duration.ofSeconds(15)).until(() -> row(events, "reconnected") != null);
+        java.util.List<String> back = onFx(() -> row(events, "reconnected"));
+        assertThat(back.get(0)).as("from").matches("gone for \\d+(\\.\\d)? s.*");
+        assertThat(back.get(1)).as("to").contains(url);
+    }
+
+    /** The From and To the Events table shows for its newest event of {@code type}, or null when it has none. */
+    private static java.util.List<String> row(TableView<dev.fulcrum.engine.EngineEvent> table, String type) {
+        return onFx(() -> {
+            java.util.List<String> found = null;
+            for (dev.fulcrum.engine.EngineEvent e : table.getItems()) {
+                if (e.type().equals(type)) {
+                    found = java.util.List.of(text(table, "From", e), text(table, "To", e));
+                }
+            }
+            return found;
+        });
+    }
+
+    private static String text(TableView<dev.fulcrum.engine.EngineEvent> table, String header,
+                               dev.fulcrum.engine.EngineEvent e) {
+        for (TableColumn<dev.fulcrum.engine.EngineEvent, ?> c : table.getColumns()) {
+            if (c.getText().equals(header)) {
+                return String.valueOf(c.getCellData(e));
+            }
+        }
+        throw new AssertionError("no column " + header);
     }
 }

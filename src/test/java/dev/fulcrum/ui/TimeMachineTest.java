@@ -95,4 +95,25 @@ class TimeMachineTest {
 
         assertThat(tm.now()).isEqualTo(ManualClock.WALL_START_MILLIS + 1_234);
     }
+
+    @Test
+    void itKnowsSinceWhenTheViewsStoppedFollowingTheEngine() {
+        ManualClock clock = new ManualClock();
+        TimeMachine tm = new TimeMachine(clock);
+        tm.sampled(clock.wallMillis(), state(1));
+        assertThat(tm.pausedSince()).as("live").isEqualTo(-1);
+
+        // dragged back at one moment, and further back a second later: paused since the first
+        long draggedAt = clock.wallMillis();
+        tm.viewAt(draggedAt - 500);
+        clock.advanceMillis(1000);
+        tm.viewAt(draggedAt - 2000);
+        assertThat(tm.pausedSince()).isEqualTo(draggedAt);
+
+        tm.backToLive();
+        assertThat(tm.pausedSince()).isEqualTo(-1);
+        clock.advanceMillis(1000);
+        tm.pause();
+        assertThat(tm.pausedSince()).isEqualTo(clock.wallMillis());
+    }
 }

@@ -66,11 +66,10 @@ public final class BackendsController {
         text(idColumn, BackendInfo::id);
         // backends speak plain http (docs/REFERENCE.md §2.1): the address is what tells them apart, whole at any width
         text(urlColumn, b -> b.url().startsWith("http://") ? b.url().substring(7) : b.url());
-        text(stateColumn, BackendInfo::state);
+        text(stateColumn, BackendInfo::shownState);
         text(healthColumn, BackendInfo::health);
         text(breakerColumn, b -> b.breaker() == null ? "" : b.breaker().state());
-        text(inFlightColumn, b -> BackendsViewModel.UNKNOWN.equals(b.state()) ? "\u2013"
-                : Integer.toString(b.activeRequests()));
+        text(inFlightColumn, b -> Integer.toString(b.activeRequests()));
         text(rpsColumn, b -> Double.isNaN(b.rps()) ? "\u2013" : String.format("%.1f", b.rps()));
         text(latencyColumn, b -> latencyText(b.latencyP50Ms(), b.latencyP99Ms()));
         idColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
@@ -106,7 +105,8 @@ public final class BackendsController {
                 e.consume();
             }
         });
-        // while the engine does not answer its rows are greyed and nothing can be sent to it
+        // while the engine does not answer its rows, the figures of its last answer, are greyed and nothing can be
+        // sent to it
         backendsTable.disableProperty().bind(session.staleProperty());
         addButton.disableProperty().bind(session.staleProperty());
         undoButton.disableProperty().bind(session.undo().lastProperty().isNull().or(session.staleProperty()));
@@ -122,7 +122,10 @@ public final class BackendsController {
         });
     }
 
-    /** Text with a style class per value (state-UP, breaker-OPEN...) so CSS colours it. */
+    /**
+     * Text with a style class per value (state-UP, breaker-OPEN...) so CSS colours it; a value of several words
+     * gets them joined by dashes ("UP (unverified)": state-UP-unverified), so it is not coloured as UP.
+     */
     private static final class StyledCell extends TableCell<BackendRow, String> {
         private final String prefix;
 
@@ -134,7 +137,11 @@ public final class BackendsController {
         protected void updateItem(String item, boolean empty) {
             super.updateItem(item, empty);
             setText(empty ? null : item);
-            String wanted = empty || item == null ? null : prefix + item;
+            String wanted = empty || item == null ? null : prefix + styleOf(item);
+            boolean unverified = !empty && item != null && item.endsWith("(unverified)");
+            if (unverified != (getTooltip() != null)) {
+                setTooltip(unverified ? new javafx.scene.control.Tooltip(BackendInfo.UNVERIFIED_MEANS) : null);
+            }
             // touch the style classes only when the value's class changes: every change re-applies CSS
             if (wanted == null || !getStyleClass().contains(wanted)) {
                 getStyleClass().removeIf(c -> c.startsWith(prefix));
@@ -143,6 +150,11 @@ public final class BackendsController {
                 }
             }
         }
+    }
+
+    /** A value as a style class's suffix: "UP (unverified)" is "UP-unverified". */
+    static String styleOf(String value) {
+        return value.trim().replaceAll("[^A-Za-z0-9_]+", "-").replaceAll("^-|-$", "");
     }
 
     @FXML

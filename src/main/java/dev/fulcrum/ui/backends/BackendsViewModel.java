@@ -32,24 +32,9 @@ public final class BackendsViewModel {
         this.commands = new BackendCommands(session);
         session.stateProperty().addListener((o, a, s) -> update(s));
         session.poolProperty().addListener((o, a, p) -> update(session.state()));
-        session.staleProperty().addListener((o, a, stale) -> {
-            if (stale) {
-                rows.forEach(r -> r.update(unknown(r.info())));
-            } else {
-                update(session.state());
-            }
-        });
+        // while the engine does not answer, the rows keep the figures of its last answer: the window's banner says
+        // they are from then, and the table greys them (BackendsController)
     }
-
-    /** What the window knows of a backend while its engine does not answer: its id, address and weight, no more. */
-    static BackendInfo unknown(BackendInfo b) {
-        return new BackendInfo(b.id(), b.pool(), b.url(), b.weight(), b.effectiveWeight(), UNKNOWN, UNKNOWN, null, 0,
-                b.totalRequests(), b.failures(), Double.NaN, Double.NaN, Double.NaN, Double.NaN, b.backup(),
-                b.maxInFlight(), b.timesEjected(), b.ejectedForMs());
-    }
-
-    /** A row's state and health while the engine does not answer. */
-    public static final String UNKNOWN = "UNKNOWN";
 
     public ObservableList<BackendRow> rows() {
         return readOnlyRows;

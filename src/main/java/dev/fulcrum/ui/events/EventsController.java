@@ -57,7 +57,8 @@ public final class EventsController {
         col(fromColumn, EventText::from);
         col(toColumn, EventText::to);
         backendColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
-        eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "demo", "config");
+        eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "demo", "config",
+                "disconnected", "reconnected");
         eventType.setValue(ALL);
         eventFilter.textProperty().addListener((o, a, b) -> refilter());
         eventType.valueProperty().addListener((o, a, b) -> refilter());

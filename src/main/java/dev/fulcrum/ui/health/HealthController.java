@@ -83,7 +83,7 @@ public final class HealthController {
         StringBuilder sig = new StringBuilder(session.pool()).append(System.identityHashCode(probes));
         for (EngineState.BackendInfo b : s.backends()) {
             if (b.pool().equals(session.pool())) {
-                sig.append(b.id()).append(b.health()).append(b.state()).append(b.timesEjected())
+                sig.append(b.id()).append(b.health()).append(b.shownState()).append(b.timesEjected())
                         .append(b.ejectedForMs() / 100);
             }
         }
@@ -106,8 +106,13 @@ public final class HealthController {
             Label health = new Label(b.health());
             health.getStyleClass().add("health-" + b.health());
             health.setId("health-" + b.id());
-            Label state = new Label(b.state());
-            state.getStyleClass().add("state-" + b.state());
+            // back from an ejection with nothing shown to work yet: "UP (unverified)", not coloured as UP
+            Label state = new Label(b.shownState());
+            state.setId("healthState-" + b.id());
+            state.getStyleClass().add("state-" + (b.unverified() ? "UP-unverified" : b.state()));
+            if (b.unverified()) {
+                Tooltip.install(state, new Tooltip(EngineState.BackendInfo.UNVERIFIED_MEANS));
+            }
             Label ejected = new Label(b.timesEjected() + "×" + ("EJECTED".equals(b.state())
                     ? String.format(", back in %.1f s", b.ejectedForMs() / 1000.0) : ""));
             List<Map<String, Object>> list = probes.getOrDefault(b.id(), List.of());

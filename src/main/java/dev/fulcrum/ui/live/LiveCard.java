@@ -84,8 +84,8 @@ final class LiveCard extends VBox {
     /** A new sample of the backend; {@code readsWeights} is whether its pool's strategy reads weights. */
     void show(BackendInfo b, boolean readsWeights) {
         weight.show(b, readsWeights);
-        state.setText(b.state());
-        state.getStyleClass().setAll("live-chip", "state-" + b.state());
+        state.setText(b.shownState()); // "UP (unverified)" back from an ejection with nothing shown to work yet
+        state.getStyleClass().setAll("live-chip", "state-" + (b.unverified() ? "UP-unverified" : b.state()));
         String br = b.breaker() == null ? "CLOSED" : b.breaker().state();
         breaker.setText(breakerText(b));
         breaker.getStyleClass().setAll("live-chip", "breaker-" + br);

@@ -7,6 +7,7 @@ import dev.fulcrum.time.SystemClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.FramePacer;
 import dev.fulcrum.ui.StageFrames;
+import dev.fulcrum.ui.TimelineBar;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
 import java.util.ArrayList;
@@ -203,7 +204,8 @@ public final class LiveController {
         if (session.stale()) {
             liveRate.setText("the engine is not answering: nothing new to draw");
         } else if (model.paused()) {
-            liveRate.setText(String.format(Locale.ROOT, "paused: %,d requests since", model.seenWhilePaused()));
+            liveRate.setText(String.format(Locale.ROOT, "paused: %,d requests since %s", model.seenWhilePaused(),
+                    TimelineBar.clock(session.timeMachine().pausedSince())));
         } else {
             liveRate.setText(String.format(Locale.ROOT, "%,.0f req/s", rateLastSecond));
         }
