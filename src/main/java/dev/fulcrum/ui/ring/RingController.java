@@ -254,9 +254,9 @@ public final class RingController {
         }
         showingCounts = false;
         boolean teaching = pool > 0 && drawn != pool;
-        virtualNodesInfo.setText(!ring ? "" : teaching
-                ? String.format("Drawn only: the pool keeps %d.", pool) : "Underlined: the pool's own.");
-        applyVirtualNodes.setText("Apply " + drawn + " to the pool");
+        // short lines: beside the ring on a projector they must leave room for every backend's share below
+        virtualNodesInfo.setText(!ring ? "" : String.format(teaching ? "The pool keeps %d." : "The pool uses %d.", pool));
+        applyVirtualNodes.setText("Apply to the pool");
         applyVirtualNodes.setVisible(teaching);
         applyVirtualNodes.setManaged(teaching);
         canvas.setCentreNote(teaching ? String.format("drawn at %d per backend; the pool uses %d", drawn, pool) : null);
@@ -328,8 +328,8 @@ public final class RingController {
             line.getStyleClass().add("ring-legend-row");
             legend.getChildren().add(line);
         }
-        spreadRatio.setText(spread == null ? "" : "Spread: " + spread.ratioText()
-                + (after == null ? "" : " → " + after.ratioText().replace("max/min ", "")) + " (even: 1.00×)");
+        spreadRatio.setText(spread == null ? "" : spread.ratioText()
+                + (after == null ? "" : " → " + after.ratioText().replace("max/min ", "")));
     }
 
     /** What the picture's parts mean, for the side panel. */
@@ -340,7 +340,9 @@ public final class RingController {
                 : "Ring: the owner of each stretch of the key space (a key belongs to the first point clockwise from "
                         + "its hash). Dots: the keys seen in the last minute, inside the ring at their hash (outlined "
                         + "while landing).");
-        b.append(" Bars: each backend's share; the dark mark is its fair share, its weight's part of the total.");
+        b.append(" Bars: each backend's share; the dark mark is its fair share, its weight's part of the total;"
+                + " max/min: the most favoured backend's share over the least favoured's, each by its fair share"
+                + " (1.00× is even).");
         if (preview) {
             b.append(changesDrawn ? " Outer arcs: only the stretches the what-if gives another owner, in the new owner's colour."
                     : g.isTable() ? " Lower bar: the shares after the what-if." : " The what-if's shares: in the list above.");
