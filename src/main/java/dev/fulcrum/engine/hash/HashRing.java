@@ -72,11 +72,27 @@ public final class HashRing implements KeySpace {
     public static HashRing build(Candidates candidates, int virtualNodes, HashRing reuse) {
         int n = candidates.size();
         String[] ids = new String[n];
+        int[] weights = new int[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = candidates.get(i).id();
+            weights[i] = candidates.weight(i);
+        }
+        return build(ids, weights, virtualNodes, reuse);
+    }
+
+    /**
+     * The ring of backends known by id and weight alone, placed exactly as {@link #build(Candidates, int, HashRing)}
+     * places candidates: what the window's ring view draws at another count of virtual nodes than the pool's.
+     *
+     * @param weights each backend's weight as candidates carry it, in {@link Strategies#WEIGHT_SCALE} units
+     */
+    public static HashRing build(String[] backendIds, int[] weights, int virtualNodes, HashRing reuse) {
+        String[] ids = backendIds.clone(); // the ring keeps them
+        int n = ids.length;
         int[] counts = new int[n];
         long total = 0;
         for (int i = 0; i < n; i++) {
-            ids[i] = candidates.get(i).id();
-            long units = Math.max(1, Math.round((double) candidates.weight(i) / Strategies.WEIGHT_SCALE));
+            long units = Math.max(1, Math.round((double) weights[i] / Strategies.WEIGHT_SCALE));
             counts[i] = (int) Math.min(Integer.MAX_VALUE, units * virtualNodes);
             total += counts[i];
         }

@@ -13,14 +13,19 @@ import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ComboBox;
 import javafx.scene.control.Label;
 import javafx.scene.control.TextField;
-import javafx.scene.layout.HBox;
+import javafx.scene.control.ToggleButton;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.scene.paint.Color;
-import javafx.scene.shape.Rectangle;
 import javafx.util.Duration;
 
-/** Thin: wires {@code fxml/ring.fxml} to {@link RingViewModel} and {@link RingCanvas}. */
+/**
+ * Thin: wires {@code fxml/ring.fxml} to {@link RingViewModel} and {@link RingCanvas}: the ring in the centre; beside it
+ * the count of points per backend drawn (the teaching view) and each backend's share against its fair share; on the
+ * right the what-if and a key's lookup.
+ */
 public final class RingController {
     private final UiSession session;
     private final RingViewModel vm;
@@ -41,6 +46,15 @@ public final class RingController {
     @FXML private Label ringMoved;
     @FXML private Label legendTitle;
     @FXML private Label ringExplain;
+    @FXML private VBox virtualNodesBox;
+    @FXML private FlowPane virtualNodesChoice;
+    @FXML private Label virtualNodesInfo;
+    @FXML private Button applyVirtualNodes;
+    @FXML private Label virtualNodesResult;
+    @FXML private Label spreadRatio;
+    @FXML private Button replayButton;
+    private final ToggleGroup counts = new ToggleGroup();
+    private boolean showingCounts; // the buttons are being set from the view model, not clicked
     private volatile dev.fulcrum.admin.RequestSource source;
     private boolean noRequests;
     private double lastFigures;
@@ -66,7 +80,31 @@ public final class RingController {
         vm.geometryProperty().addListener((o, a, g) -> {
             canvas.setGeometry(g);
             showLegend(g);
+            showLookup(vm.lookupProperty().get()); // its place and owner on the ring drawn now
         });
+        vm.previewGeometryProperty().addListener((o, a, g) -> {
+            if (g != null) {
+                canvas.remember(g.colours());
+            }
+        });
+        vm.spreadProperty().addListener((o, a, sp) -> showLegend(vm.geometryProperty().get()));
+        vm.spreadAfterProperty().addListener((o, a, sp) -> showLegend(vm.geometryProperty().get()));
+        vm.poolVirtualNodesProperty().addListener((o, a, n) -> showCounts());
+        vm.drawnVirtualNodesProperty().addListener((o, a, n) -> showCounts());
+        counts.selectedToggleProperty().addListener((o, a, t) -> {
+            if (showingCounts) {
+                return;
+            }
+            if (t == null) {
+                counts.selectToggle(a); // one count is always drawn: a second click on it keeps it
+            } else {
+                vm.setDrawnVirtualNodes((Integer) t.getUserData());
+            }
+        });
+        virtualNodesResult.textProperty().bind(vm.virtualNodesResultProperty());
+        virtualNodesResult.managedProperty().bind(virtualNodesResult.textProperty().isNotEmpty());
+        virtualNodesInfo.managedProperty().bind(virtualNodesInfo.textProperty().isNotEmpty());
+        showCounts();
         PauseTransition debounce = new PauseTransition(Duration.millis(150));
         debounce.setOnFinished(e -> vm.lookup(ringKey.getText()));
         ringKey.textProperty().addListener((o, a, k) -> debounce.playFromStart());
@@ -84,6 +122,7 @@ public final class RingController {
             showLegend(vm.geometryProperty().get());
         });
         vm.movedProperty().addListener((o, a, m) -> ringMoved.setText(m == null ? "" : m.text()));
+        ringMoved.managedProperty().bind(ringMoved.textProperty().isNotEmpty());
         ringMoved.setId("ringMoved");
         ringSeen.setId("ringSeen");
         session.poolProperty().addListener((o, a, p) -> vm.keys().clear());
@@ -126,6 +165,10 @@ public final class RingController {
             vm.offer(s.sample(200).requests());
         }
         canvas.setDots(vm.keys().dots());
+        KeyFlow.Moved focus = vm.keys().focus();
+        canvas.setCaption(focus == null ? null : focus.headline(), focus == null ? null : caption(focus,
+                vm.previewChangesProperty().get() != null, vm.geometryProperty().get()));
+        replayButton.setDisable(focus == null || focus.moved() == 0);
         canvas.redraw();
         if (seconds - lastFigures >= 0.5) {
             lastFigures = seconds;
@@ -174,26 +217,119 @@ public final class RingController {
         }
     }
 
+    /** The count buttons (the teaching view's counts, and the pool's own), the one drawn selected, and what it means. */
+    private void showCounts() {
+        int pool = vm.poolVirtualNodesProperty().get();
+        int drawn = vm.drawnVirtualNodesProperty().get();
+        boolean ring = pool > 0 && vm.geometryProperty().get() != null && !vm.geometryProperty().get().isTable();
+        virtualNodesBox.setVisible(pool > 0);
+        virtualNodesBox.setManaged(pool > 0);
+        java.util.TreeSet<Integer> offered = new java.util.TreeSet<>(TeachingRing.COUNTS);
+        if (pool > 0) {
+            offered.add(pool);
+        }
+        offered.add(Math.max(1, drawn));
+        List<Integer> now = virtualNodesChoice.getChildren().stream().map(n -> (Integer) n.getUserData()).toList();
+        showingCounts = true;
+        if (!now.equals(List.copyOf(offered))) {
+            counts.getToggles().clear();
+            virtualNodesChoice.getChildren().clear();
+            for (int n : offered) {
+                ToggleButton b = new ToggleButton(Integer.toString(n));
+                b.setUserData(n);
+                b.setId("vn-" + n);
+                b.setToggleGroup(counts);
+                virtualNodesChoice.getChildren().add(b);
+            }
+        }
+        for (javafx.scene.Node n : virtualNodesChoice.getChildren()) {
+            ToggleButton b = (ToggleButton) n;
+            b.getStyleClass().remove("ring-count-pool");
+            if ((Integer) b.getUserData() == pool) {
+                b.getStyleClass().add("ring-count-pool");
+            }
+            if ((Integer) b.getUserData() == drawn && !b.isSelected()) {
+                b.setSelected(true);
+            }
+        }
+        showingCounts = false;
+        boolean teaching = pool > 0 && drawn != pool;
+        // short lines: beside the ring on a projector they must leave room for every backend's share below
+        virtualNodesInfo.setText(!ring ? "" : String.format(teaching ? "The pool keeps %d." : "The pool uses %d.", pool));
+        applyVirtualNodes.setText("Apply to the pool");
+        applyVirtualNodes.setVisible(teaching);
+        applyVirtualNodes.setManaged(teaching);
+        canvas.setCentreNote(teaching ? String.format("drawn at %d per backend; the pool uses %d", drawn, pool) : null);
+        canvas.redraw();
+    }
+
+    @FXML
+    private void applyVirtualNodes() {
+        vm.applyVirtualNodes();
+    }
+
+    @FXML
+    private void replay() {
+        vm.keys().replay();
+    }
+
+    /** What a before/after's marks mean, under its count on the canvas. */
+    static String caption(KeyFlow.Moved m, boolean changesDrawn, RingGeometry g) {
+        boolean table = g != null && g.isTable();
+        StringBuilder b = new StringBuilder();
+        if (m.would()) {
+            b.append(m.seen() == 0 ? "No keys seen in the last minute."
+                    : String.format(java.util.Locale.ROOT, "%.1f%% of the key space changes owner.", m.predicted() * 100));
+            b.append(" Only the keys that would move are drawn large");
+        } else {
+            b.append(String.format(java.util.Locale.ROOT, "The what-if predicted %.1f%%%s.", m.predicted() * 100,
+                    m.cause() == null ? "" : ", " + m.cause()));
+            b.append(" Only the keys that moved are drawn large");
+        }
+        b.append(table ? ", in the slot they keep." : ": each goes from its old owner's point to its new owner's.");
+        if (changesDrawn && !table) {
+            b.append(" Outer arcs: the stretches that change owner.");
+        }
+        return b.toString();
+    }
+
     private void showLegend(RingGeometry g) {
         legend.getChildren().clear();
+        showCounts();
         if (g == null) {
             ringExplain.setText("");
+            spreadRatio.setText("");
             return;
         }
         EngineClient.Preview preview = vm.previewProperty().get();
-        legendTitle.setText(preview == null ? "Backends (share of keys)" : "Share of keys: now → after");
+        String of = g.isTable() ? "table" : "ring";
+        legendTitle.setText(preview == null ? "Share of the " + of : "Share of the " + of + ": now → after");
         ringExplain.setText(explain(g, preview != null, vm.previewChangesProperty().get() != null));
+        Spread spread = vm.spreadProperty().get();
+        Spread after = vm.spreadAfterProperty().get();
+        double scale = Math.max(spread == null ? 0 : spread.scale(), after == null ? 0 : after.scale());
         for (RingGeometry.Part p : g.parts()) {
-            Rectangle swatch = new Rectangle(12, 12, p.colour());
             // a Maglev table comes as runs of slots, so its count is the share of the table, not the runs drawn
-            String after = preview == null ? "" : String.format(" → %.1f%%", preview.share().getOrDefault(p.backend(), 0.0) * 100);
+            String afterText = preview == null ? "" : String.format(" → %.1f%%", preview.share().getOrDefault(p.backend(), 0.0) * 100);
+            // a ring's points per backend are the count above times its weight: the row keeps to its share
             Label l = new Label(g.isTable() && g.tableSize() > 0
-                    ? String.format("%s  %.1f%%%s  (%d slots)", p.backend(), p.share() * 100, after, Math.round(p.share() * g.tableSize()))
-                    : String.format("%s  %.1f%%%s  (%d points)", p.backend(), p.share() * 100, after, p.points().length));
+                    ? String.format("%s  %.1f%%%s  (%d slots)", p.backend(), p.share() * 100, afterText, Math.round(p.share() * g.tableSize()))
+                    : String.format("%s  %.1f%%%s", p.backend(), p.share() * 100, afterText));
+            l.setWrapText(true);
             l.setId("legend-" + p.backend());
             l.setUserData(Palette.web(p.colour()));
-            legend.getChildren().add(new HBox(6, swatch, l));
+            ShareBar bar = new ShareBar(p.colour());
+            bar.setId("share-" + p.backend());
+            Spread.Row row = spread == null ? null : spread.rows().stream()
+                    .filter(r -> r.backend().equals(p.backend())).findFirst().orElse(null);
+            double fair = row == null ? 0 : row.fair();
+            bar.set(p.share(), fair, preview == null ? -1 : preview.share().getOrDefault(p.backend(), 0.0), scale);
+            VBox line = new VBox(2, l, bar);
+            line.getStyleClass().add("ring-legend-row");
+            legend.getChildren().add(line);
         }
+        spreadRatio.setText(spread == null ? "" : spread.ratioText()
+                + (after == null ? "" : " → " + after.ratioText().replace("max/min ", "")));
     }
 
     /** What the picture's parts mean, for the side panel. */
@@ -203,9 +339,12 @@ public final class RingController {
                         + "(outlined while falling in or changing owner)."
                 : "Ring: the owner of each stretch of the key space (a key belongs to the first point clockwise from "
                         + "its hash). Dots: the keys seen in the last minute, inside the ring at their hash (outlined "
-                        + "while landing, or moving to a new owner).");
+                        + "while landing).");
+        b.append(" Bars: each backend's share; the dark mark is its fair share, its weight's part of the total;"
+                + " max/min: the most favoured backend's share over the least favoured's, each by its fair share"
+                + " (1.00× is even).");
         if (preview) {
-            b.append(changesDrawn ? " Outer arcs: only the keys the what-if gives another owner, in the new owner's colour."
+            b.append(changesDrawn ? " Outer arcs: only the stretches the what-if gives another owner, in the new owner's colour."
                     : g.isTable() ? " Lower bar: the shares after the what-if." : " The what-if's shares: in the list above.");
         }
         return b.toString();
@@ -217,9 +356,13 @@ public final class RingController {
             canvas.setMarker(null, null);
             return;
         }
-        lookupLabel.setText("hash " + l.hash() + "\n→ " + l.backend());
         RingGeometry g = vm.geometryProperty().get();
-        canvas.setMarker(g == null ? RingGeometry.fraction(l.hash()) : g.keyPosition(l.hash()), l.key() + " → " + l.backend());
+        double at = g == null ? RingGeometry.fraction(l.hash()) : g.keyPosition(l.hash());
+        // the teaching view draws another ring than the pool's: the key's owner on it, beside the pool's answer
+        String drawnOwner = g == null || !vm.teaching() || g.ownerIdAt(at) == null ? l.backend() : g.ownerIdAt(at);
+        lookupLabel.setText("hash " + l.hash() + "\n→ " + l.backend()
+                + (drawnOwner.equals(l.backend()) ? "" : "\n(on the ring drawn: " + drawnOwner + ")"));
+        canvas.setMarker(at, l.key() + " → " + drawnOwner);
     }
 
     private RingViewModel.WhatIf whatIf() {

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.ring;
 
 import dev.fulcrum.admin.EngineClient;
+import dev.fulcrum.engine.hash.XxHash64;
 import dev.fulcrum.ui.Palette;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -22,10 +23,23 @@ import javafx.scene.paint.Color;
  * of equal slots, which the same rule turns into its runs.
  */
 public final class RingGeometry {
-    /** One backend's part: its colour, its point positions, and its spans as start + length pairs. */
+    /**
+     * One backend's part: its colour, its point positions, and its spans as start + length pairs; on a small ring
+     * (at most {@link #NAMED_POINTS} points) the virtual node each point is, {@code i} of {@code backend#i}, else -1.
+     */
     public record Part(String backend, Color colour, double[] points, double[] spanStart, double[] spanLength,
-                       double share) {
+                       double share, int[] nodes) {
+        /** The point's name, {@code backend#i}, or null when its virtual node is not known. */
+        public String pointName(int k) {
+            return nodes[k] < 0 ? null : backend + "#" + nodes[k];
+        }
     }
+
+    /**
+     * Up to this many points a ring's points are named ({@code b#i}, each found by hashing the names as the engine
+     * does): enough to label every point of a teaching ring; a larger ring is drawn as ticks, with no names.
+     */
+    static final int NAMED_POINTS = 400;
 
     private final String type;
     private final List<Part> parts;
@@ -86,12 +100,15 @@ public final class RingGeometry {
             count.merge(p.backend(), 1, Integer::sum);
         }
         Map<String, double[][]> arrays = new HashMap<>();
+        Map<String, int[]> nodes = new HashMap<>();
         Map<String, Integer> fill = new HashMap<>();
         for (Map.Entry<String, Integer> e : count.entrySet()) {
             int c = e.getValue();
             arrays.put(e.getKey(), new double[][] {new double[c], new double[c], new double[c]});
+            nodes.put(e.getKey(), new int[c]);
             fill.put(e.getKey(), 0);
         }
+        Map<Long, Integer> named = "maglev".equals(ring.type()) || n > NAMED_POINTS ? Map.of() : names(count);
         for (int i = 0; i < n; i++) {
             String b = pts.get(i).backend();
             double prev = i == 0 ? pos[n - 1] - 1.0 : pos[i - 1];
@@ -100,6 +117,10 @@ public final class RingGeometry {
             a[0][k] = pos[i];
             a[1][k] = prev;
             a[2][k] = pos[i] - prev;
+            long h = pts.get(i).hash().longValue();
+            Integer node = named.get(h);
+            // the name is this backend's own (two backends' names with one hash would otherwise swap a label)
+            nodes.get(b)[k] = node != null && XxHash64.hash(b + "#" + node) == h ? node : -1;
             fill.put(b, k + 1);
         }
         List<Part> parts = new ArrayList<>();
@@ -107,7 +128,8 @@ public final class RingGeometry {
             double[][] a = arrays.getOrDefault(e.getKey(), new double[][] {new double[0], new double[0], new double[0]});
             double share = ring.share() != null && ring.share().get(e.getKey()) != null ? ring.share().get(e.getKey())
                     : sum(a[2]);
-            parts.add(new Part(e.getKey(), e.getValue(), a[0], a[1], a[2], share));
+            parts.add(new Part(e.getKey(), e.getValue(), a[0], a[1], a[2], share,
+                    nodes.getOrDefault(e.getKey(), new int[0])));
         }
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < parts.size(); i++) {
@@ -119,6 +141,20 @@ public final class RingGeometry {
         }
         return new RingGeometry(ring.type(), Collections.unmodifiableList(parts),
                 Collections.unmodifiableMap(new LinkedHashMap<>(colours)), pos, owners, tableSize);
+    }
+
+    /**
+     * Each point's virtual node by its hash: backend {@code b} with {@code c} points has points {@code b#0} to
+     * {@code b#(c-1)}, hashed as the engine hashes them ({@link XxHash64}).
+     */
+    private static Map<Long, Integer> names(Map<String, Integer> count) {
+        Map<Long, Integer> out = new HashMap<>();
+        for (Map.Entry<String, Integer> e : count.entrySet()) {
+            for (int i = 0; i < e.getValue(); i++) {
+                out.put(XxHash64.hash(e.getKey() + "#" + i), i);
+            }
+        }
+        return out;
     }
 
     private static double sum(double[] d) {

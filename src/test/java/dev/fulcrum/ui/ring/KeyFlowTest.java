@@ -92,15 +92,110 @@ class KeyFlowTest {
                 }
             }
             assertThat(new TreeSet<>(moving)).isEqualTo(engineMoved);
-            // and once the move is over they rest with their new owners
+            // once the move is over they are held at their new owners' points, large, the others at rest
             clock.advanceMillis(KeyFlow.MOVE_NANOS / 1_000_000);
+            assertThat(flow.dots()).filteredOn(KeyFlow.Dot::moving).extracting(KeyFlow.Dot::key)
+                    .containsExactlyInAnyOrderElementsOf(engineMoved);
+            assertThat(flow.dots()).filteredOn(KeyFlow.Dot::moving)
+                    .allSatisfy(d -> assertThat(d.motion()).isEqualTo(KeyFlow.Motion.AFTER));
+            assertThat(flow.focus()).isSameAs(moved);
+            // and after the hold they rest with their new owners
+            clock.advanceMillis(KeyFlow.HOLD_NANOS / 1_000_000);
             assertThat(flow.dots()).allSatisfy(d -> assertThat(d.motion()).isEqualTo(KeyFlow.Motion.REST));
+            assertThat(flow.focus()).isNull();
             // on a ring, removing a backend's points locally predicts the same as the engine's new ring
             if (tableSize == 0) {
                 assertThat(moved.predicted()).isCloseTo(RingGeometry.movedFraction(before, before.without("c")),
                         org.assertj.core.data.Offset.offset(1e-9));
             }
         }
+    }
+
+    @Test
+    void aWhatIfMovesExactlyTheKeysTheEngineMovesOnceItIsAppliedAndNothingBefore() {
+        try (RunningFulcrum fulcrum = RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(StrategySpec.bare("consistent-hash")
+                        .with("key", "path").with("virtualNodes", 10), BreakerConfig.DEFAULT,
+                List.of(demo("a", 1, 0, 0), demo("b", 1, 0, 0), demo("c", 1, 0, 0), demo("d", 1, 0, 0)))).start();
+             EngineClient client = new InProcessEngineClient(fulcrum.app())) {
+            // given 200 keys seen by the view, each where the engine's lookup puts it
+            ManualClock clock = new ManualClock();
+            KeyFlow flow = new KeyFlow(clock);
+            RingGeometry now = RingGeometry.of(client.ring("default"));
+            flow.setGeometry(now);
+            Map<String, String> ownerBefore = new HashMap<>();
+            for (int i = 0; i < 200; i++) {
+                String key = "/w/" + i;
+                EngineClient.Lookup l = client.lookup("default", key);
+                ownerBefore.put(key, l.backend());
+                flow.offer(sample(key, l.hash().longValue(), l.backend(), false));
+            }
+            clock.advanceMillis(KeyFlow.LAND_NANOS / 1_000_000);
+
+            // when the view previews the engine's what-if of removing b
+            EngineClient.Preview p = client.preview("default", List.of("b"), Map.of(), Map.of());
+            RingGeometry after = RingGeometry.of(new EngineClient.Ring(now.type(), p.points(), p.share()));
+            KeyFlow.Moved would = flow.preview(after, p.movedFraction(), "Removing b");
+
+            // then the keys it would move are those the engine moves once b is really gone, and nothing moved yet
+            client.remove("b");
+            Set<String> engineMoved = new TreeSet<>();
+            for (String key : ownerBefore.keySet()) {
+                if (!client.lookup("default", key).backend().equals(ownerBefore.get(key))) {
+                    engineMoved.add(key);
+                }
+            }
+            assertThat(engineMoved).isNotEmpty();
+            assertThat(would.keys()).isEqualTo(engineMoved);
+            assertThat(would.text()).isEqualTo(String.format(java.util.Locale.ROOT,
+                    "Removing b would move %d of 200 keys seen (%.1f%% of the key space)", engineMoved.size(),
+                    p.movedFraction() * 100));
+            assertThat(flow.focus()).isSameAs(would);
+            assertThat(flow.lastMove()).isNull();
+            // each travels to the owner the engine gives it after, and stays there while the what-if shows
+            clock.advanceMillis((KeyFlow.MOVE_NANOS + KeyFlow.HOLD_NANOS) / 1_000_000 + 1);
+            for (KeyFlow.Dot d : flow.dots()) {
+                assertThat(d.moving()).as(d.key()).isEqualTo(engineMoved.contains(d.key()));
+                assertThat(d.owner()).as(d.key()).isEqualTo(client.lookup("default", d.key()).backend());
+                if (d.moving()) {
+                    assertThat(d.was()).isEqualTo("b");
+                }
+            }
+            // a key seen again while it is moved stays in the picture
+            String busy = engineMoved.iterator().next();
+            flow.offer(sample(busy, client.lookup("default", busy).hash().longValue(), "b", false));
+            assertThat(flow.dots()).filteredOn(d -> d.key().equals(busy)).allMatch(KeyFlow.Dot::moving);
+
+            // and when the what-if ends every key is back with the owner it had
+            flow.endPreview();
+            assertThat(flow.focus()).isNull();
+            assertThat(flow.dots()).allSatisfy(d -> {
+                assertThat(d.moving()).isFalse();
+                assertThat(d.owner()).isEqualTo(ownerBefore.get(d.key()));
+            });
+        }
+    }
+
+    @Test
+    void anotherDrawingOfTheRingReseatsTheKeysWithoutCountingAMove() {
+        EngineClient.Ring three = new EngineClient.Ring("consistent-hash", List.of(
+                new EngineClient.Point(at(0.25), "a"), new EngineClient.Point(at(0.5), "b"),
+                new EngineClient.Point(at(0.75), "c")), Map.of("a", 0.5, "b", 0.25, "c", 0.25));
+        EngineClient.Ring other = new EngineClient.Ring("consistent-hash", List.of(
+                new EngineClient.Point(at(0.4), "c"), new EngineClient.Point(at(0.9), "a")), Map.of("a", 0.5, "c", 0.5));
+        ManualClock clock = new ManualClock();
+        KeyFlow flow = new KeyFlow(clock);
+        flow.setGeometry(RingGeometry.of(three));
+        flow.offer(sample("/x", at(0.3).longValue(), "b", false));
+        clock.advanceMillis(KeyFlow.LAND_NANOS / 1_000_000);
+
+        flow.reseat(RingGeometry.of(other));
+
+        assertThat(flow.dots()).singleElement().satisfies(d -> {
+            assertThat(d.owner()).isEqualTo("c");
+            assertThat(d.motion()).isEqualTo(KeyFlow.Motion.REST);
+        });
+        assertThat(flow.focus()).isNull();
+        assertThat(flow.lastMove()).isNull();
     }
 
     @Test
