@@ -6,6 +6,7 @@ import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.time.SystemClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.FramePacer;
+import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.StageFrames;
 import dev.fulcrum.ui.TimelineBar;
 import dev.fulcrum.ui.UiSession;
@@ -228,6 +229,8 @@ public final class LiveController {
         String pool = session.pool();
         List<String> ids = new ArrayList<>();
         boolean reads = session.readsWeights(pool);
+        // the pool's backends met together, in id order, whichever view meets them first: the same colours each start
+        Palette.forPool(s, pool);
         for (BackendInfo b : s.backends()) {
             if (pool == null || pool.equals(b.pool())) {
                 ids.add(b.id());

@@ -82,8 +82,16 @@ public final class LoadController {
         rpsChart.setCreateSymbols(false);
         inFlightChart.setAnimated(false);
         inFlightChart.setLegendVisible(false);
-        session.stateProperty().addListener((o, a, st) -> colour());
+        session.stateProperty().addListener((o, a, st) -> {
+            if (vm.showingProperty().get()) {
+                colour();
+            }
+        });
         vm.showingProperty().addListener((o, a, now) -> colour());
+        // after the charts' own listeners (added by setData above), so a new series' nodes and legend entry exist
+        for (var series : List.of(vm.rps(), vm.p99(), vm.errors())) {
+            series.addListener((javafx.collections.ListChangeListener<XYChart.Series<Number, Number>>) c -> colour());
+        }
         vm.pausedProperty().bind(pauseButton.selectedProperty());
         pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
     }
@@ -107,32 +115,22 @@ public final class LoadController {
     }
 
     /**
-     * The backends' colours from {@link Palette}, as in the ring: the charts colour series i with the looked-up
-     * colour CHART_COLOR_(i+1) (modena cycles through 8), so setting those on each chart recolours lines, areas
-     * and legend together. Bars get their colour one by one.
+     * The backends' colours from {@link Palette}, as every view has them: each series by its backend's id (lines, areas
+     * and legend together, see {@link Palette#paint}), each in-flight bar by its category. Charts whose series change
+     * are painted at once, whether shown or not (it happens when a backend joins or leaves); the bars, which the chart
+     * may make anew with a sample, when the tab is shown.
      */
     private void colour() {
-        if (!vm.showingProperty().get()) {
-            return; // a hidden tab is coloured when it is selected
-        }
-        Map<String, Color> palette = Palette.forPool(session.state(), session.pool());
+        Map<String, Color> pool = Palette.forPool(session.state(), session.pool());
         for (XYChart<Number, Number> chart : List.of(rpsChart, p99Chart, errorChart)) {
-            StringBuilder css = new StringBuilder();
-            List<XYChart.Series<Number, Number>> series = chart.getData();
-            for (int i = 0; i < series.size() && i < 8; i++) {
-                Color c = palette.get(series.get(i).getName());
-                if (c != null) {
-                    css.append("CHART_COLOR_").append(i + 1).append(": ").append(Palette.web(c)).append("; ");
-                    css.append("CHART_COLOR_").append(i + 1).append("_TRANS_20: ").append(Palette.web(c)).append("55; ");
-                }
-            }
-            if (!css.toString().equals(chart.getStyle())) {
-                chart.setStyle(css.toString());
-            }
+            Palette.paint(chart, id -> pool.containsKey(id) ? pool.get(id) : Palette.of(id));
+        }
+        if (!vm.showingProperty().get()) {
+            return; // a hidden tab's bars are coloured when it is selected
         }
         for (XYChart.Series<String, Number> s : inFlightChart.getData()) {
             for (XYChart.Data<String, Number> d : s.getData()) {
-                Color c = palette.get(d.getXValue());
+                Color c = pool.get(d.getXValue());
                 if (d.getNode() != null && c != null) {
                     String style = "-fx-bar-fill: " + Palette.web(c) + ";";
                     if (!style.equals(d.getNode().getStyle())) {

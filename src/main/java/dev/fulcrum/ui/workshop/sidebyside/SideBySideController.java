@@ -389,13 +389,6 @@ public final class SideBySideController implements AutoCloseable {
         column("Unrouted", x -> Long.toString(x.unrouted()), 80);
         sbsTable.getItems().setAll(r.results());
 
-        // series colours = the backends' colours elsewhere in the window (Palette over the sorted ids)
-        StringBuilder css = new StringBuilder();
-        int i = 1;
-        for (javafx.scene.paint.Color c : Palette.of(r.backends()).values()) {
-            css.append("CHART_COLOR_").append(i++).append(": ").append(Palette.web(c)).append("; ");
-        }
-        sbsLoadChart.setStyle(css.toString());
         for (String b : r.backends()) {
             XYChart.Series<String, Number> s = new XYChart.Series<>();
             s.setName(b);
@@ -404,6 +397,8 @@ public final class SideBySideController implements AutoCloseable {
             }
             sbsLoadChart.getData().add(s);
         }
+        // each backend's bars in its colour elsewhere in the window
+        Palette.paint(sbsLoadChart, Palette.of(r.backends())::get);
         XYChart.Series<String, Number> p99 = new XYChart.Series<>();
         p99.setName("p99");
         for (StrategyResult x : r.results()) {
