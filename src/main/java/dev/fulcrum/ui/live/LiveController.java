@@ -131,6 +131,14 @@ public final class LiveController {
         }, "fulcrum-ui-requests");
         opener.setDaemon(true);
         opener.start();
+        // while the tab is hidden the source keeps what arrives: shown again, the stage counts that at once, and draws
+        // from then on (at its next frame, up to a quarter of a second later, a request would be a backlog's)
+        showing.addListener((o, a, on) -> {
+            RequestSource s = source;
+            if (on && s != null) {
+                model.skip(s.sample(PER_FRAME));
+            }
+        });
         StageFrames.of(liveStage, () -> showing.get() && Views.onScreen(liveStage), pacer, this::frame);
         liveStage.sceneProperty().addListener((o, a, sc) -> {
             RequestSource s = source;

@@ -22,6 +22,7 @@ import java.util.function.DoubleSupplier;
  * ({@link #scale()}).
  *
  * <p>Pause: the stage's clock stops; dots hold still; requests that complete meanwhile are counted and not drawn.
+ * So are those that completed while the stage was not drawn at all ({@link #skip}).
  *
  * <p>Example: 1,000 requests a second over three backends: {@code scale()} is 5, about 200 dots a second fly, each for 5
  * requests, a backend taking half the traffic gets half the dots.
@@ -133,6 +134,20 @@ public final class LiveModel {
             flights.add(new Flight(now + 0.1 * i / born.size(), p.lane(), p.tried(), p.refused(), p.latencyMs(),
                     p.kind(), p.count()));
             dots++;
+        }
+    }
+
+    /**
+     * Takes what the request source kept while the stage was not drawn (its tab hidden): those requests are counted
+     * ({@link #requests()}, and {@link #seenWhilePaused()} when paused) but not drawn, and not taken into the rate the
+     * scale follows. Drawn, a minute away would fly as one burst of clumps ("1 dot = 80 requests" at 50 req/s) over
+     * the first second back.
+     */
+    public void skip(RequestSource.Batch backlog) {
+        long total = backlog.requests().size() + backlog.dropped();
+        requests += total;
+        if (paused()) {
+            seenWhilePaused += total;
         }
     }
 

@@ -56,6 +56,30 @@ class LiveModelTest {
     }
 
     @Test
+    void aBacklogIsCountedButNeitherDrawnNorTakenIntoTheScale() {
+        // a minute of 50 req/s kept while the tab was hidden: 40 sampled, the rest counted as dropped
+        List<RequestSample> forty = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            forty.add(sample(200, 10, false, "a"));
+        }
+        model.skip(new RequestSource.Batch(forty, 2_960));
+
+        assertThat(model.requests()).isEqualTo(3_000);
+        assertThat(model.flights()).isEmpty();
+        assertThat(model.scale()).isEqualTo(1);
+
+        // and the next request, back at the usual rate, is one dot for one request
+        t = 0.05;
+        model.offer(batch(sample(200, 10, false, "b")));
+        assertThat(model.flights()).singleElement().satisfies(f -> assertThat(f.count()).isEqualTo(1));
+
+        // paused, a backlog is what came while paused
+        model.pause();
+        model.skip(new RequestSource.Batch(List.of(), 7));
+        assertThat(model.seenWhilePaused()).isEqualTo(7);
+    }
+
+    @Test
     void aRetryBouncesOffTheFirstBackendAndGoesOnToTheSecond() {
         model.offer(batch(sample(200, 10, false, "a", "c")));
         Flight f = model.flights().get(0);
