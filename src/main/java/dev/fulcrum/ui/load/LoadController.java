@@ -76,7 +76,9 @@ public final class LoadController {
             }
         });
         scaleAxes();
-        session.stateProperty().addListener((o, a, st) -> scaleAxes());
+        vm.errorAxisTopProperty().addListener((o, a, top) -> scaleAxes());
+        vm.inFlightAxisTopProperty().addListener((o, a, top) -> scaleAxes());
+        vm.inFlightNoneProperty().addListener((o, a, none) -> scaleAxes());
         p99Chart.setCreateSymbols(false);
         errorChart.setCreateSymbols(false);
         rpsChart.setCreateSymbols(false);
@@ -96,22 +98,24 @@ public final class LoadController {
         pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
     }
 
-    /** The error axis up to 100% at most; the in-flight axis in whole requests, with a note when there are none. */
+    /**
+     * The axes as the view model scales them to the points and bars shown: the error rate up to 100% at most, the
+     * in-flight counts in whole requests, with a note when there are none.
+     */
     private void scaleAxes() {
         NumberAxis errorAxis = (NumberAxis) errorChart.getYAxis();
-        double top = LoadViewModel.errorAxisUpper(vm.maxErrorPercent());
+        double top = vm.errorAxisTopProperty().get();
         if (errorAxis.getUpperBound() != top) {
             errorAxis.setUpperBound(top);
             errorAxis.setTickUnit(top / 5);
         }
-        int max = vm.maxInFlight();
         NumberAxis inFlightAxis = (NumberAxis) inFlightChart.getYAxis();
-        int upper = LoadViewModel.inFlightAxisUpper(max);
+        int upper = vm.inFlightAxisTopProperty().get();
         if (inFlightAxis.getUpperBound() != upper) {
             inFlightAxis.setUpperBound(upper);
             inFlightAxis.setTickUnit(Math.max(1, Math.round(upper / 5.0)));
         }
-        inFlightNone.setVisible(max == 0);
+        inFlightNone.setVisible(vm.inFlightNoneProperty().get());
     }
 
     /**
