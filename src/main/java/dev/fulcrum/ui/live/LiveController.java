@@ -7,6 +7,7 @@ import dev.fulcrum.time.SystemClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.FramePacer;
 import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.SessionTraffic;
 import dev.fulcrum.ui.StageFrames;
 import dev.fulcrum.ui.TimelineBar;
 import dev.fulcrum.ui.UiSession;
@@ -19,6 +20,7 @@ import java.util.Map;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.fxml.FXML;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.layout.HBox;
@@ -63,6 +65,7 @@ public final class LiveController {
     private double frameLogStartedAt = -1;
 
     @FXML private ToggleButton livePause;
+    @FXML private Button liveTraffic;
     @FXML private Label liveRate;
     @FXML private Label liveScale;
     @FXML private Label liveFrames;
@@ -111,6 +114,7 @@ public final class LiveController {
                 model.resume();
             }
         });
+        showTrafficButton();
         session.selectedBackendProperty().addListener((o, a, id) -> cardById.values().forEach(c ->
                 c.pseudoSelected(id != null && id.equals(c.backend()))));
         session.stateProperty().addListener((o, a, s) -> show(s));
@@ -144,6 +148,30 @@ public final class LiveController {
             RequestSource s = source;
             if (sc == null && s != null) {
                 s.close();
+            }
+        });
+    }
+
+    /**
+     * Start/Stop traffic: the session's one generator ({@link SessionTraffic}), the Traffic tab's, with the settings
+     * there; Stop here or there stops it. Hidden where the engine takes none (an HAProxy fleet), and Start waits for
+     * the proxy's address.
+     */
+    private void showTrafficButton() {
+        SessionTraffic traffic = session.traffic();
+        liveTraffic.setVisible(traffic.possible());
+        liveTraffic.setManaged(traffic.possible());
+        var running = traffic.runningProperty();
+        liveTraffic.textProperty().bind(running.map(r -> r ? "Stop traffic" : "Start traffic"));
+        liveTraffic.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> !running.get() && !traffic.ready(), running, session.stateProperty()));
+        liveTraffic.setTooltip(new javafx.scene.control.Tooltip("Real requests through the proxy, as the Traffic tab"
+                + " sends them (its rate, keys and duration); Stop there or here ends them"));
+        liveTraffic.setOnAction(e -> {
+            if (running.get()) {
+                traffic.stop();
+            } else {
+                traffic.start();
             }
         });
     }
