@@ -131,6 +131,8 @@ public final class LiveController {
             javafx.application.Platform.runLater(() -> {
                 noRequests = s == null;
                 source = s != null ? s : new RateSource(session::state, session::pool, () -> frameSeconds);
+                // the first batch covers the time from here to the first frame read, however long the window takes
+                model.skip(RequestSource.Batch.EMPTY);
             });
         }, "fulcrum-ui-requests");
         opener.setDaemon(true);
