@@ -45,7 +45,13 @@ public final class Main {
     private static final class Window implements WindowLauncher {
         @Override
         public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
-            return Gui.embedded(config, configFile, overrides);
+            return embedded(config, configFile, overrides, false);
+        }
+
+        @Override
+        public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                            boolean gentleTraffic) {
+            return Gui.embedded(config, configFile, overrides, gentleTraffic);
         }
 
         @Override

@@ -62,6 +62,10 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--token", paramLabel = "T", description = "admin token for --attach (default: $FULCRUM_TOKEN)")
     String token;
 
+    @Option(names = "--no-traffic", description = "on the embedded default config, open the window without the gentle"
+            + " traffic it otherwise starts (Start traffic on the Live tab sends some)")
+    boolean noTraffic;
+
     @Option(names = "--lesson", paramLabel = "FILE", description = "a lesson file (samples/lessons/*.json), with --check")
     Path lesson;
 
@@ -143,9 +147,10 @@ public final class FulcrumCommand implements Callable<Integer> {
             if (ports.note() != null) {
                 LOG.warn("{}", ports.note());
             }
-            return window.embedded(ports.apply(cfg), config, ports);
+            // the default config opens on something to see: gentle traffic, unless the command line says not to
+            return window.embedded(ports.apply(cfg), config, ports, !noTraffic);
         }
-        return window.embedded(cfg, config, this::overrides);
+        return window.embedded(cfg, config, this::overrides, false);
     }
 
     FulcrumConfig loadConfig() {

@@ -21,6 +21,18 @@ public interface WindowLauncher {
     int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides);
 
     /**
+     * {@link #embedded(FulcrumConfig, Path, UnaryOperator)}, and with {@code gentleTraffic} the window starts its traffic
+     * generator at a gentle rate once the engine listens: what it does on the embedded default config, unless
+     * {@code --no-traffic} (docs/REFERENCE.md §1). A launcher without traffic of its own opens the window without.
+     *
+     * @return the process exit code
+     */
+    default int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                         boolean gentleTraffic) {
+        return embedded(config, configFile, overrides);
+    }
+
+    /**
      * Opens the window on a remote Fulcrum ({@code http://host:adminport}) or a HAProxy fleet
      * ({@code haproxy://host:port[,host:port...]}).
      *

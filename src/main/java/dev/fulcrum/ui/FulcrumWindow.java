@@ -49,16 +49,18 @@ public final class FulcrumWindow extends Application {
                 attach ? () -> EngineConnector.attach(o.attachUrl(), o.token(), dev.fulcrum.ui.connect.TokenDialog.asking(stage))
                         : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile(),
                                 o.embedded().overrides()),
-                attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine", true);
+                attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine", true,
+                !attach && o.embedded().gentleTraffic());
         stage.show();
     }
 
     /**
      * Shows progress, connects off the FX thread, then the main window. The first failure ends the
-     * application; a failure opening a scenario later only says so and keeps nothing half open.
+     * application; a failure opening a scenario later only says so and keeps nothing half open. With
+     * {@code gentleTraffic} the window starts gentle traffic once the engine's proxy is known.
      */
     private void open(String progress, java.util.function.Supplier<EngineConnector.Connection> connect, String failure,
-                      boolean exitOnFailure) {
+                      boolean exitOnFailure, boolean gentleTraffic) {
         ProgressIndicator spinner = new ProgressIndicator();
         VBox splash = new VBox(16, spinner, new Label(progress));
         splash.setPadding(new Insets(40));
@@ -92,6 +94,9 @@ public final class FulcrumWindow extends Application {
                         stage.setTitle(stage.getTitle() + " (" + app.portNote() + ")");
                     }
                     s.start();
+                    if (gentleTraffic) {
+                        s.traffic().startGentle();
+                    }
                 });
             } catch (RuntimeException e) {
                 LOG.debug("cannot start", e);
@@ -142,7 +147,7 @@ public final class FulcrumWindow extends Application {
                 old.close();
             }
             return EngineConnector.embedded(next, null, c -> c);
-        }, "Cannot open " + resource, false);
+        }, "Cannot open " + resource, false, false);
     }
 
     private void closeCurrent() {

@@ -10,9 +10,11 @@ public final class Gui {
     /**
      * The embedded engine to start.
      *
-     * @param overrides what the command line sets over the file (--proxy-port, --admin-port), for reloads too
+     * @param overrides     what the command line sets over the file (--proxy-port, --admin-port), for reloads too
+     * @param gentleTraffic whether the window starts gentle traffic once the engine listens (the default config's)
      */
-    record Embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
+    record Embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                    boolean gentleTraffic) {
     }
 
     /** Either {@code embedded} or {@code attachUrl} (+ token) is set. */
@@ -30,7 +32,16 @@ public final class Gui {
 
     /** The window on an engine it starts from {@code config} (and {@code configFile}'s later edits, when not null). */
     public static int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
-        return launch(new Options(new Embedded(config, configFile, overrides), null, null));
+        return embedded(config, configFile, overrides, false);
+    }
+
+    /**
+     * {@link #embedded(FulcrumConfig, Path, UnaryOperator)}, starting the traffic generator at a gentle rate
+     * ({@link SessionTraffic#startGentle()}) once the engine listens when {@code gentleTraffic}.
+     */
+    public static int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                               boolean gentleTraffic) {
+        return launch(new Options(new Embedded(config, configFile, overrides, gentleTraffic), null, null));
     }
 
     /** The window on a remote Fulcrum or HAProxy fleet ({@code --attach URL [--token T]}). */

@@ -4,6 +4,11 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
+import javafx.scene.Group;
+import javafx.scene.Node;
+import javafx.scene.chart.XYChart;
+import javafx.scene.control.Label;
 import javafx.scene.paint.Color;
 
 /**
@@ -13,6 +18,9 @@ import javafx.scene.paint.Color;
  * backend or adding one never changes another's colour. Ids met together are placed in id order, so a config's
  * backends get the same colours at every start. Example: a, b, c get hues 200°, 337.5°, 115°; remove b and add d:
  * a and c keep theirs and d gets 252.5°.
+ *
+ * <p>Every view takes its colours from here, charts included ({@link #paint}): none keeps a colour by a backend's
+ * position in a list.
  */
 public final class Palette {
     private static final double GOLDEN_ANGLE = 137.50776;
@@ -53,6 +61,59 @@ public final class Palette {
             return Map.of();
         }
         return of(s.backends().stream().filter(b -> b.pool().equals(pool)).map(b -> b.id()).toList());
+    }
+
+    /**
+     * Paints each series of {@code chart} in the colour {@code colours} gives its name (a backend's id): its line, its
+     * area, its bars or symbols, and its legend entry, each node by itself; a name without a colour is left as the
+     * chart draws it. Left to itself a chart colours a series by a slot ({@code default-color0} to {@code 7}) that it
+     * hands out as series arrive and gives, once freed, to the next series to arrive: a backend removed and added back
+     * would take a slot another backend's colour was set on, and a ninth backend the first one's. The chart rebuilds
+     * its legend when its series change, so call this again then. FX thread.
+     */
+    public static void paint(XYChart<?, ?> chart, Function<String, Color> colours) {
+        for (XYChart.Series<?, ?> series : chart.getData()) {
+            Color c = series.getName() == null ? null : colours.apply(series.getName());
+            if (c == null) {
+                continue;
+            }
+            String hex = web(c);
+            Node node = series.getNode();
+            if (node instanceof Group area) { // an area chart's series: its fill, then its outline
+                for (Node part : area.getChildren()) {
+                    style(part, part.getStyleClass().contains("chart-series-area-fill") ? "-fx-fill: " + hex + "55;"
+                            : "-fx-stroke: " + hex + ";");
+                }
+            } else if (node != null) { // a line chart's path
+                style(node, "-fx-stroke: " + hex + ";");
+            }
+            for (XYChart.Data<?, ?> d : series.getData()) {
+                if (d.getNode() != null) {
+                    style(d.getNode(), symbolStyle(d.getNode(), hex));
+                }
+            }
+        }
+        for (Node item : chart.lookupAll(".chart-legend-item")) {
+            if (item instanceof Label entry && entry.getGraphic() != null && entry.getText() != null) {
+                Color c = colours.apply(entry.getText());
+                if (c != null) {
+                    style(entry.getGraphic(), symbolStyle(entry.getGraphic(), web(c)));
+                }
+            }
+        }
+    }
+
+    /** A bar takes its colour as {@code -fx-bar-fill} (its shading derives from it); a symbol is a ring in it. */
+    private static String symbolStyle(Node symbol, String hex) {
+        return symbol.getStyleClass().contains("chart-bar") ? "-fx-bar-fill: " + hex + ";"
+                : "-fx-background-color: " + hex + ", white;";
+    }
+
+    /** Sets the style only when it differs: setting a style makes the node's CSS apply again. */
+    private static void style(Node n, String style) {
+        if (!style.equals(n.getStyle())) {
+            n.setStyle(style);
+        }
     }
 
     /** {@code #rrggbb}, for CSS. */

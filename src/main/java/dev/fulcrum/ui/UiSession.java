@@ -73,6 +73,7 @@ public final class UiSession implements AutoCloseable {
     private final AtomicReference<EngineState> latest = new AtomicReference<>();
     private final AtomicBoolean posted = new AtomicBoolean();
     private final String description;
+    private final SessionTraffic traffic = new SessionTraffic(this);
     private volatile BreakerConfig breakerConfig;
     private volatile boolean closed;
 
@@ -197,6 +198,14 @@ public final class UiSession implements AutoCloseable {
 
     public EngineClient client() {
         return client;
+    }
+
+    /**
+     * The window's traffic generator, one run at a time: the Traffic tab and the Live toolbar start and stop this one,
+     * and a lesson stops it as it starts to play ({@link SessionTraffic#stop()}).
+     */
+    public SessionTraffic traffic() {
+        return traffic;
     }
 
     /** The window's clock: what the views read the time on. */
@@ -433,6 +442,7 @@ public final class UiSession implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        traffic.close();
         worker.shutdownNow();
         reader.shutdownNow();
         for (RequestSource r : requestSources) {

@@ -4,6 +4,7 @@ import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
@@ -80,6 +81,44 @@ class LiveViewTest {
         assertThat(window.session().timeMachine().live()).isTrue();
         await().atMost(Duration.ofSeconds(5)).until(() -> WaitForAsyncUtils.asyncFx(() ->
                 window.controller().live().model().now()).get() > frozen);
+    }
+
+    @Test
+    void returningToLiveCountsWhatCameMeanwhileWithoutDrawingItAsClumps(FxRobot robot) throws Exception {
+        // given the stage reading requests, then another tab selected while 200 requests go through
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
+        fulcrum.proxied("/first");
+        await().atMost(Duration.ofSeconds(10)).until(() -> requestsSeen() >= 1);
+        fx.onFx(() -> window.controller().select("Backends"));
+        long seenBefore = requestsSeen();
+        long dotsBefore = WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().dots()).get();
+        try (RequestSource written = window.session().client().requests()) {
+            for (int i = 0; i < 200; i++) {
+                fulcrum.proxied("/away/" + i);
+            }
+            // every one of them is in the proxy's request rings (a request is written there as it completes)
+            long[] found = {0};
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                RequestSource.Batch b = written.poll();
+                found[0] += b.requests().size() + b.dropped();
+                return found[0] >= 200;
+            });
+        }
+
+        // when Live is selected again and has read what came meanwhile
+        fx.onFx(() -> window.controller().select("Live"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> requestsSeen() >= seenBefore + 200);
+
+        // then those requests were counted, not drawn: no dot left for them, and one dot still stands for one request
+        assertThat(WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().dots()).get())
+                .isEqualTo(dotsBefore);
+        assertThat(WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().scale()).get()).isEqualTo(1);
+        WaitForAsyncUtils.waitForFxEvents();
+        assertThat(robot.lookup("#liveScale").queryAs(Label.class).getText()).startsWith("1 dot = 1 request");
+    }
+
+    private long requestsSeen() throws Exception {
+        return WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().requests()).get();
     }
 
     @Test

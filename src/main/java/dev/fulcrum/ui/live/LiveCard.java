@@ -46,6 +46,7 @@ final class LiveCard extends VBox {
         setPadding(new Insets(4, 8, 4, 8));
         setSpacing(2);
         Region swatch = new Region();
+        swatch.setId("live-swatch-" + id);
         swatch.setMinSize(12, 12);
         swatch.setMaxSize(12, 12);
         swatch.setStyle("-fx-background-color: " + Palette.web(Palette.of(id)) + "; -fx-background-radius: 6;");

@@ -6,6 +6,8 @@ import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.time.SystemClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.FramePacer;
+import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.SessionTraffic;
 import dev.fulcrum.ui.StageFrames;
 import dev.fulcrum.ui.TimelineBar;
 import dev.fulcrum.ui.UiSession;
@@ -18,6 +20,7 @@ import java.util.Map;
 import javafx.beans.property.BooleanProperty;
 import javafx.beans.property.SimpleBooleanProperty;
 import javafx.fxml.FXML;
+import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ToggleButton;
 import javafx.scene.layout.HBox;
@@ -62,6 +65,7 @@ public final class LiveController {
     private double frameLogStartedAt = -1;
 
     @FXML private ToggleButton livePause;
+    @FXML private Button liveTraffic;
     @FXML private Label liveRate;
     @FXML private Label liveScale;
     @FXML private Label liveFrames;
@@ -110,6 +114,7 @@ public final class LiveController {
                 model.resume();
             }
         });
+        showTrafficButton();
         session.selectedBackendProperty().addListener((o, a, id) -> cardById.values().forEach(c ->
                 c.pseudoSelected(id != null && id.equals(c.backend()))));
         session.stateProperty().addListener((o, a, s) -> show(s));
@@ -126,15 +131,49 @@ public final class LiveController {
             javafx.application.Platform.runLater(() -> {
                 noRequests = s == null;
                 source = s != null ? s : new RateSource(session::state, session::pool, () -> frameSeconds);
+                // the first batch covers the time from here to the first frame read, however long the window takes
+                model.skip(RequestSource.Batch.EMPTY);
             });
         }, "fulcrum-ui-requests");
         opener.setDaemon(true);
         opener.start();
+        // while the tab is hidden the source keeps what arrives: shown again, the stage counts that at once, and draws
+        // from then on (at its next frame, up to a quarter of a second later, a request would be a backlog's)
+        showing.addListener((o, a, on) -> {
+            RequestSource s = source;
+            if (on && s != null) {
+                model.skip(s.sample(PER_FRAME));
+            }
+        });
         StageFrames.of(liveStage, () -> showing.get() && Views.onScreen(liveStage), pacer, this::frame);
         liveStage.sceneProperty().addListener((o, a, sc) -> {
             RequestSource s = source;
             if (sc == null && s != null) {
                 s.close();
+            }
+        });
+    }
+
+    /**
+     * Start/Stop traffic: the session's one generator ({@link SessionTraffic}), the Traffic tab's, with the settings
+     * there; Stop here or there stops it. Hidden where the engine takes none (an HAProxy fleet), and Start waits for
+     * the proxy's address.
+     */
+    private void showTrafficButton() {
+        SessionTraffic traffic = session.traffic();
+        liveTraffic.setVisible(traffic.possible());
+        liveTraffic.setManaged(traffic.possible());
+        var running = traffic.runningProperty();
+        liveTraffic.textProperty().bind(running.map(r -> r ? "Stop traffic" : "Start traffic"));
+        liveTraffic.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
+                () -> !running.get() && !traffic.ready(), running, session.stateProperty()));
+        liveTraffic.setTooltip(new javafx.scene.control.Tooltip("Real requests through the proxy, as the Traffic tab"
+                + " sends them (its rate, keys and duration); Stop there or here ends them"));
+        liveTraffic.setOnAction(e -> {
+            if (running.get()) {
+                traffic.stop();
+            } else {
+                traffic.start();
             }
         });
     }
@@ -228,6 +267,8 @@ public final class LiveController {
         String pool = session.pool();
         List<String> ids = new ArrayList<>();
         boolean reads = session.readsWeights(pool);
+        // the pool's backends met together, in id order, whichever view meets them first: the same colours each start
+        Palette.forPool(s, pool);
         for (BackendInfo b : s.backends()) {
             if (pool == null || pool.equals(b.pool())) {
                 ids.add(b.id());

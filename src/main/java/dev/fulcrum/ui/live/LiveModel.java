@@ -22,6 +22,7 @@ import java.util.function.DoubleSupplier;
  * ({@link #scale()}).
  *
  * <p>Pause: the stage's clock stops; dots hold still; requests that complete meanwhile are counted and not drawn.
+ * So are those that completed while the stage was not drawn at all ({@link #skip}).
  *
  * <p>Example: 1,000 requests a second over three backends: {@code scale()} is 5, about 200 dots a second fly, each for 5
  * requests, a backend taking half the traffic gets half the dots.
@@ -30,17 +31,23 @@ public final class LiveModel {
     public static final int MAX_DOTS_PER_SECOND = 200;
     /** Dots alive at once at the most (a burst beyond it waits for the next frame). */
     static final int MAX_FLIGHTS = 1_200;
-    /** A frame's length at 20 Hz, what the rate of a first batch is taken over. */
+    /** A frame's length at 20 Hz: the time the very first batch is taken to cover (no read came before it). */
     static final double FRAME = 0.05;
+    /** The shortest time a rate is taken over: a few requests in the first frames are not a burst of thousands. */
+    static final double SHORTEST_SPAN = 0.25;
+    /** How late a batch's last dot may leave: at a few frames a second, a batch's dots leave over its frame. */
+    static final double LONGEST_SPREAD = 1.0;
 
     private final DoubleSupplier clock;
     private final List<Flight> flights = new ArrayList<>();
-    /** Arrivals in the last second, for the scale: (stage time, requests). */
+    /** Arrivals in the last second, for the scale: (stage time read, requests, stage time the batch began). */
     private final ArrayDeque<double[]> arrivals = new ArrayDeque<>();
     /** Requests waiting to make up a dot, by path and ending. */
     private final Map<String, double[]> groups = new HashMap<>();
     private final Map<String, Integer> lanes = new java.util.LinkedHashMap<>();
     private double pausedAt = Double.NaN;
+    /** The stage time of the last batch read: the next one covers the time since. */
+    private double lastRead = Double.NaN;
     private double pausedFor;
     private long seenWhilePaused;
     private long requests;
@@ -82,11 +89,17 @@ public final class LiveModel {
 
     /**
      * Takes what the request source gave this frame: {@code batch.requests()} drawn at their share, each standing for
-     * {@code (requests + dropped) / requests} of what arrived, as the source sampled them.
+     * {@code (requests + dropped) / requests} of what arrived, as the source sampled them. The batch came over the time
+     * since the last read; when that is longer than {@link #LONGEST_SPREAD} (the window stalled, or ran a frame a
+     * second), only the share of its last second is drawn, the rest counted: a stall's requests drawn at once would be
+     * clumps the scale does not explain.
      */
     public void offer(RequestSource.Batch batch) {
         int n = batch.requests().size();
         long total = n + batch.dropped();
+        double now = now();
+        double covers = Double.isNaN(lastRead) ? FRAME : Math.max(0, now - lastRead);
+        lastRead = now;
         if (total == 0) {
             return;
         }
@@ -95,24 +108,27 @@ public final class LiveModel {
             seenWhilePaused += total;
             return;
         }
-        double now = now();
-        arrivals.addLast(new double[] {now, total});
+        arrivals.addLast(new double[] {now, total, now - covers});
+        // the rate over the last second, each batch taken as spread evenly over the time it covered, or over what
+        // there is of the second when the traffic has just begun
         double lastSecond = 0;
+        double since = now;
         for (Iterator<double[]> it = arrivals.iterator(); it.hasNext(); ) {
             double[] a = it.next();
             if (a[0] < now - 1) {
                 it.remove();
-            } else {
-                lastSecond += a[1];
+                continue;
             }
+            double from = Math.max(a[2], now - 1);
+            lastSecond += a[0] > a[2] ? a[1] * (a[0] - from) / (a[0] - a[2]) : a[1];
+            since = Math.min(since, from);
         }
-        // the rate over the last second, or over what there is of it when the traffic has just begun
-        double span = Math.max(0.25, Math.min(1, now - arrivals.peekFirst()[0] + FRAME));
+        double span = Math.max(SHORTEST_SPAN, now - since);
         scale = (int) Math.max(1, Math.ceil(lastSecond / span / MAX_DOTS_PER_SECOND));
         if (n == 0) {
             return;
         }
-        double each = (double) total / n;
+        double each = total * Math.min(1, LONGEST_SPREAD / Math.max(covers, FRAME)) / n;
         List<Pending> born = new ArrayList<>();
         for (RequestSample r : batch.requests()) {
             List<String> tried = r.attempts().stream().map(RequestSample.Attempt::backend).toList();
@@ -127,12 +143,29 @@ public final class LiveModel {
                 born.add(new Pending(lane, tried, refused, r.latencyMs(), kind, count));
             }
         }
-        // this frame's dots leave over the next tenth of a second, so a burst does not fly as one clump
+        // this frame's dots leave over the time the batch covered (at least a tenth of a second), as their requests
+        // came: at a few frames a second a batch would otherwise fly as one clump
+        double spread = Math.max(0.1, Math.min(LONGEST_SPREAD, covers));
         for (int i = 0; i < born.size() && flights.size() < MAX_FLIGHTS; i++) {
             Pending p = born.get(i);
-            flights.add(new Flight(now + 0.1 * i / born.size(), p.lane(), p.tried(), p.refused(), p.latencyMs(),
+            flights.add(new Flight(now + spread * i / born.size(), p.lane(), p.tried(), p.refused(), p.latencyMs(),
                     p.kind(), p.count()));
             dots++;
+        }
+    }
+
+    /**
+     * Takes what the request source kept while the stage was not drawn (its tab hidden): those requests are counted
+     * ({@link #requests()}, and {@link #seenWhilePaused()} when paused) but not drawn, and not taken into the rate the
+     * scale follows. Drawn, a minute away would fly as one burst of clumps ("1 dot = 80 requests" at 50 req/s) over
+     * the first second back.
+     */
+    public void skip(RequestSource.Batch backlog) {
+        lastRead = now();
+        long total = backlog.requests().size() + backlog.dropped();
+        requests += total;
+        if (paused()) {
+            seenWhilePaused += total;
         }
     }
 

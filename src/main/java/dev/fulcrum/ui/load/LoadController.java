@@ -76,63 +76,65 @@ public final class LoadController {
             }
         });
         scaleAxes();
-        session.stateProperty().addListener((o, a, st) -> scaleAxes());
+        vm.errorAxisTopProperty().addListener((o, a, top) -> scaleAxes());
+        vm.inFlightAxisTopProperty().addListener((o, a, top) -> scaleAxes());
+        vm.inFlightNoneProperty().addListener((o, a, none) -> scaleAxes());
         p99Chart.setCreateSymbols(false);
         errorChart.setCreateSymbols(false);
         rpsChart.setCreateSymbols(false);
         inFlightChart.setAnimated(false);
         inFlightChart.setLegendVisible(false);
-        session.stateProperty().addListener((o, a, st) -> colour());
+        session.stateProperty().addListener((o, a, st) -> {
+            if (vm.showingProperty().get()) {
+                colour();
+            }
+        });
         vm.showingProperty().addListener((o, a, now) -> colour());
+        // after the charts' own listeners (added by setData above), so a new series' nodes and legend entry exist
+        for (var series : List.of(vm.rps(), vm.p99(), vm.errors())) {
+            series.addListener((javafx.collections.ListChangeListener<XYChart.Series<Number, Number>>) c -> colour());
+        }
         vm.pausedProperty().bind(pauseButton.selectedProperty());
         pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
     }
 
-    /** The error axis up to 100% at most; the in-flight axis in whole requests, with a note when there are none. */
+    /**
+     * The axes as the view model scales them to the points and bars shown: the error rate up to 100% at most, the
+     * in-flight counts in whole requests, with a note when there are none.
+     */
     private void scaleAxes() {
         NumberAxis errorAxis = (NumberAxis) errorChart.getYAxis();
-        double top = LoadViewModel.errorAxisUpper(vm.maxErrorPercent());
+        double top = vm.errorAxisTopProperty().get();
         if (errorAxis.getUpperBound() != top) {
             errorAxis.setUpperBound(top);
             errorAxis.setTickUnit(top / 5);
         }
-        int max = vm.maxInFlight();
         NumberAxis inFlightAxis = (NumberAxis) inFlightChart.getYAxis();
-        int upper = LoadViewModel.inFlightAxisUpper(max);
+        int upper = vm.inFlightAxisTopProperty().get();
         if (inFlightAxis.getUpperBound() != upper) {
             inFlightAxis.setUpperBound(upper);
             inFlightAxis.setTickUnit(Math.max(1, Math.round(upper / 5.0)));
         }
-        inFlightNone.setVisible(max == 0);
+        inFlightNone.setVisible(vm.inFlightNoneProperty().get());
     }
 
     /**
-     * The backends' colours from {@link Palette}, as in the ring: the charts colour series i with the looked-up
-     * colour CHART_COLOR_(i+1) (modena cycles through 8), so setting those on each chart recolours lines, areas
-     * and legend together. Bars get their colour one by one.
+     * The backends' colours from {@link Palette}, as every view has them: each series by its backend's id (lines, areas
+     * and legend together, see {@link Palette#paint}), each in-flight bar by its category. Charts whose series change
+     * are painted at once, whether shown or not (it happens when a backend joins or leaves); the bars, which the chart
+     * may make anew with a sample, when the tab is shown.
      */
     private void colour() {
-        if (!vm.showingProperty().get()) {
-            return; // a hidden tab is coloured when it is selected
-        }
-        Map<String, Color> palette = Palette.forPool(session.state(), session.pool());
+        Map<String, Color> pool = Palette.forPool(session.state(), session.pool());
         for (XYChart<Number, Number> chart : List.of(rpsChart, p99Chart, errorChart)) {
-            StringBuilder css = new StringBuilder();
-            List<XYChart.Series<Number, Number>> series = chart.getData();
-            for (int i = 0; i < series.size() && i < 8; i++) {
-                Color c = palette.get(series.get(i).getName());
-                if (c != null) {
-                    css.append("CHART_COLOR_").append(i + 1).append(": ").append(Palette.web(c)).append("; ");
-                    css.append("CHART_COLOR_").append(i + 1).append("_TRANS_20: ").append(Palette.web(c)).append("55; ");
-                }
-            }
-            if (!css.toString().equals(chart.getStyle())) {
-                chart.setStyle(css.toString());
-            }
+            Palette.paint(chart, id -> pool.containsKey(id) ? pool.get(id) : Palette.of(id));
+        }
+        if (!vm.showingProperty().get()) {
+            return; // a hidden tab's bars are coloured when it is selected
         }
         for (XYChart.Series<String, Number> s : inFlightChart.getData()) {
             for (XYChart.Data<String, Number> d : s.getData()) {
-                Color c = palette.get(d.getXValue());
+                Color c = pool.get(d.getXValue());
                 if (d.getNode() != null && c != null) {
                     String style = "-fx-bar-fill: " + Palette.web(c) + ";";
                     if (!style.equals(d.getNode().getStyle())) {

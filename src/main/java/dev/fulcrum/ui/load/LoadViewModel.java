@@ -9,6 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javafx.beans.property.BooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyDoubleProperty;
 import javafx.beans.property.ReadOnlyDoubleWrapper;
 import javafx.beans.property.SimpleBooleanProperty;
@@ -38,6 +42,9 @@ public final class LoadViewModel {
     private final BooleanProperty paused = new SimpleBooleanProperty(this, "paused", false);
     private final BooleanProperty showing = new SimpleBooleanProperty(this, "showing", true);
     private final ReadOnlyDoubleWrapper now = new ReadOnlyDoubleWrapper(this, "now", 0);
+    private final ReadOnlyDoubleWrapper errorTop = new ReadOnlyDoubleWrapper(this, "errorTop", errorAxisUpper(0));
+    private final ReadOnlyIntegerWrapper inFlightTop = new ReadOnlyIntegerWrapper(this, "inFlightTop", inFlightAxisUpper(0));
+    private final ReadOnlyBooleanWrapper inFlightNone = new ReadOnlyBooleanWrapper(this, "inFlightNone", true);
     private long startMillis = -1;
     private long lastSecond = -1;
 
@@ -115,9 +122,18 @@ public final class LoadViewModel {
                 b.inFlight.setYValue(b.inFlightNow);
             }
         }
-        if (paused.get()) {
-            return;
+        if (!paused.get()) {
+            append();
         }
+        // the axes follow what the charts hold now: points come on a sample, and also when the tab is shown again or
+        // resumed, which a paused timeline does not follow with a sample
+        int mostInFlight = maxInFlight();
+        inFlightTop.set(inFlightAxisUpper(mostInFlight));
+        inFlightNone.set(mostInFlight == 0);
+        errorTop.set(errorAxisUpper(maxErrorPercent()));
+    }
+
+    private void append() {
         for (Buffer b : buffers.values()) {
             for (double[] p; (p = b.held.poll()) != null; ) {
                 append(b.rps, p[0], p[1]);
@@ -203,6 +219,20 @@ public final class LoadViewModel {
         return now.getReadOnlyProperty();
     }
 
+    /** The error-rate axis's top for the points shown ({@link #errorAxisUpper}), in percent. */
+    public ReadOnlyDoubleProperty errorAxisTopProperty() {
+        return errorTop.getReadOnlyProperty();
+    }
+
+    /** The in-flight axis's top for the bars shown ({@link #inFlightAxisUpper}). */
+    public ReadOnlyIntegerProperty inFlightAxisTopProperty() {
+        return inFlightTop.getReadOnlyProperty();
+    }
+
+    /** Whether the bars shown are all 0: the chart then says there are none. */
+    public ReadOnlyBooleanProperty inFlightNoneProperty() {
+        return inFlightNone.getReadOnlyProperty();
+    }
 
     /**
      * The error-rate axis's top, in percent: room above the highest rate shown, never past 100 (a rate cannot be
@@ -227,7 +257,7 @@ public final class LoadViewModel {
     }
 
     /** The highest error rate on the chart now, in percent (0 when empty). */
-    double maxErrorPercent() {
+    private double maxErrorPercent() {
         double m = 0;
         for (XYChart.Series<Number, Number> series : errors()) {
             for (XYChart.Data<Number, Number> d : series.getData()) {
@@ -238,7 +268,7 @@ public final class LoadViewModel {
     }
 
     /** The most requests in flight at one backend now. */
-    int maxInFlight() {
+    private int maxInFlight() {
         int m = 0;
         for (XYChart.Data<String, Number> d : inFlightSeries.getData()) {
             m = Math.max(m, d.getYValue().intValue());

@@ -56,6 +56,69 @@ class LiveModelTest {
     }
 
     @Test
+    void aBacklogIsCountedButNeitherDrawnNorTakenIntoTheScale() {
+        // a minute of 50 req/s kept while the tab was hidden: 40 sampled, the rest counted as dropped
+        List<RequestSample> forty = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            forty.add(sample(200, 10, false, "a"));
+        }
+        model.skip(new RequestSource.Batch(forty, 2_960));
+
+        assertThat(model.requests()).isEqualTo(3_000);
+        assertThat(model.flights()).isEmpty();
+        assertThat(model.scale()).isEqualTo(1);
+
+        // and the next request, back at the usual rate, is one dot for one request
+        t = 0.05;
+        model.offer(batch(sample(200, 10, false, "b")));
+        assertThat(model.flights()).singleElement().satisfies(f -> assertThat(f.count()).isEqualTo(1));
+
+        // paused, a backlog is what came while paused
+        model.pause();
+        model.skip(new RequestSource.Batch(List.of(), 7));
+        assertThat(model.seenWhilePaused()).isEqualTo(7);
+    }
+
+    @Test
+    void aBatchReadAfterAStallIsDrawnAtItsLastSecondsShareADotPerRequest() {
+        // 25 req/s, and the window stalls for 8 s (starting up, a long pause in the machine) between two reads
+        model.offer(batch(sample(200, 10, false, "a")));
+        t = 8;
+        List<RequestSample> sampled = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            sampled.add(sample(200, 10, false, i % 2 == 0 ? "a" : "b"));
+        }
+        int before = model.flights().size();
+        model.offer(new RequestSource.Batch(sampled, 160));
+
+        // the 200 are counted; the rate is theirs over 8 s, and what is drawn is the last second's share, one each
+        assertThat(model.requests()).isEqualTo(201);
+        assertThat(model.scale()).isEqualTo(1);
+        List<Flight> born = model.flights().subList(before, model.flights().size());
+        assertThat(born).allSatisfy(f -> assertThat(f.count()).isEqualTo(1));
+        assertThat(born.size()).isBetween(20, 30);
+    }
+
+    @Test
+    void atAFrameASecondEachBatchsDotsLeaveOverItsSecond() {
+        model.offer(batch(sample(200, 10, false, "a")));
+        t = 1;
+        List<RequestSample> second = new ArrayList<>();
+        for (int i = 0; i < 25; i++) {
+            second.add(sample(200, 10, false, "b"));
+        }
+        int before = model.flights().size();
+        model.offer(new RequestSource.Batch(second, 0));
+
+        List<Flight> born = model.flights().subList(before, model.flights().size());
+        assertThat(born).hasSize(25);
+        double first = born.stream().mapToDouble(Flight::born).min().orElseThrow();
+        double last = born.stream().mapToDouble(Flight::born).max().orElseThrow();
+        assertThat(first).isEqualTo(1);
+        assertThat(last - first).as("spread over the second, not sent as one clump").isGreaterThan(0.9);
+    }
+
+    @Test
     void aRetryBouncesOffTheFirstBackendAndGoesOnToTheSecond() {
         model.offer(batch(sample(200, 10, false, "a", "c")));
         Flight f = model.flights().get(0);

@@ -121,7 +121,9 @@ public final class SideBySideController implements AutoCloseable {
             });
         }
         for (StrategySpec spec : SideBySide.DEFAULT_STRATEGIES) {
-            CheckBox box = new CheckBox(spec.type());
+            // the names the charts show under the bars, so the boxes fit one row; the full name in the tooltip
+            CheckBox box = new CheckBox(shortName(spec.type()));
+            box.setTooltip(new javafx.scene.control.Tooltip(spec.type()));
             box.setId("sbsStrategy-" + spec.type());
             box.setSelected(true);
             strategyBoxes.put(spec.type(), box);
@@ -153,6 +155,13 @@ public final class SideBySideController implements AutoCloseable {
         sbsP99Chart.setAnimated(false);
         sbsP99Chart.setLegendVisible(false);
         sbsTable.setPlaceholder(new Label("Run to compare the strategies on one trace"));
+        sbsNaive.setTooltip(new javafx.scene.control.Tooltip("naive weighted round robin: each backend's turns in a"
+                + " row (weights 5, 1, 1: A A A A A B C), beside smooth WRR's A A B A C A A"));
+        // as tall as its rows, so it never scrolls them itself (the results around it do)
+        sbsTable.setFixedCellSize(ROW_HEIGHT);
+        sbsTable.prefHeightProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
+                () -> tableHeight(sbsTable.getItems().size()), sbsTable.getItems()));
+        sbsTable.minHeightProperty().bind(sbsTable.prefHeightProperty());
         useTrace(null, null);
         report.addListener((o, a, r) -> show(r));
     }
@@ -389,13 +398,6 @@ public final class SideBySideController implements AutoCloseable {
         column("Unrouted", x -> Long.toString(x.unrouted()), 80);
         sbsTable.getItems().setAll(r.results());
 
-        // series colours = the backends' colours elsewhere in the window (Palette over the sorted ids)
-        StringBuilder css = new StringBuilder();
-        int i = 1;
-        for (javafx.scene.paint.Color c : Palette.of(r.backends()).values()) {
-            css.append("CHART_COLOR_").append(i++).append(": ").append(Palette.web(c)).append("; ");
-        }
-        sbsLoadChart.setStyle(css.toString());
         for (String b : r.backends()) {
             XYChart.Series<String, Number> s = new XYChart.Series<>();
             s.setName(b);
@@ -404,12 +406,33 @@ public final class SideBySideController implements AutoCloseable {
             }
             sbsLoadChart.getData().add(s);
         }
+        // each backend's bars in its colour elsewhere in the window
+        Palette.paint(sbsLoadChart, Palette.of(r.backends())::get);
+        // wide enough for every strategy's name under its bars: narrower, the axis would hide or overlap names
+        double chartWidth = r.results().size() * CATEGORY_WIDTH + 90;
+        sbsLoadChart.setMinWidth(chartWidth);
+        sbsP99Chart.setMinWidth(chartWidth);
         XYChart.Series<String, Number> p99 = new XYChart.Series<>();
         p99.setName("p99");
         for (StrategyResult x : r.results()) {
             p99.getData().add(new XYChart.Data<>(shortName(x.strategy()), x.p99Ms()));
         }
         sbsP99Chart.getData().add(p99);
+    }
+
+    /** A result row's height: modena's at the default font size. */
+    static final double ROW_HEIGHT = 25;
+    /**
+     * The column header and a horizontal scroll bar (shown when the backends' columns are wider than the window),
+     * which the rows must not be hidden under: a guess from modena's sizes at the default font, with room to spare.
+     */
+    static final double TABLE_CHROME = 52;
+    /** The room one strategy's name needs under its bars (the longest short name, "smooth WRR", and a gap). */
+    static final double CATEGORY_WIDTH = 96;
+
+    /** The table's height for {@code rows} results (four rows' room for the placeholder). */
+    static double tableHeight(int rows) {
+        return Math.max(4, rows) * ROW_HEIGHT + TABLE_CHROME;
     }
 
     /** Category labels short enough to sit under a group of bars. */

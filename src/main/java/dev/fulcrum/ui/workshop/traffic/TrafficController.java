@@ -9,11 +9,11 @@ import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.engine.sim.SimRequest;
 import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.SessionTraffic;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.io.File;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,12 +47,12 @@ public final class TrafficController implements AutoCloseable {
     static final String UNIFORM = "Uniform";
     static final String ZIPF = "Zipf";
     static final String HOT_KEY = "Hot key";
-    /** Long enough to talk a demo through (Stop ends a run sooner). */
-    static final int DEFAULT_DURATION_S = 120;
+    /** The duration the form starts with (the session's traffic's default). */
+    static final int DEFAULT_DURATION_S = SessionTraffic.DEFAULT_DURATION_S;
 
     private final UiSession session;
     private final WorkshopContext ctx;
-    private final TrafficViewModel vm = new TrafficViewModel();
+    private final TrafficViewModel vm;
     private final XYChart.Series<String, Number> perBackend = new XYChart.Series<>();
     private BiConsumer<List<SimRequest>, String> replayIntoSideBySide = (t, l) -> { };
     /** The placement the operator typed; null while it follows the pool's strategy key. */
@@ -96,16 +96,19 @@ public final class TrafficController implements AutoCloseable {
     public TrafficController(UiSession session, WorkshopContext ctx) {
         this.session = session;
         this.ctx = ctx;
+        this.vm = new TrafficViewModel(session.traffic());
     }
 
     @FXML
     private void initialize() {
-        trafficRate.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(0.1, TrafficSettings.MAX_RATE, 50, 10));
+        trafficRate.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(0.1, TrafficSettings.MAX_RATE,
+                SessionTraffic.DEFAULT_RATE, 10));
         trafficConcurrency.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1,
-                TrafficSettings.MAX_CONCURRENCY, 64, 8));
+                TrafficSettings.MAX_CONCURRENCY, SessionTraffic.DEFAULT_CONCURRENCY, 8));
         trafficDuration.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 3600,
                 DEFAULT_DURATION_S, 10));
-        trafficKeys.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, KeyDistribution.MAX_KEYS, 100, 10));
+        trafficKeys.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, KeyDistribution.MAX_KEYS,
+                SessionTraffic.DEFAULT_KEYS, 10));
         trafficSpikeMs.setValueFactory(new SpinnerValueFactory.IntegerSpinnerValueFactory(1, 60_000, 2000, 500));
         trafficReplaySpeed.setValueFactory(new SpinnerValueFactory.DoubleSpinnerValueFactory(TrafficReplay.MIN_SPEED,
                 TrafficReplay.MAX_SPEED, 1, 1));
@@ -123,7 +126,7 @@ public final class TrafficController implements AutoCloseable {
             boolean uniform = UNIFORM.equals(d);
             trafficParam.setDisable(uniform);
             trafficParamLabel.setText(HOT_KEY.equals(d) ? "hot share p" : "exponent s");
-            trafficParam.setText(HOT_KEY.equals(d) ? "0.5" : "1.0");
+            trafficParam.setText(HOT_KEY.equals(d) ? "0.5" : Double.toString(SessionTraffic.DEFAULT_ZIPF));
         });
         trafficDistribution.setValue(ZIPF);
         trafficPostShare.valueProperty().addListener((o, a, v) ->
@@ -165,7 +168,9 @@ public final class TrafficController implements AutoCloseable {
         session.stateProperty().addListener((o, a, s) -> followStrategyKey());
         session.poolProperty().addListener((o, a, p) -> followStrategyKey());
         followStrategyKey();
-        show(null);
+        show(vm.snapshotProperty().get());
+        // Start on the Live toolbar sends what this form says
+        session.traffic().settingsFrom(this::settings);
         // the last second's rate and the recent answers move on between snapshots, and after the last one
         dev.fulcrum.ui.FxTicks.everyWhileShown(trafficRateLast, javafx.util.Duration.millis(250), this::showRecent);
     }
@@ -180,30 +185,9 @@ public final class TrafficController implements AutoCloseable {
         showBackends(vm.recentByBackend());
     }
 
-    /**
-     * Where to send to reach a proxy that reports {@code host}: a wildcard address (0.0.0.0, ::) is the engine's
-     * every interface, so the host the window reaches the engine's admin API on (or loopback, embedded). Sent as
-     * reported, traffic for a remote engine would go to 0.0.0.0, which is this machine.
-     */
-    static String reachable(String host, String adminHost) {
-        boolean any = host == null || host.equals("0.0.0.0") || host.equals("[::]") || host.equals("::")
-                || host.equals("[0:0:0:0:0:0:0:0]");
-        if (!any) {
-            return host;
-        }
-        return adminHost == null || adminHost.isEmpty() ? "127.0.0.1" : adminHost;
-    }
-
     /** The settings the form describes, aimed at the engine's proxy. */
     public TrafficSettings settings() {
-        EngineState s = session.state();
-        if (s == null || s.proxy() == null) {
-            throw new IllegalStateException("traffic: the proxy's address is not known yet");
-        }
-        URI proxy = URI.create(s.proxy());
-        String admin = session.client() instanceof dev.fulcrum.admin.HttpEngineClient h ? h.adminUrl().getHost() : null;
-        URI target = URI.create(proxy.getScheme() + "://" + reachable(proxy.getHost(), admin) + ":" + proxy.getPort());
-        return TrafficSettings.defaults(target)
+        return TrafficSettings.defaults(session.traffic().target())
                 .withRate(trafficRate.getValue())
                 .withMaxConcurrency(trafficConcurrency.getValue())
                 .withDuration(Duration.ofSeconds(trafficDuration.getValue()))
@@ -291,19 +275,7 @@ public final class TrafficController implements AutoCloseable {
         if (placementEdited) {
             return;
         }
-        EngineState s = session.state();
-        String key = null;
-        if (s != null) {
-            EngineState.PoolInfo p = s.pools().get(session.pool());
-            Map<String, Object> strategy = p != null ? p.strategy() : s.strategy();
-            key = strategy == null || strategy.get("key") == null ? null : strategy.get("key").toString();
-        }
-        String text;
-        try {
-            text = TrafficSettings.KeyPlacement.forStrategyKey(key).strategyKey();
-        } catch (IllegalArgumentException e) {
-            text = "path";
-        }
+        String text = session.traffic().strategyKey();
         if (!text.equals(trafficPlacement.getText())) {
             settingPlacement = true;
             trafficPlacement.setText(text);

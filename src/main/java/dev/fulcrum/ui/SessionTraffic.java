@@ -1,0 +1,318 @@
+package dev.fulcrum.ui;
+
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
+import dev.fulcrum.demo.TrafficGenerator;
+import dev.fulcrum.demo.TrafficRecorder;
+import dev.fulcrum.demo.TrafficReplay;
+import dev.fulcrum.demo.TrafficRequest;
+import dev.fulcrum.demo.TrafficSettings;
+import dev.fulcrum.demo.TrafficSnapshot;
+import dev.fulcrum.engine.sim.KeyDistribution;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javafx.application.Platform;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.value.ChangeListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The window's traffic generator: real HTTP through the engine's proxy, one run at a time (a generated run or a
+ * replay). The session owns it ({@link UiSession#traffic()}), so every part of the window that starts or stops traffic
+ * drives this one run and shows its state: the Traffic tab's form and its Start and Stop, the Live toolbar's Start/Stop
+ * traffic, the gentle traffic the window opens with on its embedded default config ({@link #startGentle()}), and a
+ * lesson that starts to play ({@link #stop()}).
+ *
+ * <p>Seen from the FX thread: the latest {@link TrafficSnapshot}, whether a run is going, and a message (what is sent,
+ * what is recorded, what went wrong). The generator's listeners fire on its own thread about four times a second; each
+ * snapshot is handed to the FX thread with {@code runLater}, so the properties change on the FX thread only. Every run
+ * is bounded by its duration (a replay by its trace), and {@link #close()} ends one at once.
+ */
+public final class SessionTraffic implements AutoCloseable {
+    /** The Traffic tab's settings until they are changed there: what Start sends. */
+    public static final double DEFAULT_RATE = 50;
+    public static final int DEFAULT_CONCURRENCY = 64;
+    /** Long enough to talk a demo through (Stop ends a run sooner). */
+    public static final int DEFAULT_DURATION_S = 120;
+    public static final int DEFAULT_KEYS = 100;
+    /** The Zipf exponent of the keys drawn: a few keys often, most of them rarely. */
+    public static final double DEFAULT_ZIPF = 1.0;
+    /**
+     * The traffic the window opens with on its embedded default config: slow enough that each request is a dot of its
+     * own on the Live stage (it draws up to 200 a second before one dot stands for several), fast enough that every
+     * backend gets some each second.
+     */
+    public static final double GENTLE_RATE = 25;
+    /** An hour, the longest run the Traffic tab offers: the first part of a workshop. */
+    public static final int GENTLE_DURATION_S = 3600;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionTraffic.class);
+
+    private final UiSession session;
+    private final ReadOnlyObjectWrapper<TrafficSnapshot> snapshot = new ReadOnlyObjectWrapper<>(this, "snapshot");
+    private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final List<Runnable> startListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<TrafficSnapshot>> snapshotListeners = new CopyOnWriteArrayList<>();
+    private Supplier<TrafficSettings> form;
+    private volatile TrafficGenerator generator;
+    private ChangeListener<EngineState> waitingForProxy;
+
+    SessionTraffic(UiSession session) {
+        this.session = session;
+    }
+
+    /** Whether the engine can take this traffic: an HAProxy fleet has no proxy of ours to send it through. */
+    public boolean possible() {
+        return !(session.client() instanceof HaproxyFleetClient);
+    }
+
+    /** Whether the proxy's address is known (after the first sample): traffic can start. FX thread. */
+    public boolean ready() {
+        EngineState s = session.state();
+        return possible() && s != null && s.proxy() != null;
+    }
+
+    /**
+     * Where to send to reach a proxy that reports {@code host}: a wildcard address (0.0.0.0, ::) is the engine's
+     * every interface, so the host the window reaches the engine's admin API on (or loopback, embedded). Sent as
+     * reported, traffic for a remote engine would go to 0.0.0.0, which is this machine.
+     */
+    public static String reachable(String host, String adminHost) {
+        boolean any = host == null || host.equals("0.0.0.0") || host.equals("[::]") || host.equals("::")
+                || host.equals("[0:0:0:0:0:0:0:0]");
+        if (!any) {
+            return host;
+        }
+        return adminHost == null || adminHost.isEmpty() ? "127.0.0.1" : adminHost;
+    }
+
+    /** The engine's proxy, as this machine reaches it. FX thread. */
+    public URI target() {
+        EngineState s = session.state();
+        if (s == null || s.proxy() == null) {
+            throw new IllegalStateException("traffic: the proxy's address is not known yet");
+        }
+        URI proxy = URI.create(s.proxy());
+        String admin = session.client() instanceof HttpEngineClient h ? h.adminUrl().getHost() : null;
+        return URI.create(proxy.getScheme() + "://" + reachable(proxy.getHost(), admin) + ":" + proxy.getPort());
+    }
+
+    /**
+     * The strategy key of the pool shown, as the traffic places keys to feed it ({@code path}, {@code header:NAME},
+     * ...): {@code path} when the strategy has none, or one traffic cannot set (the client's address). FX thread.
+     */
+    public String strategyKey() {
+        EngineState s = session.state();
+        String key = null;
+        if (s != null) {
+            EngineState.PoolInfo p = s.pools().get(session.pool());
+            Map<String, Object> strategy = p != null ? p.strategy() : s.strategy();
+            key = strategy == null || strategy.get("key") == null ? null : strategy.get("key").toString();
+        }
+        try {
+            return TrafficSettings.KeyPlacement.forStrategyKey(key).strategyKey();
+        } catch (IllegalArgumentException e) {
+            return "path";
+        }
+    }
+
+    /** The Traffic tab's settings before any change there, aimed at the engine's proxy. FX thread. */
+    public TrafficSettings defaults() {
+        return TrafficSettings.defaults(target())
+                .withRate(DEFAULT_RATE)
+                .withMaxConcurrency(DEFAULT_CONCURRENCY)
+                .withDuration(Duration.ofSeconds(DEFAULT_DURATION_S))
+                .withKeys(new KeyDistribution.Zipf(DEFAULT_KEYS, DEFAULT_ZIPF))
+                .withKeyPlacement(TrafficSettings.KeyPlacement.forStrategyKey(strategyKey()))
+                .withSeed(session.ticker().nanos());
+    }
+
+    /** The Traffic tab's form, where {@link #start()} reads its settings; without one it sends {@link #defaults()}. */
+    public void settingsFrom(Supplier<TrafficSettings> form) {
+        this.form = form;
+    }
+
+    /**
+     * Starts a run with the Traffic tab's settings (the Live toolbar's Start traffic). A refused setting is shown in
+     * {@link #messageProperty()}, not thrown. FX thread.
+     */
+    public void start() {
+        try {
+            start(form != null ? form.get() : defaults(), null);
+        } catch (RuntimeException | IOException e) {
+            fail(e.getMessage());
+        }
+    }
+
+    /**
+     * Starts {@link #GENTLE_RATE} requests a second for {@link #GENTLE_DURATION_S} seconds, the Traffic tab's other
+     * settings as they are, once the proxy's address is known (now, or at the first sample that has it); nothing when
+     * a run is going by then or the engine takes no traffic. The window opened on its embedded default config calls
+     * it, so the room sees dots at once. FX thread.
+     */
+    public void startGentle() {
+        if (!possible()) {
+            return;
+        }
+        if (ready()) {
+            startGentleNow();
+            return;
+        }
+        if (waitingForProxy == null) {
+            waitingForProxy = (o, a, s) -> {
+                if (ready()) {
+                    session.stateProperty().removeListener(waitingForProxy);
+                    waitingForProxy = null;
+                    startGentleNow();
+                }
+            };
+            session.stateProperty().addListener(waitingForProxy);
+        }
+    }
+
+    private void startGentleNow() {
+        if (running.get()) {
+            return;
+        }
+        try {
+            TrafficSettings s = (form != null ? form.get() : defaults()).withRate(GENTLE_RATE)
+                    .withDuration(Duration.ofSeconds(GENTLE_DURATION_S));
+            begin(TrafficGenerator.create(s), null, String.format(Locale.ROOT,
+                    "sending %.0f req/s for %d s, started with the window (Stop ends it)", s.ratePerSecond(),
+                    s.duration().toSeconds()));
+        } catch (RuntimeException | IOException e) {
+            fail("traffic: " + e.getMessage());
+        }
+    }
+
+    /** Starts a run; {@code recordTo} (nullable) receives every request sent, as JSON lines. FX thread. */
+    public void start(TrafficSettings settings, Path recordTo) throws IOException {
+        begin(TrafficGenerator.create(settings), recordTo, String.format(Locale.ROOT, "sending %.0f req/s for %d s",
+                settings.ratePerSecond(), settings.duration().toSeconds()));
+    }
+
+    /** Replays a recorded trace through the proxy at {@code speed} (1 = as recorded). FX thread. */
+    public void replay(TrafficSettings base, List<TrafficRequest> trace, double speed) throws IOException {
+        begin(TrafficReplay.through(base, trace, speed), null,
+                String.format(Locale.ROOT, "replaying %d requests at %sx", trace.size(), speed));
+    }
+
+    private void begin(TrafficGenerator g, Path recordTo, String what) throws IOException {
+        if (running.get()) {
+            throw new IllegalStateException("traffic: a run is going; stop it first");
+        }
+        TrafficRecorder recorder = recordTo == null ? null : TrafficRecorder.open(recordTo);
+        if (recorder != null) {
+            g.recordTo(recorder);
+        }
+        generator = g;
+        startListeners.forEach(Runnable::run);
+        running.set(true);
+        message.set(what + (recorder == null ? "" : ", recording to " + recordTo));
+        g.addListener(s -> Platform.runLater(() -> {
+            if (generator == g) {
+                show(s);
+            }
+        }));
+        g.done().whenComplete((last, error) -> {
+            if (recorder != null) {
+                try {
+                    recorder.close();
+                } catch (IOException e) {
+                    LOG.warn("closing the traffic recording failed", e);
+                }
+            }
+            g.close(); // releases the generator's threads; the run is DONE already
+            Platform.runLater(() -> {
+                if (generator != g) {
+                    return;
+                }
+                if (last != null) {
+                    show(last);
+                }
+                running.set(false);
+                message.set("done" + (recorder == null ? "" : ": " + recorder.recorded() + " requests recorded to "
+                        + recorder.file()));
+            });
+        });
+        try {
+            g.start();
+        } catch (RuntimeException e) {
+            running.set(false);
+            generator = null;
+            if (recorder != null) {
+                recorder.close();
+            }
+            throw e;
+        }
+    }
+
+    private void show(TrafficSnapshot s) {
+        snapshotListeners.forEach(l -> l.accept(s));
+        snapshot.set(s);
+    }
+
+    /**
+     * Stops the run going, if any: no more requests are sent, the answers outstanding are awaited, then it is done.
+     * What a lesson calls as it starts to play, so the lesson's own traffic is the only traffic. Any thread.
+     */
+    public void stop() {
+        TrafficGenerator g = generator;
+        if (g != null) {
+            g.stop();
+        }
+    }
+
+    /** Called on the FX thread as each run begins, before its first snapshot (the Traffic tab forgets the last run). */
+    public void onStart(Runnable listener) {
+        startListeners.add(listener);
+    }
+
+    /** Called on the FX thread with every snapshot of the run, its last one too (one the property may not change for). */
+    public void onSnapshot(Consumer<TrafficSnapshot> listener) {
+        snapshotListeners.add(listener);
+    }
+
+    public ReadOnlyObjectProperty<TrafficSnapshot> snapshotProperty() {
+        return snapshot.getReadOnlyProperty();
+    }
+
+    /** True from a run's start until it is done (after Stop, while the last answers come). */
+    public ReadOnlyBooleanProperty runningProperty() {
+        return running.getReadOnlyProperty();
+    }
+
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    /** Shows {@code text} as the traffic's message (a refused setting, a spike armed). FX thread. */
+    public void fail(String text) {
+        message.set(text);
+    }
+
+    /** Ends a run going at once (the window closes). Any thread. */
+    @Override
+    public void close() {
+        TrafficGenerator g = generator;
+        if (g != null) {
+            g.close();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.fulcrum.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.config.FulcrumConfig;
+import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which windows open with gentle traffic (docs/REFERENCE.md §1): the one on the embedded default config, unless
+ * {@code --no-traffic}; never one on a config file. The command hands the window its choice; a launcher that records
+ * what it was given stands in for the window.
+ */
+class GentleTrafficFlagTest {
+    @Test
+    void theDefaultConfigsWindowStartsGentleTraffic() {
+        assertThat(launch()).isTrue();
+    }
+
+    @Test
+    void noTrafficOpensTheDefaultConfigsWindowWithout() {
+        assertThat(launch("--no-traffic")).isFalse();
+    }
+
+    @Test
+    void aConfigFilesWindowStartsNone() {
+        assertThat(launch("--config", "samples/hashing.json")).isFalse();
+        assertThat(launch("--config", "samples/workshop.json")).as("the default's file, given").isFalse();
+    }
+
+    /** Runs the command in window mode with a launcher that only records whether it was asked for traffic. */
+    private static boolean launch(String... args) {
+        Boolean[] gentle = new Boolean[1];
+        WindowLauncher recording = new WindowLauncher() {
+            @Override
+            public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
+                throw new AssertionError("the command says whether the window starts traffic");
+            }
+
+            @Override
+            public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                                boolean gentleTraffic) {
+                gentle[0] = gentleTraffic;
+                return 0;
+            }
+
+            @Override
+            public int attach(String url, String token) {
+                throw new AssertionError("not attaching");
+            }
+        };
+        assertThat(FulcrumCommand.run(args, recording)).isZero();
+        return gentle[0];
+    }
+}

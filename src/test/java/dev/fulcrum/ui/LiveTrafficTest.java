@@ -1,0 +1,125 @@
+package dev.fulcrum.ui;
+
+import static dev.fulcrum.testkit.RunningFulcrum.demo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.fulcrum.admin.InProcessEngineClient;
+import dev.fulcrum.config.BreakerConfig;
+import dev.fulcrum.demo.TrafficSnapshot;
+import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.testkit.RunningFulcrum;
+import dev.fulcrum.ui.live.LiveModel;
+import dev.fulcrum.ui.workshop.WorkshopContext;
+import java.time.Duration;
+import java.util.List;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.Tab;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.testfx.api.FxRobot;
+
+/**
+ * Traffic from the Live tab: its toolbar starts and stops the Traffic tab's generator, one run seen the same in both,
+ * and the gentle traffic the window opens with on its default config draws a dot per request with nothing clicked.
+ */
+@Timeout(90)
+class LiveTrafficTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
+    private MainWindow window;
+
+    @BeforeEach
+    void open() {
+        RunningFulcrum fulcrum = fx.closeAfter(RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(
+                StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
+                List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0)))).start());
+        window = fx.show(new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine (test)"),
+                WorkshopContext.embedded(fulcrum.app(), resource -> { }), null);
+    }
+
+    @Test
+    void startAndStopOnTheLiveToolbarDriveTheTrafficTabsRunAndStopThereStopsIt(FxRobot robot) {
+        // given the window on Live, the proxy's address known
+        assertThat(window.controller().tabs().getSelectionModel().getSelectedItem().getText()).isEqualTo("Live");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !button(robot, "#liveTraffic").isDisabled());
+        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+
+        // when Start traffic is clicked on the Live toolbar
+        robot.clickOn("#liveTraffic");
+
+        // then the Traffic tab's generator runs with the Traffic tab's settings, the Traffic tab shows it, dots fly
+        await().atMost(Duration.ofSeconds(10)).until(() -> snapshot() != null && fx.onFx(() -> live().dots()) > 0);
+        assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.DEFAULT_RATE);
+        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
+        assertThat(button(robot, "#trafficStart").isDisabled()).isTrue();
+        assertThat(button(robot, "#trafficStop").isDisabled()).isFalse();
+
+        // when Stop is clicked on the Traffic tab, the Live toolbar offers Start again
+        selectTraffic(robot);
+        robot.clickOn("#trafficStop");
+        await().atMost(Duration.ofSeconds(15)).until(() -> !running());
+        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+        assertThat(snapshot().state()).isEqualTo(TrafficSnapshot.State.DONE);
+
+        // and Stop traffic on the Live toolbar stops a run the Live toolbar started
+        robot.interact(() -> window.controller().select("Live"));
+        robot.clickOn("#liveTraffic");
+        await().atMost(Duration.ofSeconds(10)).until(() -> running() && snapshot().state() == TrafficSnapshot.State.RUNNING);
+        robot.clickOn("#liveTraffic");
+        await().atMost(Duration.ofSeconds(15)).until(() -> !running());
+        assertThat(button(robot, "#trafficStart").isDisabled()).isFalse();
+    }
+
+    @Test
+    void gentleTrafficDrawsADotPerRequestWithNothingClickedAndTheSessionStopsIt(FxRobot robot) {
+        // when the window starts gentle traffic, as it does on the default config, before the proxy's address is known
+        fx.onFx(() -> window.session().traffic().startGentle());
+
+        // then it runs at the gentle rate, the Traffic tab shows it running, and Live draws one dot per request
+        await().atMost(Duration.ofSeconds(15)).until(() -> snapshot() != null && fx.onFx(() -> live().dots()) >= 5);
+        assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.GENTLE_RATE);
+        assertThat(snapshot().durationNanos()).isEqualTo(Duration.ofSeconds(SessionTraffic.GENTLE_DURATION_S).toNanos());
+        assertThat(fx.onFx(() -> live().scale())).isEqualTo(1);
+        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
+        selectTraffic(robot);
+        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#trafficStatus").queryAs(Label.class).getText()
+                .startsWith("running"));
+
+        // when the session's traffic is stopped (what a lesson does as it starts to play)
+        fx.onFx(() -> window.session().traffic().stop());
+
+        // then the run ends and every Start is offered again
+        await().atMost(Duration.ofSeconds(15)).until(() -> !running());
+        assertThat(button(robot, "#trafficStart").isDisabled()).isFalse();
+        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+    }
+
+    private void selectTraffic(FxRobot robot) {
+        robot.interact(() -> {
+            Tab traffic = window.controller().tabs().getTabs().stream()
+                    .filter(t -> "workshopTrafficTab".equals(t.getId())).findFirst().orElseThrow();
+            window.controller().tabs().getSelectionModel().select(traffic);
+        });
+    }
+
+    private static Button button(FxRobot robot, String query) {
+        return robot.lookup(query).queryAs(Button.class);
+    }
+
+    private LiveModel live() {
+        return window.controller().live().model();
+    }
+
+    private TrafficSnapshot snapshot() {
+        return fx.onFx(() -> window.session().traffic().snapshotProperty().get());
+    }
+
+    private boolean running() {
+        return fx.onFx(() -> window.session().traffic().runningProperty().get());
+    }
+}
