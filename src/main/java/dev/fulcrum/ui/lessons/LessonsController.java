@@ -33,7 +33,9 @@ import javafx.util.Duration;
  * views. While a lesson plays, Next, Space and Page Down advance and Back and Page Up go back, whatever has the focus
  * (a presenter's clicker sends Page Down; a step must never type a space into a field); each step switches to the view
  * it names, marks what it points at ({@link Highlighter}) and gives the focus to Next, and its checks tick as the
- * figures come in. Stop (or playing another lesson) gives the engine back the config it ran before. The playing is
+ * figures come in. The window's own traffic stops while a lesson plays (the lesson's seeded traffic is what its
+ * figures count) and starts again, gently, after. Stop (or playing another lesson) gives the engine back the config
+ * it ran before. The playing is
  * {@link LessonPlayer}'s (plain Java); this controller only shows it.
  */
 public final class LessonsController {
@@ -54,6 +56,8 @@ public final class LessonsController {
     private final AtomicBoolean posted = new AtomicBoolean();
     private Frame frame;
     private LessonPlayer player;
+    /** The window's own traffic was running when the lesson began: it stopped for the lesson and comes back after. */
+    private boolean trafficBefore;
     /** Done once the last player stopped has given the engine its config back. */
     private java.util.concurrent.CompletableFuture<?> restored = java.util.concurrent.CompletableFuture.completedFuture(null);
     private NarrationPanel panel;
@@ -151,6 +155,9 @@ public final class LessonsController {
             return;
         }
         stop();
+        // the lesson's own seeded traffic must be the only traffic its figures count
+        trafficBefore = session.traffic().runningProperty().get();
+        session.traffic().stop();
         panel = new NarrationPanel();
         panel.next.setOnAction(a -> next());
         panel.back.setOnAction(a -> back());
@@ -184,6 +191,10 @@ public final class LessonsController {
             player.close();
             restored = player.closed();
             player = null;
+            if (trafficBefore) {
+                trafficBefore = false;
+                restored.thenRun(() -> javafx.application.Platform.runLater(session.traffic()::startGentle));
+            }
         }
         if (remark != null) {
             remark.stop();

@@ -144,6 +144,10 @@ class LessonsViewTest {
                 + " \"steps\": [{\"say\": \"one\", \"show\": {\"view\": \"Ring\"}, \"waitFor\": {\"answers\": 1000,"
                 + " \"timeoutMs\": 60000}}, {\"say\": \"two\", \"show\": {\"view\": \"Ring\"}},"
                 + " {\"say\": \"three\", \"show\": {\"view\": \"Backends\"}}]}");
+        dev.fulcrum.ui.SessionTraffic traffic = window.session().traffic();
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx((java.util.concurrent.Callable<Boolean>) traffic::ready));
+        robot.interact(traffic::startGentle);
+        assertThat(traffic.runningProperty().get()).as("the window's own traffic, before the lesson").isTrue();
         robot.interact(() -> {
             window.controller().select("Lessons");
             window.lessons().controller().open(file);
@@ -151,6 +155,7 @@ class LessonsViewTest {
         robot.clickOn("#playLesson");
         await().atMost(Duration.ofSeconds(30)).until(() -> view() != null && view().playing()
                 && app.demos().get("demo-b").errorRate() == 1.0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> !traffic.runningProperty().get());
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(selectedTab(robot)).isEqualTo("Ring"));
         robot.interact(() -> { });
         assertThat(window.scene().getFocusOwner()).as("the step leaves the focus on Next")
@@ -178,6 +183,7 @@ class LessonsViewTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             assertThat(app.engine().pool("default").snapshot().spec().type()).isEqualTo(StrategySpec.CONSISTENT_HASH);
             assertThat(app.demos().get("demo-b").errorRate()).isZero();
+            assertThat(traffic.runningProperty().get()).as("the window's traffic, back after the lesson").isTrue();
         });
     }
 }
