@@ -21,11 +21,22 @@ class TextScaleTest {
 
     @Test
     void aStepIsTheStylesheetsSizeTimesItsFactor() {
-        assertThat(TextScale.style(1.0, false)).isEmpty();
-        assertThat(TextScale.style(1.3, false)).isEqualTo("-fx-font-size: 19.5px;");
-        assertThat(TextScale.style(1.3, true)).isEqualTo("-fx-font-size: 26.0px;");
+        assertThat(TextScale.style(1.0, 0)).isEmpty();
+        assertThat(TextScale.style(1.3, 0)).isEqualTo("-fx-font-size: 19.5px;");
+        assertThat(TextScale.style(1.0, 20)).isEmpty();
+        assertThat(TextScale.style(1.3, 20)).isEqualTo("-fx-font-size: 26.0px;");
+        assertThat(TextScale.style(1.0, 17)).isEqualTo("-fx-font-size: 17.0px;");
         assertThat(TextScale.nearest(1.0)).isEqualTo(2);
         assertThat(TextScale.nearest(7)).isEqualTo(TextScale.STEPS.length - 1);
+    }
+
+    @Test
+    void presentModesSizeFollowsTheWindowsWidthAsAProjectorEnlargesIt() {
+        assertThat(TextScale.presentPx(1280)).isEqualTo(20);
+        assertThat(TextScale.presentPx(1024)).isEqualTo(TextScale.PRESENT_MIN_PX).isEqualTo(17);
+        assertThat(TextScale.presentPx(1366)).isEqualTo(21);
+        assertThat(TextScale.presentPx(1920)).isEqualTo(30);
+        assertThat(TextScale.presentPx(0)).isEqualTo(20);
     }
 
     @Test
