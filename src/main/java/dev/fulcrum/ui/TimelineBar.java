@@ -14,6 +14,7 @@ import javafx.scene.control.Tooltip;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.shape.Rectangle;
 import javafx.util.Duration;
@@ -51,7 +52,12 @@ public final class TimelineBar extends HBox {
         marks.setMinHeight(6);
         StackPane track = new StackPane(marks, slider);
         HBox.setHgrow(track, Priority.ALWAYS);
-        getChildren().addAll(new Label("Time"), track, when, live);
+        Label title = new Label("Time");
+        // the track gives up its width, never the words beside it
+        title.setMinWidth(Region.USE_PREF_SIZE);
+        live.setMinWidth(Region.USE_PREF_SIZE);
+        marks.setPrefWidth(0);
+        getChildren().addAll(title, track, when, live);
         live.setOnAction(e -> machine.backToLive());
         slider.valueProperty().addListener((o, a, v) -> {
             if (moving) {

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.backends;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.ui.ColumnWidths;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.UndoHistory;
 import java.util.function.Function;
@@ -81,7 +82,9 @@ public final class BackendsController {
         actionsColumn.setCellFactory(c -> new ActionsCell(vm));
         // rows of one height (the buttons' and slider's): the table then lays out a changed row without measuring
         // every row's preferred height, which it otherwise does for each of the four samples a second
-        backendsTable.setFixedCellSize(30);
+        widths = ColumnWidths.follow(backendsTable, undoLabel);
+        backendsTable.setFixedCellSize(ROW_PX);
+        undoLabel.fontProperty().addListener((o, a, f) -> backendsTable.setFixedCellSize(ROW_PX * widths.growth()));
         backendsTable.setRowFactory(t -> {
             TableRow<BackendRow> r = new TableRow<>();
             r.itemProperty().addListener((o, a, b) -> r.setId(b == null ? null : "row-" + b.id()));
@@ -165,6 +168,24 @@ public final class BackendsController {
     @FXML
     public void undo() {
         vm.undo();
+    }
+
+    /** Row height at the normal type: the buttons' and the slider's. */
+    private static final double ROW_PX = 30;
+    /** The id column's width in present mode at the normal type: room for an id of about twenty characters. */
+    private static final double PRESENT_ID_PX = 140;
+    private ColumnWidths widths;
+
+    /**
+     * Present mode's table: the columns the room reads (id, state, health, breaker, in flight, req/s, latency,
+     * weight) with room for a long id; the address and the row buttons, an operator's, give them the room (D, E and
+     * Del still drain, enable and remove the selected row, as the bar above says). The widths and the rows grow with
+     * the type ({@link ColumnWidths}).
+     */
+    public void present(boolean on) {
+        urlColumn.setVisible(!on);
+        actionsColumn.setVisible(!on);
+        widths.override(idColumn, on ? PRESENT_ID_PX : null);
     }
 
     /** The selected row's backend (for the window's shortcuts), or null. */

@@ -50,6 +50,7 @@ public final class EventsController {
     private void initialize() {
         filtered = new FilteredList<>(session.events());
         eventsTable.setItems(filtered);
+        dev.fulcrum.ui.ColumnWidths.follow(eventsTable, eventCount); // present mode's type: figures stay whole
         col(atColumn, e -> TIME.format(Instant.ofEpochMilli(e.at())));
         col(typeColumn, EngineEvent::type);
         col(poolColumn, e -> e.pool() == null ? EventText.NONE : e.pool());

@@ -106,6 +106,7 @@ public final class RequestsController {
 
     @FXML
     private void initialize() {
+        dev.fulcrum.ui.ColumnWidths.follow(requestsTable, requestCount); // present mode's type: figures stay whole
         requestFilter.textProperty().bindBidirectional(model.textProperty());
         requestStatus.getItems().setAll(RequestsViewModel.StatusClass.values());
         requestStatus.valueProperty().bindBidirectional(model.statusProperty());

@@ -229,8 +229,7 @@ class RequestsViewTest {
         RequestsTab.Built[] built = new RequestsTab.Built[1];
         robot.interact(() -> built[0] = RequestsTab.create(window.session(), RequestsContext.remote()));
         javafx.scene.layout.BorderPane root = (javafx.scene.layout.BorderPane) built[0].tab().getContent();
-        javafx.scene.control.ToolBar bar = (javafx.scene.control.ToolBar) ((VBox) root.getTop()).getChildren().get(0);
-        Node https = bar.getItems().stream().filter(n -> "httpsButton".equals(n.getId())).findFirst().orElseThrow();
+        Node https = root.lookup("#httpsButton");
         assertThat(https.isVisible()).isFalse();
         assertThat(https.isManaged()).isFalse();
         robot.interact(built[0].controller()::close);

@@ -43,6 +43,9 @@ public final class ScenariosController {
                 name.getStyleClass().add("scenario-name");
                 Label what = new Label(s.whatToShow());
                 what.getStyleClass().add("muted");
+                // the sentence wraps in the list's width, where it ran on past the list's right edge
+                what.setWrapText(true);
+                what.maxWidthProperty().bind(scenarioList.widthProperty().subtract(40));
                 VBox box = new VBox(2, name, what);
                 box.setId("scenario-" + s.name());
                 setGraphic(box);
