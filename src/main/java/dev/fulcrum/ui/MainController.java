@@ -41,6 +41,11 @@ public final class MainController {
     @FXML private ToggleSwitch darkToggle;
     @FXML private javafx.scene.control.Button presentButton;
     @FXML private javafx.scene.layout.VBox bottom;
+    @FXML private javafx.scene.control.ToolBar toolbar;
+    @FXML private javafx.scene.layout.HBox poolBox;
+    @FXML private javafx.scene.layout.HBox presentBar;
+    /** The present bar's right end: the Present button above the pool, one column beside the strip's rows. */
+    private final javafx.scene.layout.VBox presentSide = new javafx.scene.layout.VBox();
     @FXML private TabPane tabs;
     @FXML private Tab liveTab;
     @FXML private Tab backendsTab;
@@ -79,6 +84,11 @@ public final class MainController {
         statusBar.getRightItems().addAll(rpsLabel, new javafx.scene.control.Separator(javafx.geometry.Orientation.VERTICAL),
                 errorsLabel);
         statusBar.setId("statusBar");
+        TabStrip strip = new TabStrip(tabs);
+        javafx.scene.layout.HBox.setHgrow(strip, javafx.scene.layout.Priority.ALWAYS);
+        presentSide.setId("presentSide");
+        presentSide.getStyleClass().add("present-side");
+        presentBar.getChildren().addAll(strip, presentSide);
         poolSelector.valueProperty().addListener((o, a, p) -> {
             if (p != null) {
                 session.poolProperty().set(p);
@@ -284,11 +294,59 @@ public final class MainController {
         return presentButton;
     }
 
-    /** Present mode hides what only an operator needs: the engine line, the theme switch and the status bar. */
+    /**
+     * Present mode hides what only an operator needs (the engine line, the theme switch, the status bar) and puts the
+     * tabs where a projector shows them all: the toolbar gives way to the present bar, the tabs as a strip that wraps
+     * ({@link TabStrip}; the stylesheet hides the tab pane's own headers), with the Present button and the pool moved
+     * to its end, one above the other. Leaving present mode puts them back where they were.
+     */
     void showChrome(boolean show) {
-        for (javafx.scene.Node n : new javafx.scene.Node[] {engineLabel, darkToggle, statusBar}) {
+        for (javafx.scene.Node n : new javafx.scene.Node[] {engineLabel, darkToggle, statusBar, toolbar}) {
             n.setVisible(show);
             n.setManaged(show);
+        }
+        presentBar.setVisible(!show);
+        presentBar.setManaged(!show);
+        backendsController.present(!show);
+        List<javafx.scene.Node> admin = new ArrayList<>();
+        for (Tab t : tabs.getTabs()) {
+            adminControls(t.getContent(), admin);
+        }
+        for (javafx.scene.Node n : admin) {
+            n.setVisible(show);
+            n.setManaged(show);
+        }
+        if (show && presentSide.getChildren().contains(poolBox)) {
+            presentSide.getChildren().removeAll(presentButton, poolBox);
+            int at = toolbar.getItems().indexOf(engineLabel) + 2; // after the spacer that pushes them right
+            toolbar.getItems().add(at, poolBox);
+            toolbar.getItems().add(toolbar.getItems().indexOf(darkToggle) + 1, presentButton);
+        } else if (!show && !presentSide.getChildren().contains(poolBox)) {
+            toolbar.getItems().removeAll(poolBox, presentButton);
+            presentSide.getChildren().addAll(presentButton, poolBox);
+        }
+    }
+
+    /**
+     * The operator's controls in {@code n}, which the views mark with the style class {@code admin} (the Requests tab's
+     * HAR export and HTTPS trust): present mode hides them. A tool bar's items are looked at as items, since those it
+     * has no room for are not its children.
+     */
+    private static void adminControls(javafx.scene.Node n, List<javafx.scene.Node> found) {
+        if (n == null) {
+            return;
+        }
+        if (n.getStyleClass().contains("admin")) {
+            found.add(n);
+        }
+        if (n instanceof javafx.scene.control.ToolBar bar) {
+            for (javafx.scene.Node item : bar.getItems()) {
+                adminControls(item, found);
+            }
+        } else if (n instanceof javafx.scene.Parent p) {
+            for (javafx.scene.Node c : p.getChildrenUnmodifiable()) {
+                adminControls(c, found);
+            }
         }
     }
 

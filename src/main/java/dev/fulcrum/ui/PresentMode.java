@@ -10,8 +10,10 @@ import javafx.stage.Stage;
 
 /**
  * Present mode and the trainer's keys. F11 (or the toolbar's Present button) toggles full screen, a large type scale
- * and a high-contrast palette that reads on a projector, with the admin chrome (engine line, theme switch, status
- * bar) hidden. The keys, in any mode, unless a text field has the focus:
+ * ({@link TextScale}: sized to the window's width) and a high-contrast palette that reads on a projector, with the
+ * admin chrome (engine line, theme switch, status bar, the controls the views mark {@code admin}) hidden and the tabs
+ * as a strip that wraps ({@link MainController#showChrome}). The keys, in any mode, unless a text field has the
+ * focus:
  * <ul>
  *   <li>Space: pause every view, or back to live;</li>
  *   <li>Page Down / Page Up: the next or previous tab;</li>
