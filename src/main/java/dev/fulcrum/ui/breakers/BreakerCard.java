@@ -31,6 +31,7 @@ final class BreakerCard extends VBox {
     private final Label title = new Label();
     private final Label[] states = new Label[3];
     private final Label stateLabel = new Label();
+    private final Label stateNote = new Label();
     private final FlowPane recent = new FlowPane(2, 2);
     private final Label recentNote = new Label();
     private final ProgressBar failureBar = new ProgressBar(0);
@@ -42,7 +43,7 @@ final class BreakerCard extends VBox {
     private final FlowPane timeline = new FlowPane(4, 4);
     private final FlowPane probes = new FlowPane(4, 4);
     private final Label probesLabel = new Label("half-open probes");
-    private final HBox faults = new HBox(6);
+    private final FlowPane faults = new FlowPane(6, 4);
     private final BreakerStage stage;
     private int shownEvents = -1;
     /** The last calls the card saw in the breaker's window: while OPEN the engine keeps none, the card shows these. */
@@ -60,9 +61,20 @@ final class BreakerCard extends VBox {
         setSpacing(6);
         title.getStyleClass().add("card-title");
         title.setText(id);
+        title.setWrapText(true);
         stateLabel.setId("breakerState-" + id);
         stateLabel.getStyleClass().add("breaker-state-text");
-        HBox machine = new HBox(4);
+        stateLabel.setMinWidth(Region.USE_PREF_SIZE);
+        stateNote.setId("breakerStateNote-" + id);
+        stateNote.getStyleClass().add("breaker-state-note");
+        stateNote.setWrapText(true);
+        // the state in large type on a line of its own, and beside it when it is past how long ago, wrapped, so a long
+        // id or "(9.3 s ago; now HALF_OPEN)" is never cut: the card is as wide as the state needs in present mode
+        HBox stateRow = new HBox(8, stateLabel, stateNote);
+        stateRow.setAlignment(Pos.BASELINE_LEFT);
+        VBox header = new VBox(2, title, stateRow);
+        // the state machine and the fault buttons wrap onto a second row rather than cut a state's name
+        FlowPane machine = new FlowPane(4, 4);
         machine.setAlignment(Pos.CENTER_LEFT);
         for (int i = 0; i < 3; i++) {
             states[i] = new Label(STATES.get(i));
@@ -78,11 +90,15 @@ final class BreakerCard extends VBox {
         recent.setPrefWrapLength(360);
         countdown.setId("breakerCountdown-" + id);
         recentNote.setWrapText(true);
-        recentNote.setMaxWidth(380);
+        // the card's height is fixed: a wrapped line keeps all its lines, and the transitions below give way
+        recentNote.setMinHeight(Region.USE_PREF_SIZE);
+        title.setMinHeight(Region.USE_PREF_SIZE);
+        stateNote.setMinHeight(Region.USE_PREF_SIZE);
+        recentNote.setMaxWidth(Double.MAX_VALUE);
         bypassed.setId("breakerBypassed-" + id);
         bypassed.getStyleClass().add("breaker-bypassed");
         bypassed.setWrapText(true);
-        bypassed.setMaxWidth(380);
+        bypassed.setMaxWidth(Double.MAX_VALUE);
         bypassed.getStyleClass().add("breaker-bypassed-line");
         countdown.getStyleClass().add("breaker-countdown");
         probes.setId("breakerProbes-" + id);
@@ -104,7 +120,7 @@ final class BreakerCard extends VBox {
         faults.getChildren().addAll(new Label("demo fault"), trip, heal);
         faults.setAlignment(Pos.CENTER_LEFT);
         faults.getStyleClass().add("breaker-faults");
-        getChildren().addAll(new HBox(10, title, stateLabel), bypassed, machine, faults,
+        getChildren().addAll(header, bypassed, machine, faults,
                 new Label("recent calls (oldest first)"), recent, recentNote,
                 row(new Label("failures"), failureBar, failureText),
                 row(new Label("slow calls"), slowBar, slowText), countdown,
@@ -128,7 +144,8 @@ final class BreakerCard extends VBox {
     void tick() {
         stage.advance();
         String st = stage.state();
-        stateLabel.setText(stage.stateText());
+        stateLabel.setText(stage.state());
+        stateNote.setText(stage.pastNote());
         stateLabel.getStyleClass().remove("past");
         if (stage.past()) {
             stateLabel.getStyleClass().add("past");

@@ -96,11 +96,16 @@ final class BreakerStage {
 
     /** The text beside the state: the state, and when it is past, how long ago it happened. */
     String stateText() {
+        return past() ? state() + " " + pastNote() : state();
+    }
+
+    /** When the state lit is past, how long ago it happened and the state now, e.g. "(0.2 s ago; now CLOSED)"; else "". */
+    String pastNote() {
         if (!past()) {
-            return state();
+            return "";
         }
         double ago = Math.max(0, ticker.wallMillis() - shown.atMillis()) / 1000.0;
-        return String.format(Locale.ROOT, "%s (%.1f s ago; now %s)", state(), ago, liveState());
+        return String.format(Locale.ROOT, "(%.1f s ago; now %s)", ago, liveState());
     }
 
     /** While OPEN: the time left until HALF_OPEN, counted down between samples and never "0.0 s". */
