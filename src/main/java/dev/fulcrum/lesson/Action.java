@@ -186,9 +186,22 @@ sealed interface Action {
             c.patchConfig(patch);
         }
 
+        /** Each value the patch sets, by its config path: {@code config circuitBreaker.openMs 1500}. */
         @Override
         public String describe() {
-            return "config " + patch;
+            StringBuilder b = new StringBuilder("config");
+            describe(patch, "", b);
+            return b.toString();
+        }
+
+        private static void describe(com.fasterxml.jackson.databind.JsonNode n, String path, StringBuilder b) {
+            if (n.isObject() && !n.isEmpty()) {
+                n.fields().forEachRemaining(f -> describe(f.getValue(), path.isEmpty() ? f.getKey()
+                        : path + "." + f.getKey(), b));
+            } else {
+                b.append(b.length() > "config".length() ? ", " : " ").append(path).append(' ')
+                        .append(n.isNull() ? "removed" : n.isTextual() ? n.asText() : n.toString());
+            }
         }
     }
 

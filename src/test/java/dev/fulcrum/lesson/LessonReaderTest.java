@@ -96,7 +96,7 @@ class LessonReaderTest {
                         + " (got: {})");
         Lesson l = LessonReader.parse(lesson("[{\"say\": \"x\", \"do\": [{\"config\": {\"circuitBreaker\":"
                 + " {\"openMs\": 1500}}}]}]"), "x");
-        assertThat(l.steps().get(0).actions().get(0).describe()).isEqualTo("config {\"circuitBreaker\":{\"openMs\":1500}}");
+        assertThat(l.steps().get(0).actions().get(0).describe()).isEqualTo("config circuitBreaker.openMs 1500");
     }
 
     @Test

@@ -3,10 +3,12 @@ package dev.fulcrum.ui.lessons;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.Parent;
 import javafx.scene.control.IndexedCell;
 import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.effect.BlurType;
 import javafx.scene.effect.DropShadow;
 import javafx.scene.effect.Effect;
@@ -32,6 +34,8 @@ final class Highlighter {
     private final List<Node> marked = new ArrayList<>();
     private String view;
     private String backend;
+    /** How many more refreshes scroll the marked node into view; then the presenter may scroll freely. */
+    private int revealsLeft;
 
     Highlighter(Parent root) {
         this.root = root;
@@ -48,6 +52,10 @@ final class Highlighter {
     void refresh() {
         String prefix = view == null ? null : NODE_ID.get(view);
         Node target = prefix != null && backend != null ? root.lookup("#" + prefix + backend) : null;
+        if (target != null && marked.contains(target) && revealsLeft > 0) {
+            revealsLeft--;
+            reveal(target); // once more, laid out by now: the first was as the view switched
+        }
         for (Node n : marked) {
             if (n != target) {
                 unmark(n);
@@ -62,6 +70,31 @@ final class Highlighter {
             }
             target.setEffect(GLOW);
             marked.add(target);
+            revealsLeft = 1;
+            reveal(target);
+        }
+    }
+
+    /**
+     * Scrolls the nearest scroll pane holding {@code n} so that all of it shows (as much as fits, its top first): at a
+     * projector's size the Breakers tab shows one card, and the room must see the one the step is about.
+     */
+    static void reveal(Node n) {
+        for (Node p = n.getParent(); p != null; p = p.getParent()) {
+            if (p instanceof ScrollPane sp && sp.getContent() != null) {
+                Bounds in = sp.getContent().sceneToLocal(n.localToScene(n.getBoundsInLocal()));
+                double content = sp.getContent().getBoundsInLocal().getHeight();
+                double view = sp.getViewportBounds().getHeight();
+                if (in == null || content <= view) {
+                    return;
+                }
+                double top = sp.getVvalue() * (content - view);
+                if (in.getMinY() < top || in.getMaxY() > top + view) {
+                    double to = Math.min(in.getMinY(), content - view);
+                    sp.setVvalue(Math.max(0, to) / (content - view));
+                }
+                return;
+            }
         }
     }
 

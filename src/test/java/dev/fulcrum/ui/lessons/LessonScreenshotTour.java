@@ -19,7 +19,9 @@ import javafx.stage.Stage;
  * Looks at the Lessons tab as a trainer would: opens the real window (not headless) on an embedded engine, plays a
  * lesson step by step and captures the X display with ImageMagick's {@code import} at each step. Not a test; run
  * under Xvfb: {@code DISPLAY=:99 java -cp target/test-classes:target/classes:target/fulcrum.jar
- * dev.fulcrum.ui.lessons.LessonScreenshotTour LESSON-NAME OUT-DIR [dark]}.
+ * dev.fulcrum.ui.lessons.LessonScreenshotTour LESSON-NAME OUT-DIR [dark]}. As a trainer in front of a room:
+ * {@code -Dtour.present=true} (Present mode, the screen's size: {@code xvfb-run -s "-screen 0 1280x720x24"}) and
+ * {@code -Dtour.talkMs=12000} (that long of talk after each step before Next, three frames taken over it).
  */
 public final class LessonScreenshotTour {
     private static String lesson;
@@ -59,6 +61,13 @@ public final class LessonScreenshotTour {
             stage.setWidth(1280);
             stage.setHeight(800);
             stage.show();
+            if (Boolean.getBoolean("tour.present")) {
+                // a projector's screen: full screen needs a window manager, which Xvfb has not
+                javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getBounds();
+                stage.setWidth(screen.getWidth());
+                stage.setHeight(screen.getHeight());
+                window.present().toggle();
+            }
             session.start();
             Thread tour = new Thread(this::tour, "tour");
             tour.setDaemon(true);
@@ -82,8 +91,15 @@ public final class LessonScreenshotTour {
                     Tours.until(() -> c.player() != null && c.player().view().shown() == step
                             && !c.player().view().playing() && c.player().view().report() != null,
                             Duration.ofSeconds(30));
+                    long talk = Long.getLong("tour.talkMs", 0);
                     Tours.letPlay(900); // the views the step names show its outcome moving (breakers, dots)
                     shot((i + 1) + "-step");
+                    if (talk > 0) {
+                        Tours.letPlay(talk / 2);
+                        shot((i + 1) + "-step-talk");
+                        Tours.letPlay(talk / 2 - 900);
+                        shot((i + 1) + "-step-next");
+                    }
                     fx(c::next);
                 }
             } catch (Exception e) {
