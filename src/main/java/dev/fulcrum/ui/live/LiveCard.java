@@ -8,6 +8,7 @@ import dev.fulcrum.ui.WeightSlider;
 import java.util.List;
 import java.util.Locale;
 import javafx.geometry.Insets;
+import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Pane;
@@ -21,6 +22,10 @@ import javafx.scene.shape.Rectangle;
  * {@value #QUEUE_SHOWN} or as many as fit beside the figures, then a count). The figures always show whole: the queue
  * gives way to them. Below {@value #FULL_HEIGHT} px only the first two lines show, so twelve backends still fit a
  * projector's height.
+ *
+ * <p>The state and breaker chips sit on the head line after the id while both fit the card's width; a long id in
+ * large type (present mode on a 4:3 projector) leaves them no room there, so they move to the end of the weight's
+ * line, which has a slider to give way, rather than show "...". The card keeps its height either way.
  */
 final class LiveCard extends VBox {
     static final int QUEUE_SHOWN = 12;
@@ -37,6 +42,10 @@ final class LiveCard extends VBox {
     private final Label queueMore = new Label();
     private final WeightSlider weight;
     private final HBox details;
+    private final HBox head;
+    private final HBox chips;
+    /** The weight's line: the slider, and the chips when the head has no room for them. */
+    private final HBox weightLine;
 
     LiveCard(String id, BackendCommands commands, Ticker ticker) {
         this.id = id;
@@ -55,10 +64,17 @@ final class LiveCard extends VBox {
         name.setMinWidth(Region.USE_PREF_SIZE);
         state.getStyleClass().add("live-chip");
         breaker.getStyleClass().add("live-chip");
+        // a CLOSED breaker shows no chip and takes no room from the others
+        breaker.managedProperty().bind(breaker.visibleProperty());
+        chips = new HBox(6, state, breaker);
+        chips.setAlignment(javafx.geometry.Pos.CENTER_RIGHT);
         Pane grow = new Pane();
         HBox.setHgrow(grow, javafx.scene.layout.Priority.ALWAYS);
-        HBox head = new HBox(6, swatch, name, grow, state, breaker);
+        head = new HBox(6, swatch, name, grow, chips);
         head.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        HBox.setHgrow(weight.node(), javafx.scene.layout.Priority.ALWAYS);
+        weightLine = new HBox(6, weight.node());
+        weightLine.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         figures.getStyleClass().add("muted");
         figures.setMinWidth(Region.USE_PREF_SIZE);
         queueMore.getStyleClass().add("muted");
@@ -66,7 +82,7 @@ final class LiveCard extends VBox {
         queue.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         details = new HBox(8, figures, queue, queueMore);
         details.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-        getChildren().addAll(head, weight.node(), details);
+        getChildren().addAll(head, weightLine, details);
     }
 
     String backend() {
@@ -141,7 +157,28 @@ final class LiveCard extends VBox {
         boolean full = box.h() >= FULL_HEIGHT;
         details.setVisible(full);
         details.setManaged(full);
-        weight.node().setVisible(box.h() >= 48);
-        weight.node().setManaged(box.h() >= 48);
+        weightLine.setVisible(box.h() >= 48);
+        weightLine.setManaged(box.h() >= 48);
+    }
+
+    /** Puts the chips where they show whole (see the class comment) before laying the lines out. */
+    @Override
+    protected void layoutChildren() {
+        double room = getWidth() - snappedLeftInset() - snappedRightInset();
+        Node swatch = head.getChildren().get(0);
+        // swatch, id, the spacer and the chips: three gaps between the four
+        double headNeeds = swatch.prefWidth(-1) + name.prefWidth(-1) + chips.prefWidth(-1) + 3 * head.getSpacing();
+        boolean onHead = headNeeds <= room || !weightLine.isManaged();
+        if (onHead && chips.getParent() != head) {
+            weightLine.getChildren().remove(chips);
+            chips.setMinWidth(Region.USE_COMPUTED_SIZE);
+            head.getChildren().add(chips);
+        } else if (!onHead && chips.getParent() != weightLine) {
+            head.getChildren().remove(chips);
+            // whole beside the slider: the slider gives way down to its minimum first
+            chips.setMinWidth(Region.USE_PREF_SIZE);
+            weightLine.getChildren().add(chips);
+        }
+        super.layoutChildren();
     }
 }
