@@ -419,7 +419,8 @@ public final class RingCanvas extends Region {
 
     /**
      * The ring's name, its size and the note in the middle of the ring, wrapped to the room inside it and made smaller
-     * (to 60%) until no word has to be broken and the lines fit; returns their boxes.
+     * (to 60%) until no word has to be broken and the lines fit, then (to 30%) until no word has to be broken; returns
+     * their boxes.
      */
     private List<Bounds> centreText(GraphicsContext gc, double cx, double cy, double inner) {
         double maxWidth = Math.max(40, 1.55 * inner);
@@ -429,8 +430,12 @@ public final class RingCanvas extends Region {
         for (double k = 1.0; k >= 0.6 - 1e-9 && lines == null; k -= 0.05) {
             lines = centreLines(count, k, maxWidth, maxHeight, false);
         }
+        // past 60% the height may overflow, but a word is never broken ("consistent-has / h" reads as nothing)
+        for (double k = 0.6; k >= 0.3 - 1e-9 && lines == null; k -= 0.05) {
+            lines = centreLines(count, k, maxWidth, Double.MAX_VALUE, false);
+        }
         if (lines == null) {
-            lines = centreLines(count, 0.6, maxWidth, maxHeight, true);
+            lines = centreLines(count, 0.3, maxWidth, maxHeight, true);
         }
         double total = 0;
         for (Object[] l : lines) {
