@@ -41,6 +41,7 @@ public final class RingController {
     @FXML private TextField whatIfWeight;
     @FXML private TextField whatIfUrl;
     @FXML private Label previewLabel;
+    @FXML private Button previewButton;
     @FXML private Button applyButton;
     @FXML private Label ringSeen;
     @FXML private Label ringMoved;
@@ -393,6 +394,8 @@ public final class RingController {
     @FXML
     private void apply() {
         vm.apply(whatIf(), whatIfUrl.getText());
+        // Apply disables itself; left to traversal the focus would land in the key field, which takes Ctrl+Z as its own
+        previewButton.requestFocus();
     }
 
     Map<String, Color> colours() {
