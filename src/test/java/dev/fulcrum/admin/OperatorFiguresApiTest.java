@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * requests the proxy answered, each once whatever its attempts, and whether a backend back from an ejection has been
  * seen to work.
  */
-class OperatorFiguresApiTest {
+public class OperatorFiguresApiTest {
     private static JsonNode state(RunningFulcrum f) {
         RunningFulcrum.Answer a = f.get("/api/state");
         assertThat(a.status()).isEqualTo(200);
@@ -43,7 +43,7 @@ class OperatorFiguresApiTest {
      * Round robin over the backend {@code id} at {@code url} and demo-a, one retry, health checks and breakers off,
      * outlier detection as {@code outlier} says.
      */
-    static String retryingConfig(String id, String url, String outlier) {
+    public static String retryingConfig(String id, String url, String outlier) {
         return """
                 {
                   "proxy": {"host": "127.0.0.1", "port": 0},

@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.trust.TrustStores;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -180,27 +186,11 @@ class WindowSignalTest {
                 // another process has it: taken all the same
             }
         }
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "-Duser.home=" + dir, "dev.fulcrum.Main")
-                .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
-        pb.environment().put("DISPLAY", DISPLAY);
-        pb.environment().put("XDG_CONFIG_HOME", dir.toString());
-        Process process = pb.start();
+        DefaultWindow w = startDefaultWindow(dir);
+        Process process = w.process();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            String ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (IOException e) {
-                    return null;
-                }
-            }).get(90, TimeUnit.SECONDS);
-            Matcher m = Pattern.compile("fulcrum ready proxy=http://127\\.0\\.0\\.1:(\\d+) admin=http://127\\.0\\.0\\.1:(\\d+)")
-                    .matcher(ready == null ? "" : ready);
-            assertThat(m.matches()).as("ready line %s; stderr: %s", ready, stderr(dir)).isTrue();
-            String proxy = m.group(1);
-            String admin = m.group(2);
+            String proxy = w.proxy();
+            String admin = w.admin();
             assertThat(proxy).isNotIn("8080", "8081");
             assertThat(admin).isNotIn("8080", "8081", proxy);
             String note = "port 8080 was taken: proxy on " + proxy + "; port 8081 was taken: admin API on " + admin;
@@ -217,6 +207,73 @@ class WindowSignalTest {
                 s.close();
             }
         }
+    }
+
+    /**
+     * The real window on the embedded default config sends gentle traffic through its proxy with nothing clicked, so a
+     * room sees dots from the first minute (README, "See it move"; docs/REFERENCE.md §1).
+     */
+    @Test
+    void theWindowOnTheDefaultConfigSendsGentleTrafficWithNothingClicked(@TempDir Path dir) throws Exception {
+        // given the window started as a user starts it: no arguments at all
+        DefaultWindow w = startDefaultWindow(dir);
+        Process process = w.process();
+        try {
+            URI state = URI.create("http://127.0.0.1:" + w.admin() + "/api/state");
+            HttpClient http = HttpClient.newHttpClient();
+
+            // then, with nothing clicked, the proxy answers a second's worth of the gentle rate
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> requests(http, state) >= 25);
+
+            process.destroy(); // SIGTERM, the traffic still running
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exits after SIGTERM").isTrue();
+            assertThat(process.exitValue()).as("stderr: %s", stderr(dir)).isZero();
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A window started by {@link #startDefaultWindow}, and the proxy and admin ports its ready line names. */
+    private record DefaultWindow(Process process, String proxy, String admin) {
+    }
+
+    /** {@code dev.fulcrum.Main} with no arguments in its own JVM on this class's display, up to its ready line. */
+    private static DefaultWindow startDefaultWindow(Path dir) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "-Duser.home=" + dir, "dev.fulcrum.Main")
+                .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
+        pb.environment().put("DISPLAY", DISPLAY);
+        pb.environment().put("XDG_CONFIG_HOME", dir.toString());
+        Process process = pb.start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        String ready = CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(90, TimeUnit.SECONDS);
+        Matcher m = Pattern.compile("fulcrum ready proxy=http://127\\.0\\.0\\.1:(\\d+) admin=http://127\\.0\\.0\\.1:(\\d+)")
+                .matcher(ready == null ? "" : ready);
+        if (!m.matches()) {
+            process.destroyForcibly();
+        }
+        assertThat(m.matches()).as("ready line %s; stderr: %s", ready, stderr(dir)).isTrue();
+        return new DefaultWindow(process, m.group(1), m.group(2));
+    }
+
+    /** Requests the engine's backends answered, all together. */
+    private static long requests(HttpClient http, URI state) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(state).timeout(Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        long n = 0;
+        for (JsonNode b : new ObjectMapper().readTree(r.body()).path("backends")) {
+            n += b.path("totalRequests").asLong();
+        }
+        return n;
     }
 
     /** The X server's window tree: each window with its title and class. */

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.testkit.RecordingBackend;
+import dev.fulcrum.admin.OperatorFiguresApiTest;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.backends.BackendRow;
 import java.net.ServerSocket;
@@ -26,23 +27,6 @@ class OperatorFiguresTest {
     @RegisterExtension
     final WindowHarness fx = new WindowHarness();
 
-    /** Round robin over {@code id} at {@code url} and demo-a, one retry, no health checks or breakers. */
-    private static String config(String id, String url, String outlier) {
-        return """
-                {
-                  "proxy": {"host": "127.0.0.1", "port": 0},
-                  "admin": {"host": "127.0.0.1", "port": 0},
-                  "strategy": {"type": "round-robin"},
-                  "backends": [ {"id": "%s", "url": "%s", "weight": 1} ],
-                  "demoBackends": [ {"id": "demo-a", "port": 0, "weight": 1, "latencyMs": 0, "errorRate": 0.0} ],
-                  "retries": {"maxRetries": 1},
-                  "healthCheck": {"enabled": false},
-                  "circuitBreaker": {"enabled": false},
-                  "outlierDetection": %s
-                }
-                """.formatted(id, url, outlier);
-    }
-
     private static int closedPort() throws Exception {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
@@ -58,7 +42,7 @@ class OperatorFiguresTest {
      */
     @Test
     void requestsRetriedAndAnswered200AreNoErrorsInTheStatusBar(FxRobot robot) throws Exception {
-        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(config("gone", "http://127.0.0.1:" + closedPort(),
+        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(OperatorFiguresApiTest.retryingConfig("gone", "http://127.0.0.1:" + closedPort(),
                 "{\"enabled\": false}")).start();
         fx.open(fulcrum);
         Label errors = (Label) fx.waitFor("#totalErrors");
@@ -88,7 +72,7 @@ class OperatorFiguresTest {
             throws Exception {
         RecordingBackend flaky = fx.closeAfter(new RecordingBackend("flaky"));
         flaky.down();
-        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(config("flaky", flaky.url(), "{\"enabled\": true,"
+        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(OperatorFiguresApiTest.retryingConfig("flaky", flaky.url(), "{\"enabled\": true,"
                 + " \"consecutiveFailures\": 2, \"baseEjectionMs\": 200, \"maxEjectionPercent\": 50}")).start();
         MainWindow window = fx.open(fulcrum);
         fx.waitFor("#row-flaky");
