@@ -128,7 +128,8 @@ public final class LiveModel {
         if (n == 0) {
             return;
         }
-        double each = total * Math.min(1, LONGEST_SPREAD / Math.max(covers, FRAME)) / n;
+        // at least one request's worth: a lone request after a slow frame is still the dot a user sent it for
+        double each = Math.max(total * Math.min(1, LONGEST_SPREAD / Math.max(covers, FRAME)), Math.min(total, 1)) / n;
         List<Pending> born = new ArrayList<>();
         for (RequestSample r : batch.requests()) {
             List<String> tried = r.attempts().stream().map(RequestSample.Attempt::backend).toList();

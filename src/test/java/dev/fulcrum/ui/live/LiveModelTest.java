@@ -100,6 +100,16 @@ class LiveModelTest {
     }
 
     @Test
+    void aLoneRequestReadAfterASlowFrameIsStillADot() {
+        // a loaded machine: the frame after the last read comes 2.5 s later, with the one request a user sent
+        model.offer(batch());
+        t = 2.5;
+        model.offer(batch(sample(200, 10, false, "b")));
+
+        assertThat(model.flights()).singleElement().extracting(Flight::destination).isEqualTo("b");
+    }
+
+    @Test
     void atAFrameASecondEachBatchsDotsLeaveOverItsSecond() {
         model.offer(batch(sample(200, 10, false, "a")));
         t = 1;
