@@ -353,13 +353,16 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
 
     @Override
     public void patchConfig(JsonNode patch) {
-        ObjectNode config;
+        apply(ConfigPatch.merge(runningConfig(), patch));
+    }
+
+    /** The engine's config as it runs now, as a tree to change. */
+    private ObjectNode runningConfig() {
         try {
-            config = (ObjectNode) MAPPER.readTree(client.configJson());
+            return (ObjectNode) MAPPER.readTree(client.configJson());
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the running config: " + e.getMessage(), e);
         }
-        apply(ConfigPatch.merge(config, patch));
     }
 
     private void apply(JsonNode config) {
@@ -371,12 +374,7 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
 
     @Override
     public void addDemo(String id, int weight, long latencyMs, double errorRate) {
-        ObjectNode config;
-        try {
-            config = (ObjectNode) MAPPER.readTree(client.configJson());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the running config: " + e.getMessage(), e);
-        }
+        ObjectNode config = runningConfig();
         JsonNode existing = config.get("demoBackends");
         ArrayNode demos = existing instanceof ArrayNode a ? a : config.putArray("demoBackends");
         demos.addObject().put("id", id).put("port", 0).put("weight", weight).put("latencyMs", latencyMs)

@@ -91,15 +91,7 @@ class WindowSignalTest {
                 if (dialog) {
                     await().atMost(Duration.ofSeconds(90)).until(() -> windows().contains("\"Error\": (\"dev.fulcrum"));
                 } else {
-                    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                            StandardCharsets.UTF_8));
-                    String ready = CompletableFuture.supplyAsync(() -> {
-                        try {
-                            return out.readLine();
-                        } catch (IOException e) {
-                            return null;
-                        }
-                    }).get(90, TimeUnit.SECONDS);
+                    String ready = firstLine(process);
                     assertThat(ready).as("stderr: %s", stderr(dir)).startsWith("fulcrum ready ");
                     await().atMost(Duration.ofSeconds(60)).until(() -> windows().contains("\"Fulcrum — embedded engine"));
                 }
@@ -248,14 +240,7 @@ class WindowSignalTest {
         pb.environment().put("DISPLAY", DISPLAY);
         pb.environment().put("XDG_CONFIG_HOME", dir.toString());
         Process process = pb.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        String ready = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        }).get(90, TimeUnit.SECONDS);
+        String ready = firstLine(process);
         Matcher m = Pattern.compile("fulcrum ready proxy=http://127\\.0\\.0\\.1:(\\d+) admin=http://127\\.0\\.0\\.1:(\\d+)")
                 .matcher(ready == null ? "" : ready);
         if (!m.matches()) {
@@ -263,6 +248,18 @@ class WindowSignalTest {
         }
         assertThat(m.matches()).as("ready line %s; stderr: %s", ready, stderr(dir)).isTrue();
         return new DefaultWindow(process, m.group(1), m.group(2));
+    }
+
+    /** The process's first line of standard output (its ready line), or null when it ends without one. */
+    private static String firstLine(Process process) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return out.readLine();
+            } catch (IOException e) {
+                return null;
+            }
+        }).get(90, TimeUnit.SECONDS);
     }
 
     /** Requests the engine's backends answered, all together. */
