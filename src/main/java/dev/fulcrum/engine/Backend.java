@@ -30,6 +30,7 @@ public final class Backend implements Comparable<Backend> {
     private volatile CircuitBreaker breaker; // replaced (control thread) when the breaker settings change
     private volatile PeakEwma ewma;
     private volatile BackendMetrics metrics;
+    private volatile java.util.Map<String, String> labels; // replaced whole (control thread) when a config changes them
 
     // control: owned by the control thread; in brackets, the class whose job each field serves
     int weight; // [PoolControl]
@@ -59,6 +60,7 @@ public final class Backend implements Comparable<Backend> {
         this.maxInFlight = spec.maxInFlight() == null ? 0 : spec.maxInFlight();
         this.backup = spec.backup();
         this.weight = spec.weight();
+        this.labels = spec.labels();
         this.breakerListener = breakerListener;
         this.ticker = ticker;
         this.breaker = new CircuitBreaker(breakerSpec, ticker, breakerListener);
@@ -131,6 +133,21 @@ public final class Backend implements Comparable<Backend> {
 
     void resetEwma(Ticker ticker, long decayMs) {
         ewma = new PeakEwma(ticker, decayMs);
+    }
+
+    /** Its labels, sorted by name, never null (docs/REFERENCE.md §2.1 {@code labels}). */
+    public java.util.Map<String, String> labels() {
+        return labels;
+    }
+
+    /** The label {@code name}, or null. */
+    public String label(String name) {
+        return labels.get(name);
+    }
+
+    /** Control thread: a config gave this backend other labels. */
+    void relabel(java.util.Map<String, String> newLabels) {
+        this.labels = newLabels == null ? java.util.Map.of() : newLabels;
     }
 
     public BackendMetrics metrics() {

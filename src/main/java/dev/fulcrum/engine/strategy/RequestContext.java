@@ -27,4 +27,9 @@ public interface RequestContext {
     /** Told by bounded loads that the key's owner was at its cap and the request walked on to another backend. */
     default void spilled() {
     }
+
+    /** Where to record how this request's backend was chosen, or null when nobody asked (see {@link DecisionLog}). */
+    default DecisionLog decisions() {
+        return null;
+    }
 }
