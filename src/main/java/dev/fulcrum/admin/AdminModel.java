@@ -134,6 +134,7 @@ public final class AdminModel {
         b.put("timesEjected", v.timesEjected());
         b.put("ejectedForMs", v.ejectedForMs());
         b.put("unverified", v.unverified());
+        b.put("labels", v.labels());
         return b;
     }
 

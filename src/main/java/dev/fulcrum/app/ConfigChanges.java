@@ -41,7 +41,8 @@ import java.util.TreeSet;
  * Removals come first so an id may move between pools; a backend whose pool, {@code maxInFlight} or
  * {@code backup} changed is moved ({@code move api/b}: a new entry, in-flight requests finish on the old one);
  * {@code keep} calls off a removal under way (a DELETE, an earlier config); a weight step appears only when the
- * weight changed; pools the next config drops are removed last.
+ * weight changed, and a labels step ({@code labels b {zone=b}}) only when the labels did, so new labels never reset
+ * a breaker or a counter; pools the next config drops are removed last.
  */
 final class ConfigChanges {
     private ConfigChanges() {
@@ -130,6 +131,14 @@ final class ConfigChanges {
         @Override
         public String toString() {
             return "weight " + id + " " + from + "->" + to;
+        }
+    }
+
+    /** A running backend the config gives other labels: changed in place, its breaker and counters kept. */
+    record Relabel(String id, Map<String, String> labels) implements Step {
+        @Override
+        public String toString() {
+            return "labels " + id + " " + labels;
         }
     }
 
@@ -286,6 +295,9 @@ final class ConfigChanges {
                     out.add(new KeepBackend(s.id()));
                     if (s.weight() != v.weight()) {
                         out.add(new SetWeight(s.id(), v.weight(), s.weight()));
+                    }
+                    if (!s.labels().equals(v.labels())) {
+                        out.add(new Relabel(s.id(), s.labels()));
                     }
                 }
             }

@@ -5,6 +5,7 @@ import dev.fulcrum.app.ConfigChanges.AddBackend;
 import dev.fulcrum.app.ConfigChanges.AddPool;
 import dev.fulcrum.app.ConfigChanges.KeepBackend;
 import dev.fulcrum.app.ConfigChanges.MoveBackend;
+import dev.fulcrum.app.ConfigChanges.Relabel;
 import dev.fulcrum.app.ConfigChanges.RemoveBackend;
 import dev.fulcrum.app.ConfigChanges.RemovePool;
 import dev.fulcrum.app.ConfigChanges.Running;
@@ -160,6 +161,8 @@ final class ConfigReload {
                 engine.keep(k.id());
             } else if (s instanceof SetWeight w) {
                 engine.setWeight(w.id(), w.to());
+            } else if (s instanceof Relabel l) {
+                engine.relabel(l.id(), l.labels());
             } else if (s instanceof RemovePool p) {
                 engine.removePool(p.pool());
             } else {

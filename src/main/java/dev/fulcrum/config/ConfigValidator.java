@@ -57,7 +57,10 @@ public final class ConfigValidator {
         return List.copyOf(v.problems);
     }
 
-    /** Every problem of one backend on its own (id, url, weight, maxInFlight); uniqueness needs the whole config. */
+    /**
+     * Every problem of one backend on its own (id, url, weight, maxInFlight, labels); uniqueness needs the whole
+     * config.
+     */
     public static List<ConfigProblem> validateBackend(BackendConfig backend, String path) {
         ConfigValidator v = new ConfigValidator();
         v.backend(backend, path);
@@ -236,6 +239,14 @@ public final class ConfigValidator {
         rule(Limits.url(b.url()), ConfigPaths.child(path, "url"), b.url());
         rule(Limits.weight(b.weight()), ConfigPaths.child(path, "weight"), b.weight());
         rule(Limits.maxInFlight(b.maxInFlight()), ConfigPaths.child(path, "maxInFlight"), b.maxInFlight());
+        labels(b.labels(), path);
+    }
+
+    /** A backend's or demo backend's labels, each problem at {@code path.labels} or {@code path.labels.NAME}. */
+    private void labels(Map<String, String> labels, String path) {
+        for (Violation v : Limits.labels(labels)) {
+            add(ConfigPaths.child(path, v.field()), v.message(), v.value());
+        }
     }
 
     private void demoBackend(DemoBackendConfig d, String path) {
@@ -244,6 +255,7 @@ public final class ConfigValidator {
         rule(Limits.weight(d.weight()), ConfigPaths.child(path, "weight"), d.weight());
         rule(Limits.demoLatencyMs(d.latencyMs()), ConfigPaths.child(path, "latencyMs"), d.latencyMs());
         rule(Limits.rate(d.errorRate()), ConfigPaths.child(path, "errorRate"), d.errorRate());
+        labels(d.labels(), path);
     }
 
     private void healthCheck(HealthCheckConfig h) {

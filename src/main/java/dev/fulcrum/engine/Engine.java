@@ -234,6 +234,20 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /**
+     * Gives a running backend other labels (a reloaded config, a discovery file), keeping everything else about it:
+     * breaker, counters, weight. 400 for labels {@link Limits#labels} refuses, 404 for an unknown id.
+     */
+    public void relabel(String id, Map<String, String> labels) {
+        requireLabels(labels);
+        Map<String, String> sorted = labels == null || labels.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+        run(() -> {
+            Backend b = require(id);
+            pools.get(b.pool()).control().relabel(b, sorted);
+        });
+    }
+
     public void drain(String id) {
         run(() -> {
             Backend b = require(id);
@@ -323,6 +337,15 @@ public final class Engine implements AutoCloseable {
         requireWeight(spec.weight());
         refuse("maxInFlight", Limits.maxInFlight(spec.maxInFlight()), spec.maxInFlight());
         refuse("url", Limits.url(spec.url()), spec.url());
+        requireLabels(spec.labels());
+    }
+
+    /** The first thing {@link Limits#labels} finds wrong, as a 400 naming the label. */
+    private static void requireLabels(Map<String, String> labels) {
+        List<Violation> problems = Limits.labels(labels);
+        if (!problems.isEmpty()) {
+            throw new EngineException(400, problems.get(0).describe());
+        }
     }
 
     /** One active health-check result for a backend (rise/fall applied). Unknown ids are ignored. */

@@ -73,6 +73,18 @@ final class PoolControl {
         tell("weight", b.id(), Integer.toString(old), Integer.toString(weight));
     }
 
+    /**
+     * Gives {@code b} other labels in place: its breaker, counters, weight and slow start stay as they are. The
+     * snapshot is rebuilt so a strategy built from it (a score that reads a label) sees the new values.
+     */
+    void relabel(Backend b, java.util.Map<String, String> labels) {
+        if (b.labels().equals(labels)) {
+            return;
+        }
+        b.relabel(labels);
+        rebuild();
+    }
+
     /** Stops new requests to {@code b}; refresh() reports DRAINING, then DRAINED once its in-flight reach 0. */
     void drain(Backend b, boolean thenRemove) {
         b.removeWhenDrained |= thenRemove;

@@ -147,6 +147,6 @@ final class SnapshotBuilder {
         return new BackendView(b.id(), pool, b.url().toString(), b.weight, eff, st, b.health, b.breaker().state(),
                 b.inFlight(), s.totalRequests(), s.failures(), s.rps(), s.errorRate(), s.p50Ms(), s.p99Ms(),
                 b.isBackup(), b.maxInFlight() == 0 ? null : b.maxInFlight(), b.timesEjected,
-                OutlierEjection.remainingMs(b, now), st == BackendState.UP && b.unverified);
+                OutlierEjection.remainingMs(b, now), st == BackendState.UP && b.unverified, b.labels());
     }
 }

@@ -40,7 +40,7 @@ final class LessonConfigs {
 
     private static PoolConfig set(PoolConfig pool, ToIntFunction<DemoBackendConfig> port) {
         List<DemoBackendConfig> demos = pool.demoBackends().stream()
-                .map(d -> new DemoBackendConfig(d.id(), port.applyAsInt(d), d.weight(), d.latencyMs(), d.errorRate()))
+                .map(d -> d.withPort(port.applyAsInt(d)))
                 .toList();
         return new PoolConfig(pool.strategy(), pool.backends(), demos, pool.discovery());
     }

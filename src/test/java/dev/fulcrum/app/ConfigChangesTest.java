@@ -68,6 +68,27 @@ class ConfigChangesTest {
     }
 
     @Test
+    void newLabelsAreALabelsStepInPlaceNotAMove() {
+        Running now = running("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001", "labels": {"zone": "a"}},
+                              {"id": "b", "url": "http://127.0.0.1:9002", "labels": {"zone": "b"}}],
+                 "demoBackends": [{"id": "d", "port": 9101}]}
+                """, Set.of());
+
+        assertThat(steps(now, """
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001", "labels": {"zone": "a"}},
+                              {"id": "b", "url": "http://127.0.0.1:9002", "labels": {"zone": "c", "cost": "0.2"}}],
+                 "demoBackends": [{"id": "d", "port": 9101, "labels": {"tier": "spot"}}]}
+                """)).containsExactly("demo d 5ms 0.0", "keep a", "keep b", "labels b {cost=0.2, zone=c}", "keep d",
+                "labels d {tier=spot}");
+        assertThat(steps(now, """
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"},
+                              {"id": "b", "url": "http://127.0.0.1:9002", "labels": {"zone": "b"}}],
+                 "demoBackends": [{"id": "d", "port": 9101}]}
+                """)).containsExactly("demo d 5ms 0.0", "keep a", "labels a {}", "keep b", "keep d");
+    }
+
+    @Test
     void theSameConfigAgainKeepsEveryBackendAndSetsNoWeight() {
         String json = """
                 {"backends": [{"id": "a", "url": "http://127.0.0.1:9001", "weight": 3}],
