@@ -26,7 +26,7 @@ import java.util.TreeSet;
  * without a server.
  *
  * <p>Refused: every field a restart sets (the proxy's listeners, TLS, limits, timeouts, retries, the sticky key,
- * the admin listener), one problem per field; a new URL for a running backend id; a new port for a running demo
+ * the admin listener; not {@code proxy.logDecisions}, which a reload changes), one problem per field; a new URL for a running backend id; a new port for a running demo
  * backend; an id a discovery source already added; dropping the admin token of an admin API on a public address.
  *
  * <p>Example: the default pool runs {@code a} (weight 1) and {@code b} (weight 2), round robin. The next config
@@ -191,7 +191,8 @@ final class ConfigChanges {
         // the proxy's settings are fixed when its listeners start (ports, TLS, limits, timeouts, retries, the sticky
         // key): a config that changes them is refused, not answered "applied" while the old ones go on
         FulcrumConfig running = now.config();
-        restartOnly("proxy", running.proxy(), next.proxy(), out);
+        // proxy.logDecisions is read per request: a reload turns it on or off (ConfigReload)
+        restartOnly("proxy", running.proxy(), next.proxy().withLogDecisions(running.proxy().logDecisions()), out);
         restartOnly("admin.host", running.admin().host(), next.admin().host(), out);
         restartOnly("admin.port", running.admin().port(), next.admin().port(), out);
         restartOnly("retries", running.retries(), next.retries(), out);

@@ -108,7 +108,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
         this.admin = a;
         this.health = h;
         this.metricsPoller = m;
-        this.reload = new ConfigReload(engine, fleet, disc, a, h);
+        this.reload = new ConfigReload(engine, fleet, disc, a, h, p);
     }
 
     /** Starts a listener; a port in use is reported with the field and the address, not as a bare BindException. */

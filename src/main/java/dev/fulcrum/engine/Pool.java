@@ -65,23 +65,40 @@ public final class Pool {
         PoolSnapshot s = snapshot;
         Eligibility eligible = tried == null || tried.isEmpty() ? Eligibility.ADMITTING
                 : b -> !tried.contains(b) && b.admitsAnother();
+        // null unless the request's decision is recorded (proxy.logDecisions): then one null check is all it costs
+        PickLog log = request.decisions() instanceof PickLog p ? p : null;
+        if (log != null) {
+            log.considering(s.primary().type(), s.primaryCandidates(), eligible, false);
+        }
         for (int i = 0; i < PICK_ATTEMPTS; i++) {
             Backend b = s.primary().pick(request, eligible);
             if (b == null && s.backup() != null) {
+                if (log != null) {
+                    log.considering(s.backup().type(), s.backupCandidates(), eligible, true);
+                }
                 b = s.backup().pick(request, eligible);
             }
             if (b == null) {
+                if (log != null) {
+                    log.picked(null);
+                }
                 return null;
             }
             CircuitBreaker breaker = b.breaker();
             long ticket = b.tryAcquire(breaker);
             if (ticket != CircuitBreaker.REFUSED) {
                 inFlight.increment();
+                if (log != null) {
+                    log.picked(b);
+                }
                 return new Lease(this, b, nowNanos, breaker, ticket);
             }
             // lost a race for its last slot or probe permit, or it is draining (a snapshot older than the
             // drain): pick again. A drain this leaves at 0 in flight is completed by the next tick; handing it to
             // the control thread from here would take the executor's queue lock on the pick path.
+        }
+        if (log != null) {
+            log.picked(null);
         }
         return null;
     }
