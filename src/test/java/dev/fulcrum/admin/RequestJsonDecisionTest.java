@@ -33,6 +33,8 @@ class RequestJsonDecisionTest {
 
         assertThat(JSON.readTree(sent).get("decision")).isEqualTo(JSON.readTree(d.toJson()));
         assertThat(RequestJson.parse(sent).sample().decision()).isEqualTo(d);
+        assertThat(JSON.valueToTree(Har.of(List.of(sample(d)))).at("/log/entries/0/_decision"))
+                .isEqualTo(JSON.readTree(d.toJson()));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.fulcrum.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fulcrum.app.ConfigChanges.Running;
 import dev.fulcrum.config.ConfigLoader;
@@ -146,5 +147,32 @@ class ConfigChangesTest {
                 "stickySession.secret: takes effect at a restart; the running process keeps its own (got: another secret)",
                 "backends[0].url: a running backend keeps its URL; remove it and add it under a new id "
                         + "(got: http://127.0.0.1:9011)");
+    }
+
+    @Test
+    void logDecisionsIsNoRestartFieldButTheProxysOthersStillAre() {
+        Running now = running("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """, Set.of());
+
+        assertThat(ConfigChanges.refusals(now, ConfigLoader.parse("""
+                {"proxy": {"logDecisions": true},
+                 "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """))).isEmpty();
+        assertThat(ConfigChanges.refusals(now, ConfigLoader.parse("""
+                {"proxy": {"logDecisions": true, "ioThreads": 3},
+                 "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """))).containsExactly(
+                "proxy.ioThreads: takes effect at a restart; the running process keeps 0 (got: 3)");
+    }
+
+    @Test
+    void logDecisionsIsABooleanOffByDefault() {
+        assertThat(ConfigLoader.parse("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """).proxy().logDecisions()).isFalse();
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                {"proxy": {"logDecisions": "yes"}, "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """)).hasMessageContaining("proxy.logDecisions: must be true or false (got: \"yes\")");
     }
 }
