@@ -26,8 +26,9 @@ import java.util.TreeSet;
  * without a server.
  *
  * <p>Refused: every field a restart sets (the proxy's listeners, TLS, limits, timeouts, retries, the sticky key,
- * the admin listener; not {@code proxy.logDecisions}, which a reload changes), one problem per field; a new URL for a running backend id; a new port for a running demo
- * backend; an id a discovery source already added; dropping the admin token of an admin API on a public address.
+ * the admin listener; not {@code proxy.logDecisions}, which a reload changes), one problem per field; a new URL for a
+ * running backend id; a new port for a running demo backend; an id a discovery source already added; dropping the
+ * admin token of an admin API on a public address.
  *
  * <p>Example: the default pool runs {@code a} (weight 1) and {@code b} (weight 2), round robin. The next config
  * lists {@code b} with weight 5, a new {@code c}, and switches to least-requests. Its steps are, in order:

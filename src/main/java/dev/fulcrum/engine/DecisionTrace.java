@@ -311,8 +311,9 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             sb.append("; scored ");
             for (int i = 0; i < scores.size(); i++) {
                 Scored s = scores.get(i);
+                String score = String.format(Locale.ROOT, "%.3f", s.score()).replaceAll("0+$", "");
                 sb.append(i == 0 ? "" : ", ").append(s.backend()).append(' ')
-                        .append(String.format(Locale.ROOT, "%.3f", s.score()).replaceAll("0+$", "").replaceAll("\\.$", ""));
+                        .append(score.endsWith(".") ? score.substring(0, score.length() - 1) : score);
                 if (s.fallback() != null) {
                     sb.append(" (").append(fallbackWords(s.fallback())).append(')');
                 }

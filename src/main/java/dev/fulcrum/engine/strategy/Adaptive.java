@@ -216,7 +216,8 @@ final class Adaptive implements Strategy {
             if (!fresh[i]) {
                 scores[i] = average;
                 BackendMetrics m = seen[i];
-                fallbacks[i] = m != null && Double.isFinite(m.cpu()) && Double.isFinite(m.latencyMs()) ? STALE : MISSING;
+                boolean reported = m != null && Double.isFinite(m.cpu()) && Double.isFinite(m.latencyMs());
+                fallbacks[i] = reported ? STALE : MISSING;
             }
             starts[i + 1] = starts[i] + c.weight(i) * (1 - scores[i] + FLOOR);
         }
