@@ -92,6 +92,30 @@ public final class LiveReplay implements AutoCloseable {
         }
     }
 
+    /**
+     * What the counting pass finds, when the caller read the recording already (the command line checks it before
+     * the proxy starts): the replay then reads it once more only.
+     *
+     * @param count         requests in it
+     * @param firstAtMicros the earliest request's time ({@code at_0})
+     * @param lastAtMicros  the latest's
+     */
+    public record Span(long count, long firstAtMicros, long lastAtMicros) {
+        /** Reads {@code requests} to their end. */
+        public static Span of(Iterator<RecordedRequest> requests) {
+            long n = 0;
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            while (requests.hasNext()) {
+                long at = requests.next().atMicros();
+                n++;
+                first = Math.min(first, at);
+                last = Math.max(last, at);
+            }
+            return n == 0 ? new Span(0, 0, 0) : new Span(n, first, last);
+        }
+    }
+
     /** One request about to be sent: its place in the recording (ties keep reading order) and its due offset. */
     private record Due(RecordedRequest request, long seq) {
     }
@@ -110,6 +134,7 @@ public final class LiveReplay implements AutoCloseable {
             .thenComparingLong(Due::seq);
 
     private final Source source;
+    private final Span known;
     private final URI target;
     private final double speed;
     private final Scheduler given;
@@ -156,8 +181,9 @@ public final class LiveReplay implements AutoCloseable {
      */
     private long capFullAt = Long.MIN_VALUE;
 
-    private LiveReplay(Source source, URI target, double speed, Scheduler scheduler) {
+    private LiveReplay(Source source, Span known, URI target, double speed, Scheduler scheduler) {
         this.source = source;
+        this.known = known;
         this.target = target;
         this.speed = speed;
         this.given = scheduler;
@@ -176,11 +202,16 @@ public final class LiveReplay implements AutoCloseable {
 
     /** The same, paced and reporting on {@code scheduler} (null: two daemon threads of its own, ended at DONE). */
     public static LiveReplay of(Source source, URI target, double speed, Scheduler scheduler) {
+        return of(source, null, target, speed, scheduler);
+    }
+
+    /** The same, with the recording's {@code span} known already (null: counted first); see {@link Span}. */
+    public static LiveReplay of(Source source, Span span, URI target, double speed, Scheduler scheduler) {
         requireSpeed(speed);
         if (target == null || target.getScheme() == null || target.getHost() == null) {
             throw new IllegalArgumentException("target: must be http://HOST:PORT (got: " + target + ")");
         }
-        return new LiveReplay(source, target, speed, scheduler);
+        return new LiveReplay(source, span, target, speed, scheduler);
     }
 
     /** @throws IllegalArgumentException {@code speed: must be between 0.01 and 1000 (got: 0.0)} */
@@ -286,24 +317,19 @@ public final class LiveReplay implements AutoCloseable {
     /** On the pacer: the counting pass, then the sending pass's first window, then pacing. */
     private void begin() {
         try {
-            long n = 0;
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
-            try (Stream<RecordedRequest> s = source.open()) {
-                for (Iterator<RecordedRequest> it = s.iterator(); it.hasNext() && !cancelled; ) {
-                    long at = it.next().atMicros();
-                    n++;
-                    first = Math.min(first, at);
-                    last = Math.max(last, at);
+            Span span = known;
+            if (span == null) {
+                try (Stream<RecordedRequest> s = source.open()) {
+                    span = Span.of(s.takeWhile(r -> !cancelled).iterator());
                 }
             }
             if (cancelled) {
                 endSending();
                 return;
             }
-            firstAtMicros = n == 0 ? 0 : first;
-            recordedNanos = n == 0 ? 0 : (last - first) * 1000;
-            total = n;
+            firstAtMicros = span.firstAtMicros();
+            recordedNanos = (span.lastAtMicros() - span.firstAtMicros()) * 1000;
+            total = span.count();
             reading = source.open();
             input = reading.iterator();
             fill();
