@@ -27,7 +27,10 @@ import java.util.Map;
  * other variable is matched and ignored.
  *
  * <p>Times: nginx writes a line when the request ends, so the arrival is that time less {@code $request_time} when
- * the format has it (otherwise the logged time itself). The service time is {@code $upstream_response_time}, else
+ * the format has it (otherwise the logged time itself). {@code $time_local} and {@code $time_iso8601} have whole
+ * seconds only: the lines that end in the same second are spread evenly across it in file order (the k-th of n ends
+ * at (k + 1/2)/n of the second), which is the order nginx wrote them in; otherwise a second's requests would all
+ * arrive at once. {@code $msec} is used as it is. The service time is {@code $upstream_response_time}, else
  * {@code $request_time}. Where nginx tried several upstreams ({@code 0.010, 0.020}, or {@code 0.010 : 0.020} across
  * an internal redirect), the last is taken, the one that answered, as is the last of {@code $upstream_addr}: the
  * earlier attempts failed on other backends, which a replay does not repeat.
@@ -193,10 +196,14 @@ public final class NginxLogFormat {
         private final String[] values = new String[variables.length];
         private String lastTime;
         private long lastTimeMicros;
+        /** The end time of the line parsed last. */
+        long end;
+        /** Whether that time was whole seconds ($time_local, $time_iso8601), not milliseconds ($msec). */
+        boolean wholeSeconds;
 
         RecordedRequest parse(String line, long lineNo) throws BadLine {
             split(line);
-            long end = endMicros();
+            end = endMicros();
             String m;
             String target;
             if (request >= 0) {
@@ -287,6 +294,7 @@ public final class NginxLogFormat {
         }
 
         private long endMicros() throws BadLine {
+            wholeSeconds = true;
             if (timeLocal >= 0 && values[timeLocal] != null) {
                 String t = values[timeLocal];
                 if (!t.equals(lastTime)) {
@@ -296,6 +304,7 @@ public final class NginxLogFormat {
                 return lastTimeMicros;
             }
             if (msec >= 0 && values[msec] != null) {
+                wholeSeconds = false;
                 return msec(values[msec]);
             }
             if (timeIso >= 0 && values[timeIso] != null) {

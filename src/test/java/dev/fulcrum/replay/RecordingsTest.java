@@ -49,7 +49,8 @@ class RecordingsTest {
             List<RecordedRequest> rs = all(r);
             assertThat(rs).hasSize(1);
             RecordedRequest x = rs.get(0);
-            assertThat(x.atMicros()).isEqualTo(micros("2026-12-05T07:00:01Z"));
+            // the only line of its second: taken to have ended in the middle of it
+            assertThat(x.atMicros()).isEqualTo(micros("2026-12-05T07:00:01.500Z"));
             assertThat(x.method()).isEqualTo("GET");
             assertThat(x.target()).isEqualTo("/api/x?id=3");
             assertThat(x.status()).isEqualTo(200);
@@ -78,8 +79,9 @@ class RecordingsTest {
             List<RecordedRequest> rs = all(r);
             assertThat(rs).hasSize(2);
             RecordedRequest a = rs.get(0);
-            // logged at the end: 06:00:02 UTC; it took 250 ms, so it arrived at 06:00:01.750
-            assertThat(a.atMicros()).isEqualTo(micros("2026-12-05T06:00:01.750Z"));
+            // logged at its end, in second 06:00:02 UTC, the first of two lines there: ended at 06:00:02.250; it
+            // took 250 ms, so it arrived at 06:00:02.000
+            assertThat(a.atMicros()).isEqualTo(micros("2026-12-05T06:00:02Z"));
             assertThat(a.serviceMs()).isEqualTo(200.0);
             assertThat(a.upstream()).isEqualTo("10.1.0.2:80");
             assertThat(a.headers()).containsExactly(Map.entry("Host", "shop.test"), Map.entry("Cookie", "sid=abc"));
@@ -88,7 +90,8 @@ class RecordingsTest {
             assertThat(b.serviceMs()).isEqualTo(4.0);
             assertThat(b.upstream()).isNull();
             assertThat(b.headers()).isEmpty();
-            assertThat(b.atMicros()).isEqualTo(micros("2026-12-05T06:00:01.996Z"));
+            // the second of two: ended at 06:00:02.750, took 4 ms
+            assertThat(b.atMicros()).isEqualTo(micros("2026-12-05T06:00:02.746Z"));
         }
     }
 
@@ -104,7 +107,7 @@ class RecordingsTest {
         Path iso = write("iso.log", "2026-12-05T07:00:01+00:00 \"GET http://h.test/b?c=1 HTTP/2.0\"\n");
         try (Recording r = Recordings.open(iso, null, "$time_iso8601 \"$request\"")) {
             RecordedRequest x = all(r).get(0);
-            assertThat(x.atMicros()).isEqualTo(micros("2026-12-05T07:00:01Z"));
+            assertThat(x.atMicros()).isEqualTo(micros("2026-12-05T07:00:01.500Z"));
             assertThat(x.target()).isEqualTo("/b?c=1");
         }
     }
