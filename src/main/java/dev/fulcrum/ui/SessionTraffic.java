@@ -81,6 +81,8 @@ public final class SessionTraffic implements AutoCloseable {
     private final ReadOnlyBooleanWrapper replayRunning = new ReadOnlyBooleanWrapper(this, "replayRunning");
     private final ReadOnlyStringWrapper replayMessage = new ReadOnlyStringWrapper(this, "replayMessage", "");
     private volatile LiveReplay liveReplay;
+    /** Cancel was pressed while the recording was being read: it is not replayed. */
+    private volatile boolean cancelledWhileReading;
     private ChangeListener<EngineState> replayWaitingForProxy;
 
     SessionTraffic(UiSession session) {
@@ -299,6 +301,7 @@ public final class SessionTraffic implements AutoCloseable {
         }
         replayRunning.set(true);
         replayProgress.set(null);
+        cancelledWhileReading = false;
         replayMessage.set("reading " + file.getFileName() + "…");
         Thread reader = new Thread(() -> {
             ReplayFiles.Checked c = null;
@@ -315,6 +318,8 @@ public final class SessionTraffic implements AutoCloseable {
                 replayRunning.set(false);
                 if (refused != null) {
                     replayMessage.set("replay: " + refused);
+                } else if (cancelledWhileReading) {
+                    replayMessage.set("replay: cancelled before the first request");
                 } else {
                     replayRecording(checked, speed);
                 }
@@ -388,6 +393,7 @@ public final class SessionTraffic implements AutoCloseable {
 
     /** Stops the live replay's sending at once; the answers on their way are awaited, then its summary shows. */
     public void cancelReplay() {
+        cancelledWhileReading = true;
         LiveReplay r = liveReplay;
         if (r != null) {
             r.cancel();

@@ -128,4 +128,34 @@ class ReplayCommandTest {
         assertThat(bad[0]).isEqualTo("2");
         assertThat(bad[1]).contains(log + ":2: ").contains("1 of 2 lines could not be read");
     }
+
+    @Test
+    void theWindowIsHandedTheCheckedRecordingAndItsSpeedAndNoGentleTraffic(@TempDir Path dir) throws Exception {
+        Path har = Files.writeString(dir.resolve("a.har"), har(3));
+        List<Object> handed = new ArrayList<>();
+        int code = FulcrumCommand.run(new String[] {"--replay", har.toString(), "--speed", "3", "--proxy-port", "0",
+                "--admin-port", "0"}, new WindowLauncher() {
+                    @Override
+                    public int embedded(dev.fulcrum.config.FulcrumConfig c, Path f,
+                                        java.util.function.UnaryOperator<dev.fulcrum.config.FulcrumConfig> o) {
+                        throw new AssertionError("the replay's overload is the one called");
+                    }
+
+                    @Override
+                    public int embedded(dev.fulcrum.config.FulcrumConfig c, Path f,
+                                        java.util.function.UnaryOperator<dev.fulcrum.config.FulcrumConfig> o,
+                                        boolean gentleTraffic, dev.fulcrum.replay.ReplayFiles.Checked replay,
+                                        double speed) {
+                        handed.addAll(List.of(gentleTraffic, replay.file(), replay.span().count(), speed));
+                        return 0;
+                    }
+
+                    @Override
+                    public int attach(String url, String token) {
+                        throw new AssertionError("no attach");
+                    }
+                });
+        assertThat(code).isZero();
+        assertThat(handed).containsExactly(false, har, 3L, 3.0);
+    }
 }
