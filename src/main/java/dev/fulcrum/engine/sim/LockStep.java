@@ -7,7 +7,6 @@ import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
-import dev.fulcrum.engine.hash.XxHash64;
 import dev.fulcrum.engine.strategy.RandomSource;
 import dev.fulcrum.engine.strategy.RequestContext;
 import dev.fulcrum.engine.strategy.StrategySpec;
@@ -153,6 +152,12 @@ public final class LockStep {
     private record Completion(long at, long seq, Lease lease) {
     }
 
+    /** Earliest completion first, then the order of picks. */
+    private static int sooner(Completion a, Completion b) {
+        int c = Long.compare(a.at, b.at);
+        return c != 0 ? c : Long.compare(a.seq, b.seq);
+    }
+
     private final class Lane {
         final String label;
         final StrategySpec spec;
@@ -164,8 +169,7 @@ public final class LockStep {
         final int[] peak = new int[backends.size()];
         /** per backend with workers: when each busy worker is free again */
         final List<PriorityQueue<Long>> workers = new ArrayList<>();
-        final PriorityQueue<Completion> pending = new PriorityQueue<>(
-                Comparator.comparingLong(Completion::at).thenComparingLong(Completion::seq));
+        final PriorityQueue<Completion> pending = new PriorityQueue<>(LockStep::sooner);
         final Histogram latency = new Histogram(HIGHEST_MICROS, 3);
         final TreeMap<Long, String> keys = new TreeMap<>();
         long unrouted;
@@ -190,7 +194,7 @@ public final class LockStep {
             Lease lease = pool.pick(request);
             String hashed = request.hashedKey();
             if (hashed != null) {
-                sample(hashed);
+                sample(hashed, request.hashedHash());
             }
             if (lease == null) {
                 unrouted++;
@@ -215,8 +219,10 @@ public final class LockStep {
             pending.add(new Completion(end, seq++, lease));
         }
 
-        void sample(String key) {
-            long h = XxHash64.hash(key);
+        /** Keeps the key when its hash is among the {@value #KEY_SAMPLE} smallest seen (compared unsigned). */
+        void sample(String key, long hash) {
+            // the strategy's own hash of the key, flipped so that signed order is unsigned order
+            long h = hash ^ Long.MIN_VALUE;
             if (keys.size() < KEY_SAMPLE) {
                 keys.put(h, key);
             } else if (h < keys.lastKey() && !keys.containsKey(h)) {

@@ -22,6 +22,7 @@ public final class RecordedRequestContext implements RequestContext {
     private final String target;
     private final List<Map.Entry<String, String>> headers;
     private String hashedKey;
+    private long hashedHash;
     private boolean wasHashed;
 
     /**
@@ -105,6 +106,7 @@ public final class RecordedRequestContext implements RequestContext {
     @Override
     public void hashed(String key, long hash) {
         hashedKey = key == null ? "" : key;
+        hashedHash = hash;
         wasHashed = true;
     }
 
@@ -112,6 +114,11 @@ public final class RecordedRequestContext implements RequestContext {
     void clearHashed() {
         wasHashed = false;
         hashedKey = null;
+    }
+
+    /** The hash of {@link #hashedKey}, as the strategy computed it. */
+    long hashedHash() {
+        return hashedHash;
     }
 
     /** What the last pick hashed, or null when it hashed nothing. */
