@@ -78,6 +78,10 @@ public final class FulcrumCommand implements Callable<Integer> {
             + " before each Next, traffic and timers going on meanwhile (default: 0)")
     Double stepPause;
 
+    /** {@code --compare FILE} and the options that go with it (docs/REFERENCE.md §6). */
+    @picocli.CommandLine.Mixin
+    CompareOptions comparison = new CompareOptions();
+
     FulcrumCommand(WindowLauncher window) {
         this(window, null);
     }
@@ -102,6 +106,9 @@ public final class FulcrumCommand implements Callable<Integer> {
     public Integer call() {
         if (checkConfig != null) {
             return check(checkConfig);
+        }
+        if (comparison.given()) {
+            return comparison.run(config);
         }
         if (lesson != null || checkLesson || stepPause != null) {
             if (lesson == null || !checkLesson) {

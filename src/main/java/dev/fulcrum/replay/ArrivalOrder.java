@@ -1,6 +1,5 @@
 package dev.fulcrum.replay;
 
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
@@ -19,14 +18,19 @@ public final class ArrivalOrder implements Iterator<RecordedRequest> {
 
     private final Iterator<RecordedRequest> source;
     private final long windowMicros;
-    private final PriorityQueue<Held> held = new PriorityQueue<>(
-            Comparator.comparingLong((Held h) -> h.request.atMicros()).thenComparingLong(h -> h.seq));
+    private final PriorityQueue<Held> held = new PriorityQueue<>(ArrivalOrder::earlier);
     private long newest = Long.MIN_VALUE;
     private long lastOut = Long.MIN_VALUE;
     private long seq;
     private long late;
 
     private record Held(RecordedRequest request, long seq) {
+    }
+
+    /** Earliest arrival first, then file order (a plain method: a queue of thousands compares millions of times). */
+    private static int earlier(Held a, Held b) {
+        int c = Long.compare(a.request.atMicros(), b.request.atMicros());
+        return c != 0 ? c : Long.compare(a.seq, b.seq);
     }
 
     public ArrivalOrder(Iterator<RecordedRequest> source, long windowMicros) {

@@ -61,6 +61,8 @@ public final class NginxLogFormat {
     private final int host;
     private final int[] headerVars;
     private final String[] headerNames;
+    /** Whether a variable's value is read (the others are matched and skipped without a copy). */
+    private final boolean[] used;
 
     private NginxLogFormat(String text, List<String> literals, List<String> variables) {
         this.text = text;
@@ -89,6 +91,16 @@ public final class NginxLogFormat {
         }
         headerVars = hv.stream().mapToInt(Integer::intValue).toArray();
         headerNames = hn.toArray(String[]::new);
+        used = new boolean[variables.size()];
+        for (int i : new int[] {remoteAddr, timeLocal, timeIso, msec, request, method, uri, status, requestTime,
+            upstreamTime, upstreamAddr, host}) {
+            if (i >= 0) {
+                used[i] = true;
+            }
+        }
+        for (int i : headerVars) {
+            used[i] = true;
+        }
     }
 
     /** {@code user_agent} → {@code User-Agent}, as nginx names the header of {@code $http_user_agent}. */
@@ -287,8 +299,11 @@ public final class NginxLogFormat {
                                 + variables[i] + " (from column " + (pos + 1) + ")");
                     }
                 }
-                String v = line.substring(pos, end);
-                values[i] = v.equals("-") || v.isEmpty() ? null : v;
+                if (!used[i] || end == pos || (end == pos + 1 && line.charAt(pos) == '-')) {
+                    values[i] = null;
+                } else {
+                    values[i] = line.substring(pos, end);
+                }
                 pos = end + next.length();
             }
         }
