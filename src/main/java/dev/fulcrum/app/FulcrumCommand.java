@@ -107,7 +107,7 @@ public final class FulcrumCommand implements Callable<Integer> {
         if (checkConfig != null) {
             return check(checkConfig);
         }
-        if (comparison.given()) {
+        if (comparison.given() && (replay == null || comparison.givenBesideReplay())) {
             return comparison.run(config);
         }
         if (lesson != null || checkLesson || stepPause != null) {
@@ -251,12 +251,12 @@ public final class FulcrumCommand implements Callable<Integer> {
 
     /** The --format of the recording (har, nginx, fulcrum-json), or null to tell it by its content. */
     String replayFormat() {
-        return null;
+        return comparison.format;
     }
 
-    /** The nginx log_format of the recording, or null for combined. */
+    /** The --log-format of an nginx recording, or null for combined. */
     String replayLogFormat() {
-        return null;
+        return comparison.logFormat;
     }
 
     /**

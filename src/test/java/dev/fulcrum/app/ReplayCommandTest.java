@@ -119,6 +119,8 @@ class ReplayCommandTest {
                 .containsExactly("2", "fulcrum: --speed: must be between 0.01 and 1000 (got: 0.0)\n");
         assertThat(run("--headless", "--replay", har.toString(), "--speed", "5000"))
                 .containsExactly("2", "fulcrum: --speed: must be between 0.01 and 1000 (got: 5000.0)\n");
+        assertThat(run("--headless", "--replay", har.toString(), "--format", "csv"))
+                .containsExactly("2", "fulcrum: --format: one of har, nginx, fulcrum-json (got: csv)\n");
         assertThat(run("--headless", "--speed", "2"))
                 .containsExactly("2", "fulcrum: --speed goes with --replay FILE\n");
         // a file more than 1% of which cannot be read
@@ -157,5 +159,40 @@ class ReplayCommandTest {
                 });
         assertThat(code).isZero();
         assertThat(handed).containsExactly(false, har, 3L, 3.0);
+    }
+
+    @Test
+    void theRecordingIsReadWithCompareFormatAndLogFormat(@TempDir Path dir) throws Exception {
+        // an nginx log in a log_format of its own, which content alone would not tell
+        Path log = Files.writeString(dir.resolve("custom.log"), """
+                10.0.0.7 [05/Dec/2026:07:00:01 +0000] "GET /a?x=1 HTTP/1.1" 200
+                10.0.0.8 [05/Dec/2026:07:00:02 +0000] "POST /b HTTP/1.1" 201
+                """);
+        List<Object> handed = new ArrayList<>();
+        int code = FulcrumCommand.run(new String[] {"--replay", log.toString(), "--format", "nginx", "--log-format",
+                "$remote_addr [$time_local] \"$request\" $status", "--proxy-port", "0", "--admin-port", "0"},
+                new WindowLauncher() {
+                    @Override
+                    public int embedded(dev.fulcrum.config.FulcrumConfig c, Path f,
+                                        java.util.function.UnaryOperator<dev.fulcrum.config.FulcrumConfig> o) {
+                        throw new AssertionError("the replay's overload is the one called");
+                    }
+
+                    @Override
+                    public int embedded(dev.fulcrum.config.FulcrumConfig c, Path f,
+                                        java.util.function.UnaryOperator<dev.fulcrum.config.FulcrumConfig> o,
+                                        boolean gentleTraffic, dev.fulcrum.replay.ReplayFiles.Checked replay,
+                                        double speed) {
+                        handed.addAll(List.of(replay.format().flag(), replay.span().count(), replay.bad()));
+                        return 0;
+                    }
+
+                    @Override
+                    public int attach(String url, String token) {
+                        throw new AssertionError("no attach");
+                    }
+                });
+        assertThat(code).isZero();
+        assertThat(handed).containsExactly("nginx", 2L, 0L);
     }
 }
