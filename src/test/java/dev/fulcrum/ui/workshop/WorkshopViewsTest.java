@@ -369,4 +369,20 @@ class WorkshopViewsTest {
         assertThat(robot.lookup("#trafficReplaySummary").queryAs(Label.class).getText()).contains(" of 400 requests in ");
         assertThat(robot.lookup("#trafficReplayRecording").queryAs(Button.class).isDisabled()).isFalse();
     }
+
+    @Test
+    void aRecordingGivenOnTheCommandLineReplaysOnceTheProxyIsKnown(FxRobot robot) throws Exception {
+        // given a recording read through as --replay FILE reads it
+        Path har = Files.writeString(dir.resolve("start.har"), dev.fulcrum.testkit.HarFiles.har(12, 20));
+        dev.fulcrum.replay.ReplayFiles.Checked checked = dev.fulcrum.replay.ReplayFiles.check(har, null, null);
+        select(robot, "workshopTrafficTab");
+
+        // when the window is told to replay it at 5x (FulcrumWindow does so after --replay)
+        robot.interact(() -> session.traffic().replayWhenReady(checked, 5));
+
+        // then it is sent through the proxy and the tab shows its summary
+        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
+                .getText().startsWith("replay: 12 requests in "));
+        assertThat(session.traffic().replayProgressProperty().get().answered()).isEqualTo(12);
+    }
 }
