@@ -29,6 +29,7 @@ import dev.fulcrum.net.IpText;
 import dev.fulcrum.health.HealthChecker;
 import dev.fulcrum.lesson.LessonRunner;
 import dev.fulcrum.proxy.ProxyServer;
+import dev.fulcrum.replay.Recordings;
 import dev.fulcrum.requests.RequestStream;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.time.Ticker;
@@ -71,22 +72,23 @@ class ArchitectureTest {
         MAY_USE.put("net", Set.of());
         MAY_USE.put("engine", Set.of("time", "rules"));
         MAY_USE.put("config", Set.of("engine", "rules", "time"));
+        MAY_USE.put("replay", Set.of("engine", "rules", "time", "config"));
         MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust", "requests", "net"));
         MAY_USE.put("health", Set.of("engine", "rules", "time", "net"));
         MAY_USE.put("discovery", Set.of("engine", "rules", "time", "config"));
         MAY_USE.put("demo", Set.of("engine", "rules", "time"));
         MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests", "net"));
         MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "requests", "config", "proxy", "health",
-                "discovery", "demo", "admin", "net"));
+                "discovery", "demo", "admin", "net", "replay"));
         MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app"));
         MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app",
-                "lesson", "net"));
+                "lesson", "net", "replay"));
 
         LIBRARY_USERS.put("javafx..", Set.of("ui"));
         LIBRARY_USERS.put("org.controlsfx..", Set.of("ui"));
         LIBRARY_USERS.put("io.undertow..", Set.of("proxy", "admin", "demo"));
         LIBRARY_USERS.put("org.xnio..", Set.of("proxy", "admin", "demo"));
-        LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health", "lesson"));
+        LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health", "lesson", "replay"));
         LIBRARY_USERS.put("picocli..", Set.of("app"));
         LIBRARY_USERS.put("org.bouncycastle..", Set.of("trust"));
         LIBRARY_USERS.put("org.xbill..", Set.of("discovery"));
@@ -99,6 +101,7 @@ class ArchitectureTest {
             Map.entry("time", Ticker.class), Map.entry("rules", Limits.class), Map.entry("trust", Pem.class),
             Map.entry("requests", RequestStream.class), Map.entry("net", IpText.class),
             Map.entry("engine", Engine.class), Map.entry("config", FulcrumConfig.class),
+            Map.entry("replay", Recordings.class),
             Map.entry("proxy", ProxyServer.class), Map.entry("health", HealthChecker.class),
             Map.entry("discovery", Discovery.class), Map.entry("demo", DemoBackend.class),
             Map.entry("admin", EngineClient.class), Map.entry("app", FulcrumApp.class),
@@ -318,7 +321,7 @@ class ArchitectureTest {
     static final class BreaksEveryRule {
         Object[] uses() {
             return new Object[] {Ticker.class, Limits.class, Pem.class, RequestStream.class, IpText.class, Engine.class,
-                    FulcrumConfig.class,
+                    FulcrumConfig.class, Recordings.class,
                     ProxyServer.class, HealthChecker.class, Discovery.class, DemoBackend.class, EngineClient.class,
                     FulcrumApp.class, LessonRunner.class, Gui.class, javafx.scene.Node.class,
                     org.controlsfx.control.Notifications.class,

@@ -17,7 +17,7 @@
  * </ul>
  *
  * <p>May use: {@code engine}, {@code proxy}, {@code health}, {@code admin}, {@code config}, {@code demo},
- * {@code discovery}, {@code time}, picocli. Must not use: {@code dev.fulcrum.ui}, {@code dev.fulcrum.lesson} or
+ * {@code discovery}, {@code replay} ({@code --compare}), {@code time}, picocli. Must not use: {@code dev.fulcrum.ui}, {@code dev.fulcrum.lesson} or
  * JavaFX; the window and the lessons are above this package and reach it only through
  * {@link dev.fulcrum.app.EmbeddedFulcrum}, and {@code dev.fulcrum.Main} hands the command line the window to open and
  * the lessons' checker. {@code ArchitectureTest} holds these rules.

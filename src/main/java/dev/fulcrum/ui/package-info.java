@@ -19,7 +19,7 @@
  * </ul>
  *
  * <p>May use: {@code admin} (the engine client), {@code config}, {@code engine} values, {@code demo} values,
- * JavaFX and ControlsFX, and of {@code dev.fulcrum.app} only {@link dev.fulcrum.app.EmbeddedFulcrum}, where the
+ * {@code replay} (recordings compared side by side), JavaFX and ControlsFX, and of {@code dev.fulcrum.app} only {@link dev.fulcrum.app.EmbeddedFulcrum}, where the
  * window gets its embedded engine. Must not be used by {@code app} or anything below it: the window is the top
  * layer, and {@code dev.fulcrum.Main} the only class above it.
  */

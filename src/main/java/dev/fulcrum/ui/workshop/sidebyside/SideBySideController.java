@@ -8,7 +8,14 @@ import dev.fulcrum.engine.sim.SideBySideReport;
 import dev.fulcrum.engine.sim.SimBackend;
 import dev.fulcrum.engine.sim.SimRequest;
 import dev.fulcrum.engine.sim.SimTrace;
+import dev.fulcrum.engine.sim.StrategyFigures;
 import dev.fulcrum.engine.sim.StrategyResult;
+import dev.fulcrum.engine.sim.ReplayBackend;
+import dev.fulcrum.replay.Comparison;
+import dev.fulcrum.replay.ComparisonResult;
+import dev.fulcrum.replay.Recording;
+import dev.fulcrum.replay.Recordings;
+import dev.fulcrum.replay.StrategyList;
 import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
@@ -59,6 +66,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A run takes up to a few seconds, so it runs on its own worker thread with a progress bar and can be
  * cancelled (the simulator checks for interruption every 1,000 requests).
+ *
+ * <p>"Open a recording…" compares the strategies of the Recording field (as {@code --strategies} takes them) over a
+ * HAR, nginx log or Fulcrum access log ({@link Comparison}, docs/REFERENCE.md §6) on the form's backends (the slow
+ * backend at {@code 1/factor} of the speed), on the same worker, the progress bar showing the share of the file read;
+ * "Open result…" shows a {@code result.json} of {@code --compare}. Either shows its own table (share per backend,
+ * max/mean, cv, p50/p99/p999, keys moved) and charts: share per backend, the three percentiles, and cv.
  */
 public final class SideBySideController implements AutoCloseable {
     /** Assumed latency of a backend the engine has no measure for yet. */
@@ -75,6 +88,8 @@ public final class SideBySideController implements AutoCloseable {
     private final ReadOnlyObjectWrapper<SideBySideReport> report = new ReadOnlyObjectWrapper<>(this, "report");
     private final ReadOnlyBooleanWrapper running = new ReadOnlyBooleanWrapper(this, "running");
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "");
+    private final ReadOnlyObjectWrapper<ComparisonResult> comparison = new ReadOnlyObjectWrapper<>(this,
+            "comparison");
     private final Map<String, CheckBox> strategyBoxes = new LinkedHashMap<>();
     private Future<?> job;
     private List<SimRequest> recordedTrace;
@@ -101,6 +116,12 @@ public final class SideBySideController implements AutoCloseable {
     @FXML private TableView<StrategyResult> sbsTable;
     @FXML private BarChart<String, Number> sbsLoadChart;
     @FXML private BarChart<String, Number> sbsP99Chart;
+    @FXML private BarChart<String, Number> sbsCvChart;
+    @FXML private TableView<StrategyFigures> sbsCompareTable;
+    @FXML private TextField sbsCompareStrategies;
+    @FXML private TextField sbsLogFormat;
+    @FXML private Button sbsOpenRecording;
+    @FXML private Button sbsOpenResult;
 
     public SideBySideController(UiSession session, WorkshopContext ctx) {
         this.session = session;
@@ -146,6 +167,17 @@ public final class SideBySideController implements AutoCloseable {
         sbsRun.setOnAction(e -> run());
         sbsCancel.setOnAction(e -> cancel());
         sbsExport.setOnAction(e -> chooseAndExport());
+        sbsOpenRecording.setOnAction(e -> chooseRecording());
+        sbsOpenResult.setOnAction(e -> chooseResult());
+        sbsOpenRecording.disableProperty().bind(running);
+        sbsOpenResult.disableProperty().bind(running);
+        sbsCvChart.setAnimated(false);
+        sbsCvChart.setLegendVisible(false);
+        sbsCompareTable.setFixedCellSize(ROW_HEIGHT);
+        sbsCompareTable.prefHeightProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
+                () -> tableHeight(sbsCompareTable.getItems().size()), sbsCompareTable.getItems()));
+        sbsCompareTable.minHeightProperty().bind(sbsCompareTable.prefHeightProperty());
+        comparison.addListener((o, a, c) -> showComparison(c));
         sbsUseGenerated.setOnAction(e -> useTrace(null, null));
         sbsRun.disableProperty().bind(running);
         sbsCancel.disableProperty().bind(running.not());
@@ -164,6 +196,207 @@ public final class SideBySideController implements AutoCloseable {
         sbsTable.minHeightProperty().bind(sbsTable.prefHeightProperty());
         useTrace(null, null);
         report.addListener((o, a, r) -> show(r));
+    }
+
+    // ---------------------------------------------------------------- a recording, or a result.json
+
+    /** The form's backends as a recording's simulated backends: weights kept, the slow one at 1/factor speed. */
+    List<ReplayBackend> recordingBackends() {
+        String slow = sbsSlowBackend.getValue();
+        List<ReplayBackend> out = new ArrayList<>();
+        for (SimBackend b : backends()) {
+            boolean isSlow = b.id().equals(slow);
+            double speed = isSlow ? 1 / sbsSlowFactor.getValue() : 1;
+            out.add(new ReplayBackend(b.id(), b.weight(),
+                    isSlow ? Map.of(ReplayBackend.SPEED, fmt(speed)) : Map.of(), speed, 0));
+        }
+        return out;
+    }
+
+    /**
+     * Compares the Recording field's strategies over {@code file} on the worker, the progress bar following the share
+     * of the file read; Cancel stops it. FX thread.
+     */
+    public void openRecording(Path file) {
+        List<StrategySpec> strategies;
+        List<ReplayBackend> backends;
+        try {
+            strategies = StrategyList.parse(sbsCompareStrategies.getText());
+            backends = recordingBackends();
+        } catch (RuntimeException e) {
+            message.set(e.getMessage().replace('\n', ' '));
+            return;
+        }
+        String logFormat = sbsLogFormat.getText() == null || sbsLogFormat.getText().isBlank() ? null
+                : sbsLogFormat.getText().trim();
+        running.set(true);
+        sbsProgress.setProgress(0);
+        message.set("reading " + file.getFileName());
+        java.util.concurrent.atomic.AtomicBoolean progressQueued = new java.util.concurrent.atomic.AtomicBoolean();
+        double[] latest = new double[1];
+        job = worker.submit(() -> {
+            try (Recording rec = Recordings.open(file, null, logFormat)) {
+                ComparisonResult r = Comparison.run(rec, backends, strategies, f -> {
+                    synchronized (latest) {
+                        latest[0] = f;
+                    }
+                    // one update waiting at a time: a million lines must not queue a thousand runnables
+                    if (progressQueued.compareAndSet(false, true)) {
+                        Platform.runLater(() -> {
+                            progressQueued.set(false);
+                            synchronized (latest) {
+                                sbsProgress.setProgress(latest[0]);
+                            }
+                        });
+                    }
+                });
+                String bad = rec.bad() == 0 ? "" : " · " + rec.badSummary()
+                        + (rec.problems().isEmpty() ? "" : "; first: " + rec.problems().get(0));
+                boolean refused = rec.tooManyBad();
+                Platform.runLater(() -> {
+                    running.set(false);
+                    sbsProgress.setProgress(1);
+                    if (refused) {
+                        message.set("not compared:" + bad.substring(2));
+                        return;
+                    }
+                    message.set(String.format(Locale.ROOT, "%s (%s): %d requests%s", r.recording(), r.format(),
+                            r.requests(), bad));
+                    comparison.set(r);
+                });
+            } catch (CancellationException e) {
+                Platform.runLater(() -> {
+                    running.set(false);
+                    message.set("cancelled");
+                });
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("comparing a recording failed", e);
+                Platform.runLater(() -> {
+                    running.set(false);
+                    message.set("recording: " + e.getMessage());
+                });
+            }
+        });
+    }
+
+    /** Shows a {@code result.json} of {@code --compare}. FX thread. */
+    public void openResult(Path file) {
+        try {
+            ComparisonResult r = ComparisonResult.read(file);
+            message.set(String.format(Locale.ROOT, "%s: %s (%s), %d requests", file.getFileName(), r.recording(),
+                    r.format(), r.requests()));
+            comparison.set(r);
+        } catch (IOException | RuntimeException e) {
+            message.set("result: " + e.getMessage());
+        }
+    }
+
+    private void chooseRecording() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Open a recording to compare the strategies on");
+        fc.getExtensionFilters().addAll(
+                new FileChooser.ExtensionFilter("Recordings (HAR, access logs)", "*.har", "*.log", "*.json", "*.gz",
+                        "*.txt"),
+                new FileChooser.ExtensionFilter("Any file", "*"));
+        File f = fc.showOpenDialog(sbsTable.getScene().getWindow());
+        if (f != null) {
+            openRecording(f.toPath());
+        }
+    }
+
+    private void chooseResult() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Open a result of --compare");
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("JSON", "*.json"));
+        File f = fc.showOpenDialog(sbsTable.getScene().getWindow());
+        if (f != null) {
+            openResult(f.toPath());
+        }
+    }
+
+    /** Which results show: the simulated trace's table, or a recording's. */
+    private void showingComparison(boolean on) {
+        sbsTable.setVisible(!on);
+        sbsTable.setManaged(!on);
+        sbsCompareTable.setVisible(on);
+        sbsCompareTable.setManaged(on);
+        sbsCvChart.setVisible(on);
+        sbsCvChart.setManaged(on);
+        sbsP99Chart.setLegendVisible(on);
+        sbsP99Chart.setTitle(on ? "Latency p50, p99 and p999, by strategy" : "p99 latency, by strategy");
+        sbsLoadChart.setTitle(on ? "Share of requests per backend, by strategy" : "Requests per backend, by strategy");
+        sbsLoadChart.getYAxis().setLabel(on ? "% of requests" : "requests");
+    }
+
+    private void showComparison(ComparisonResult r) {
+        sbsCompareTable.getColumns().clear();
+        sbsLoadChart.getData().clear();
+        sbsP99Chart.getData().clear();
+        sbsCvChart.getData().clear();
+        if (r == null) {
+            sbsCompareTable.getItems().clear();
+            return;
+        }
+        showingComparison(true);
+        List<String> ids = r.backends().stream().map(ReplayBackend::id).toList();
+        compareColumn("Strategy", StrategyFigures::name, 215);
+        compareColumn("Requests", x -> Long.toString(x.routed()), 90);
+        for (String b : ids) {
+            compareColumn(b, x -> String.format(Locale.ROOT, "%.1f%%", 100 * x.share(b)), 70);
+        }
+        compareColumn("Max/mean", x -> fmt2(x.maxMeanLoad()), 80);
+        compareColumn("cv", x -> String.format(Locale.ROOT, "%.3f", x.cv()), 60);
+        compareColumn("p50 ms", x -> fmt(x.p50Ms()), 70);
+        compareColumn("p99 ms", x -> fmt(x.p99Ms()), 70);
+        compareColumn("p999 ms", x -> fmt(x.p999Ms()), 75);
+        compareColumn("Keys moved when one leaves", x -> x.keysMoved() == null ? "N/A"
+                : String.join(", ", x.keysMoved().entrySet().stream().map(e -> String.format(Locale.ROOT,
+                "%s %.1f%%", e.getKey(), 100 * e.getValue())).toList()), 260);
+        sbsCompareTable.getItems().setAll(r.strategies());
+
+        for (String b : ids) {
+            XYChart.Series<String, Number> s = new XYChart.Series<>();
+            s.setName(b);
+            for (StrategyFigures x : r.strategies()) {
+                s.getData().add(new XYChart.Data<>(shortName(x.name()), 100 * x.share(b)));
+            }
+            sbsLoadChart.getData().add(s);
+        }
+        Palette.paint(sbsLoadChart, Palette.of(ids)::get);
+        double chartWidth = r.strategies().size() * CATEGORY_WIDTH + 90;
+        sbsLoadChart.setMinWidth(chartWidth);
+        sbsP99Chart.setMinWidth(chartWidth);
+        sbsCvChart.setMinWidth(chartWidth);
+        for (String pct : List.of("p50", "p99", "p999")) {
+            XYChart.Series<String, Number> s = new XYChart.Series<>();
+            s.setName(pct);
+            for (StrategyFigures x : r.strategies()) {
+                s.getData().add(new XYChart.Data<>(shortName(x.name()),
+                        pct.equals("p50") ? x.p50Ms() : pct.equals("p99") ? x.p99Ms() : x.p999Ms()));
+            }
+            sbsP99Chart.getData().add(s);
+        }
+        XYChart.Series<String, Number> cv = new XYChart.Series<>();
+        cv.setName("cv");
+        for (StrategyFigures x : r.strategies()) {
+            cv.getData().add(new XYChart.Data<>(shortName(x.name()), x.cv()));
+        }
+        sbsCvChart.getData().add(cv);
+    }
+
+    private void compareColumn(String title, java.util.function.Function<StrategyFigures, String> text, double width) {
+        TableColumn<StrategyFigures, String> c = new TableColumn<>(title);
+        c.setCellValueFactory(d -> new ReadOnlyStringWrapper(text.apply(d.getValue())));
+        c.setPrefWidth(width);
+        sbsCompareTable.getColumns().add(c);
+    }
+
+    public ReadOnlyObjectProperty<ComparisonResult> comparisonProperty() {
+        return comparison.getReadOnlyProperty();
+    }
+
+    public TableView<StrategyFigures> compareTable() {
+        return sbsCompareTable;
     }
 
     /**
@@ -379,6 +612,9 @@ public final class SideBySideController implements AutoCloseable {
         sbsTable.getColumns().clear();
         sbsLoadChart.getData().clear();
         sbsP99Chart.getData().clear();
+        sbsCvChart.getData().clear();
+        showingComparison(false);
+        comparison.set(null);
         if (r == null) {
             sbsTable.getItems().clear();
             return;
