@@ -7,7 +7,8 @@
  * Nothing but the listed variables, functions and operators is reachable from a formula: no classes, no loops, no
  * calls out.
  *
- * <p>Dependencies: none but {@code java.lang} and {@code java.util}; the strategy that uses it,
- * {@code dev.fulcrum.engine.strategy.ScoreStrategy}, fills the frame from a backend.
+ * <p>Dependencies. It may use {@code java.lang} and {@code java.util} only; it must not use the engine, the strategies
+ * or anything else of Fulcrum: the strategy that uses it, {@code dev.fulcrum.engine.strategy.ScoreStrategy}, fills
+ * the frame from a backend.
  */
 package dev.fulcrum.engine.strategy.score;
