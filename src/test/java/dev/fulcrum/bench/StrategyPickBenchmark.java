@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class StrategyPickBenchmark {
     @Param({"round-robin", "random", "weighted-random", "smooth-weighted-round-robin", "least-requests",
-            "power-of-two", "consistent-hash", "maglev", "ip-hash", "fastest-response", "adaptive"})
+            "power-of-two", "consistent-hash", "maglev", "ip-hash", "fastest-response", "adaptive", "score"})
     public String type;
 
     @Param({"10", "100"})
