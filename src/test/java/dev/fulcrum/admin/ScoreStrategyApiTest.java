@@ -118,6 +118,16 @@ class ScoreStrategyApiTest {
     }
 
     @Test
+    void aScoreStrategyIsWrittenAndReadBackAsItWasGiven() {
+        dev.fulcrum.engine.strategy.StrategySpec spec = dev.fulcrum.engine.strategy.StrategySpec.bare("score")
+                .with("score", "if(label.tier == \"spot\", 0.5, 1) * (1 - cpu)").with("pick", "two-choices")
+                .with("missing", 0.25).with("coldStartMs", 0L).with("coldStartShare", 0.5).withDefaults();
+        JsonNode tree = dev.fulcrum.config.ConfigWriter.toTree(spec);
+        assertThat(ConfigLoader.parseStrategy(tree, "strategy")).isEqualTo(spec);
+        assertThat(tree.get("missing").isNumber()).isTrue();
+    }
+
+    @Test
     void theWindowsStateReaderReadsTheScoresBack() throws Exception {
         assertThat(f.call("PUT", "/api/strategy", "{\"type\":\"score\",\"score\":\"weight / 4\"}").status())
                 .isEqualTo(200);

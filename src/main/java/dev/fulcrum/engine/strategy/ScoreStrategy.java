@@ -76,7 +76,7 @@ final class ScoreStrategy implements Strategy {
                     + "weight and labels.",
             List.of(
                     StrategyOption.formula("score", DEFAULT_FORMULA, ScoreFormula::problem, "Score",
-                            "higher = more requests, e.g. 1 - cpu", "scored %s"),
+                            "higher = more requests (e.g. 1 - cpu)", "scored %s"),
                     StrategyOption.choice("pick", WEIGHTED_RANDOM, PICKS, "Pick",
                             "weighted-random, best or two-choices", "picked by %s"),
                     StrategyOption.numberOrWord("missing", AVERAGE, MISSING_WORDS, ScoreStrategy::missingNumber,

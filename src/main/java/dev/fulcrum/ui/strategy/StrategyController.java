@@ -70,12 +70,12 @@ public final class StrategyController {
                 // a word from the list; a number may be typed beside the words
                 ComboBox<String> words = new ComboBox<>();
                 words.setEditable(o.kind() == StrategyOption.Kind.NUMBER_OR_WORD);
-                words.setPrefWidth(180);
+                words.setPrefWidth(200);
                 words.getItems().setAll(o.words());
                 field = words;
             } else {
                 TextField text = new TextField();
-                text.setPrefWidth(o.kind() == StrategyOption.Kind.FORMULA ? 560
+                text.setPrefWidth(o.kind() == StrategyOption.Kind.FORMULA ? 520
                         : o.kind() == StrategyOption.Kind.NUMBER_MAP ? 260 : 120);
                 field = text;
             }
