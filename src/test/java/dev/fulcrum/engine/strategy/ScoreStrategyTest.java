@@ -66,6 +66,24 @@ class ScoreStrategyTest {
     }
 
     @Test
+    void aBackendAddedToTheRunningPoolIsColdFromWhenItJoinedAndThoseConfiguredAtStartAreNot() {
+        dev.fulcrum.time.ManualClock clock = new dev.fulcrum.time.ManualClock();
+        try (dev.fulcrum.engine.Engine engine = dev.fulcrum.engine.Engine.manual(
+                dev.fulcrum.engine.EngineSettings.DEFAULT, clock, RandomSource.seeded(1))) {
+            engine.addPool("p", spec("1"));
+            engine.addBackend("p", new dev.fulcrum.engine.BackendSpec("a", "http://127.0.0.1:1", 1, null, false), false);
+            clock.advanceMillis(60_000);
+            engine.addBackend("p", new dev.fulcrum.engine.BackendSpec("b", "http://127.0.0.1:2", 1, null, false), true);
+            clock.advanceMillis(119_999);
+            assertThat(engine.pool("p").snapshot().primary().candidateScores()).extracting(CandidateScore::cold)
+                    .containsExactly(false, true);
+            clock.advanceMillis(1);
+            assertThat(engine.pool("p").snapshot().primary().candidateScores()).extracting(CandidateScore::cold)
+                    .containsExactly(false, false);
+        }
+    }
+
+    @Test
     void aBackendPresentWhenThePoolStartedIsNeverCold() {
         Candidates c = of("a", 1, "b", 1);
         Strategy s = create(spec("1"), c, 3);
