@@ -28,6 +28,8 @@ import javafx.scene.layout.VBox;
 public final class StrategyController {
     private final UiSession session;
     private final Map<String, Control> fields = new LinkedHashMap<>();
+    /** Each setting's row (and a formula's problem line under it), to put the chosen strategy's in its order. */
+    private final Map<String, List<javafx.scene.Node>> rowsByOption = new LinkedHashMap<>();
     private Map<String, Object> shown;
 
     @FXML private Label currentLabel;
@@ -87,9 +89,12 @@ public final class StrategyController {
             HBox row = new HBox(8, label, field, hint);
             row.getStyleClass().add("form-row");
             optionRows.getChildren().add(row);
+            List<javafx.scene.Node> nodes = new ArrayList<>(List.of(row));
             if (o.kind() == StrategyOption.Kind.FORMULA) {
-                optionRows.getChildren().add(formulaChecked(o, (TextField) field, hint));
+                nodes.add(formulaChecked(o, (TextField) field, hint));
+                optionRows.getChildren().add(nodes.get(1));
             }
+            rowsByOption.put(o.name(), nodes);
             fields.put(o.name(), field);
         }
         strategyType.valueProperty().addListener((o, a, t) -> typeChanged(t));
@@ -220,6 +225,17 @@ public final class StrategyController {
             row.setManaged(on);
         }
         if (t != null) {
+            // the chosen strategy's settings in its own order (score's formula first, not after adaptive's staleAfterMs)
+            List<javafx.scene.Node> ordered = new ArrayList<>();
+            StrategyForm.options(t).forEach(name -> ordered.addAll(rowsByOption.get(name)));
+            rowsByOption.forEach((name, nodes) -> {
+                if (!StrategyForm.options(t).contains(name)) {
+                    ordered.addAll(nodes);
+                }
+            });
+            if (!ordered.equals(optionRows.getChildren())) {
+                optionRows.getChildren().setAll(ordered);
+            }
             StrategySpec d = StrategySpec.of(t);
             for (StrategyOption o : StrategyForm.optionsOf(t)) {
                 Object v = d.option(o.name());
