@@ -67,11 +67,40 @@ public final class AdminModel {
         for (Backend b : engine.allBackends()) {
             live.put(b.id(), b);
         }
+        Map<String, Map<String, dev.fulcrum.engine.strategy.CandidateScore>> scores = scores(engine);
         List<Map<String, Object>> backends = new ArrayList<>();
         for (BackendView v : engine.backends()) {
-            backends.add(backendJson(v, live.get(v.id())));
+            Map<String, Object> b = backendJson(v, live.get(v.id()));
+            Map<String, dev.fulcrum.engine.strategy.CandidateScore> ofPool = scores.get(v.pool());
+            if (ofPool != null) { // only a pool whose strategy scores: "score" and "scoreFallback"
+                dev.fulcrum.engine.strategy.CandidateScore cs = ofPool.get(v.id());
+                b.put("score", cs == null || cs.score() == null ? null : round(cs.score()));
+                b.put("scoreFallback", cs == null ? null : cs.fallback());
+            }
+            backends.add(b);
         }
         out.put("backends", backends);
+        return out;
+    }
+
+    /**
+     * Per pool whose strategy scores its candidates (docs/REFERENCE.md §2.2.1), each candidate's score by backend id,
+     * primaries and backups alike; pools whose strategy does not score are absent.
+     */
+    private static Map<String, Map<String, dev.fulcrum.engine.strategy.CandidateScore>> scores(Engine engine) {
+        Map<String, Map<String, dev.fulcrum.engine.strategy.CandidateScore>> out = new LinkedHashMap<>();
+        for (Pool p : engine.pools()) {
+            PoolSnapshot s = p.snapshot();
+            for (dev.fulcrum.engine.strategy.Strategy st : new dev.fulcrum.engine.strategy.Strategy[] {s.primary(),
+                    s.backup()}) {
+                List<dev.fulcrum.engine.strategy.CandidateScore> cs = st == null ? null : st.candidateScores();
+                if (cs != null) {
+                    Map<String, dev.fulcrum.engine.strategy.CandidateScore> m = out.computeIfAbsent(p.name(),
+                            k -> new LinkedHashMap<>());
+                    cs.forEach(c -> m.put(c.id(), c));
+                }
+            }
+        }
         return out;
     }
 

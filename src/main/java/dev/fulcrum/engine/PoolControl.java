@@ -56,6 +56,7 @@ final class PoolControl {
                 decayMs());
         if (slowStart) {
             SlowStart.begin(backend, s.slowStartMs(), now());
+            backend.joinedAtNanos = now(); // joined a running pool: the score strategy's cold start counts from here
         }
         members.put(b.id(), backend);
         rebuild();

@@ -189,6 +189,11 @@ public final class Limits {
         return ms > MAX_MS ? MAX_MS_RULE : null;
     }
 
+    /** A share from 0 to 1 ({@code coldStartShare}). */
+    public static String share(double d) {
+        return d >= 0 && d <= 1 ? null : "must be between 0 and 1";
+    }
+
     /** A duration that may be 0 ({@code slowStartMs}, {@code drainTimeoutMs}). */
     public static String nonNegativeMs(long ms) {
         if (ms < 0) {

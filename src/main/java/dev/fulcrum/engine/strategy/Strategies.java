@@ -33,7 +33,8 @@ public final class Strategies {
             Maglev.DESCRIPTOR,
             IpHash.DESCRIPTOR,
             FastestResponse.DESCRIPTOR,
-            Adaptive.DESCRIPTOR);
+            Adaptive.DESCRIPTOR,
+            ScoreStrategy.DESCRIPTOR);
 
     private static final Map<String, StrategyDescriptor> BY_NAME = byName(ALL);
 
@@ -170,7 +171,8 @@ public final class Strategies {
             case INTEGER, LONG -> v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte
                     ? null : "must be an integer";
             case NUMBER -> v instanceof Number ? null : "must be a number";
-            case HASH_KEY -> v instanceof String ? null : "must be a string";
+            case HASH_KEY, FORMULA, CHOICE -> v instanceof String ? null : "must be a string";
+            case NUMBER_OR_WORD -> v instanceof Number || v instanceof String ? null : "must be a number or a string";
             case NUMBER_MAP -> v instanceof Map<?, ?> m && m.keySet().stream().allMatch(String.class::isInstance)
                     && m.values().stream().allMatch(Number.class::isInstance) ? null : "must be an object of numbers";
         };

@@ -27,6 +27,7 @@ public record StrategySpec(String type, Map<String, Object> options) {
     public static final String IP_HASH = "ip-hash";
     public static final String FASTEST_RESPONSE = "fastest-response";
     public static final String ADAPTIVE = "adaptive";
+    public static final String SCORE = "score";
 
     /** Every registered strategy's name, in the order docs/REFERENCE.md §2.2 lists them. */
     public static final List<String> TYPES = Strategies.names();

@@ -13,7 +13,8 @@
  * ({@code Picking}, {@code HashKey}: what is hashed); and one small final package-private class per built-in
  * strategy, holding its {@code DESCRIPTOR}: {@code RoundRobin}, {@code RandomChoice}, {@code WeightedRandom},
  * {@code SmoothWeightedRoundRobin}, {@code LeastRequests}, {@code PowerOfTwoChoices}, {@code ConsistentHash},
- * {@code Maglev}, {@code IpHash}, {@code FastestResponse}, {@code Adaptive}.
+ * {@code Maglev}, {@code IpHash}, {@code FastestResponse}, {@code Adaptive}, {@code ScoreStrategy} (its formula
+ * language in {@code dev.fulcrum.engine.strategy.score}; the scores it exposes are {@code CandidateScore}s).
  *
  * <p>Dependencies. It may use the pool's {@code Backend} and {@code EngineException} ({@code dev.fulcrum.engine}),
  * the hashing structures ({@code dev.fulcrum.engine.hash}), the breaker's state ({@code dev.fulcrum.engine.breaker}),

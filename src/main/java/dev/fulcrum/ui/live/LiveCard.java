@@ -119,7 +119,7 @@ final class LiveCard extends VBox {
         breaker.setText(breakerText(b));
         breaker.getStyleClass().setAll("live-chip", "breaker-" + br);
         breaker.setVisible(!"CLOSED".equals(br));
-        figures.setText(String.format(Locale.ROOT, "%.0f req/s · p99 %s · %d in flight", b.rps(),
+        figures.setText(scoreText(b) + String.format(Locale.ROOT, "%.0f req/s · p99 %s · %d in flight", b.rps(),
                 ms(b.latencyP99Ms()), b.activeRequests()));
         queueMore.setText(b.activeRequests() > 0 ? "+" + b.activeRequests() : "");
         int shown = Math.min(Math.min(QUEUE_SHOWN, squaresThatFit()), b.activeRequests());
@@ -186,6 +186,19 @@ final class LiveCard extends VBox {
         double room = getPrefWidth() - pad.getLeft() - pad.getRight() - figures.prefWidth(-1)
                 - queueMore.prefWidth(-1) - 2 * details.getSpacing();
         return (int) Math.max(0, Math.floor(room / SQUARE));
+    }
+
+    /**
+     * Where the pool uses the score strategy, the backend's score first on the figures' line: {@code score 0.62 · },
+     * {@code score 0.55 (stale) · } when the strategy's {@code missing} rule gave it, {@code score excluded (missing) · }
+     * when it has none; nothing for other strategies.
+     */
+    static String scoreText(BackendInfo b) {
+        if (b.score() == null && b.scoreFallback() == null) {
+            return "";
+        }
+        String value = b.score() == null ? "excluded" : String.format(Locale.ROOT, "%.2f", b.score());
+        return "score " + value + (b.scoreFallback() == null ? "" : " (" + b.scoreFallback() + ")") + " · ";
     }
 
     /** The breaker chip: OPEN with the seconds until HALF_OPEN, HALF_OPEN, or nothing while CLOSED. */

@@ -122,6 +122,11 @@ public final class DecisionText {
 
     /** A stand-in score in words: {@code b scored the average 0.61 because its metrics were stale (older than 10 s)}. */
     static String scoreFallback(String strategy, Decision.Candidate c, Long staleAfterMs) {
+        if (c.fallback().equals("cold-start") && strategy.equals("score")) {
+            return c.id() + " joined the pool recently: its own score"
+                    + (c.score() == null ? "" : " " + number(c.score()))
+                    + " stands, but its share is held to the strategy's coldStartShare of an equal one (a cold start).";
+        }
         String because = switch (c.fallback()) {
             case "stale" -> "its metrics were stale (older than " + (staleAfterMs == null ? "the strategy's staleAfterMs"
                     : seconds(staleAfterMs)) + ")";

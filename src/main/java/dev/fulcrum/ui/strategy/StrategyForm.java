@@ -109,7 +109,8 @@ public final class StrategyForm {
             }
             v = v.trim();
             m.put(o.name(), switch (o.kind()) {
-                case HASH_KEY -> v;
+                case HASH_KEY, FORMULA, CHOICE -> v;
+                case NUMBER_OR_WORD -> o.words().contains(v) ? v : number(v, true);
                 case NUMBER -> number(v, true);
                 case INTEGER, LONG -> number(v, false);
                 case NUMBER_MAP -> numberMap(v);
