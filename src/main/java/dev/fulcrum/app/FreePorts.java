@@ -146,7 +146,8 @@ public final class FreePorts implements UnaryOperator<FulcrumConfig> {
                             d.weight(), d.latencyMs(), d.errorRate()) : d)
                     .toList();
             PoolConfig pool = c.defaultPool();
-            c = c.withDefaultPool(new PoolConfig(pool.strategy(), pool.backends(), moved, pool.discovery()));
+            c = c.withDefaultPool(new PoolConfig(pool.strategy(), pool.backends(), moved, pool.discovery(),
+                    pool.fallback(), pool.pluginBudgetMs()));
         }
         return c;
     }

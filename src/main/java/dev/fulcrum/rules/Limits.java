@@ -49,6 +49,11 @@ public final class Limits {
     public static final Range DEMO_LATENCY_MS = new Range(0, 60_000);
     /** How often a discovery source is asked again. */
     public static final Range DISCOVERY_REFRESH_MS = new Range(100, 3_600_000);
+    /**
+     * How long a plugin strategy's picks may take on average over a second before its pool's fallback takes over
+     * (docs/PLUGINS.md). A second a pick would already have stalled the proxy; the upper bound says so.
+     */
+    public static final Range PLUGIN_BUDGET_MS = new Range(1, 1000);
     /** RFC 9110 token characters: header and cookie names. */
     public static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -111,6 +116,10 @@ public final class Limits {
             }
         }
         return KEY_RULE;
+    }
+
+    public static String pluginBudgetMs(long ms) {
+        return PLUGIN_BUDGET_MS.problem(ms);
     }
 
     public static String virtualNodes(long n) {

@@ -30,7 +30,8 @@ public final class StrategyForm {
 
     private static Map<String, String> byName(java.util.function.Function<StrategyDescriptor, String> f) {
         Map<String, String> m = new LinkedHashMap<>();
-        Strategies.ALL.forEach(d -> m.put(d.name(), f.apply(d)));
+        // the registry, plugins included: they are registered at start-up, before the window opens
+        Strategies.all().forEach(d -> m.put(d.name(), f.apply(d)));
         return java.util.Collections.unmodifiableMap(m);
     }
 
