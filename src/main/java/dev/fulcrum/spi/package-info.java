@@ -16,6 +16,8 @@
  * constant, which the compiler copies into the plugin); Fulcrum refuses one built for a newer version than its own,
  * naming the jar, rather than failing on a missing method in the middle of a request.
  *
- * <p>Dependencies: none beyond {@code java.base}. The engine depends on this package, never the other way.
+ * <p>Dependencies. It may use {@code java.base} only; it must not use any other package of Fulcrum or any library,
+ * because a plugin compiles against it alone. The engine ({@code dev.fulcrum.engine.strategy}, which adapts a plugin's
+ * description) and the app (which loads the jars) use it, never the other way; {@code ArchitectureTest} holds it.
  */
 package dev.fulcrum.spi;
