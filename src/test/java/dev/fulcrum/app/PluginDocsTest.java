@@ -105,6 +105,12 @@ class PluginDocsTest {
             assertThat(pool.path("pluginBudgetMs").asLong()).isEqualTo(5);
             assertThat(pool.path("pluginFailure").isNull()).isTrue();
             assertThat(pool.path("pluginFailures").asLong()).isZero();
+            for (String format : List.of("nginx", "haproxy", "envoy")) {
+                // no proxy has cost-first: each export says so and writes its nearest equivalent
+                RunningFulcrum.Answer export = f.get("/api/config/export?format=" + format);
+                assertThat(export.status()).as(format).isEqualTo(200);
+                assertThat(export.body()).as(format).contains("cost-first");
+            }
         }
     }
 

@@ -78,8 +78,8 @@ public final class PluginGuard implements Strategy {
         String failed = null;
         try {
             p = Strategies.create(s, candidates, before == null ? null : before.plugin, env);
-        } catch (RuntimeException | LinkageError | StackOverflowError e) {
-            failed = "its factory " + describe(e);
+        } catch (Throwable e) {
+            failed = "its factory " + describe(contained(e));
         }
         PluginGuard g = new PluginGuard(s.type(), p, fb, budgetMs, env.ticker(), onFailure);
         if (failed != null) {
@@ -108,8 +108,8 @@ public final class PluginGuard implements Strategy {
         Backend b;
         try {
             b = plugin.pick(request, eligible);
-        } catch (RuntimeException | LinkageError | StackOverflowError e) {
-            String reason = "its pick " + describe(e);
+        } catch (Throwable e) {
+            String reason = "its pick " + describe(contained(e));
             fail(reason);
             return fallback(request, eligible, reason);
         }
@@ -133,8 +133,8 @@ public final class PluginGuard implements Strategy {
         if (failure == null) {
             try {
                 return plugin.explain(request, random);
-            } catch (RuntimeException | LinkageError | StackOverflowError e) {
-                fail("its explain " + describe(e));
+            } catch (Throwable e) {
+                fail("its explain " + describe(contained(e)));
             }
         }
         return fallback.explain(request, random);
@@ -153,6 +153,18 @@ public final class PluginGuard implements Strategy {
         if (reported.compareAndSet(false, true)) {
             onFailure.accept(reason);
         }
+    }
+
+    /**
+     * {@code e}, when a plugin's failure is contained: anything it throws (a runtime exception, an assertion, a
+     * missing class, a stack overflow, a checked exception thrown sneakily) but the JVM itself failing (out of
+     * memory, an internal error), which goes on: no fallback can answer then.
+     */
+    private static Throwable contained(Throwable e) {
+        if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+            throw (VirtualMachineError) e;
+        }
+        return e;
     }
 
     /** {@code threw IllegalStateException: no cost} (the message cut to one short line). */

@@ -132,6 +132,15 @@ class PluginGuardTest {
     }
 
     @Test
+    void anAssertionErrorIsContainedToo() {
+        PluginGuard g = guard(plugin("asserts", (cs, n) -> {
+            throw new AssertionError("unreachable");
+        }), 5);
+        assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).isEqualTo("a");
+        assertThat(reports).containsExactly("its pick threw AssertionError: unreachable");
+    }
+
+    @Test
     void aPickerThatReturnsACandidateItWasNotGivenHasFailed() {
         // a view of b made apart from the picker's own: the same backend, but not a candidate it was given
         PluginGuard g = guard(plugin("forger", (cs, n) -> new PluginDescriptor.PluginCandidate(abc.get(1), 100)),
