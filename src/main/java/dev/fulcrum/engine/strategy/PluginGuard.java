@@ -39,12 +39,29 @@ public final class PluginGuard implements Strategy {
     private final Consumer<String> onFailure;
     private final AtomicBoolean reported = new AtomicBoolean();
     private volatile String failure;
-    private final AtomicLong windowStart;
-    private final LongAdder windowNanos = new LongAdder();
-    private final LongAdder windowPicks = new LongAdder();
+    private final Window window;
 
+    /**
+     * The second picks are averaged over, and what it holds so far. A guard built for the pool's next snapshot takes
+     * over its predecessor's, so a pool rebuilt more often than once a second (slow start stepping, health
+     * changing) still has its plugin's picks judged over whole seconds.
+     */
+    private static final class Window {
+        final AtomicLong start;
+        final LongAdder nanos = new LongAdder();
+        final LongAdder picks = new LongAdder();
+
+        Window(long now) {
+            start = new AtomicLong(now);
+        }
+    }
+
+    /**
+     * @param previous the guard of the pool's previous snapshot with the same plugin strategy, whose averaging window
+     *                 this one carries on; or null
+     */
     PluginGuard(String type, Strategy plugin, Strategy fallback, long budgetMs, Ticker ticker,
-                        Consumer<String> onFailure) {
+                Consumer<String> onFailure, PluginGuard previous) {
         this.type = type;
         this.plugin = plugin;
         this.fallback = fallback;
@@ -52,7 +69,7 @@ public final class PluginGuard implements Strategy {
         this.budgetNanos = budgetMs * 1_000_000L;
         this.ticker = ticker;
         this.onFailure = onFailure;
-        this.windowStart = new AtomicLong(ticker.nanos());
+        this.window = previous != null && previous.type.equals(type) ? previous.window : new Window(ticker.nanos());
     }
 
     /**
@@ -81,7 +98,7 @@ public final class PluginGuard implements Strategy {
         } catch (Throwable e) {
             failed = "its factory " + describe(contained(e));
         }
-        PluginGuard g = new PluginGuard(s.type(), p, fb, budgetMs, env.ticker(), onFailure);
+        PluginGuard g = new PluginGuard(s.type(), p, fb, budgetMs, env.ticker(), onFailure, before);
         if (failed != null) {
             g.fail(failed);
         }
@@ -114,12 +131,13 @@ public final class PluginGuard implements Strategy {
             return fallback(request, eligible, reason);
         }
         long end = ticker.nanos();
-        windowNanos.add(end - start);
-        windowPicks.increment();
-        long from = windowStart.get();
-        if (end - from >= WINDOW_NANOS && windowStart.compareAndSet(from, end)) {
-            long picks = windowPicks.sumThenReset();
-            long nanos = windowNanos.sumThenReset();
+        Window w = window;
+        w.nanos.add(end - start);
+        w.picks.increment();
+        long from = w.start.get();
+        if (end - from >= WINDOW_NANOS && w.start.compareAndSet(from, end)) {
+            long picks = w.picks.sumThenReset();
+            long nanos = w.nanos.sumThenReset();
             if (picks > 0 && nanos / picks > budgetNanos) {
                 fail(String.format(Locale.ROOT, "its picks took %.1f ms on average over 1 s (pluginBudgetMs %d)",
                         nanos / (double) picks / 1e6, budgetMs));

@@ -58,7 +58,15 @@ class PluginGuardTest {
         PluginDescriptor d = PluginDescriptor.of(p, "/plugins/test.jar");
         Strategy plugin = d.create(StrategySpec.bare(p.name()), abc, null, env);
         Strategy fallback = Strategies.create(StrategySpec.of(StrategySpec.ROUND_ROBIN), abc, null, env);
-        return new PluginGuard(p.name(), plugin, fallback, budgetMs, clock, reports::add);
+        return new PluginGuard(p.name(), plugin, fallback, budgetMs, clock, reports::add, null);
+    }
+
+    /** The guard of the pool's next snapshot, as the pool builds it after {@code before}. */
+    private PluginGuard rebuilt(PluginGuard before, PluginStrategy p, long budgetMs) {
+        PluginDescriptor d = PluginDescriptor.of(p, "/plugins/test.jar");
+        Strategy plugin = d.create(StrategySpec.bare(p.name()), abc, null, env);
+        Strategy fallback = Strategies.create(StrategySpec.of(StrategySpec.ROUND_ROBIN), abc, null, env);
+        return new PluginGuard(p.name(), plugin, fallback, budgetMs, clock, reports::add, before);
     }
 
     /** A request that records what the guard says of its decision. */
@@ -166,6 +174,24 @@ class PluginGuardTest {
         assertThat(picks).as("the pick that ends the first second (1000 / 6)").isEqualTo(167);
         assertThat(reports).containsExactly("its picks took 6.0 ms on average over 1 s (pluginBudgetMs 5)");
         assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).as("then the fallback's").isEqualTo("a");
+    }
+
+    @Test
+    void theSecondCarriesOnAcrossRebuildsSoAPoolRebuiltOftenIsStillJudged() {
+        PluginStrategy slow = plugin("slow", (cs, n) -> {
+            clock.advanceMillis(6);
+            return cs.get(0);
+        });
+        PluginGuard g = guard(slow, 5);
+        int picks = 0;
+        while (reports.isEmpty()) {
+            g.pick(new Recorded(), Eligibility.ADMITTING);
+            picks++;
+            if (picks % 50 == 0) {
+                g = rebuilt(g, slow, 5); // every 300 ms, as slow start's steps would
+            }
+        }
+        assertThat(picks).isEqualTo(167);
     }
 
     @Test
