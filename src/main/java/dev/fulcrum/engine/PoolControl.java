@@ -42,7 +42,7 @@ final class PoolControl {
         this.engine = engine;
         this.snapshots = new SnapshotBuilder(pool.name(), spec, env);
         // a guard trips on a request thread; the switch to the fallback is control work
-        snapshots.onPluginFailure((type, reason) -> engine.execute(() -> pluginFailed(type, reason)));
+        snapshots.onPluginFailure((setting, type, reason) -> engine.execute(() -> pluginFailed(setting, type, reason)));
     }
 
     /** Sets the fallback strategy and the plugin budget (docs/REFERENCE.md §2.1) and rebuilds. */
@@ -56,8 +56,8 @@ final class PoolControl {
      * The plugin strategy {@code type} failed: the pool switches to its fallback until its strategy is set again,
      * counts the failure and tells a {@code plugin-failed} event (from: the plugin strategy, to: why).
      */
-    void pluginFailed(String type, String reason) {
-        if (!snapshots.pluginFailed(type, reason)) {
+    void pluginFailed(long setting, String type, String reason) {
+        if (!snapshots.pluginFailed(setting, type, reason)) {
             return;
         }
         pool.countPluginFailure(type);

@@ -43,8 +43,19 @@ final class SnapshotBuilder {
     private long pluginBudgetMs = DEFAULT_PLUGIN_BUDGET_MS;
     /** Why the plugin strategy was replaced by the fallback, or null while it is not. */
     private String pluginFailure;
+    /**
+     * Counts the strategies set, so a failure reported by a guard of an earlier setting (queued for the control thread
+     * while the strategy was set again) is not taken for one of the plugin's new chance.
+     */
+    private long setting;
     /** Told (on a request thread) when a guarded plugin fails; hands the news to the control thread. */
-    private java.util.function.BiConsumer<String, String> onPluginFailure = (type, reason) -> { };
+    private PluginFailureListener onPluginFailure = (setting, type, reason) -> { };
+
+    /** Hears that the plugin strategy {@code type} of strategy setting {@code setting} failed. */
+    @FunctionalInterface
+    interface PluginFailureListener {
+        void failed(long setting, String type, String reason);
+    }
     private Strategy lastPrimary;
     private Strategy lastBackup;
     private boolean ramping;
@@ -73,8 +84,10 @@ final class SnapshotBuilder {
         Strategy oldPrimary = lastPrimary;
         Strategy oldBackup = lastBackup;
         String oldFailure = pluginFailure;
+        long oldSetting = setting;
         spec = next.withDefaults();
         pluginFailure = null; // a strategy set again is given its chance again
+        setting++;
         lastPrimary = null;
         lastBackup = null;
         try {
@@ -82,6 +95,7 @@ final class SnapshotBuilder {
         } catch (RuntimeException refused) {
             spec = oldSpec;
             pluginFailure = oldFailure;
+            setting = oldSetting;
             lastPrimary = oldPrimary;
             lastBackup = oldBackup;
             throw refused;
@@ -138,8 +152,9 @@ final class SnapshotBuilder {
             return Strategies.create(fallback, c, last, env);
         }
         String type = spec.type();
+        long current = setting;
         return PluginGuard.create(spec, c, last, env, fallback, pluginBudgetMs,
-                reason -> onPluginFailure.accept(type, reason));
+                reason -> onPluginFailure.failed(current, type, reason));
     }
 
     /** Sets the fallback and budget; the caller rebuilds. */
@@ -151,7 +166,7 @@ final class SnapshotBuilder {
     }
 
     /** Who hears a guard's failure (type, reason), on the request thread it happened on. */
-    void onPluginFailure(java.util.function.BiConsumer<String, String> tell) {
+    void onPluginFailure(PluginFailureListener tell) {
         this.onPluginFailure = tell;
     }
 
@@ -168,11 +183,11 @@ final class SnapshotBuilder {
     }
 
     /**
-     * Records that the plugin strategy of type {@code type} failed; false when that is no news (already failed, or
-     * the pool has moved on to another strategy since). The caller rebuilds.
+     * Records that the plugin strategy of type {@code type}, as set by strategy setting {@code failedSetting}, failed;
+     * false when that is no news (already failed, or the strategy has been set again since). The caller rebuilds.
      */
-    boolean pluginFailed(String type, String reason) {
-        if (pluginFailure != null || !type.equals(spec.type())) {
+    boolean pluginFailed(long failedSetting, String type, String reason) {
+        if (pluginFailure != null || failedSetting != setting || !type.equals(spec.type())) {
             return false;
         }
         pluginFailure = reason;
