@@ -18,17 +18,23 @@ import java.util.function.Consumer;
  * The request whose pick threw is served by the fallback, so no request fails because a plugin did.
  *
  * <p>Only plugin strategies are wrapped: a built-in pays nothing. Each plugin pick reads the engine's ticker twice and
- * adds to two striped counters; the window's average is taken by whichever pick first sees the second end (a
- * compare-and-set on its start), so counts that land while it is taken may go to the next window: the average is
- * approximate, the verdict is not delayed.
+ * adds to two striped counters; the window's average is taken by whichever pick first sees the second end with at
+ * least {@link #MIN_PICKS} picks in it (a compare-and-set on its start), so counts that land while it is taken may go
+ * to the next window: the average is approximate, the verdict is not delayed.
  *
- * <p>Example, budget 5 ms: picks of 1, 2 and 30 ms within one second average 11 ms; the first pick after that second
- * trips the guard ("took 11.0 ms a pick on average over 1 s (pluginBudgetMs 5)"), and every later pick is round
- * robin's.
+ * <p>Example, budget 5 ms: eight picks of 1 ms, then picks of 2 and 30 ms, within one second average 4 ms: no
+ * verdict. The same with a pick of 80 ms instead of 30 averages 9 ms: the first pick after that second trips the guard
+ * ("its picks took 9.0 ms on average over 10 picks (pluginBudgetMs 5)"), and every later pick is the fallback's.
  */
 public final class PluginGuard implements Strategy {
     /** The window picks are averaged over. */
     static final long WINDOW_NANOS = 1_000_000_000L;
+    /**
+     * The fewest picks an average is taken over: a window with fewer runs on until it has them. A guess, large enough
+     * that one cold pick (the plugin's classes loading, its lambdas linking) in a quiet second does not decide, small
+     * enough that a plugin slow at every pick is replaced after a few requests even at one a second.
+     */
+    static final int MIN_PICKS = 10;
 
     private final String type;
     private final Strategy plugin;
@@ -135,12 +141,12 @@ public final class PluginGuard implements Strategy {
         w.nanos.add(end - start);
         w.picks.increment();
         long from = w.start.get();
-        if (end - from >= WINDOW_NANOS && w.start.compareAndSet(from, end)) {
+        if (end - from >= WINDOW_NANOS && w.picks.sum() >= MIN_PICKS && w.start.compareAndSet(from, end)) {
             long picks = w.picks.sumThenReset();
             long nanos = w.nanos.sumThenReset();
             if (picks > 0 && nanos / picks > budgetNanos) {
-                fail(String.format(Locale.ROOT, "its picks took %.1f ms on average over 1 s (pluginBudgetMs %d)",
-                        nanos / (double) picks / 1e6, budgetMs));
+                fail(String.format(Locale.ROOT, "its picks took %.1f ms on average over %d picks (pluginBudgetMs %d)",
+                        nanos / (double) picks / 1e6, picks, budgetMs));
             }
         }
         return b;

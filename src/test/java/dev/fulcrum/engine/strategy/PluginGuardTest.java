@@ -172,7 +172,7 @@ class PluginGuardTest {
             picks++;
         }
         assertThat(picks).as("the pick that ends the first second (1000 / 6)").isEqualTo(167);
-        assertThat(reports).containsExactly("its picks took 6.0 ms on average over 1 s (pluginBudgetMs 5)");
+        assertThat(reports).containsExactly("its picks took 6.0 ms on average over 167 picks (pluginBudgetMs 5)");
         assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).as("then the fallback's").isEqualTo("a");
     }
 
@@ -192,6 +192,35 @@ class PluginGuardTest {
             }
         }
         assertThat(picks).isEqualTo(167);
+    }
+
+    @Test
+    void oneColdPickInAQuietSecondDoesNotDecideButASlowPluginAtOneRequestASecondIsReplaced() {
+        // a first pick of 30 ms, then a quiet second, then fast picks: the window waits for 10 picks, 3 ms on average
+        PluginGuard cold = guard(plugin("cold", (cs, n) -> {
+            clock.advanceMillis(n == 0 ? 30 : 0);
+            return cs.get(0);
+        }), 5);
+        cold.pick(new Recorded(), Eligibility.ADMITTING);
+        clock.advanceMillis(1000);
+        for (int i = 0; i < 20; i++) {
+            cold.pick(new Recorded(), Eligibility.ADMITTING);
+        }
+        assertThat(reports).isEmpty();
+
+        // 50 ms at every pick, one request a second: replaced at the tenth
+        PluginGuard slow = guard(plugin("slow-and-quiet", (cs, n) -> {
+            clock.advanceMillis(50);
+            return cs.get(0);
+        }), 5);
+        int picks = 0;
+        while (reports.isEmpty()) {
+            slow.pick(new Recorded(), Eligibility.ADMITTING);
+            picks++;
+            clock.advanceMillis(950);
+        }
+        assertThat(picks).isEqualTo(PluginGuard.MIN_PICKS);
+        assertThat(reports).containsExactly("its picks took 50.0 ms on average over 10 picks (pluginBudgetMs 5)");
     }
 
     @Test
