@@ -55,6 +55,11 @@ public final class AdminModel {
             pj.put("strategy", strategyJson(s.spec()));
             pj.put("panic", s.panic());
             pj.put("inFlight", p.inFlight());
+            // the guard of a plugin strategy (docs/PLUGINS.md): what takes over, and whether it has
+            pj.put("fallback", strategyJson(p.fallback()));
+            pj.put("pluginBudgetMs", p.pluginBudgetMs());
+            pj.put("pluginFailure", p.pluginFailure());
+            pj.put("pluginFailures", p.pluginFailures().values().stream().mapToLong(Long::longValue).sum());
             pools.put(p.name(), pj);
         }
         out.put("pools", pools);

@@ -96,6 +96,14 @@ final class ConfigChanges {
         }
     }
 
+    /** A pool's fallback strategy and plugin budget (docs/REFERENCE.md §2.1), new or changed. */
+    record SetFallback(String pool, StrategySpec fallback, long pluginBudgetMs) implements Step {
+        @Override
+        public String toString() {
+            return "fallback " + pool + " " + fallback.type() + " " + pluginBudgetMs + "ms";
+        }
+    }
+
     /** Sets a running demo backend's latency and error rate to the config's. */
     record UpdateDemo(DemoBackendConfig demo) implements Step {
         @Override
@@ -285,6 +293,12 @@ final class ConfigChanges {
                 out.add(new AddPool(pool, wanted));
             } else if (!running.equals(wanted)) {
                 out.add(new SetStrategy(pool, wanted));
+            }
+            PoolConfig before = running == null ? PoolConfig.DEFAULTS : now.config().allPools().get(pool);
+            PoolConfig want = e.getValue();
+            if (before == null || !before.fallback().equals(want.fallback())
+                    || before.pluginBudgetMs() != want.pluginBudgetMs()) {
+                out.add(new SetFallback(pool, want.fallback(), want.pluginBudgetMs()));
             }
             e.getValue().demoBackends().forEach(d -> out.add(new UpdateDemo(d)));
             for (BackendSpec s : ConfigSpecs.backendSpecs(e.getValue(), now.demoPorts())) {

@@ -159,6 +159,8 @@ final class ConfigReload {
                 engine.addPool(p.pool(), p.strategy());
             } else if (s instanceof SetStrategy p) {
                 engine.setStrategy(p.pool(), p.strategy());
+            } else if (s instanceof ConfigChanges.SetFallback f) {
+                engine.setFallback(f.pool(), f.fallback(), f.pluginBudgetMs());
             } else if (s instanceof UpdateDemo u) {
                 DemoBackend d = demos.get(u.demo().id());
                 if (d == null) {

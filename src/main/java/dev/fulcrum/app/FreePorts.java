@@ -145,7 +145,8 @@ public final class FreePorts implements UnaryOperator<FulcrumConfig> {
                     .map(d -> demoPorts.containsKey(d.port()) ? d.withPort(demoPorts.get(d.port())) : d)
                     .toList();
             PoolConfig pool = c.defaultPool();
-            c = c.withDefaultPool(new PoolConfig(pool.strategy(), pool.backends(), moved, pool.discovery()));
+            c = c.withDefaultPool(new PoolConfig(pool.strategy(), pool.backends(), moved, pool.discovery(),
+                    pool.fallback(), pool.pluginBudgetMs()));
         }
         return c;
     }

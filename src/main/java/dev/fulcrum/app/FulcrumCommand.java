@@ -82,6 +82,23 @@ public final class FulcrumCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     CompareOptions comparison = new CompareOptions();
 
+    // plugin strategies (docs/PLUGINS.md): the flag, and their loading before any config is read
+    @Option(names = "--plugins", paramLabel = "DIR", description = "load plugin strategies from the jars in DIR"
+            + " (repeatable; $XDG_CONFIG_HOME/fulcrum/plugins is always looked in)")
+    List<Path> plugins = new java.util.ArrayList<>();
+
+    /** Registers the plugins' strategies; a problem is printed as one line naming the jar (then exit 2). */
+    private boolean loadPlugins() {
+        try {
+            PluginLoader.loadAndRegister(plugins, PluginLoader.defaultDirectory());
+            return true;
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.flush();
+            return false;
+        }
+    }
+
     FulcrumCommand(WindowLauncher window) {
         this(window, null);
     }
@@ -104,6 +121,9 @@ public final class FulcrumCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!trust && !untrust && !loadPlugins()) {
+            return CONFIG_ERROR;
+        }
         if (checkConfig != null) {
             return check(checkConfig);
         }

@@ -61,7 +61,8 @@ final class LiveConfig {
                 }
             }
             PoolConfig next = new PoolConfig(pool == null ? pc.strategy() : pool.snapshot().spec(), backends, demosNow,
-                    pc.discovery());
+                    pc.discovery(), pool == null ? pc.fallback() : pool.fallback(),
+                    pool == null ? pc.pluginBudgetMs() : pool.pluginBudgetMs());
             if (e.getKey().equals(Engine.DEFAULT_POOL)) {
                 def = next;
             } else {

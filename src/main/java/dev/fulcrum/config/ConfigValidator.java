@@ -184,6 +184,7 @@ public final class ConfigValidator {
 
     private void pool(PoolConfig pool, String prefix) {
         strategy(pool.strategy(), ConfigPaths.child(prefix, "strategy"));
+        fallback(pool, prefix);
         for (int i = 0; i < pool.backends().size(); i++) {
             backend(pool.backends().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "backends"), i));
         }
@@ -192,6 +193,21 @@ public final class ConfigValidator {
         }
         for (int i = 0; i < pool.discovery().size(); i++) {
             discovery(pool.discovery().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "discovery"), i));
+        }
+    }
+
+    /** A pool's fallback is a built-in strategy, checked as a strategy is; the plugin budget is 1-1000 ms. */
+    private void fallback(PoolConfig pool, String prefix) {
+        String path = ConfigPaths.child(prefix, "fallback");
+        String problem = dev.fulcrum.engine.strategy.Strategies.fallbackProblem(pool.fallback());
+        if (problem != null) {
+            add(ConfigPaths.child(path, "type"), problem, pool.fallback().type());
+        } else {
+            strategy(pool.fallback(), path);
+        }
+        String budget = Limits.pluginBudgetMs(pool.pluginBudgetMs());
+        if (budget != null) {
+            add(ConfigPaths.child(prefix, "pluginBudgetMs"), budget, pool.pluginBudgetMs());
         }
     }
 

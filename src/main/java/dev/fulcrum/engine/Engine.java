@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.rules.Violation;
@@ -309,6 +310,31 @@ public final class Engine implements AutoCloseable {
                 throw new EngineException(404, "pool: no such pool (got: " + pool + ")");
             }
             p.control().setStrategy(spec);
+        });
+    }
+
+    /**
+     * Sets the strategy {@code pool} falls back to when its plugin strategy fails, and that plugin's budget
+     * (docs/REFERENCE.md §2.1 {@code fallback}, {@code pluginBudgetMs}).
+     *
+     * @throws EngineException 400 naming the field: a fallback that is no built-in strategy, a budget outside
+     *                         1-1000 ms; 404 for an unknown pool
+     */
+    public void setFallback(String pool, StrategySpec fallback, long pluginBudgetMs) {
+        refuse("fallback", Strategies.fallbackProblem(fallback), fallback == null ? null : fallback.type());
+        if (fallback != null && fallback.type() != null) {
+            List<String> problems = Strategies.validate(fallback.withDefaults());
+            if (!problems.isEmpty()) {
+                throw new EngineException(400, "fallback." + problems.get(0));
+            }
+        }
+        refuse("pluginBudgetMs", Limits.pluginBudgetMs(pluginBudgetMs), pluginBudgetMs);
+        run(() -> {
+            Pool p = pools.get(pool);
+            if (p == null) {
+                throw new EngineException(404, "pool: no such pool (got: " + pool + ")");
+            }
+            p.control().setGuard(fallback, pluginBudgetMs);
         });
     }
 

@@ -59,6 +59,11 @@ public final class Limits {
     /** Characters of one label's value. */
     public static final int MAX_LABEL_CHARS = 64;
     public static final String LABEL_VALUE_RULE = "must be a string of at most " + MAX_LABEL_CHARS + " characters";
+    /**
+     * How long a plugin strategy's picks may take on average over a second before its pool's fallback takes over
+     * (docs/PLUGINS.md). A second a pick would already have stalled the proxy; the upper bound says so.
+     */
+    public static final Range PLUGIN_BUDGET_MS = new Range(1, 1000);
     /** RFC 9110 token characters: header and cookie names. */
     public static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -153,6 +158,11 @@ public final class Limits {
     /** One label's value: a string of at most {@value #MAX_LABEL_CHARS} characters (code points), empty allowed. */
     public static String labelValue(String value) {
         return value != null && value.codePointCount(0, value.length()) <= MAX_LABEL_CHARS ? null : LABEL_VALUE_RULE;
+    }
+
+    /** {@code pluginBudgetMs}: see {@link #PLUGIN_BUDGET_MS}. */
+    public static String pluginBudgetMs(long ms) {
+        return PLUGIN_BUDGET_MS.problem(ms);
     }
 
     public static String virtualNodes(long n) {

@@ -101,6 +101,22 @@ class ConfigChangesTest {
     }
 
     @Test
+    void aChangedFallbackOrPluginBudgetIsSetOnItsPoolAndANewPoolGetsItsOwn() {
+        Running now = running("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """, Set.of());
+
+        assertThat(steps(now, """
+                {"fallback": {"type": "random"}, "pluginBudgetMs": 20,
+                 "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}],
+                 "pools": {"api": {"pluginBudgetMs": 9, "backends": [{"id": "x", "url": "http://127.0.0.1:9010"}]},
+                           "web": {"backends": [{"id": "w", "url": "http://127.0.0.1:9011"}]}}}
+                """)).containsExactly("fallback default random 20ms", "keep a", "add pool api smooth-weighted-round-robin",
+                "fallback api round-robin 9ms", "add api/x",
+                "add pool web smooth-weighted-round-robin", "add web/w");
+    }
+
+    @Test
     void aBackendMovingToANewPoolIsMovedAfterThePoolIsAddedAndADroppedPoolGoesLast() {
         Running now = running("""
                 {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"}],
