@@ -81,7 +81,7 @@ class ArchitectureTest {
         MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests", "net"));
         MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "requests", "config", "proxy", "health",
                 "discovery", "demo", "admin", "net", "replay", "spi"));
-        MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app"));
+        MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app", "replay"));
         MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app",
                 "lesson", "net", "replay"));
 

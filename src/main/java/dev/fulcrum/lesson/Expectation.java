@@ -355,8 +355,10 @@ sealed interface Expectation {
      *
      * @param recording a classpath resource (the shipped {@code samples/recordings/...}) or a file
      * @param on        a config whose default pool's backends are simulated, resource or file
+     * @param logFormat an nginx recording's {@code log_format}, or null for {@code combined} (or a format told by
+     *                  the content)
      */
-    record RecordedP99(String strategy, String versus, String recording, String on, Bound bound)
+    record RecordedP99(String strategy, String versus, String recording, String on, String logFormat, Bound bound)
             implements Expectation {
         @Override
         public boolean passive() {
@@ -365,14 +367,15 @@ sealed interface Expectation {
 
         @Override
         public Check check(Figures f) {
-            ComparisonResult r = RecordedComparisons.compare(recording, on,
+            ComparisonResult r = RecordedComparisons.compare(recording, on, logFormat,
                     StrategyList.parse(strategy + "," + versus));
             StrategyFigures mine = r.strategies().get(0);
             StrategyFigures theirs = r.strategies().get(1);
             double ratio = theirs.p99Ms() > 0 ? mine.p99Ms() / theirs.p99Ms() : Double.POSITIVE_INFINITY;
             return Check.of(bound.holds(ratio), bound.line(String.format(java.util.Locale.ROOT,
-                    "%s, %,d requests: p99 of %s %.1f ms over %s's %.1f ms", r.recording(), r.requests(),
-                    mine.spec().type(), mine.p99Ms(), theirs.name(), theirs.p99Ms()), ratio));
+                    "%s, %,d requests: p99 of %s %.1f ms, of %s %.1f ms, ratio", java.nio.file.Path.of(recording)
+                    .getFileName(), r.requests(), mine.spec().type(), mine.p99Ms(), theirs.name(), theirs.p99Ms()),
+                    ratio));
         }
     }
 

@@ -54,7 +54,7 @@ final class ExpectationReader {
         EXPECTATIONS.put("longestRun", List.of("requests", "simulated"));
         EXPECTATIONS.put("movedKeys", List.of("keys", "onlyTo", "onlyFrom", "strays"));
         EXPECTATIONS.put("ringSpread", List.of());
-        EXPECTATIONS.put("recordedP99", List.of("strategy", "versus", "recording", "on"));
+        EXPECTATIONS.put("recordedP99", List.of("strategy", "versus", "recording", "on", "logFormat"));
     }
 
     private final JsonBinder json;
@@ -241,8 +241,9 @@ final class ExpectationReader {
                 json.refuse(child(path, fields[i]), "no such resource or file", values[i]);
             }
         }
+        String logFormat = optional(n, path, "logFormat", json::string);
         return b == null || java.util.Arrays.asList(values).contains(null) ? null
-                : new Expectation.RecordedP99(values[0], values[1], values[2], values[3], b);
+                : new Expectation.RecordedP99(values[0], values[1], values[2], values[3], logFormat, b);
     }
 
     private Expectation movedKeys(JsonNode n, String path) {

@@ -29,10 +29,10 @@ final class RecordedComparisons {
         return RecordedComparisons.class.getClassLoader().getResource(name) != null || Files.isRegularFile(Path.of(name));
     }
 
-    static ComparisonResult compare(String recording, String on, List<StrategySpec> strategies) {
+    static ComparisonResult compare(String recording, String on, String logFormat, List<StrategySpec> strategies) {
         FulcrumConfig cfg = RecordedComparisons.class.getClassLoader().getResource(on) != null
                 ? ConfigLoader.loadResource(on) : ConfigLoader.load(Path.of(on));
-        try (Recording r = Recordings.open(file(recording), null, null)) {
+        try (Recording r = Recordings.open(file(recording), null, logFormat)) {
             return Comparison.run(r, Comparison.backendsOf(cfg), strategies, share -> { });
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -45,7 +45,7 @@ class ConfigErrorsTest {
                 "config error: backends[0].weight: must be between 0 and 1000 (got: -3)",
                 "config error: strategy.type: unknown strategy, one of round-robin, random, weighted-random, "
                         + "smooth-weighted-round-robin, least-requests, power-of-two, consistent-hash, maglev, "
-                        + "ip-hash, fastest-response, adaptive (got: nope)");
+                        + "ip-hash, fastest-response, adaptive, score (got: nope)");
         assertThat(ConfigLoader.check(file)).hasSize(2);
     }
 
@@ -279,7 +279,7 @@ class ConfigErrorsTest {
         assertThat(errorsWith("\"strategy\": { \"type\": \"nope\" }")).containsExactly(
                 "config error: strategy.type: unknown strategy, one of round-robin, random, weighted-random, "
                         + "smooth-weighted-round-robin, least-requests, power-of-two, consistent-hash, maglev, "
-                        + "ip-hash, fastest-response, adaptive (got: nope)");
+                        + "ip-hash, fastest-response, adaptive, score (got: nope)");
         assertThat(errorsWith("\"strategy\": { \"key\": \"ip\" }"))
                 .containsExactly("config error: strategy.type: required (got: missing)");
     }
