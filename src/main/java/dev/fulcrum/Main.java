@@ -55,6 +55,12 @@ public final class Main {
         }
 
         @Override
+        public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                            boolean gentleTraffic, dev.fulcrum.replay.ReplayFiles.Checked replay, double speed) {
+            return Gui.embedded(config, configFile, overrides, gentleTraffic, replay, speed);
+        }
+
+        @Override
         public int attach(String url, String token) {
             return Gui.attach(url, token);
         }

@@ -55,6 +55,11 @@ public final class AdminModel {
             pj.put("strategy", strategyJson(s.spec()));
             pj.put("panic", s.panic());
             pj.put("inFlight", p.inFlight());
+            // the guard of a plugin strategy (docs/PLUGINS.md): what takes over, and whether it has
+            pj.put("fallback", strategyJson(p.fallback()));
+            pj.put("pluginBudgetMs", p.pluginBudgetMs());
+            pj.put("pluginFailure", p.pluginFailure());
+            pj.put("pluginFailures", p.pluginFailures().values().stream().mapToLong(Long::longValue).sum());
             pools.put(p.name(), pj);
         }
         out.put("pools", pools);
@@ -67,11 +72,40 @@ public final class AdminModel {
         for (Backend b : engine.allBackends()) {
             live.put(b.id(), b);
         }
+        Map<String, Map<String, dev.fulcrum.engine.strategy.CandidateScore>> scores = scores(engine);
         List<Map<String, Object>> backends = new ArrayList<>();
         for (BackendView v : engine.backends()) {
-            backends.add(backendJson(v, live.get(v.id())));
+            Map<String, Object> b = backendJson(v, live.get(v.id()));
+            Map<String, dev.fulcrum.engine.strategy.CandidateScore> ofPool = scores.get(v.pool());
+            if (ofPool != null) { // only a pool whose strategy scores: "score" and "scoreFallback"
+                dev.fulcrum.engine.strategy.CandidateScore cs = ofPool.get(v.id());
+                b.put("score", cs == null || cs.score() == null ? null : round(cs.score()));
+                b.put("scoreFallback", cs == null ? null : cs.fallback());
+            }
+            backends.add(b);
         }
         out.put("backends", backends);
+        return out;
+    }
+
+    /**
+     * Per pool whose strategy scores its candidates (docs/REFERENCE.md §2.2.1), each candidate's score by backend id,
+     * primaries and backups alike; pools whose strategy does not score are absent.
+     */
+    private static Map<String, Map<String, dev.fulcrum.engine.strategy.CandidateScore>> scores(Engine engine) {
+        Map<String, Map<String, dev.fulcrum.engine.strategy.CandidateScore>> out = new LinkedHashMap<>();
+        for (Pool p : engine.pools()) {
+            PoolSnapshot s = p.snapshot();
+            for (dev.fulcrum.engine.strategy.Strategy st : new dev.fulcrum.engine.strategy.Strategy[] {s.primary(),
+                    s.backup()}) {
+                List<dev.fulcrum.engine.strategy.CandidateScore> cs = st == null ? null : st.candidateScores();
+                if (cs != null) {
+                    Map<String, dev.fulcrum.engine.strategy.CandidateScore> m = out.computeIfAbsent(p.name(),
+                            k -> new LinkedHashMap<>());
+                    cs.forEach(c -> m.put(c.id(), c));
+                }
+            }
+        }
         return out;
     }
 
@@ -134,6 +168,7 @@ public final class AdminModel {
         b.put("timesEjected", v.timesEjected());
         b.put("ejectedForMs", v.ejectedForMs());
         b.put("unverified", v.unverified());
+        b.put("labels", v.labels());
         return b;
     }
 

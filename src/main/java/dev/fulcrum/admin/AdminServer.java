@@ -405,11 +405,12 @@ public final class AdminServer implements AutoCloseable {
     // in the config's records, so a backend's weight is refused here exactly as in a config's backends[].
 
     /** {@code POST /api/backends}: a backend as a config's {@code backends[]} writes one, and the pool it joins. */
-    private record NewBackend(String id, String url, int weight, String pool, Integer maxInFlight, boolean backup) {
+    private record NewBackend(String id, String url, int weight, String pool, Integer maxInFlight, boolean backup,
+                              Map<String, String> labels) {
     }
 
     private static final JsonBinder.Shape<NewBackend> NEW_BACKEND = JsonBinder.Shape.of(NewBackend.class,
-            new NewBackend(null, null, 1, Engine.DEFAULT_POOL, null, false), "id", "url");
+            new NewBackend(null, null, 1, Engine.DEFAULT_POOL, null, false, Map.of()), "id", "url");
 
     /** {@code PUT /api/backends/{id}/weight}. */
     private record NewWeight(int weight) {
@@ -438,14 +439,17 @@ public final class AdminServer implements AutoCloseable {
     private void addBackend(HttpServerExchange ex) throws IOException {
         NewBackend b = Json.bind(Json.object(body(ex)), NEW_BACKEND);
         Validation.backend(b.id(), b.url(), b.weight());
+        Validation.labels(b.labels());
         String pool = b.pool() == null ? Engine.DEFAULT_POOL : b.pool();
         // maxInFlight is the engine's check, in the words the config's is
-        engine.addBackend(pool, new BackendSpec(b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup()), true);
+        BackendSpec spec = new BackendSpec(b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup(), b.labels());
+        engine.addBackend(pool, spec, true);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", b.id());
         out.put("url", b.url());
         out.put("weight", b.weight());
         out.put("pool", pool);
+        out.put("labels", spec.labels());
         json(ex, 201, out);
     }
 

@@ -37,6 +37,18 @@ public interface EngineClient extends AutoCloseable {
         addBackend(pool, id, url, weight);
     }
 
+    /**
+     * Adds a backend with its labels too (docs/REFERENCE.md §4 {@code POST /api/backends}); an engine that keeps no
+     * labels refuses any.
+     */
+    default void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup,
+                            Map<String, String> labels) {
+        if (labels != null && !labels.isEmpty()) {
+            throw new EngineException(400, "labels: this engine keeps no labels (got: " + labels + ")");
+        }
+        addBackend(pool, id, url, weight, maxInFlight, backup);
+    }
+
     void setWeight(String id, int weight);
 
     void drain(String id);

@@ -49,17 +49,58 @@ public record EngineState(String proxy, Map<String, Object> strategy, Map<String
 
     /**
      * One backend; {@code state} is UP, DOWN, EJECTED, DRAINING or DRAINED; {@code unverified}: UP again after an
-     * ejection ended, and nothing (a request, an active probe) has succeeded on it since.
+     * ejection ended, and nothing (a request, an active probe) has succeeded on it since; {@code labels}: its labels
+     * sorted by name, empty (never null) when it has none or the engine keeps none (HAProxy); {@code score} and
+     * {@code scoreFallback} (stale, missing or null): its score where its pool uses the score strategy, both null
+     * otherwise (docs/REFERENCE.md §2.2.1).
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record BackendInfo(String id, String pool, String url, int weight, double effectiveWeight, String state,
                               String health, BreakerInfo breaker, int activeRequests, long totalRequests,
                               long failures, double rps, double errorRate, double latencyP50Ms,
                               double latencyP99Ms, boolean backup, Integer maxInFlight, int timesEjected,
-                              long ejectedForMs, boolean unverified) {
+                              long ejectedForMs, boolean unverified, Map<String, String> labels, Double score,
+                              String scoreFallback) {
+
+        /** Not scored (its pool's strategy gives no scores, or the engine does not say). */
+        public BackendInfo(String id, String pool, String url, int weight, double effectiveWeight, String state,
+                           String health, BreakerInfo breaker, int activeRequests, long totalRequests, long failures,
+                           double rps, double errorRate, double latencyP50Ms, double latencyP99Ms, boolean backup,
+                           Integer maxInFlight, int timesEjected, long ejectedForMs, boolean unverified,
+                           Map<String, String> labels) {
+            this(id, pool, url, weight, effectiveWeight, state, health, breaker, activeRequests, totalRequests,
+                    failures, rps, errorRate, latencyP50Ms, latencyP99Ms, backup, maxInFlight, timesEjected,
+                    ejectedForMs, unverified, labels, null, null);
+        }
+
         /** What "UP (unverified)" means, for a tooltip beside it. */
         public static final String UNVERIFIED_MEANS = "back in rotation since its ejection ended, and nothing has shown"
                 + " it works yet: no request to it has succeeded since, and no active health check says it is UP";
+
+        public BackendInfo {
+            labels = labels == null || labels.isEmpty() ? Map.of()
+                    : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+        }
+
+        /** Without labels (an engine that keeps none). */
+        public BackendInfo(String id, String pool, String url, int weight, double effectiveWeight, String state,
+                           String health, BreakerInfo breaker, int activeRequests, long totalRequests, long failures,
+                           double rps, double errorRate, double latencyP50Ms, double latencyP99Ms, boolean backup,
+                           Integer maxInFlight, int timesEjected, long ejectedForMs, boolean unverified) {
+            this(id, pool, url, weight, effectiveWeight, state, health, breaker, activeRequests, totalRequests,
+                    failures, rps, errorRate, latencyP50Ms, latencyP99Ms, backup, maxInFlight, timesEjected,
+                    ejectedForMs, unverified, Map.of());
+        }
+
+        /**
+         * The labels on one line, as the Live card and the Backends table show them: {@code cost=0.2 zone=b}, empty
+         * when there are none.
+         */
+        public String labelsText() {
+            StringBuilder out = new StringBuilder();
+            labels.forEach((k, v) -> out.append(out.length() == 0 ? "" : " ").append(k).append('=').append(v));
+            return out.toString();
+        }
 
         /** Verified, or from an engine that does not say (HAProxy). */
         public BackendInfo(String id, String pool, String url, int weight, double effectiveWeight, String state,
@@ -68,7 +109,7 @@ public record EngineState(String proxy, Map<String, Object> strategy, Map<String
                            Integer maxInFlight, int timesEjected, long ejectedForMs) {
             this(id, pool, url, weight, effectiveWeight, state, health, breaker, activeRequests, totalRequests,
                     failures, rps, errorRate, latencyP50Ms, latencyP99Ms, backup, maxInFlight, timesEjected,
-                    ejectedForMs, false);
+                    ejectedForMs, false, Map.of());
         }
 
         /**

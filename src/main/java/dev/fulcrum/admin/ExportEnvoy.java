@@ -286,7 +286,7 @@ final class ExportEnvoy {
                 slowStartMissing(out, slowStart, "RANDOM");
             }
             case StrategySpec.LEAST_REQUESTS, StrategySpec.POWER_OF_TWO, StrategySpec.FASTEST_RESPONSE,
-                 StrategySpec.ADAPTIVE -> {
+                 StrategySpec.ADAPTIVE, StrategySpec.SCORE -> {
                 int choices;
                 if (StrategySpec.POWER_OF_TWO.equals(s.type())) {
                     choices = s.integer("choices") == null ? 2 : s.integer("choices");
@@ -298,6 +298,9 @@ final class ExportEnvoy {
                     } else if (StrategySpec.FASTEST_RESPONSE.equals(s.type())) {
                         out.comment("no equivalent: fastest-response (peak-EWMA latency x in-flight); LEAST_REQUEST "
                                 + "is the nearest");
+                    } else if (StrategySpec.SCORE.equals(s.type())) {
+                        out.comment("no equivalent: score (a formula over each backend's figures: " + s.option("score")
+                                + "); LEAST_REQUEST is the nearest");
                     } else {
                         out.comment("no equivalent: adaptive (score from backend metrics); LEAST_REQUEST is the "
                                 + "nearest (CLIENT_SIDE_WEIGHTED_ROUND_ROBIN with ORCA load reports is closer)");

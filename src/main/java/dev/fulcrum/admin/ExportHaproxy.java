@@ -219,6 +219,11 @@ final class ExportHaproxy {
                 notes.add("no equivalent: adaptive (score from backend metrics); the nearest is \"agent-check\", "
                         + "where each server reports its own weight");
             }
+            case StrategySpec.SCORE -> {
+                balance.add("balance leastconn");
+                notes.add("no equivalent: score (a formula over each backend's figures: " + s.option("score")
+                        + "); leastconn is the nearest, \"agent-check\" lets each server report its own weight");
+            }
             default -> {
                 balance.add("balance roundrobin");
                 notes.add("no equivalent: strategy " + s.type() + "; roundrobin is used");

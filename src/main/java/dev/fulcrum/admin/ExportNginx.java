@@ -174,6 +174,11 @@ final class ExportNginx {
                 notes.add("no equivalent: adaptive (score from backend cpu/latency/in-flight metrics); least_conn "
                         + "is the nearest");
             }
+            case StrategySpec.SCORE -> {
+                method = "least_conn;";
+                notes.add("no equivalent: score (a formula over each backend's figures: " + s.option("score")
+                        + "); least_conn is the nearest");
+            }
             default -> notes.add("no equivalent: strategy " + type + "; nginx's default weighted round robin is used");
         }
         out.comment("pool " + p.name() + ": strategy " + type);

@@ -14,7 +14,8 @@ import java.util.Map;
  * Requests as a HAR 1.2 log (the HTTP Archive format of the W3C's Web Performance group, which Chrome DevTools,
  * Firefox and HAR viewers open): one entry per request, oldest first, with its headers (credentials masked by the
  * proxy as it recorded them), query string, status, sizes and timings. Fulcrum's own facts go in fields whose names
- * start with an underscore, as the format allows: {@code _backend}, {@code _pool}, {@code _attempts}, {@code _retried}.
+ * start with an underscore, as the format allows: {@code _backend}, {@code _pool}, {@code _attempts}, {@code _retried},
+ * and {@code _decision} when the request's decision was recorded (docs/REFERENCE.md §5.2).
  *
  * <p>Bodies are not recorded, so each entry's {@code content} has its size and type but no text. The whole time of a
  * request is its {@code wait} (the proxy does not time sending and receiving apart); {@code blocked}, {@code dns} and
@@ -95,6 +96,9 @@ public final class Har {
         e.put("_backend", r.backend());
         e.put("_attempts", RequestJson.of(r).get("attempts"));
         e.put("_retried", r.retried());
+        if (r.decision() != null) {
+            e.put("_decision", RequestJson.decision(r.decision()));
+        }
         return e;
     }
 

@@ -137,6 +137,12 @@ public final class HttpEngineClient implements EngineClient {
 
     @Override
     public void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup) {
+        addBackend(pool, id, url, weight, maxInFlight, backup, Map.of());
+    }
+
+    @Override
+    public void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup,
+                           Map<String, String> labels) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", id);
         body.put("url", url);
@@ -149,6 +155,9 @@ public final class HttpEngineClient implements EngineClient {
         }
         if (pool != null) {
             body.put("pool", pool);
+        }
+        if (labels != null && !labels.isEmpty()) {
+            body.put("labels", labels);
         }
         send("POST", "/api/backends", body);
     }

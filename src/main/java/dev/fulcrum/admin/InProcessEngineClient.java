@@ -96,8 +96,16 @@ public final class InProcessEngineClient implements EngineClient {
 
     @Override
     public void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup) {
+        addBackend(pool, id, url, weight, maxInFlight, backup, Map.of());
+    }
+
+    @Override
+    public void addBackend(String pool, String id, String url, int weight, Integer maxInFlight, boolean backup,
+                           Map<String, String> labels) {
         Validation.backend(id, url, weight);
-        engine.addBackend(pool == null ? Engine.DEFAULT_POOL : pool, new BackendSpec(id, url, weight, maxInFlight, backup), true);
+        Validation.labels(labels);
+        engine.addBackend(pool == null ? Engine.DEFAULT_POOL : pool,
+                new BackendSpec(id, url, weight, maxInFlight, backup, labels), true);
     }
 
     @Override

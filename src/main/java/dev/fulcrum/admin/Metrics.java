@@ -4,6 +4,7 @@ import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.Pool;
 import dev.fulcrum.proxy.RequestListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -37,6 +38,8 @@ final class Metrics implements RequestListener {
     private volatile Map<String, BackendView> views = Map.of();
     private final Set<String> gauged = ConcurrentHashMap.newKeySet();
     private volatile java.util.function.LongSupplier connectionsOpened;
+    /** The (pool, plugin strategy) pairs with a failure counter registered, as "pool\u0000strategy". */
+    private final Set<String> pluginCounted = ConcurrentHashMap.newKeySet();
 
     Metrics(Engine engine) {
         this.engine = engine;
@@ -93,7 +96,32 @@ final class Metrics implements RequestListener {
                 }
             }
         }
+        countPluginFailures();
         return registry.scrape();
+    }
+
+    /**
+     * {@code fulcrum_plugin_failures_total{pool,strategy}}: the times a plugin strategy failed and its pool's fallback
+     * took over (docs/PLUGINS.md). A series appears with its first failure, read from the engine when scraped.
+     */
+    private void countPluginFailures() {
+        for (Pool p : engine.pools()) {
+            for (String type : p.pluginFailures().keySet()) {
+                String pool = p.name();
+                if (pluginCounted.add(pool + "\u0000" + type)) {
+                    io.micrometer.core.instrument.FunctionCounter.builder("fulcrum.plugin.failures", this,
+                                    m -> m.pluginFailures(pool, type))
+                            .description("Times a plugin strategy failed and the pool's fallback took over")
+                            .tag("pool", pool).tag("strategy", type).register(registry);
+                }
+            }
+        }
+    }
+
+    private double pluginFailures(String pool, String type) {
+        Pool p = engine.pool(pool);
+        Long n = p == null ? null : p.pluginFailures().get(type);
+        return n == null ? 0 : n;
     }
 
     private void register(String id) {

@@ -1,5 +1,6 @@
 package dev.fulcrum.admin;
 
+import dev.fulcrum.requests.Decision;
 import dev.fulcrum.requests.RequestSample;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,7 +13,9 @@ import java.util.Map;
  * A {@link RequestSample} as the admin API sends it (docs/REFERENCE.md §5): {@code time}, {@code pool}, {@code method},
  * {@code path}, {@code client}, {@code key} and {@code keyHash} (an unsigned 64-bit decimal string, as JSON numbers
  * lose precision past 2^53), {@code attempts} {@code [{"backend","outcome","ms"}]}, {@code backend}, {@code status},
- * {@code bytes}, {@code latencyMs} and the flags, then what the Requests view and HAR files need besides.
+ * {@code bytes}, {@code latencyMs} and the flags, then what the Requests view and HAR files need besides, and
+ * {@code decision} when it was recorded ({@code proxy.logDecisions}): the very JSON the access log writes
+ * ({@link Decision#toJson}).
  */
 final class RequestJson {
     private RequestJson() {
@@ -52,7 +55,44 @@ final class RequestJson {
         m.put("protocol", r.protocol());
         m.put("requestHeaders", headers(r.requestHeaders()));
         m.put("responseHeaders", headers(r.responseHeaders()));
+        if (r.decision() != null) {
+            m.put("decision", decision(r.decision()));
+        }
         return m;
+    }
+
+    /** The decision as a JSON tree of the access log's text, so the two can never differ. */
+    static com.fasterxml.jackson.databind.JsonNode decision(Decision d) {
+        try {
+            return Json.LENIENT.readTree(d.toJson());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The inverse of {@link #decision}; null for a missing or null field. */
+    static Decision parseDecision(com.fasterxml.jackson.databind.JsonNode n) {
+        if (n == null || n.isNull() || n.isMissingNode()) {
+            return null;
+        }
+        List<Decision.Pick> picks = new ArrayList<>();
+        for (var p : n.path("picks")) {
+            List<Decision.Candidate> cs = new ArrayList<>();
+            for (var c : p.path("candidates")) {
+                var score = c.get("score");
+                cs.add(new Decision.Candidate(text(c, "id"), c.path("weight").asDouble(), c.path("inflight").asInt(),
+                        c.path("backup").asBoolean(), text(c, "skipped"),
+                        score == null || score.isNull() ? null : score.asDouble(), text(c, "fallback")));
+            }
+            List<Double> draws = new ArrayList<>();
+            for (var d : p.path("draws")) {
+                draws.add(d.asDouble());
+            }
+            String hash = text(p, "keyHash");
+            picks.add(new Decision.Pick(p.path("attempt").asInt(), text(p, "strategy"), cs, draws, text(p, "fallback"),
+                    text(p, "picked"), text(p, "key"), hash == null ? 0 : Long.parseUnsignedLong(hash)));
+        }
+        return new Decision(picks);
     }
 
     /** A request the admin API sent, and the {@code dropped} count that came with it (0 when there was none). */
@@ -84,7 +124,7 @@ final class RequestJson {
                 n.path("bytes").asLong(), n.path("latencyMs").asDouble(), n.path("retried").asBoolean(),
                 n.path("sticky").asBoolean(), n.path("spilled").asBoolean(), n.path("refused").asBoolean(),
                 n.path("upgraded").asBoolean(), parseHeaders(n.path("requestHeaders")),
-                parseHeaders(n.path("responseHeaders")));
+                parseHeaders(n.path("responseHeaders")), parseDecision(n.get("decision")));
         return new Parsed(r, n.path("dropped").asLong());
     }
 

@@ -20,6 +20,13 @@ final class Validation {
         weight(weight, "weight");
     }
 
+    /** A backend's labels, the first problem named by its label ({@code labels.cost: ...}) or {@code labels}. */
+    static void labels(java.util.Map<String, String> labels) {
+        for (Violation v : Limits.labels(labels)) {
+            refuse(v.field(), v.message(), v.value());
+        }
+    }
+
     /** A weight, {@code field} its path in the body ({@code weight}, {@code add[1].weight}, {@code weights.a}). */
     static void weight(int weight, String field) {
         refuse(field, Limits.weight(weight), weight);

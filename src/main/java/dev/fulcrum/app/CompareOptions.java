@@ -32,11 +32,13 @@ public final class CompareOptions {
             + " NAME:setting=value[:setting=value], or score:FORMULA or score:@FILE")
     String strategies;
 
-    @Option(names = "--format", paramLabel = "F", description = "with --compare: har, nginx or fulcrum-json"
+    @Option(names = "--format", paramLabel = "F", description = "with --compare or --replay: har,"
+            + " nginx or fulcrum-json"
             + " (default: told by the content)")
     String format;
 
-    @Option(names = "--log-format", paramLabel = "TEXT", description = "with --compare: the nginx log_format string"
+    @Option(names = "--log-format", paramLabel = "TEXT", description = "with --compare or --replay: the"
+            + " nginx log_format string"
             + " (default: combined)")
     String logFormat;
 
@@ -50,6 +52,11 @@ public final class CompareOptions {
     /** Where the table goes: standard output (a test gives its own). */
     PrintStream stdout;
     PrintStream stderr;
+
+    /** Whether an option of --compare's own was given (--format and --log-format go with --replay too). */
+    boolean givenBesideReplay() {
+        return compare != null || strategies != null || backends != null || out != null;
+    }
 
     /** Whether any of these options was given. */
     boolean given() {

@@ -26,8 +26,9 @@ import java.util.TreeSet;
  * without a server.
  *
  * <p>Refused: every field a restart sets (the proxy's listeners, TLS, limits, timeouts, retries, the sticky key,
- * the admin listener), one problem per field; a new URL for a running backend id; a new port for a running demo
- * backend; an id a discovery source already added; dropping the admin token of an admin API on a public address.
+ * the admin listener; not {@code proxy.logDecisions}, which a reload changes), one problem per field; a new URL for a
+ * running backend id; a new port for a running demo backend; an id a discovery source already added; dropping the
+ * admin token of an admin API on a public address.
  *
  * <p>Example: the default pool runs {@code a} (weight 1) and {@code b} (weight 2), round robin. The next config
  * lists {@code b} with weight 5, a new {@code c}, and switches to least-requests. Its steps are, in order:
@@ -41,7 +42,8 @@ import java.util.TreeSet;
  * Removals come first so an id may move between pools; a backend whose pool, {@code maxInFlight} or
  * {@code backup} changed is moved ({@code move api/b}: a new entry, in-flight requests finish on the old one);
  * {@code keep} calls off a removal under way (a DELETE, an earlier config); a weight step appears only when the
- * weight changed; pools the next config drops are removed last.
+ * weight changed, and a labels step ({@code labels b {zone=b}}) only when the labels did, so new labels never reset
+ * a breaker or a counter; pools the next config drops are removed last.
  */
 final class ConfigChanges {
     private ConfigChanges() {
@@ -94,6 +96,14 @@ final class ConfigChanges {
         }
     }
 
+    /** A pool's fallback strategy and plugin budget (docs/REFERENCE.md §2.1), new or changed. */
+    record SetFallback(String pool, StrategySpec fallback, long pluginBudgetMs) implements Step {
+        @Override
+        public String toString() {
+            return "fallback " + pool + " " + fallback.type() + " " + pluginBudgetMs + "ms";
+        }
+    }
+
     /** Sets a running demo backend's latency and error rate to the config's. */
     record UpdateDemo(DemoBackendConfig demo) implements Step {
         @Override
@@ -130,6 +140,14 @@ final class ConfigChanges {
         @Override
         public String toString() {
             return "weight " + id + " " + from + "->" + to;
+        }
+    }
+
+    /** A running backend the config gives other labels: changed in place, its breaker and counters kept. */
+    record Relabel(String id, Map<String, String> labels) implements Step {
+        @Override
+        public String toString() {
+            return "labels " + id + " " + labels;
         }
     }
 
@@ -182,7 +200,8 @@ final class ConfigChanges {
         // the proxy's settings are fixed when its listeners start (ports, TLS, limits, timeouts, retries, the sticky
         // key): a config that changes them is refused, not answered "applied" while the old ones go on
         FulcrumConfig running = now.config();
-        restartOnly("proxy", running.proxy(), next.proxy(), out);
+        // proxy.logDecisions is read per request: a reload turns it on or off (ConfigReload)
+        restartOnly("proxy", running.proxy(), next.proxy().withLogDecisions(running.proxy().logDecisions()), out);
         restartOnly("admin.host", running.admin().host(), next.admin().host(), out);
         restartOnly("admin.port", running.admin().port(), next.admin().port(), out);
         restartOnly("retries", running.retries(), next.retries(), out);
@@ -275,6 +294,12 @@ final class ConfigChanges {
             } else if (!running.equals(wanted)) {
                 out.add(new SetStrategy(pool, wanted));
             }
+            PoolConfig before = running == null ? PoolConfig.DEFAULTS : now.config().allPools().get(pool);
+            PoolConfig want = e.getValue();
+            if (before == null || !before.fallback().equals(want.fallback())
+                    || before.pluginBudgetMs() != want.pluginBudgetMs()) {
+                out.add(new SetFallback(pool, want.fallback(), want.pluginBudgetMs()));
+            }
             e.getValue().demoBackends().forEach(d -> out.add(new UpdateDemo(d)));
             for (BackendSpec s : ConfigSpecs.backendSpecs(e.getValue(), now.demoPorts())) {
                 BackendView v = live.get(s.id());
@@ -286,6 +311,9 @@ final class ConfigChanges {
                     out.add(new KeepBackend(s.id()));
                     if (s.weight() != v.weight()) {
                         out.add(new SetWeight(s.id(), v.weight(), s.weight()));
+                    }
+                    if (!s.labels().equals(v.labels())) {
+                        out.add(new Relabel(s.id(), s.labels()));
                     }
                 }
             }

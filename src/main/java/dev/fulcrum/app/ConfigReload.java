@@ -5,6 +5,7 @@ import dev.fulcrum.app.ConfigChanges.AddBackend;
 import dev.fulcrum.app.ConfigChanges.AddPool;
 import dev.fulcrum.app.ConfigChanges.KeepBackend;
 import dev.fulcrum.app.ConfigChanges.MoveBackend;
+import dev.fulcrum.app.ConfigChanges.Relabel;
 import dev.fulcrum.app.ConfigChanges.RemoveBackend;
 import dev.fulcrum.app.ConfigChanges.RemovePool;
 import dev.fulcrum.app.ConfigChanges.Running;
@@ -23,6 +24,7 @@ import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.health.HealthChecker;
+import dev.fulcrum.proxy.ProxyServer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -43,7 +45,8 @@ import java.util.Map;
  *       ring once and traffic never sees it half applied): the engine settings (breakers, slow start, outlier
  *       detection), the {@link ConfigChanges#steps} worked out from the engine as it is inside the batch, the
  *       routes;</li>
- *   <li>discovery sources, the admin token and the health checks.</li>
+ *   <li>discovery sources, the admin token, the health checks and {@code proxy.logDecisions} (from the next
+ *       request on).</li>
  * </ol>
  *
  * <p>Example: the running config has demo backend {@code d} and the next one adds {@code e} on a port another
@@ -60,13 +63,21 @@ final class ConfigReload {
     private final Discovery discovery;
     private final AdminServer admin;
     private final HealthChecker health;
+    /** The proxy, whose {@code proxy.logDecisions} a reload changes; null when there is none to change. */
+    private final ProxyServer proxy;
 
     ConfigReload(Engine engine, DemoFleet demos, Discovery discovery, AdminServer admin, HealthChecker health) {
+        this(engine, demos, discovery, admin, health, null);
+    }
+
+    ConfigReload(Engine engine, DemoFleet demos, Discovery discovery, AdminServer admin, HealthChecker health,
+                 ProxyServer proxy) {
         this.engine = engine;
         this.demos = demos;
         this.discovery = discovery;
         this.admin = admin;
         this.health = health;
+        this.proxy = proxy;
     }
 
     /**
@@ -94,6 +105,9 @@ final class ConfigReload {
         health.setSpec(ConfigSpecs.healthSpec(next.healthCheck()));
         if (next.healthCheck().enabled() && !health.isRunning()) {
             health.start();
+        }
+        if (proxy != null) {
+            proxy.logDecisions(next.proxy().logDecisions());
         }
         return List.of();
     }
@@ -145,6 +159,8 @@ final class ConfigReload {
                 engine.addPool(p.pool(), p.strategy());
             } else if (s instanceof SetStrategy p) {
                 engine.setStrategy(p.pool(), p.strategy());
+            } else if (s instanceof ConfigChanges.SetFallback f) {
+                engine.setFallback(f.pool(), f.fallback(), f.pluginBudgetMs());
             } else if (s instanceof UpdateDemo u) {
                 DemoBackend d = demos.get(u.demo().id());
                 if (d == null) {
@@ -160,6 +176,8 @@ final class ConfigReload {
                 engine.keep(k.id());
             } else if (s instanceof SetWeight w) {
                 engine.setWeight(w.id(), w.to());
+            } else if (s instanceof Relabel l) {
+                engine.relabel(l.id(), l.labels());
             } else if (s instanceof RemovePool p) {
                 engine.removePool(p.pool());
             } else {

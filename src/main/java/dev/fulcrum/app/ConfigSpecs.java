@@ -40,7 +40,7 @@ final class ConfigSpecs {
                 c.proxy().tls().enabled() ? new ProxySettings.Tls(c.proxy().tls().port(), c.proxy().tls().certificate(),
                         c.proxy().tls().privateKey(), c.proxy().tls().http2(), TlsContexts.defaultDir(),
                         c.proxy().tls().names()) : null,
-                c.proxy().ioThreads(), c.proxy().recentRequests());
+                c.proxy().ioThreads(), c.proxy().recentRequests(), c.proxy().logDecisions());
     }
 
     /**

@@ -142,11 +142,11 @@ public final class FreePorts implements UnaryOperator<FulcrumConfig> {
         }
         if (!demoPorts.isEmpty() && c.demoBackends().stream().anyMatch(d -> demoPorts.containsKey(d.port()))) {
             List<DemoBackendConfig> moved = c.demoBackends().stream()
-                    .map(d -> demoPorts.containsKey(d.port()) ? new DemoBackendConfig(d.id(), demoPorts.get(d.port()),
-                            d.weight(), d.latencyMs(), d.errorRate()) : d)
+                    .map(d -> demoPorts.containsKey(d.port()) ? d.withPort(demoPorts.get(d.port())) : d)
                     .toList();
             PoolConfig pool = c.defaultPool();
-            c = c.withDefaultPool(new PoolConfig(pool.strategy(), pool.backends(), moved, pool.discovery()));
+            c = c.withDefaultPool(new PoolConfig(pool.strategy(), pool.backends(), moved, pool.discovery(),
+                    pool.fallback(), pool.pluginBudgetMs()));
         }
         return c;
     }

@@ -79,6 +79,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
             engine.batch(() -> { // each pool built once, not once per backend
                 for (Map.Entry<String, PoolConfig> e : config.allPools().entrySet()) {
                     engine.addPool(e.getKey(), e.getValue().strategy());
+                    engine.setFallback(e.getKey(), e.getValue().fallback(), e.getValue().pluginBudgetMs());
                     for (BackendSpec s : ConfigSpecs.backendSpecs(e.getValue(), demoPorts)) {
                         engine.addBackend(e.getKey(), s, false);
                     }
@@ -108,7 +109,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
         this.admin = a;
         this.health = h;
         this.metricsPoller = m;
-        this.reload = new ConfigReload(engine, fleet, disc, a, h);
+        this.reload = new ConfigReload(engine, fleet, disc, a, h, p);
     }
 
     /** Starts a listener; a port in use is reported with the field and the address, not as a bare BindException. */

@@ -4,6 +4,7 @@ import dev.fulcrum.config.ConfigException;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.ConfigProblem;
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.replay.ReplayFiles;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -81,6 +82,23 @@ public final class FulcrumCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     CompareOptions comparison = new CompareOptions();
 
+    // plugin strategies (docs/PLUGINS.md): the flag, and their loading before any config is read
+    @Option(names = "--plugins", paramLabel = "DIR", description = "load plugin strategies from the jars in DIR"
+            + " (repeatable; $XDG_CONFIG_HOME/fulcrum/plugins is always looked in)")
+    List<Path> plugins = new java.util.ArrayList<>();
+
+    /** Registers the plugins' strategies; a problem is printed as one line naming the jar (then exit 2). */
+    private boolean loadPlugins() {
+        try {
+            PluginLoader.loadAndRegister(plugins, PluginLoader.defaultDirectory());
+            return true;
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.flush();
+            return false;
+        }
+    }
+
     FulcrumCommand(WindowLauncher window) {
         this(window, null);
     }
@@ -103,10 +121,13 @@ public final class FulcrumCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (!trust && !untrust && !loadPlugins()) {
+            return CONFIG_ERROR;
+        }
         if (checkConfig != null) {
             return check(checkConfig);
         }
-        if (comparison.given()) {
+        if (comparison.given() && (replay == null || comparison.givenBesideReplay())) {
             return comparison.run(config);
         }
         if (lesson != null || checkLesson || stepPause != null) {
@@ -146,6 +167,10 @@ public final class FulcrumCommand implements Callable<Integer> {
             printProblems(e.problems());
             return CONFIG_ERROR;
         }
+        int replayProblem = checkReplay();
+        if (replayProblem >= 0) {
+            return replayProblem;
+        }
         if (headless) {
             return runHeadless(cfg);
         }
@@ -155,9 +180,11 @@ public final class FulcrumCommand implements Callable<Integer> {
                 LOG.warn("{}", ports.note());
             }
             // the default config opens on something to see: gentle traffic, unless the command line says not to
-            return window.embedded(ports.apply(cfg), config, ports, !noTraffic);
+            // (or a replay is what it sends)
+            return window.embedded(ports.apply(cfg), config, ports, !noTraffic && replayChecked == null,
+                    replayChecked, replaySpeed());
         }
-        return window.embedded(cfg, config, this::overrides, false);
+        return window.embedded(cfg, config, this::overrides, false, replayChecked, replaySpeed());
     }
 
     FulcrumConfig loadConfig() {
@@ -223,6 +250,91 @@ public final class FulcrumCommand implements Callable<Integer> {
         System.err.flush();
     }
 
+    // ---------------------------------------------------------------- --replay FILE [--speed X], docs/REFERENCE.md §1
+
+    @Option(names = "--replay", paramLabel = "FILE", description = "once the proxy listens, send the requests"
+            + " recorded in FILE (HAR, nginx access log, Fulcrum's JSON access log) through it at their recorded times;"
+            + " headless prints its progress and a summary line on standard error and keeps running")
+    Path replay;
+
+    @Option(names = "--speed", paramLabel = "X", description = "with --replay: X times as fast as recorded,"
+            + " 0.01-1000 (default: 1)")
+    Double speed;
+
+    /** The --replay recording, read through once before anything starts; null without --replay. */
+    ReplayFiles.Checked replayChecked;
+
+    /** --speed, or 1. */
+    double replaySpeed() {
+        return speed == null ? 1 : speed;
+    }
+
+    /** The --format of the recording (har, nginx, fulcrum-json), or null to tell it by its content. */
+    String replayFormat() {
+        return comparison.format;
+    }
+
+    /** The --log-format of an nginx recording, or null for combined. */
+    String replayLogFormat() {
+        return comparison.logFormat;
+    }
+
+    /**
+     * Reads the --replay recording through once, before anything starts, and prints its bad lines
+     * ({@code FILE:LINE: reason}) on standard error: the exit code when it cannot be replayed (a flag out of range,
+     * a file that cannot be read, more than 1% of its lines bad), -1 when it can (or there is none).
+     */
+    int checkReplay() {
+        if (replay == null) {
+            if (speed != null) {
+                System.err.println("fulcrum: --speed goes with --replay FILE");
+                return CONFIG_ERROR;
+            }
+            return -1;
+        }
+        try {
+            dev.fulcrum.replay.LiveReplay.requireSpeed(replaySpeed());
+        } catch (IllegalArgumentException e) {
+            System.err.println("fulcrum: --" + e.getMessage());
+            return CONFIG_ERROR;
+        }
+        ReplayFiles.Checked c;
+        try {
+            c = ReplayFiles.check(replay, replayFormat(), replayLogFormat());
+        } catch (IllegalArgumentException e) {
+            System.err.println("fulcrum: " + e.getMessage());
+            return CONFIG_ERROR;
+        } catch (java.nio.file.NoSuchFileException e) {
+            System.err.println("fulcrum: --replay: " + replay + ": no such file");
+            return CONFIG_ERROR;
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            System.err.println("fulcrum: --replay: " + replay + ": " + e.getMessage());
+            return CONFIG_ERROR;
+        }
+        c.problems().forEach(System.err::println);
+        if (c.bad() > 0) {
+            System.err.println(c.badSummary());
+        }
+        System.err.flush();
+        if (c.tooManyBad()) {
+            return CONFIG_ERROR;
+        }
+        replayChecked = c;
+        return -1;
+    }
+
+    /** Starts the checked replay through the proxy at {@code proxyUrl}, its lines on standard error. */
+    void startReplay(String proxyUrl) {
+        java.net.URI p = java.net.URI.create(proxyUrl);
+        String host = p.getHost();
+        if (host == null || host.equals("0.0.0.0") || host.equals("[::]") || host.equals("[0:0:0:0:0:0:0:0]")) {
+            host = "127.0.0.1"; // a wildcard listener is reached on loopback
+        }
+        java.net.URI target = java.net.URI.create(p.getScheme() + "://" + host + ":" + p.getPort());
+        dev.fulcrum.replay.ReplayConsole.start(dev.fulcrum.replay.LiveReplay.of(replayChecked.source(),
+                replayChecked.span(), target, replaySpeed(), null), System.err);
+    }
+
     private int runHeadless(FulcrumConfig cfg) {
         FulcrumApp app;
         try {
@@ -249,6 +361,9 @@ public final class FulcrumCommand implements Callable<Integer> {
         }
         stdout().println(app.readyLine());
         stdout().flush();
+        if (replayChecked != null) {
+            startReplay(app.proxy().url());
+        }
         try {
             stop.await();
         } catch (InterruptedException e) {

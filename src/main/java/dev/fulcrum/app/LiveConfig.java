@@ -18,10 +18,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The running config as it is now: the config applied last, with each pool's members, weights and strategy as the
- * engine has them and each demo backend's faults as it runs them. It is what {@code GET /api/config} answers and a
- * save writes, so a save keeps what the operator changed live. Backends a discovery source added are left out: its
- * source brings them back.
+ * The running config as it is now: the config applied last, with each pool's members, weights, labels and strategy
+ * as the engine has them and each demo backend's faults as it runs them. It is what {@code GET /api/config} answers
+ * and a save writes, so a save keeps what the operator changed live. Backends a discovery source added are left out:
+ * its source brings them back.
  *
  * <p>Example: the config lists {@code a} (weight 1) and demo backend {@code d} (latency 5 ms); the operator set
  * {@code a} to weight 3, added {@code b} and gave {@code d} 200 ms. The live config lists {@code a} weight 3,
@@ -54,13 +54,15 @@ final class LiveConfig {
                 if (demoIds.contains(v.id())) {
                     DemoBackend d = demos.get(v.id());
                     demosNow.add(new DemoBackendConfig(v.id(), d == null ? 0 : d.spec().port(), v.weight(),
-                            d == null ? 5 : Math.round(d.latencyMs()), d == null ? 0 : d.errorRate()));
+                            d == null ? 5 : Math.round(d.latencyMs()), d == null ? 0 : d.errorRate(), v.labels()));
                 } else {
-                    backends.add(new BackendConfig(v.id(), v.url(), v.weight(), v.maxInFlight(), v.backup()));
+                    backends.add(new BackendConfig(v.id(), v.url(), v.weight(), v.maxInFlight(), v.backup(),
+                            v.labels()));
                 }
             }
             PoolConfig next = new PoolConfig(pool == null ? pc.strategy() : pool.snapshot().spec(), backends, demosNow,
-                    pc.discovery());
+                    pc.discovery(), pool == null ? pc.fallback() : pool.fallback(),
+                    pool == null ? pc.pluginBudgetMs() : pool.pluginBudgetMs());
             if (e.getKey().equals(Engine.DEFAULT_POOL)) {
                 def = next;
             } else {

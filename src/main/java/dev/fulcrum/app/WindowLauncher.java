@@ -33,6 +33,19 @@ public interface WindowLauncher {
     }
 
     /**
+     * {@link #embedded(FulcrumConfig, Path, UnaryOperator, boolean)}, and with {@code replay} (not null) the window
+     * replays that recording through its proxy at {@code speed} once the engine listens, as the Traffic tab's
+     * <i>Replay a recording…</i> does ({@code --replay FILE [--speed X]}, docs/REFERENCE.md §1). A launcher without
+     * traffic of its own opens the window without.
+     *
+     * @return the process exit code
+     */
+    default int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                         boolean gentleTraffic, dev.fulcrum.replay.ReplayFiles.Checked replay, double speed) {
+        return embedded(config, configFile, overrides, gentleTraffic);
+    }
+
+    /**
      * Opens the window on a remote Fulcrum ({@code http://host:adminport}) or a HAProxy fleet
      * ({@code haproxy://host:port[,host:port...]}).
      *

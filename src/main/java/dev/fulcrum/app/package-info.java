@@ -13,11 +13,14 @@
  *   <li>{@link dev.fulcrum.app.FulcrumCommand} is the command line of docs/REFERENCE.md §1: check, headless, or a
  *       window through a {@link dev.fulcrum.app.WindowLauncher}; {@code --lesson FILE --check} through a
  *       {@link dev.fulcrum.app.LessonChecker} (docs/REFERENCE.md §5).</li>
+ *   <li>{@code PluginLoader} finds the strategies of plugin jars ({@code --plugins DIR} and the config folder's
+ *       {@code plugins}) with {@link java.util.ServiceLoader} and registers them before any config is read
+ *       (docs/PLUGINS.md).</li>
  *   <li>{@link dev.fulcrum.app.EmbeddedFulcrum} is what the desktop window sees of a Fulcrum in this process.</li>
  * </ul>
  *
  * <p>May use: {@code engine}, {@code proxy}, {@code health}, {@code admin}, {@code config}, {@code demo},
- * {@code discovery}, {@code replay} ({@code --compare}), {@code time}, picocli. Must not use: {@code dev.fulcrum.ui}, {@code dev.fulcrum.lesson} or
+ * {@code discovery}, {@code replay} ({@code --compare}), {@code spi} (to load plugins), {@code time}, picocli. Must not use: {@code dev.fulcrum.ui}, {@code dev.fulcrum.lesson} or
  * JavaFX; the window and the lessons are above this package and reach it only through
  * {@link dev.fulcrum.app.EmbeddedFulcrum}, and {@code dev.fulcrum.Main} hands the command line the window to open and
  * the lessons' checker. {@code ArchitectureTest} holds these rules.

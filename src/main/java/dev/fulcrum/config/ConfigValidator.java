@@ -57,7 +57,10 @@ public final class ConfigValidator {
         return List.copyOf(v.problems);
     }
 
-    /** Every problem of one backend on its own (id, url, weight, maxInFlight); uniqueness needs the whole config. */
+    /**
+     * Every problem of one backend on its own (id, url, weight, maxInFlight, labels); uniqueness needs the whole
+     * config.
+     */
     public static List<ConfigProblem> validateBackend(BackendConfig backend, String path) {
         ConfigValidator v = new ConfigValidator();
         v.backend(backend, path);
@@ -181,6 +184,7 @@ public final class ConfigValidator {
 
     private void pool(PoolConfig pool, String prefix) {
         strategy(pool.strategy(), ConfigPaths.child(prefix, "strategy"));
+        fallback(pool, prefix);
         for (int i = 0; i < pool.backends().size(); i++) {
             backend(pool.backends().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "backends"), i));
         }
@@ -189,6 +193,21 @@ public final class ConfigValidator {
         }
         for (int i = 0; i < pool.discovery().size(); i++) {
             discovery(pool.discovery().get(i), ConfigPaths.index(ConfigPaths.child(prefix, "discovery"), i));
+        }
+    }
+
+    /** A pool's fallback is a built-in strategy, checked as a strategy is; the plugin budget is 1-1000 ms. */
+    private void fallback(PoolConfig pool, String prefix) {
+        String path = ConfigPaths.child(prefix, "fallback");
+        String problem = dev.fulcrum.engine.strategy.Strategies.fallbackProblem(pool.fallback());
+        if (problem != null) {
+            add(ConfigPaths.child(path, "type"), problem, pool.fallback().type());
+        } else {
+            strategy(pool.fallback(), path);
+        }
+        String budget = Limits.pluginBudgetMs(pool.pluginBudgetMs());
+        if (budget != null) {
+            add(ConfigPaths.child(prefix, "pluginBudgetMs"), budget, pool.pluginBudgetMs());
         }
     }
 
@@ -236,6 +255,14 @@ public final class ConfigValidator {
         rule(Limits.url(b.url()), ConfigPaths.child(path, "url"), b.url());
         rule(Limits.weight(b.weight()), ConfigPaths.child(path, "weight"), b.weight());
         rule(Limits.maxInFlight(b.maxInFlight()), ConfigPaths.child(path, "maxInFlight"), b.maxInFlight());
+        labels(b.labels(), path);
+    }
+
+    /** A backend's or demo backend's labels, each problem at {@code path.labels} or {@code path.labels.NAME}. */
+    private void labels(Map<String, String> labels, String path) {
+        for (Violation v : Limits.labels(labels)) {
+            add(ConfigPaths.child(path, v.field()), v.message(), v.value());
+        }
     }
 
     private void demoBackend(DemoBackendConfig d, String path) {
@@ -244,6 +271,7 @@ public final class ConfigValidator {
         rule(Limits.weight(d.weight()), ConfigPaths.child(path, "weight"), d.weight());
         rule(Limits.demoLatencyMs(d.latencyMs()), ConfigPaths.child(path, "latencyMs"), d.latencyMs());
         rule(Limits.rate(d.errorRate()), ConfigPaths.child(path, "errorRate"), d.errorRate());
+        labels(d.labels(), path);
     }
 
     private void healthCheck(HealthCheckConfig h) {

@@ -26,7 +26,8 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
                             List<DemoBackendConfig> demoBackends, HealthCheckConfig healthCheck,
                             OutlierConfig outlierDetection, BreakerConfig circuitBreaker, RetryConfig retries,
                             TimeoutConfig timeouts, long slowStartMs, StickyConfig stickySession,
-                            Map<String, PoolConfig> pools, List<RouteConfig> routes, List<DiscoveryConfig> discovery) {
+                            Map<String, PoolConfig> pools, List<RouteConfig> routes, List<DiscoveryConfig> discovery,
+                            StrategySpec fallback, long pluginBudgetMs) {
 
     /**
      * Every field at its docs/REFERENCE.md §2.1 default. Not a valid config on its own: it has no backend.
@@ -34,7 +35,7 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
     public static final FulcrumConfig DEFAULT = new FulcrumConfig(ProxyConfig.DEFAULT, AdminConfig.DEFAULT,
             PoolConfig.DEFAULT_STRATEGY, List.of(), List.of(), HealthCheckConfig.DEFAULT, OutlierConfig.DEFAULT,
             BreakerConfig.DEFAULT, RetryConfig.DEFAULT, TimeoutConfig.DEFAULT, 0, StickyConfig.DEFAULT, Map.of(),
-            List.of(), List.of());
+            List.of(), List.of(), PoolConfig.DEFAULT_FALLBACK, PoolConfig.DEFAULT_PLUGIN_BUDGET_MS);
 
     public FulcrumConfig {
         proxy = proxy == null ? ProxyConfig.DEFAULT : proxy;
@@ -52,6 +53,18 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
         pools = pools == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(pools));
         routes = routes == null ? List.of() : List.copyOf(routes);
         discovery = discovery == null ? List.of() : List.copyOf(discovery);
+        fallback = fallback == null ? PoolConfig.DEFAULT_FALLBACK : fallback.withDefaults();
+    }
+
+    /** A config whose default pool has the default fallback and plugin budget. */
+    public FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec strategy, List<BackendConfig> backends,
+                         List<DemoBackendConfig> demoBackends, HealthCheckConfig healthCheck,
+                         OutlierConfig outlierDetection, BreakerConfig circuitBreaker, RetryConfig retries,
+                         TimeoutConfig timeouts, long slowStartMs, StickyConfig stickySession,
+                         Map<String, PoolConfig> pools, List<RouteConfig> routes, List<DiscoveryConfig> discovery) {
+        this(proxy, admin, strategy, backends, demoBackends, healthCheck, outlierDetection, circuitBreaker, retries,
+                timeouts, slowStartMs, stickySession, pools, routes, discovery, PoolConfig.DEFAULT_FALLBACK,
+                PoolConfig.DEFAULT_PLUGIN_BUDGET_MS);
     }
 
     /** A config without discovery in the default pool. */
@@ -72,7 +85,7 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
 
     /** The pool named {@code default}: the top-level strategy, backends and demo backends. */
     public PoolConfig defaultPool() {
-        return new PoolConfig(strategy, backends, demoBackends, discovery);
+        return new PoolConfig(strategy, backends, demoBackends, discovery, fallback, pluginBudgetMs);
     }
 
     /** Every pool by name, {@code default} first, then {@code pools} in file order. */
@@ -99,31 +112,38 @@ public record FulcrumConfig(ProxyConfig proxy, AdminConfig admin, StrategySpec s
     /** This config with the proxy's HTTP port replaced (the {@code --proxy-port} override; 0 = any free port). */
     public FulcrumConfig withProxyPort(int port) {
         return new FulcrumConfig(proxy.withPort(port), admin, strategy, backends, demoBackends, healthCheck,
-                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery);
+                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery,
+                fallback, pluginBudgetMs);
     }
 
     /** This config with the HTTPS port replaced (the {@code --tls-port} override; 0 = any free port). */
     public FulcrumConfig withTlsPort(int port) {
         return new FulcrumConfig(proxy.withTls(proxy.tls().withPort(port)), admin, strategy, backends, demoBackends,
                 healthCheck, outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools,
-                routes, discovery);
+                routes, discovery, fallback, pluginBudgetMs);
     }
 
     /** This config with the admin API's port replaced (the {@code --admin-port} override; 0 = any free port). */
     public FulcrumConfig withAdminPort(int port) {
         return new FulcrumConfig(proxy, admin.withPort(port), strategy, backends, demoBackends, healthCheck,
-                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery);
+                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery,
+                fallback, pluginBudgetMs);
     }
 
-    /** This config with the default pool's strategy, backends and demo backends replaced. */
+    /**
+     * This config with the default pool's strategy, backends, demo backends, fallback and plugin budget replaced
+     * (its discovery kept).
+     */
     public FulcrumConfig withDefaultPool(PoolConfig pool) {
         return new FulcrumConfig(proxy, admin, pool.strategy(), pool.backends(), pool.demoBackends(), healthCheck,
-                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery);
+                outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, stickySession, pools, routes, discovery,
+                pool.fallback(), pool.pluginBudgetMs());
     }
 
     /** This config with the named pools replaced (not {@code default}: use {@link #withDefaultPool}). */
     public FulcrumConfig withPools(Map<String, PoolConfig> newPools) {
         return new FulcrumConfig(proxy, admin, strategy, backends, demoBackends, healthCheck, outlierDetection,
-                circuitBreaker, retries, timeouts, slowStartMs, stickySession, newPools, routes, discovery);
+                circuitBreaker, retries, timeouts, slowStartMs, stickySession, newPools, routes, discovery, fallback,
+                pluginBudgetMs);
     }
 }

@@ -13,17 +13,36 @@ import java.util.List;
  * @param backends     real backends; never null
  * @param demoBackends demo backends Fulcrum starts itself; never null
  * @param discovery    sources of further backends (DNS, a watched file); never null
+ * @param fallback     the built-in strategy that takes over when a plugin strategy fails (docs/PLUGINS.md); never
+ *                     null, round robin unless set
+ * @param pluginBudgetMs how long a plugin strategy's picks may take on average over a second (1-1000)
  */
 public record PoolConfig(StrategySpec strategy, List<BackendConfig> backends, List<DemoBackendConfig> demoBackends,
-                         List<DiscoveryConfig> discovery) {
+                         List<DiscoveryConfig> discovery, StrategySpec fallback, long pluginBudgetMs) {
     public static final StrategySpec DEFAULT_STRATEGY = StrategySpec.of(StrategySpec.SMOOTH_WRR);
+    /** The fallback of a pool that names none. */
+    public static final StrategySpec DEFAULT_FALLBACK = StrategySpec.of(StrategySpec.ROUND_ROBIN);
+    /** A plugin's budget when none is set: a guess at "clearly slower than any strategy should be". */
+    public static final long DEFAULT_PLUGIN_BUDGET_MS = 5;
     public static final PoolConfig DEFAULTS = new PoolConfig(DEFAULT_STRATEGY, List.of(), List.of(), List.of());
 
     public PoolConfig {
         strategy = strategy == null ? DEFAULT_STRATEGY : strategy.withDefaults();
+        fallback = fallback == null ? DEFAULT_FALLBACK : fallback.withDefaults();
         backends = backends == null ? List.of() : List.copyOf(backends);
         demoBackends = demoBackends == null ? List.of() : List.copyOf(demoBackends);
         discovery = discovery == null ? List.of() : List.copyOf(discovery);
+    }
+
+    /** A pool with the default fallback and plugin budget. */
+    public PoolConfig(StrategySpec strategy, List<BackendConfig> backends, List<DemoBackendConfig> demoBackends,
+                      List<DiscoveryConfig> discovery) {
+        this(strategy, backends, demoBackends, discovery, DEFAULT_FALLBACK, DEFAULT_PLUGIN_BUDGET_MS);
+    }
+
+    /** This pool with another fallback and plugin budget. */
+    public PoolConfig withFallback(StrategySpec newFallback, long budgetMs) {
+        return new PoolConfig(strategy, backends, demoBackends, discovery, newFallback, budgetMs);
     }
 
     /** A pool with static members only. */

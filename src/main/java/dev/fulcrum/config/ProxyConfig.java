@@ -13,14 +13,23 @@ package dev.fulcrum.config;
  * @param ioThreads      threads that run the proxy's sockets; 0 = one per core, at least 2
  * @param recentRequests completed requests each of those threads keeps for the window and {@code /api/requests}
  *                       (overwriting the oldest); 0 keeps none
+ * @param logDecisions   record how each request's backend was chosen (candidates, scores, draws, fallbacks) in the
+ *                       access log's {@code "decision"} and the request stream; a reload changes it live
  */
 public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
-                          boolean preserveHost, TlsConfig tls, int ioThreads, int recentRequests) {
+                          boolean preserveHost, TlsConfig tls, int ioThreads, int recentRequests,
+                          boolean logDecisions) {
     public static final int DEFAULT_RECENT_REQUESTS = 1024;
     public static final ProxyConfig DEFAULT = new ProxyConfig("127.0.0.1", 8080, 8192, 30_000, null, true, TlsConfig.DEFAULT, 0);
 
     public ProxyConfig {
         tls = tls == null ? TlsConfig.DEFAULT : tls;
+    }
+
+    /** A listener that does not record decisions. */
+    public ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                       boolean preserveHost, TlsConfig tls, int ioThreads, int recentRequests) {
+        this(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads, recentRequests, false);
     }
 
     /** A listener keeping the default number of recent requests. */
@@ -32,11 +41,16 @@ public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainT
 
     public ProxyConfig withPort(int newPort) {
         return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads,
-                recentRequests);
+                recentRequests, logDecisions);
     }
 
     public ProxyConfig withTls(TlsConfig t) {
         return new ProxyConfig(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, t, ioThreads,
-                recentRequests);
+                recentRequests, logDecisions);
+    }
+
+    public ProxyConfig withLogDecisions(boolean on) {
+        return new ProxyConfig(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads,
+                recentRequests, on);
     }
 }

@@ -85,6 +85,9 @@ final class TreeBinder {
         if (raw == StrategySpec.class) {
             return strategy(node, fallback, path);
         }
+        if (raw == Object.class) {
+            return numberOrWord(node, fallback, path);
+        }
         if (raw.isRecord()) {
             return record(node, raw, fallback, path);
         }
@@ -222,6 +225,22 @@ final class TreeBinder {
             }
         }
         return new StrategySpec(type, options);
+    }
+
+    /**
+     * A setting that takes a number or a word (the score strategy's {@code missing}): a JSON number is bound as a
+     * double, a string as itself; which words are allowed is the option's check.
+     */
+    private Object numberOrWord(JsonNode node, Object fallback, String path) {
+        if (node.isNumber()) {
+            Double d = json.number(node, path);
+            return d == null ? fallback : d;
+        }
+        if (node.isTextual()) {
+            return node.textValue();
+        }
+        json.wrong(path, "must be a number or a string", node);
+        return fallback;
     }
 
     /** The values for what an object of {@code type} leaves out: its shape's, the config's entry defaults, else {@code fallback}. */

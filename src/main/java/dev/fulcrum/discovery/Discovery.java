@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps each pool's discovered backends in step with their sources: every {@code refreshMs} a source is
  * asked again; new backends join with slow start, vanished ones drain and are then removed, changed weights
- * are applied. A source that fails keeps its last good set (a DNS outage must not empty a pool) and says so
- * in the log and as a {@code discovery} event once per problem: when it starts, and again only if the problem
- * changes or comes back after a good answer. An entry the engine refuses (its id taken by another backend) stays
+ * and labels are applied in place. A source that fails keeps its last good set (a DNS outage must not empty a
+ * pool) and says so in the log and as a {@code discovery} event once per problem: when it starts, and again only if
+ * the problem changes or comes back after a good answer. An entry the engine refuses (its id taken by another backend) stays
  * refused every refresh but is logged the same way, once, not every {@code refreshMs}.
  *
  * <p>Threading: every refresh runs on the one {@link Scheduler} given (a system scheduler's single thread, or
@@ -191,8 +191,13 @@ public final class Discovery implements AutoCloseable {
                 } else if (!had.url().equals(s.url())) {
                     engine.remove(s.id()); // the id now means another address: drain the old one, add next round
                     r.owned.remove(s.id());
-                } else if (had.weight() != s.weight()) {
-                    engine.setWeight(s.id(), s.weight());
+                } else {
+                    if (had.weight() != s.weight()) {
+                        engine.setWeight(s.id(), s.weight());
+                    }
+                    if (!had.labels().equals(s.labels())) {
+                        engine.relabel(s.id(), s.labels()); // in place: its breaker and counters stay
+                    }
                     r.owned.put(s.id(), s);
                 }
             } catch (EngineException e) {

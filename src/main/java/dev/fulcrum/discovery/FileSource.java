@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A JSON file listing backends, {@code [{"id":"a","url":"http://10.0.0.5:8080","weight":2}, ...]}, re-read
- * every refresh. A file that is missing or unreadable, does not parse, or names a bad id, URL, weight or
- * maxInFlight is an error that keeps the last good list (a half-saved file, or one deleted while a deploy tool
- * replaces it, must not empty the pool); only a valid file listing no backends, {@code []}, means none.
+ * A JSON file listing backends, {@code [{"id":"a","url":"http://10.0.0.5:8080","weight":2,"labels":{"zone":"b"}},
+ * ...]}, re-read every refresh. A file that is missing or unreadable, does not parse, or names a bad id, URL, weight,
+ * maxInFlight or label is an error that keeps the last good list (a half-saved file, or one deleted while a deploy
+ * tool replaces it, must not empty the pool); only a valid file listing no backends, {@code []}, means none.
  * Entries are read by the config's own rules ({@link ConfigLoader#parseBackends}): a wrong type is an error, never
  * converted.
  */

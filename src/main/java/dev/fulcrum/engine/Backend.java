@@ -46,6 +46,11 @@ public final class Backend implements Comparable<Backend> {
      */
     volatile boolean unverified;
     long upSinceNanos; // [SlowStart] MIN = not ramping
+    /**
+     * [PoolControl] when it joined a running pool (ticker nanos), set once before the snapshot that first holds it;
+     * MIN = present when the pool started. The score strategy's cold start reads it.
+     */
+    long joinedAtNanos = Long.MIN_VALUE;
     BackendState lastReportedState = BackendState.UP; // [PoolControl] the state the last event told
     final BreakerEventOrder breakerEvents = new BreakerEventOrder();
 
@@ -133,6 +138,19 @@ public final class Backend implements Comparable<Backend> {
 
     void resetEwma(Ticker ticker, long decayMs) {
         ewma = new PeakEwma(ticker, decayMs);
+    }
+
+    /**
+     * The configured weight, as the control thread last set it. A strategy reads it when it is built (on the control
+     * thread); from a request thread it may be one reweight behind.
+     */
+    public int weight() {
+        return weight;
+    }
+
+    /** When it joined its pool after the pool started (ticker nanos), or {@link Long#MIN_VALUE} when it was there. */
+    public long joinedAtNanos() {
+        return joinedAtNanos;
     }
 
     /** Its labels, sorted by name, never null (docs/REFERENCE.md §2.1 {@code labels}). */

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.DecisionLog;
 import dev.fulcrum.engine.strategy.Explanation;
 import dev.fulcrum.engine.strategy.Placement;
 import dev.fulcrum.engine.strategy.RandomSource;
@@ -49,11 +50,31 @@ import java.util.TreeSet;
  * @param panic      true when every primary was ejected and ejections are being ignored (they are candidates)
  * @param stickyCookie the backend the request's sticky cookie names, or null
  * @param summary    one or two sentences saying the above in words
+ * @param scores     the score the strategy gave each candidate it scored (adaptive, power-of-two's drawn ones, a score
+ *                   strategy), with the fallback that stood in for a score of its own; empty when it scores nothing
+ * @param fallbacks  why the pick did not come from the configured strategy (a plugin that failed); empty otherwise
  */
 public record DecisionTrace(String pool, String strategy, String hashKey, String key, Long keyHash,
                             Placement placement, Integer boundedLoadCap, List<Filtered> filtered, List<Candidate> candidates,
                             List<String> draws, String picked, boolean fromBackup, boolean panic, String stickyCookie,
-                            String summary) {
+                            String summary, List<Scored> scores, List<String> fallbacks) {
+
+    /** A trace without scores or fallbacks. */
+    public DecisionTrace(String pool, String strategy, String hashKey, String key, Long keyHash, Placement placement,
+                         Integer boundedLoadCap, List<Filtered> filtered, List<Candidate> candidates, List<String> draws,
+                         String picked, boolean fromBackup, boolean panic, String stickyCookie, String summary) {
+        this(pool, strategy, hashKey, key, keyHash, placement, boundedLoadCap, filtered, candidates, draws, picked,
+                fromBackup, panic, stickyCookie, summary, List.of(), List.of());
+    }
+
+    /**
+     * One candidate's score as the strategy gave it ({@link DecisionLog#score}).
+     *
+     * @param fallback null when the score is the backend's own; else why another stood in ({@code stale},
+     *                 {@code missing}, {@code cold-start})
+     */
+    public record Scored(String backend, double score, String fallback) {
+    }
 
     /** Why a member is not a candidate (PoolSnapshot's filter, exactly). */
     public enum Reason { DOWN, EJECTED, DRAINING, DRAINED, BREAKER_OPEN, WEIGHT_ZERO }
@@ -117,12 +138,14 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             filtered.add(new Filtered(v.id(), List.copyOf(reasons)));
         }
 
-        // the strategy says where the request goes and how it came to that, moving nothing a real pick moves
-        Explanation x = s.primary().explain(request, random);
+        // the strategy says where the request goes and how it came to that, moving nothing a real pick moves; what it
+        // scores and any fallback it takes are heard through the request's decision log
+        Heard heard = new Heard(request);
+        Explanation x = s.primary().explain(heard, random);
         Backend picked = x.picked();
         boolean fromBackup = false;
         if (picked == null && s.backup() != null) {
-            picked = s.backup().explain(request, random).picked();
+            picked = s.backup().explain(heard, random).picked();
             fromBackup = picked != null;
         }
         String hashKey = x.hashKey();
@@ -138,7 +161,7 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
                 .filter(c -> c.backend().equals(stickyCookie) && c.admitting() && (!c.backup() || !anyPrimaryAdmits))
                 .findFirst().orElse(null);
         String summary = summary(type, key, keyHash, placement, cap, filtered, candidates, draws, pickedId, fromBackup,
-                s.panic());
+                s.panic(), heard.scores, heard.fallbacks);
         if (sticky != null) {
             pickedId = sticky.backend();
             fromBackup = sticky.backup();
@@ -148,7 +171,80 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             summary = "The sticky cookie names " + stickyCookie + ", which cannot take the request now; so: " + summary;
         }
         return new DecisionTrace(s.pool(), type, hashKey, key, keyHash, placement, cap, List.copyOf(filtered),
-                List.copyOf(candidates), draws, pickedId, fromBackup, s.panic(), stickyCookie, summary);
+                List.copyOf(candidates), draws, pickedId, fromBackup, s.panic(), stickyCookie, summary,
+                List.copyOf(heard.scores), List.copyOf(heard.fallbacks));
+    }
+
+    /** The request as the strategy reads it, whose decision log keeps the scores and fallbacks the strategy writes. */
+    private static final class Heard implements RequestContext, DecisionLog {
+        private final RequestContext request;
+        final List<Scored> scores = new ArrayList<>();
+        final List<String> fallbacks = new ArrayList<>();
+
+        Heard(RequestContext request) {
+            this.request = request;
+        }
+
+        @Override
+        public String clientIp() {
+            return request.clientIp();
+        }
+
+        @Override
+        public String method() {
+            return request.method();
+        }
+
+        @Override
+        public String path() {
+            return request.path();
+        }
+
+        @Override
+        public String header(String name) {
+            return request.header(name);
+        }
+
+        @Override
+        public String cookie(String name) {
+            return request.cookie(name);
+        }
+
+        @Override
+        public String queryParam(String name) {
+            return request.queryParam(name);
+        }
+
+        @Override
+        public void hashed(String key, long hash) {
+            request.hashed(key, hash);
+        }
+
+        @Override
+        public void spilled() {
+            request.spilled();
+        }
+
+        @Override
+        public DecisionLog decisions() {
+            return this;
+        }
+
+        @Override
+        public void score(Backend backend, double score, String fallback) {
+            scores.removeIf(s -> s.backend().equals(backend.id())); // a strategy that picks twice scores twice
+            scores.add(new Scored(backend.id(), score, fallback));
+        }
+
+        @Override
+        public void draw(double value) {
+            // the draws this account shows are the backends drawn (Explanation.draws), not the numbers
+        }
+
+        @Override
+        public void fallback(String reason) {
+            fallbacks.add(reason);
+        }
     }
 
     private static void addCandidates(Candidates c, PoolSnapshot s, boolean backup, List<Candidate> out,
@@ -174,7 +270,7 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
     private static String summary(String type, String key, Long hash, Placement placement, Integer cap,
                                   List<Filtered> filtered,
                                   List<Candidate> candidates, List<String> draws, String picked, boolean fromBackup,
-                                  boolean panic) {
+                                  boolean panic, List<Scored> scores, List<String> fallbacks) {
         StringBuilder sb = new StringBuilder(type).append(": ");
         if (key != null) {
             sb.append("key '").append(key).append("' hashes to ").append(hex(hash));
@@ -211,6 +307,21 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
         if (!draws.isEmpty()) {
             sb.append("; drew ").append(String.join(" and ", draws));
         }
+        if (!scores.isEmpty()) {
+            sb.append("; scored ");
+            for (int i = 0; i < scores.size(); i++) {
+                Scored s = scores.get(i);
+                String score = String.format(Locale.ROOT, "%.3f", s.score()).replaceAll("0+$", "");
+                sb.append(i == 0 ? "" : ", ").append(s.backend()).append(' ')
+                        .append(score.endsWith(".") ? score.substring(0, score.length() - 1) : score);
+                if (s.fallback() != null) {
+                    sb.append(" (").append(fallbackWords(s.fallback())).append(')');
+                }
+            }
+        }
+        for (String f : fallbacks) {
+            sb.append("; the configured strategy did not pick (").append(f).append("), the pool's fallback did");
+        }
         if (picked == null) {
             sb.append("; no backend can take the request (503)");
         } else {
@@ -223,6 +334,16 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
             }
         }
         return sb.append('.').toString();
+    }
+
+    /** Why a stand-in score was used, in words. */
+    private static String fallbackWords(String fallback) {
+        return switch (fallback) {
+            case "stale" -> "a stand-in: its metrics were stale";
+            case "missing" -> "a stand-in: it reported no metrics";
+            case "cold-start" -> "a stand-in: a cold start, no history yet";
+            default -> "a stand-in: " + fallback;
+        };
     }
 
     private static String hex(Long h) {

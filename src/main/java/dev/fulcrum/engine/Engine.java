@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.rules.Violation;
@@ -234,6 +235,20 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /**
+     * Gives a running backend other labels (a reloaded config, a discovery file), keeping everything else about it:
+     * breaker, counters, weight. 400 for labels {@link Limits#labels} refuses, 404 for an unknown id.
+     */
+    public void relabel(String id, Map<String, String> labels) {
+        requireLabels(labels);
+        Map<String, String> sorted = labels == null || labels.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
+        run(() -> {
+            Backend b = require(id);
+            pools.get(b.pool()).control().relabel(b, sorted);
+        });
+    }
+
     public void drain(String id) {
         run(() -> {
             Backend b = require(id);
@@ -298,6 +313,31 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /**
+     * Sets the strategy {@code pool} falls back to when its plugin strategy fails, and that plugin's budget
+     * (docs/REFERENCE.md §2.1 {@code fallback}, {@code pluginBudgetMs}).
+     *
+     * @throws EngineException 400 naming the field: a fallback that is no built-in strategy, a budget outside
+     *                         1-1000 ms; 404 for an unknown pool
+     */
+    public void setFallback(String pool, StrategySpec fallback, long pluginBudgetMs) {
+        refuse("fallback", Strategies.fallbackProblem(fallback), fallback == null ? null : fallback.type());
+        if (fallback != null && fallback.type() != null) {
+            List<String> problems = Strategies.validate(fallback.withDefaults());
+            if (!problems.isEmpty()) {
+                throw new EngineException(400, "fallback." + problems.get(0));
+            }
+        }
+        refuse("pluginBudgetMs", Limits.pluginBudgetMs(pluginBudgetMs), pluginBudgetMs);
+        run(() -> {
+            Pool p = pools.get(pool);
+            if (p == null) {
+                throw new EngineException(404, "pool: no such pool (got: " + pool + ")");
+            }
+            p.control().setGuard(fallback, pluginBudgetMs);
+        });
+    }
+
     private static void requireWeight(int weight) {
         refuse("weight", Limits.weight(weight), weight);
     }
@@ -323,6 +363,15 @@ public final class Engine implements AutoCloseable {
         requireWeight(spec.weight());
         refuse("maxInFlight", Limits.maxInFlight(spec.maxInFlight()), spec.maxInFlight());
         refuse("url", Limits.url(spec.url()), spec.url());
+        requireLabels(spec.labels());
+    }
+
+    /** The first thing {@link Limits#labels} finds wrong, as a 400 naming the label. */
+    private static void requireLabels(Map<String, String> labels) {
+        List<Violation> problems = Limits.labels(labels);
+        if (!problems.isEmpty()) {
+            throw new EngineException(400, problems.get(0).describe());
+        }
     }
 
     /** One active health-check result for a backend (rise/fall applied). Unknown ids are ignored. */

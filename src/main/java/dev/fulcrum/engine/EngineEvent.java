@@ -3,7 +3,8 @@ package dev.fulcrum.engine;
 /**
  * One change worth telling the window and {@code /api/events} about.
  *
- * @param type    breaker, health, membership, weight, strategy, drain (plus demo and config)
+ * @param type    breaker, health, membership, weight, strategy, drain (plus demo, config and plugin-failed: from the
+ *                plugin strategy's name, to why it failed)
  * @param pool    the pool the backend belongs to
  * @param backend the backend id, or null for pool-wide events such as a strategy change
  * @param from    the previous value as text (a state name, a weight), or null

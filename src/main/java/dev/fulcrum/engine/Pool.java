@@ -28,6 +28,15 @@ public final class Pool {
     private final LongAdder inFlight = new LongAdder();
     private final PoolControl control;
     private volatile PoolSnapshot snapshot;
+    /** Plugin failures by the plugin strategy's name (docs/REFERENCE.md §4, /metrics and /api/state). */
+    private final java.util.concurrent.ConcurrentHashMap<String, LongAdder> pluginFailures =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile Guard guard = new Guard(StrategySpec.of(StrategySpec.ROUND_ROBIN),
+            SnapshotBuilder.DEFAULT_PLUGIN_BUDGET_MS, null);
+
+    /** What the control thread last published of the plugin guard, for readers on any thread. */
+    private record Guard(StrategySpec fallback, long budgetMs, String failure) {
+    }
 
     Pool(Engine engine, String name, StrategySpec spec) {
         this.engine = engine;
@@ -65,23 +74,40 @@ public final class Pool {
         PoolSnapshot s = snapshot;
         Eligibility eligible = tried == null || tried.isEmpty() ? Eligibility.ADMITTING
                 : b -> !tried.contains(b) && b.admitsAnother();
+        // null unless the request's decision is recorded (proxy.logDecisions): then one null check is all it costs
+        PickLog log = request.decisions() instanceof PickLog p ? p : null;
+        if (log != null) {
+            log.considering(s.primary().type(), s.primaryCandidates(), eligible, false);
+        }
         for (int i = 0; i < PICK_ATTEMPTS; i++) {
             Backend b = s.primary().pick(request, eligible);
             if (b == null && s.backup() != null) {
+                if (log != null) {
+                    log.considering(s.backup().type(), s.backupCandidates(), eligible, true);
+                }
                 b = s.backup().pick(request, eligible);
             }
             if (b == null) {
+                if (log != null) {
+                    log.picked(null);
+                }
                 return null;
             }
             CircuitBreaker breaker = b.breaker();
             long ticket = b.tryAcquire(breaker);
             if (ticket != CircuitBreaker.REFUSED) {
                 inFlight.increment();
+                if (log != null) {
+                    log.picked(b);
+                }
                 return new Lease(this, b, nowNanos, breaker, ticket);
             }
             // lost a race for its last slot or probe permit, or it is draining (a snapshot older than the
             // drain): pick again. A drain this leaves at 0 in flight is completed by the next tick; handing it to
             // the control thread from here would take the executor's queue lock on the pick path.
+        }
+        if (log != null) {
+            log.picked(null);
         }
         return null;
     }
@@ -160,6 +186,36 @@ public final class Pool {
         if (left == 0 && b.draining) {
             engine.execute(control::refresh);
         }
+    }
+
+    /** The strategy that takes over from a plugin strategy that fails (a built-in; round robin unless set). */
+    public StrategySpec fallback() {
+        return guard.fallback();
+    }
+
+    /** How long a plugin strategy's picks may take on average over a second, in ms. */
+    public long pluginBudgetMs() {
+        return guard.budgetMs();
+    }
+
+    /** Why the plugin strategy was replaced by the fallback, or null while it was not (or the strategy is a built-in). */
+    public String pluginFailure() {
+        return guard.failure();
+    }
+
+    /** How many times each plugin strategy failed in this pool, by its name; empty when none did. */
+    public java.util.Map<String, Long> pluginFailures() {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        pluginFailures.forEach((type, n) -> out.put(type, n.sum()));
+        return out;
+    }
+
+    void countPluginFailure(String type) {
+        pluginFailures.computeIfAbsent(type, t -> new LongAdder()).increment();
+    }
+
+    void publishGuard(StrategySpec fallback, long budgetMs, String failure) {
+        guard = new Guard(fallback, budgetMs, failure);
     }
 
     /** The control thread's side of this pool: membership, states, the snapshot it publishes. */

@@ -30,6 +30,8 @@ import java.util.TreeMap;
  * {@link Backend}). Request threads reach it only through {@link Engine#execute}.
  */
 final class PoolControl {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(PoolControl.class);
+
     private final Pool pool;
     private final Engine engine;
     private final TreeMap<String, Backend> members = new TreeMap<>();
@@ -39,6 +41,31 @@ final class PoolControl {
         this.pool = pool;
         this.engine = engine;
         this.snapshots = new SnapshotBuilder(pool.name(), spec, env);
+        // a guard trips on a request thread; the switch to the fallback is control work
+        snapshots.onPluginFailure((setting, type, reason) -> engine.execute(() -> pluginFailed(setting, type, reason)));
+    }
+
+    /** Sets the fallback strategy and the plugin budget (docs/REFERENCE.md §2.1) and rebuilds. */
+    void setGuard(StrategySpec fallback, long budgetMs) {
+        snapshots.guard(fallback, budgetMs);
+        pool.publishGuard(snapshots.fallback(), budgetMs, snapshots.pluginFailure());
+        rebuild();
+    }
+
+    /**
+     * The plugin strategy {@code type} failed: the pool switches to its fallback until its strategy is set again,
+     * counts the failure and tells a {@code plugin-failed} event (from: the plugin strategy, to: why).
+     */
+    void pluginFailed(long setting, String type, String reason) {
+        if (!snapshots.pluginFailed(setting, type, reason)) {
+            return;
+        }
+        pool.countPluginFailure(type);
+        pool.publishGuard(snapshots.fallback(), snapshots.pluginBudgetMs(), reason);
+        rebuild();
+        LOG.warn("pool {}: plugin strategy {} failed ({}); its fallback {} took over", pool.name(), type, reason,
+                snapshots.fallback().type());
+        tell("plugin-failed", null, type, reason);
     }
 
     /** The members, sorted by id. */
@@ -56,6 +83,7 @@ final class PoolControl {
                 decayMs());
         if (slowStart) {
             SlowStart.begin(backend, s.slowStartMs(), now());
+            backend.joinedAtNanos = now(); // joined a running pool: the score strategy's cold start counts from here
         }
         members.put(b.id(), backend);
         rebuild();
@@ -71,6 +99,18 @@ final class PoolControl {
         }
         rebuild();
         tell("weight", b.id(), Integer.toString(old), Integer.toString(weight));
+    }
+
+    /**
+     * Gives {@code b} other labels in place: its breaker, counters, weight and slow start stay as they are. The
+     * snapshot is rebuilt so a strategy built from it (a score that reads a label) sees the new values.
+     */
+    void relabel(Backend b, java.util.Map<String, String> labels) {
+        if (b.labels().equals(labels)) {
+            return;
+        }
+        b.relabel(labels);
+        rebuild();
     }
 
     /** Stops new requests to {@code b}; refresh() reports DRAINING, then DRAINED once its in-flight reach 0. */
@@ -98,6 +138,7 @@ final class PoolControl {
     void setStrategy(StrategySpec next) {
         StrategySpec old = snapshots.spec();
         snapshots.switchStrategy(next, this::rebuild);
+        pool.publishGuard(snapshots.fallback(), snapshots.pluginBudgetMs(), snapshots.pluginFailure());
         if (StrategySpec.FASTEST_RESPONSE.equals(snapshots.spec().type())) {
             // latencies measured under another decay (or none): start fresh, the strategy reads them live
             for (Backend b : members.values()) {

@@ -2,6 +2,7 @@ package dev.fulcrum.engine;
 
 import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.strategy.Candidates;
+import dev.fulcrum.engine.strategy.PluginGuard;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.Strategy;
 import dev.fulcrum.engine.strategy.StrategyEnv;
@@ -32,9 +33,29 @@ import java.util.List;
  * strategies built, and whether any member is still ramping (then every control tick rebuilds).
  */
 final class SnapshotBuilder {
+    /** A plugin's picks may take this long on average over a second before the fallback takes over. A guess. */
+    static final long DEFAULT_PLUGIN_BUDGET_MS = 5;
     private final String pool;
     private final StrategyEnv env;
     private StrategySpec spec;
+    /** The pool's fallback for a plugin strategy, and the plugin's budget (docs/REFERENCE.md §2.1). */
+    private StrategySpec fallback = StrategySpec.of(StrategySpec.ROUND_ROBIN);
+    private long pluginBudgetMs = DEFAULT_PLUGIN_BUDGET_MS;
+    /** Why the plugin strategy was replaced by the fallback, or null while it is not. */
+    private String pluginFailure;
+    /**
+     * Counts the strategies set, so a failure reported by a guard of an earlier setting (queued for the control thread
+     * while the strategy was set again) is not taken for one of the plugin's new chance.
+     */
+    private long setting;
+    /** Told (on a request thread) when a guarded plugin fails; hands the news to the control thread. */
+    private PluginFailureListener onPluginFailure = (setting, type, reason) -> { };
+
+    /** Hears that the plugin strategy {@code type} of strategy setting {@code setting} failed. */
+    @FunctionalInterface
+    interface PluginFailureListener {
+        void failed(long setting, String type, String reason);
+    }
     private Strategy lastPrimary;
     private Strategy lastBackup;
     private boolean ramping;
@@ -62,13 +83,19 @@ final class SnapshotBuilder {
         StrategySpec oldSpec = spec;
         Strategy oldPrimary = lastPrimary;
         Strategy oldBackup = lastBackup;
+        String oldFailure = pluginFailure;
+        long oldSetting = setting;
         spec = next.withDefaults();
+        pluginFailure = null; // a strategy set again is given its chance again
+        setting++;
         lastPrimary = null;
         lastBackup = null;
         try {
             rebuild.run();
         } catch (RuntimeException refused) {
             spec = oldSpec;
+            pluginFailure = oldFailure;
+            setting = oldSetting;
             lastPrimary = oldPrimary;
             lastBackup = oldBackup;
             throw refused;
@@ -106,11 +133,67 @@ final class SnapshotBuilder {
         ramping = anyRamping;
         Candidates pc = candidates(primary, slowStartMs, now);
         Candidates bc = candidates(backups, slowStartMs, now);
-        Strategy p = Strategies.create(spec, pc, lastPrimary, env);
-        Strategy bs = bc.isEmpty() ? null : Strategies.create(spec, bc, lastBackup, env);
+        Strategy p = strategy(pc, lastPrimary);
+        Strategy bs = bc.isEmpty() ? null : strategy(bc, lastBackup);
         lastPrimary = p;
         lastBackup = bs;
         return new PoolSnapshot(pool, spec, p, bs, pc, bc, List.copyOf(views), panic, now);
+    }
+
+    /**
+     * The strategy over {@code c}: a plugin's inside its {@link PluginGuard}, the fallback once the plugin failed,
+     * else the configured one as it is (a built-in pays nothing for plugins).
+     */
+    private Strategy strategy(Candidates c, Strategy last) {
+        if (Strategies.plugin(spec.type()) == null) {
+            return Strategies.create(spec, c, last, env);
+        }
+        if (pluginFailure != null) {
+            return Strategies.create(fallback, c, last, env);
+        }
+        String type = spec.type();
+        long current = setting;
+        return PluginGuard.create(spec, c, last, env, fallback, pluginBudgetMs,
+                reason -> onPluginFailure.failed(current, type, reason));
+    }
+
+    /** Sets the fallback and budget; the caller rebuilds. */
+    void guard(StrategySpec fallback, long budgetMs) {
+        this.fallback = fallback.withDefaults();
+        this.pluginBudgetMs = budgetMs;
+        lastPrimary = null;
+        lastBackup = null;
+    }
+
+    /** Who hears a guard's failure (type, reason), on the request thread it happened on. */
+    void onPluginFailure(PluginFailureListener tell) {
+        this.onPluginFailure = tell;
+    }
+
+    StrategySpec fallback() {
+        return fallback;
+    }
+
+    long pluginBudgetMs() {
+        return pluginBudgetMs;
+    }
+
+    String pluginFailure() {
+        return pluginFailure;
+    }
+
+    /**
+     * Records that the plugin strategy of type {@code type}, as set by strategy setting {@code failedSetting}, failed;
+     * false when that is no news (already failed, or the strategy has been set again since). The caller rebuilds.
+     */
+    boolean pluginFailed(long failedSetting, String type, String reason) {
+        if (pluginFailure != null || failedSetting != setting || !type.equals(spec.type())) {
+            return false;
+        }
+        pluginFailure = reason;
+        lastPrimary = null;
+        lastBackup = null;
+        return true;
     }
 
     /** Fresh views of {@code members} with live counters, as the snapshot would show them now. */
@@ -147,6 +230,6 @@ final class SnapshotBuilder {
         return new BackendView(b.id(), pool, b.url().toString(), b.weight, eff, st, b.health, b.breaker().state(),
                 b.inFlight(), s.totalRequests(), s.failures(), s.rps(), s.errorRate(), s.p50Ms(), s.p99Ms(),
                 b.isBackup(), b.maxInFlight() == 0 ? null : b.maxInFlight(), b.timesEjected,
-                OutlierEjection.remainingMs(b, now), st == BackendState.UP && b.unverified);
+                OutlierEjection.remainingMs(b, now), st == BackendState.UP && b.unverified, b.labels());
     }
 }

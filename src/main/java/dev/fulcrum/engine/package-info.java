@@ -6,7 +6,8 @@
  *
  * <p>Dependencies. Pure Java: it may use {@code java.*}, {@code org.slf4j} (logs), {@code org.HdrHistogram}
  * (latency percentiles in {@link dev.fulcrum.engine.BackendStats}), {@code dev.fulcrum.time} (every clock
- * and timer) and {@code dev.fulcrum.rules} (every limit on what it is given). It must not use Undertow, JavaFX,
+ * and timer), {@code dev.fulcrum.rules} (every limit on what it is given) and {@code dev.fulcrum.spi} (what a
+ * plugin strategy implements, adapted by {@link dev.fulcrum.engine.strategy}). It must not use Undertow, JavaFX,
  * ControlsFX, Jackson, or any other {@code dev.fulcrum} package: the layers depend on it, never the other way, so it
  * runs the same under the proxy, in the simulator ({@link dev.fulcrum.engine.sim}) and in a test.
  * {@code ArchitectureTest} checks the rule.

@@ -7,6 +7,8 @@ import dev.fulcrum.engine.BackendMetrics;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.engine.strategy.score.ScoreFormula;
+import dev.fulcrum.engine.strategy.score.Variable;
 import dev.fulcrum.time.Cancellable;
 import dev.fulcrum.time.Scheduler;
 import dev.fulcrum.time.Ticker;
@@ -133,13 +135,20 @@ public final class MetricsPoller implements AutoCloseable {
     }
 
     /**
-     * Only the adaptive strategy reads these metrics: a backend in a pool with another strategy is not asked
-     * (a developer's own server would otherwise log a stray 404 for /metrics.json every minute). A pool
-     * switched to adaptive at run time is polled from the next round.
+     * Only the adaptive strategy, and a score strategy whose formula reads {@code cpu}, read these metrics: a backend
+     * in a pool with another strategy is not asked (a developer's own server would otherwise log a stray 404 for
+     * /metrics.json every minute). A pool switched to one of them at run time is polled from the next round.
      */
     private boolean usedByItsPool(Backend b) {
         Pool p = engine.pool(b.pool());
-        return p != null && StrategySpec.ADAPTIVE.equals(p.snapshot().spec().type());
+        if (p == null) {
+            return false;
+        }
+        StrategySpec spec = p.snapshot().spec();
+        return StrategySpec.ADAPTIVE.equals(spec.type()) || StrategySpec.SCORE.equals(spec.type())
+                && spec.option("score") instanceof String formula
+                && ScoreFormula.problem(formula) == null
+                && ScoreFormula.compile(formula).uses(Variable.CPU);
     }
 
     /** True while the backend is not being asked for metrics after a failed poll. */

@@ -10,7 +10,10 @@ import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.engine.sim.SideBySide;
 import dev.fulcrum.engine.sim.SimBackend;
 import dev.fulcrum.engine.sim.SimTrace;
+import dev.fulcrum.engine.sim.StrategyFigures;
 import dev.fulcrum.engine.sim.StrategyResult;
+import dev.fulcrum.replay.ComparisonResult;
+import dev.fulcrum.replay.StrategyList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -341,6 +344,35 @@ sealed interface Expectation {
                     .results().get(0);
             return Check.of(bound.holds(r.longestRun()), bound.line("simulated " + strategy + ", " + requests
                     + " requests: longest run of one backend (" + r.longestRunBackend() + ")", r.longestRun()));
+        }
+    }
+
+    /**
+     * The p99 latency of {@code strategy} over the p99 of {@code versus} when a shipped recording is compared side by
+     * side (as {@code --compare}) on a config's simulated backends: the strategy tried on recorded traffic before it
+     * meets a user. Example: {@code strategy} a score avoiding the slow backend, {@code versus} round robin, bound
+     * below 0.5: the score's p99 must be under half of round robin's.
+     *
+     * @param recording a classpath resource (the shipped {@code samples/recordings/...}) or a file
+     * @param on        a config whose default pool's backends are simulated, resource or file
+     */
+    record RecordedP99(String strategy, String versus, String recording, String on, Bound bound)
+            implements Expectation {
+        @Override
+        public boolean passive() {
+            return false;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            ComparisonResult r = RecordedComparisons.compare(recording, on,
+                    StrategyList.parse(strategy + "," + versus));
+            StrategyFigures mine = r.strategies().get(0);
+            StrategyFigures theirs = r.strategies().get(1);
+            double ratio = theirs.p99Ms() > 0 ? mine.p99Ms() / theirs.p99Ms() : Double.POSITIVE_INFINITY;
+            return Check.of(bound.holds(ratio), bound.line(String.format(java.util.Locale.ROOT,
+                    "%s, %,d requests: p99 of %s %.1f ms over %s's %.1f ms", r.recording(), r.requests(),
+                    mine.spec().type(), mine.p99Ms(), theirs.name(), theirs.p99Ms()), ratio));
         }
     }
 

@@ -7,6 +7,7 @@ import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.rules.Range;
+import dev.fulcrum.replay.StrategyList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -53,6 +54,7 @@ final class ExpectationReader {
         EXPECTATIONS.put("longestRun", List.of("requests", "simulated"));
         EXPECTATIONS.put("movedKeys", List.of("keys", "onlyTo", "onlyFrom", "strays"));
         EXPECTATIONS.put("ringSpread", List.of());
+        EXPECTATIONS.put("recordedP99", List.of("strategy", "versus", "recording", "on"));
     }
 
     private final JsonBinder json;
@@ -147,6 +149,8 @@ final class ExpectationReader {
                 return movedKeys(n, path);
             case "ringSpread":
                 return new Expectation.RingSpread(bound(v, at));
+            case "recordedP99":
+                return recordedP99(n, path);
             default:
                 throw new IllegalStateException(kind);
         }
@@ -208,6 +212,37 @@ final class ExpectationReader {
         }
         return simulated == null ? new Expectation.LongestRun(b, count)
                 : new Expectation.SimulatedLongestRun(simulated, b, count);
+    }
+
+    private Expectation recordedP99(JsonNode n, String path) {
+        Bound b = bound(n.get("recordedP99"), child(path, "recordedP99"));
+        String[] fields = {"strategy", "versus", "recording", "on"};
+        String[] values = new String[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            if (!n.has(fields[i])) {
+                json.refuse(child(path, fields[i]), "required", "missing");
+            } else {
+                values[i] = json.string(n.get(fields[i]), child(path, fields[i]));
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            if (values[i] != null) {
+                try {
+                    if (StrategyList.parse(values[i]).size() != 1) {
+                        json.refuse(child(path, fields[i]), "must be one strategy", values[i]);
+                    }
+                } catch (IllegalArgumentException e) {
+                    json.refuse(child(path, fields[i]), e.getMessage(), values[i]);
+                }
+            }
+        }
+        for (int i = 2; i < 4; i++) {
+            if (values[i] != null && !RecordedComparisons.exists(values[i])) {
+                json.refuse(child(path, fields[i]), "no such resource or file", values[i]);
+            }
+        }
+        return b == null || java.util.Arrays.asList(values).contains(null) ? null
+                : new Expectation.RecordedP99(values[0], values[1], values[2], values[3], b);
     }
 
     private Expectation movedKeys(JsonNode n, String path) {

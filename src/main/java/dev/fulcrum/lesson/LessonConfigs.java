@@ -35,13 +35,14 @@ final class LessonConfigs {
                                           TimeoutConfig timeouts, StickyConfig sticky) {
         return new FulcrumConfig(proxy, admin, c.strategy(), c.backends(), c.demoBackends(), c.healthCheck(),
                 c.outlierDetection(), c.circuitBreaker(), retries, timeouts, c.slowStartMs(), sticky, c.pools(),
-                c.routes(), c.discovery());
+                c.routes(), c.discovery(), c.fallback(), c.pluginBudgetMs());
     }
 
     private static PoolConfig set(PoolConfig pool, ToIntFunction<DemoBackendConfig> port) {
         List<DemoBackendConfig> demos = pool.demoBackends().stream()
-                .map(d -> new DemoBackendConfig(d.id(), port.applyAsInt(d), d.weight(), d.latencyMs(), d.errorRate()))
+                .map(d -> d.withPort(port.applyAsInt(d)))
                 .toList();
-        return new PoolConfig(pool.strategy(), pool.backends(), demos, pool.discovery());
+        return new PoolConfig(pool.strategy(), pool.backends(), demos, pool.discovery(), pool.fallback(),
+                pool.pluginBudgetMs());
     }
 }

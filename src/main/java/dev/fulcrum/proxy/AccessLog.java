@@ -1,6 +1,7 @@
 package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.Outcome;
+import dev.fulcrum.requests.Decision;
 import dev.fulcrum.time.SystemClock;
 import io.undertow.server.HttpServerExchange;
 import java.io.IOException;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The JSON-lines access log: one line per request with time, method, path, status, backend, attempts,
- * latency and bytes.
+ * latency and bytes, and, while {@code proxy.logDecisions} is on, how the backend was chosen ({@code "decision"},
+ * docs/REFERENCE.md §5).
  *
  * <p>Who owns what: each thread that logs (the proxy's I/O threads) appends to its own {@link Batch}, under
  * that batch's lock, which only the writer thread ever contends for, and only once per sweep. The writer
@@ -43,7 +45,7 @@ final class AccessLog implements AutoCloseable {
 
     /** One finished request; formatted into JSON on the writer thread, not on the I/O thread. */
     private record Entry(long atMillis, String method, String path, int status, String backend, int attempts,
-                         long latencyNanos, long bytes) {
+                         long latencyNanos, long bytes, Decision decision) {
         void appendTo(StringBuilder b, Clock clock) {
             b.append("{\"time\":\"");
             clock.append(b, atMillis);
@@ -60,7 +62,12 @@ final class AccessLog implements AutoCloseable {
             b.append(",\"attempts\":").append(attempts)
                     .append(",\"latencyMs\":");
             appendMillis(b, latencyNanos);
-            b.append(",\"bytes\":").append(bytes).append("}\n");
+            b.append(",\"bytes\":").append(bytes);
+            if (decision != null) {
+                b.append(",\"decision\":");
+                decision.appendJson(b);
+            }
+            b.append("}\n");
         }
     }
 
@@ -206,19 +213,30 @@ final class AccessLog implements AutoCloseable {
      * answer, or 101 for an upgraded connection logged at its close (then {@code bytes} counts both ways).
      */
     void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes) {
+        log(ex, backend, status, attempts, latencyNanos, bytes, null);
+    }
+
+    /** One request's line with how its backend was chosen ({@code decision}: null when not recorded, and left out). */
+    void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes,
+             Decision decision) {
         if (!on) {
             return;
         }
         log(SystemClock.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), status, backend,
-                attempts, latencyNanos, bytes);
+                attempts, latencyNanos, bytes, decision);
     }
 
     void log(long atMillis, String method, String path, int status, String backend, int attempts, long latencyNanos,
              long bytes) {
+        log(atMillis, method, path, status, backend, attempts, latencyNanos, bytes, null);
+    }
+
+    void log(long atMillis, String method, String path, int status, String backend, int attempts, long latencyNanos,
+             long bytes, Decision decision) {
         if (!on) {
             return;
         }
-        Entry e = new Entry(atMillis, method, path, status, backend, attempts, latencyNanos, bytes);
+        Entry e = new Entry(atMillis, method, path, status, backend, attempts, latencyNanos, bytes, decision);
         if (!mine.get().add(e)) {
             dropped.increment();
         }

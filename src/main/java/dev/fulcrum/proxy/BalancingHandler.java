@@ -34,6 +34,11 @@ final class BalancingHandler implements HttpHandler {
     private final Map<Backend, BackendConnections> connections = new ConcurrentHashMap<>();
     private final ByteBufferPool buffers;
     private volatile RequestListener listener = RequestListener.NONE;
+    /**
+     * {@code proxy.logDecisions}: record how each request's backend was chosen. Read once per request, and changed
+     * by a config reload (a plain field read on the request path; the new value reaches the I/O threads at once).
+     */
+    private volatile boolean logDecisions;
     /** Where finished requests are recorded for the window and the admin API; null when none are kept. */
     private final RequestStream requests;
     /** The engine runs on {@link SystemClock#nanoTime()}: a reading the proxy took serves it too. */
@@ -53,6 +58,16 @@ final class BalancingHandler implements HttpHandler {
         this.buffers = buffers;
         this.deadlines = new ReadDeadlines[ioThreads];
         this.systemClock = engine.ticker() == Ticker.system();
+        this.logDecisions = settings.logDecisions();
+    }
+
+    /** Turns recording each request's decision on or off, from the next request on. */
+    void logDecisions(boolean on) {
+        this.logDecisions = on;
+    }
+
+    boolean logsDecisions() {
+        return logDecisions;
     }
 
     /**
@@ -197,6 +212,9 @@ final class BalancingHandler implements HttpHandler {
             target = stripPrefix(target, route.pathPrefix());
         }
         ExchangeRequest request = new ExchangeRequest(exchange, path);
+        if (logDecisions) {
+            request.recordDecisions();
+        }
         Lease stickyLease = null;
         if (sticky.enabled()) {
             String id = sticky.backendFor(pool, StickyCookies.first(exchange.getRequestHeaders(), sticky.cookieName(pool.name())));

@@ -1,12 +1,14 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.engine.strategy.DecisionLog;
 import dev.fulcrum.engine.strategy.RequestContext;
 import io.undertow.server.HttpServerExchange;
 import java.util.Deque;
 
 /**
  * The engine's view of a live request: every value is read lazily, only if a strategy asks. It also keeps what a
- * hashing strategy says it hashed, for the request's record.
+ * hashing strategy says it hashed, for the request's record, and, while {@code proxy.logDecisions} is on, how its
+ * backend was chosen ({@link DecisionRecorder}).
  */
 final class ExchangeRequest implements RequestContext {
     private final HttpServerExchange exchange;
@@ -15,6 +17,8 @@ final class ExchangeRequest implements RequestContext {
     private String hashedKey;
     private long hash;
     private boolean spilled;
+    /** Null unless this request's decision is recorded: what every pick checks, and all it costs when off. */
+    DecisionRecorder recorder;
 
     ExchangeRequest(HttpServerExchange exchange, String path) {
         this.exchange = exchange;
@@ -58,6 +62,21 @@ final class ExchangeRequest implements RequestContext {
     @Override
     public void spilled() {
         spilled = true;
+    }
+
+    @Override
+    public DecisionLog decisions() {
+        return recorder;
+    }
+
+    /** From now on, the picks for this request record how they chose. */
+    void recordDecisions() {
+        recorder = new DecisionRecorder(this);
+    }
+
+    /** What was recorded of how the backend was chosen, or null (not recorded, or no pick made). */
+    dev.fulcrum.requests.Decision decision() {
+        return recorder == null ? null : recorder.decision();
     }
 
     /** What the last hashing pick hashed, or null. */

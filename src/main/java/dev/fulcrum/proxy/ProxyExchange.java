@@ -132,6 +132,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         Lease l = stickyLease;
         stickyLease = null;
         if (l == null) {
+            if (request.recorder != null) {
+                request.recorder.attempt(attemptsRecorded() + 1);
+            }
             l = pool.pick(request, tried, handler.engineNanos(now));
         }
         if (l == null) {
@@ -419,7 +422,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         long life = start > 0 ? now - start : 0;
         String id = lease.backend().id();
         handler.completed(id, 101, life);
-        handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes);
+        handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes, request.decision());
         if (handler.requests() != null) {
             recordTunnel(handler.requests(), now, clientBytes, backendBytes);
         }
@@ -612,11 +615,12 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? now - start : 0;
         handler.completed(logged, status, latency);
-        handler.log().log(exchange, logged, status, attempts, latency, exchange.getResponseBytesSent());
+        dev.fulcrum.requests.Decision decision = request.decision(); // null, made of nothing, unless recorded
+        handler.log().log(exchange, logged, status, attempts, latency, exchange.getResponseBytesSent(), decision);
         if (handler.requests() != null) {
             RequestRecords.write(handler.requests(), exchange, pool.name(), request, earlier,
                     lease == null ? null : lease.backend(), attemptOutcome, attemptEnd - attemptStart, answered,
-                    status, sticky, now);
+                    status, sticky, now, decision);
         }
     }
 
@@ -631,6 +635,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         lease.release(why, handler.engineNanos(now));
         attemptOutcome = why;
         attemptEnd = now;
+    }
+
+    /** Attempts the request's record holds so far: the earlier ones and the current one, once it ended. */
+    private int attemptsRecorded() {
+        return (earlier == null ? 0 : earlier.size()) + (lease != null && attemptOutcome != null ? 1 : 0);
     }
 
     /** Before a new attempt: the one that ended goes to the record's list of earlier attempts. */

@@ -183,6 +183,19 @@ public final class ProxyServer implements AutoCloseable {
         return requests;
     }
 
+    /**
+     * {@code proxy.logDecisions}: from the next request on, record (or stop recording) how each request's backend was
+     * chosen, in the access log's {@code "decision"} and the request stream (docs/REFERENCE.md §5).
+     */
+    public void logDecisions(boolean on) {
+        balancer.logDecisions(on);
+    }
+
+    /** Whether requests' decisions are recorded now. */
+    public boolean logsDecisions() {
+        return balancer.logsDecisions();
+    }
+
     /** Observes every finished request (metrics). */
     public void setRequestListener(RequestListener listener) {
         balancer.listener(listener);

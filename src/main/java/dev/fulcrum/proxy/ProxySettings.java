@@ -10,12 +10,24 @@ import java.time.Duration;
  * @param stickySecret key that signs sticky cookies; every instance with the same config derives the same
  * @param ioThreads   threads that run the proxy's sockets; 0 = one per core, at least 2
  * @param recentRequests completed requests each I/O thread keeps in the {@code RequestStream}; 0 keeps none
+ * @param logDecisions record how each request's backend was chosen, in the access log and the request stream (the
+ *                     start's value; a config reload changes it through {@code ProxyServer.logDecisions})
  */
 public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                             boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
                             long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
                             String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads,
-                            int recentRequests) {
+                            int recentRequests, boolean logDecisions) {
+
+    /** Settings that do not record decisions. */
+    public ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                         boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs, long readMs,
+                         long idleMs, long requestHeaderMs, boolean stickyEnabled, String stickyCookie,
+                         long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads, int recentRequests) {
+        this(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries, retryNonIdempotent,
+                connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie, stickyTtlSeconds, stickySecret,
+                tls, ioThreads, recentRequests, false);
+    }
 
     /** Settings keeping 1024 recent requests per I/O thread. */
     public ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
@@ -51,13 +63,19 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
     public ProxySettings withTls(Tls t) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, t, ioThreads, recentRequests);
+                stickyTtlSeconds, stickySecret, t, ioThreads, recentRequests, logDecisions);
     }
 
     public ProxySettings withRecentRequests(int n) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, tls, ioThreads, n);
+                stickyTtlSeconds, stickySecret, tls, ioThreads, n, logDecisions);
+    }
+
+    public ProxySettings withLogDecisions(boolean on) {
+        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
+                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
+                stickyTtlSeconds, stickySecret, tls, ioThreads, recentRequests, on);
     }
 
     public Duration drainTimeout() {

@@ -84,6 +84,10 @@ final class RequestRecords {
             nanos[n] = took;
             n++;
         }
+
+        int size() {
+            return n;
+        }
     }
 
     /**
@@ -96,6 +100,13 @@ final class RequestRecords {
     static void write(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request, Earlier earlier,
                       Backend last, Outcome lastOutcome, long lastNanos, String answered, int status, boolean sticky,
                       long endNanos) {
+        write(stream, ex, pool, request, earlier, last, lastOutcome, lastNanos, answered, status, sticky, endNanos, null);
+    }
+
+    /** The exchange's record with how its backend was chosen ({@code decision}: null when not recorded). */
+    static void write(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request, Earlier earlier,
+                      Backend last, Outcome lastOutcome, long lastNanos, String answered, int status, boolean sticky,
+                      long endNanos, dev.fulcrum.requests.Decision decision) {
         RequestStream.Slot s = stream.claim();
         fill(s, ex, pool, request, ex.getRequestStartTime(), endNanos);
         if (earlier != null) {
@@ -114,6 +125,7 @@ final class RequestRecords {
         s.spilled = request.wasSpilled();
         s.refused = status == 503 && last == null;
         s.responseHeaders = ex.getResponseHeaders();
+        s.decision = decision;
         stream.publish(s);
     }
 
@@ -129,6 +141,7 @@ final class RequestRecords {
         s.bytesOut = backendBytes;
         s.upgraded = true;
         s.responseHeaders = ex.getResponseHeaders();
+        s.decision = request == null ? null : request.decision();
         stream.publish(s);
     }
 

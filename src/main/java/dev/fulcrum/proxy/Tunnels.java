@@ -90,6 +90,6 @@ final class Tunnels {
         return new RequestSample(id, r.startMillis(), r.pool(), r.method(), r.path(), r.query(), r.scheme(),
                 r.protocol(), r.client(), r.key(), r.keyHash(), r.attempts(), r.backend(), r.status(), r.bytesIn(),
                 r.bytesOut(), r.latencyMs(), r.retried(), r.sticky(), r.spilled(), r.refused(), r.upgraded(),
-                r.requestHeaders(), r.responseHeaders());
+                r.requestHeaders(), r.responseHeaders(), r.decision());
     }
 }

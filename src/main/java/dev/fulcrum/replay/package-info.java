@@ -15,6 +15,11 @@
  *       plays a recording through each strategy in lock step on the simulator ({@code engine.sim.LockStep}) and
  *       returns a {@link dev.fulcrum.replay.ComparisonResult}, written as {@code result.json} and read back by the
  *       window.</li>
+ *   <li>{@link dev.fulcrum.replay.LiveReplay} sends a recording through a proxy live, at its recorded offsets over a
+ *       speed factor, open loop on a pacer thread of its own with at most 256 requests in flight
+ *       (docs/REFERENCE.md §1, {@code --replay}); {@link dev.fulcrum.replay.ReplayHeaders} says which headers go again,
+ *       {@link dev.fulcrum.replay.ReplayProgress} what it did, {@link dev.fulcrum.replay.ReplayFiles} opens a file for
+ *       it and {@link dev.fulcrum.replay.ReplayConsole} prints headless's lines. It uses the JDK's HTTP client.</li>
  * </ul>
  *
  * <p>May use: {@code dev.fulcrum.engine} (and its rooms), {@code config} (a {@code --config} file's backends),

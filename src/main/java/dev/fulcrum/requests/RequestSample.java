@@ -31,12 +31,24 @@ import java.util.List;
  * @param upgraded   an HTTP/1.1 Upgrade (WebSocket) tunnel
  * @param requestHeaders  the client's headers, as received
  * @param responseHeaders the headers sent to the client
+ * @param decision   how the strategy chose, when {@code proxy.logDecisions} was on; null otherwise
  */
 public record RequestSample(String id, long startMillis, String pool, String method, String path, String query,
                             String scheme, String protocol, String client, String key, long keyHash, List<Attempt> attempts,
                             String backend, int status, long bytesIn, long bytesOut, double latencyMs, boolean retried,
                             boolean sticky, boolean spilled, boolean refused, boolean upgraded,
-                            List<Header> requestHeaders, List<Header> responseHeaders) {
+                            List<Header> requestHeaders, List<Header> responseHeaders, Decision decision) {
+    /** A request recorded without its decision ({@code proxy.logDecisions} off). */
+    public RequestSample(String id, long startMillis, String pool, String method, String path, String query,
+                         String scheme, String protocol, String client, String key, long keyHash, List<Attempt> attempts,
+                         String backend, int status, long bytesIn, long bytesOut, double latencyMs, boolean retried,
+                         boolean sticky, boolean spilled, boolean refused, boolean upgraded,
+                         List<Header> requestHeaders, List<Header> responseHeaders) {
+        this(id, startMillis, pool, method, path, query, scheme, protocol, client, key, keyHash, attempts, backend,
+                status, bytesIn, bytesOut, latencyMs, retried, sticky, spilled, refused, upgraded, requestHeaders,
+                responseHeaders, null);
+    }
+
     /** One try on one backend: its id, how it ended ({@code success}, {@code connect-failure} ...), how long it took. */
     public record Attempt(String backend, String outcome, double ms) {
     }

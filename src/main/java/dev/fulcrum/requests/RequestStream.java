@@ -275,6 +275,8 @@ public final class RequestStream {
         public boolean upgraded;
         public Object requestHeaders;
         public Object responseHeaders;
+        /** How the backend was chosen, when decisions are logged; made at the exchange's end, so no cost when off. */
+        public Decision decision;
 
         /** Records attempt {@code i}: its backend, how it ended (an object whose {@code toString} says), its length. */
         public void attempt(String backendId, Object outcome, long nanos) {
@@ -307,6 +309,7 @@ public final class RequestStream {
             upgraded = false;
             requestHeaders = null;
             responseHeaders = null;
+            decision = null;
         }
 
         void copyFrom(Slot o) {
@@ -336,6 +339,7 @@ public final class RequestStream {
             upgraded = o.upgraded;
             requestHeaders = o.requestHeaders;
             responseHeaders = o.responseHeaders;
+            decision = o.decision;
         }
 
         RequestSample toSample(String id, long wallOffsetNanos, Headers headers) {
@@ -350,7 +354,7 @@ public final class RequestStream {
                     keyHash, List.copyOf(tries), backend, status, bytesIn, bytesOut, (endNanos - startNanos) / 1e6,
                     attemptCount > 1, sticky, spilled, refused, upgraded,
                     requestHeaders == null ? List.of() : headers.apply(requestHeaders),
-                    responseHeaders == null ? List.of() : headers.apply(responseHeaders));
+                    responseHeaders == null ? List.of() : headers.apply(responseHeaders), decision);
         }
     }
 }

@@ -2,7 +2,9 @@ package dev.fulcrum.rules;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -49,6 +51,19 @@ public final class Limits {
     public static final Range DEMO_LATENCY_MS = new Range(0, 60_000);
     /** How often a discovery source is asked again. */
     public static final Range DISCOVERY_REFRESH_MS = new Range(100, 3_600_000);
+    /** A label's name (docs/REFERENCE.md §2.1 {@code labels}): short, lower case, usable as a name in a score. */
+    public static final Pattern LABEL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,31}");
+    public static final String LABEL_NAME_RULE = "must match [a-z][a-z0-9_]{0,31}";
+    /** Labels on one backend: enough to describe it, few enough to show on its card. */
+    public static final int MAX_LABELS = 16;
+    /** Characters of one label's value. */
+    public static final int MAX_LABEL_CHARS = 64;
+    public static final String LABEL_VALUE_RULE = "must be a string of at most " + MAX_LABEL_CHARS + " characters";
+    /**
+     * How long a plugin strategy's picks may take on average over a second before its pool's fallback takes over
+     * (docs/PLUGINS.md). A second a pick would already have stalled the proxy; the upper bound says so.
+     */
+    public static final Range PLUGIN_BUDGET_MS = new Range(1, 1000);
     /** RFC 9110 token characters: header and cookie names. */
     public static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -113,6 +128,43 @@ public final class Limits {
         return KEY_RULE;
     }
 
+    /**
+     * What is wrong with a backend's labels, each with its field relative to the backend: {@code labels} for too many
+     * ({@code at most 16 labels}, the count as the value), {@code labels.NAME} for a bad name (the name as the value)
+     * or a bad value (the value). Empty when they are fine; null means none.
+     *
+     * <p>Example: {@code {"Zone": "b"}} gives {@code labels.Zone: must match [a-z][a-z0-9_]{0,31} (got: Zone)}.
+     */
+    public static List<Violation> labels(Map<String, String> labels) {
+        List<Violation> out = new ArrayList<>();
+        if (labels == null) {
+            return out;
+        }
+        if (labels.size() > MAX_LABELS) {
+            out.add(new Violation("labels", "at most " + MAX_LABELS + " labels", labels.size()));
+        }
+        for (Map.Entry<String, String> e : labels.entrySet()) {
+            String name = e.getKey();
+            String field = "labels." + name;
+            if (name == null || !LABEL_NAME.matcher(name).matches()) {
+                out.add(new Violation(field, LABEL_NAME_RULE, name));
+            } else if (labelValue(e.getValue()) != null) {
+                out.add(new Violation(field, LABEL_VALUE_RULE, e.getValue()));
+            }
+        }
+        return out;
+    }
+
+    /** One label's value: a string of at most {@value #MAX_LABEL_CHARS} characters (code points), empty allowed. */
+    public static String labelValue(String value) {
+        return value != null && value.codePointCount(0, value.length()) <= MAX_LABEL_CHARS ? null : LABEL_VALUE_RULE;
+    }
+
+    /** {@code pluginBudgetMs}: see {@link #PLUGIN_BUDGET_MS}. */
+    public static String pluginBudgetMs(long ms) {
+        return PLUGIN_BUDGET_MS.problem(ms);
+    }
+
     public static String virtualNodes(long n) {
         return VIRTUAL_NODES.problem(n);
     }
@@ -145,6 +197,11 @@ public final class Limits {
             return "must be greater than 0";
         }
         return ms > MAX_MS ? MAX_MS_RULE : null;
+    }
+
+    /** A share from 0 to 1 ({@code coldStartShare}). */
+    public static String share(double d) {
+        return d >= 0 && d <= 1 ? null : "must be between 0 and 1";
     }
 
     /** A duration that may be 0 ({@code slowStartMs}, {@code drainTimeoutMs}). */

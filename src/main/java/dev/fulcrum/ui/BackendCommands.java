@@ -126,7 +126,7 @@ public final class BackendCommands {
             if (s.backend(b.id()) != null) {
                 client().enable(b.id());
             } else {
-                client().addBackend(b.pool(), b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup());
+                client().addBackend(b.pool(), b.id(), b.url(), b.weight(), b.maxInFlight(), b.backup(), b.labels());
             }
             if (wasDrained) {
                 client().drain(b.id());
@@ -147,7 +147,16 @@ public final class BackendCommands {
 
     /** Adds a backend; {@code onFail} receives the engine's message (e.g. a duplicate id) on the FX thread. */
     public void add(String pool, String id, String url, int weight, Runnable onDone, Consumer<String> onFail) {
-        session.run("add " + id, () -> client().addBackend(pool, id, url, weight), () -> {
+        add(pool, id, url, weight, java.util.Map.of(), onDone, onFail);
+    }
+
+    /** Adds a backend with labels (empty for none), as the add above does otherwise. */
+    public void add(String pool, String id, String url, int weight, java.util.Map<String, String> labels,
+                    Runnable onDone, Consumer<String> onFail) {
+        // a backend without labels goes by the plain add, which every engine takes (an HAProxy fleet too)
+        Runnable command = labels.isEmpty() ? () -> client().addBackend(pool, id, url, weight)
+                : () -> client().addBackend(pool, id, url, weight, null, false, labels);
+        session.run("add " + id, command, () -> {
             record("add " + id, () -> client().remove(id));
             if (onDone != null) {
                 onDone.run();

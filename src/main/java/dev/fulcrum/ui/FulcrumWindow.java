@@ -97,6 +97,10 @@ public final class FulcrumWindow extends Application {
                     if (gentleTraffic) {
                         s.traffic().startGentle();
                     }
+                    Gui.ReplayAtStart replay = exitOnFailure ? Gui.replayAtStart() : null;
+                    if (replay != null) { // --replay FILE: once, on the engine the window started with
+                        s.traffic().replayWhenReady(replay.recording(), replay.speed());
+                    }
                 });
             } catch (RuntimeException e) {
                 LOG.debug("cannot start", e);

@@ -22,6 +22,16 @@ public final class Gui {
     }
 
     private static volatile Options options;
+    /** {@code --replay FILE [--speed X]}: the recording the window replays once its engine listens, or null. */
+    private static volatile ReplayAtStart replayAtStart;
+
+    /** A recording read through already, and the speed to replay it at. */
+    record ReplayAtStart(dev.fulcrum.replay.ReplayFiles.Checked recording, double speed) {
+    }
+
+    static ReplayAtStart replayAtStart() {
+        return replayAtStart;
+    }
 
     private Gui() {
     }
@@ -42,6 +52,16 @@ public final class Gui {
     public static int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
                                boolean gentleTraffic) {
         return launch(new Options(new Embedded(config, configFile, overrides, gentleTraffic), null, null));
+    }
+
+    /**
+     * {@link #embedded(FulcrumConfig, Path, UnaryOperator, boolean)}, replaying {@code replay} (when not null) through
+     * the engine's proxy at {@code speed} once it listens, as the Traffic tab's <i>Replay a recording…</i> does.
+     */
+    public static int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                               boolean gentleTraffic, dev.fulcrum.replay.ReplayFiles.Checked replay, double speed) {
+        replayAtStart = replay == null ? null : new ReplayAtStart(replay, speed);
+        return embedded(config, configFile, overrides, gentleTraffic);
     }
 
     /** The window on a remote Fulcrum or HAProxy fleet ({@code --attach URL [--token T]}). */

@@ -10,6 +10,9 @@ import dev.fulcrum.demo.TrafficRequest;
 import dev.fulcrum.demo.TrafficSettings;
 import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.replay.LiveReplay;
+import dev.fulcrum.replay.ReplayFiles;
+import dev.fulcrum.replay.ReplayProgress;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -72,6 +75,15 @@ public final class SessionTraffic implements AutoCloseable {
     private Supplier<TrafficSettings> form;
     private volatile TrafficGenerator generator;
     private ChangeListener<EngineState> waitingForProxy;
+    // the live replay of a recording (HAR, nginx log, Fulcrum's access log): one at a time, beside the generator's run
+    private final ReadOnlyObjectWrapper<ReplayProgress> replayProgress = new ReadOnlyObjectWrapper<>(this,
+            "replayProgress");
+    private final ReadOnlyBooleanWrapper replayRunning = new ReadOnlyBooleanWrapper(this, "replayRunning");
+    private final ReadOnlyStringWrapper replayMessage = new ReadOnlyStringWrapper(this, "replayMessage", "");
+    private volatile LiveReplay liveReplay;
+    /** Cancel was pressed while the recording was being read: it is not replayed. */
+    private volatile boolean cancelledWhileReading;
+    private ChangeListener<EngineState> replayWaitingForProxy;
 
     SessionTraffic(UiSession session) {
         this.session = session;
@@ -268,15 +280,151 @@ public final class SessionTraffic implements AutoCloseable {
         snapshot.set(s);
     }
 
+    // ---------------------------------------------------------------- replaying a recording live
+
     /**
-     * Stops the run going, if any: no more requests are sent, the answers outstanding are awaited, then it is done.
-     * What a lesson calls as it starts to play, so the lesson's own traffic is the only traffic. Any thread.
+     * Reads {@code file} (a HAR file, an nginx access log in the combined format, Fulcrum's JSON access log; the format
+     * told by its content) through once on a thread of its own, then replays it through the proxy at {@code speed}
+     * ({@link #replayRecording(ReplayFiles.Checked, double)}). A file that cannot be read, or has more than 1% bad
+     * lines, is said in {@link #replayMessageProperty()}. FX thread.
+     */
+    public void replayRecording(Path file, double speed) {
+        if (replayRunning.get()) {
+            replayMessage.set("replay: one is going; cancel it first");
+            return;
+        }
+        try {
+            LiveReplay.requireSpeed(speed);
+        } catch (IllegalArgumentException e) {
+            replayMessage.set("replay: " + e.getMessage());
+            return;
+        }
+        replayRunning.set(true);
+        replayProgress.set(null);
+        cancelledWhileReading = false;
+        replayMessage.set("reading " + file.getFileName() + "…");
+        Thread reader = new Thread(() -> {
+            ReplayFiles.Checked c = null;
+            String problem;
+            try {
+                c = ReplayFiles.check(file, null, null);
+                problem = c.tooManyBad() ? c.badSummary() : null;
+            } catch (IOException | RuntimeException e) {
+                problem = file + ": " + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage());
+            }
+            ReplayFiles.Checked checked = c;
+            String refused = problem;
+            Platform.runLater(() -> {
+                replayRunning.set(false);
+                if (refused != null) {
+                    replayMessage.set("replay: " + refused);
+                } else if (cancelledWhileReading) {
+                    replayMessage.set("replay: cancelled before the first request");
+                } else {
+                    replayRecording(checked, speed);
+                }
+            });
+        }, "fulcrum-replay-read");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * Replays a recording read through already at {@code speed} through the proxy, now: its progress in
+     * {@link #replayProgressProperty()} (about four times a second), its summary line in
+     * {@link #replayMessageProperty()} at the end. FX thread.
+     */
+    public void replayRecording(ReplayFiles.Checked recording, double speed) {
+        if (liveReplay != null && replayRunning.get()) {
+            replayMessage.set("replay: one is going; cancel it first");
+            return;
+        }
+        LiveReplay r;
+        try {
+            r = LiveReplay.of(recording.source(), recording.span(), target(), speed, null);
+        } catch (RuntimeException e) {
+            replayMessage.set("replay: " + e.getMessage());
+            return;
+        }
+        liveReplay = r;
+        replayRunning.set(true);
+        replayMessage.set(String.format(Locale.ROOT, "replaying %d requests of %s at %sx%s", recording.span().count(),
+                recording.file().getFileName(), speed, recording.bad() == 0 ? ""
+                        : " (" + recording.bad() + " bad lines skipped)"));
+        r.addListener(p -> Platform.runLater(() -> {
+            if (liveReplay == r && p.state() != ReplayProgress.State.DONE) {
+                replayProgress.set(p);
+            }
+        }));
+        r.done().whenComplete((last, error) -> Platform.runLater(() -> {
+            if (liveReplay != r) {
+                return;
+            }
+            if (last != null) {
+                replayProgress.set(last);
+                replayMessage.set(last.summaryLine());
+            }
+            replayRunning.set(false);
+        }));
+        r.start();
+    }
+
+    /**
+     * {@link #replayRecording(ReplayFiles.Checked, double)} once the proxy's address is known (now, or at the first
+     * sample that has it): what {@code --replay FILE} on the window's command line does. FX thread.
+     */
+    public void replayWhenReady(ReplayFiles.Checked recording, double speed) {
+        if (!possible()) {
+            return;
+        }
+        if (ready()) {
+            replayRecording(recording, speed);
+            return;
+        }
+        replayWaitingForProxy = (o, a, st) -> {
+            if (ready()) {
+                session.stateProperty().removeListener(replayWaitingForProxy);
+                replayWaitingForProxy = null;
+                replayRecording(recording, speed);
+            }
+        };
+        session.stateProperty().addListener(replayWaitingForProxy);
+    }
+
+    /** Stops the live replay's sending at once; the answers on their way are awaited, then its summary shows. */
+    public void cancelReplay() {
+        cancelledWhileReading = true;
+        LiveReplay r = liveReplay;
+        if (r != null) {
+            r.cancel();
+        }
+    }
+
+    /** The live replay's progress (null before one, and while its recording is read). */
+    public ReadOnlyObjectProperty<ReplayProgress> replayProgressProperty() {
+        return replayProgress.getReadOnlyProperty();
+    }
+
+    /** True from the Replay's start (reading the file) until its last answer is in. */
+    public ReadOnlyBooleanProperty replayRunningProperty() {
+        return replayRunning.getReadOnlyProperty();
+    }
+
+    /** What the replay does or did: what it sends, then its summary line; or why it could not start. */
+    public ReadOnlyStringProperty replayMessageProperty() {
+        return replayMessage.getReadOnlyProperty();
+    }
+
+    /**
+     * Stops the run going, if any, and the live replay of a recording: no more requests are sent, the answers
+     * outstanding are awaited, then it is done. What a lesson calls as it starts to play, so the lesson's own traffic is the only traffic. Any thread.
      */
     public void stop() {
         TrafficGenerator g = generator;
         if (g != null) {
             g.stop();
         }
+        cancelReplay(); // a lesson's traffic is the only traffic, a recording's too
     }
 
     /** Called on the FX thread as each run begins, before its first snapshot (the Traffic tab forgets the last run). */
@@ -313,6 +461,10 @@ public final class SessionTraffic implements AutoCloseable {
         TrafficGenerator g = generator;
         if (g != null) {
             g.close();
+        }
+        LiveReplay r = liveReplay;
+        if (r != null) {
+            r.close();
         }
     }
 }

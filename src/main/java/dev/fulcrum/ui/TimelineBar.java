@@ -26,7 +26,7 @@ import javafx.util.Duration;
  */
 public final class TimelineBar extends HBox {
     static final Set<String> MARKED = Set.of("breaker", "health", "membership", "weight", "drain", "strategy", "config",
-            "panic", "disconnected", "reconnected");
+            "panic", "plugin-failed", "disconnected", "reconnected");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final TimeMachine machine;

@@ -68,6 +68,23 @@ abstract class EngineClientContract {
     }
 
     @Test
+    void aBackendAddedWithLabelsShowsThemInTheStateAndBadOnesAreRefusedNamingTheLabel() {
+        client.addBackend("default", "labelled", "http://127.0.0.1:9", 1, null, false,
+                Map.of("zone", "b", "cost", "0.2"));
+
+        EngineState s = client.state();
+        assertThat(s.backend("labelled").labels()).containsExactly(Map.entry("cost", "0.2"), Map.entry("zone", "b"));
+        assertThat(s.backend("labelled").labelsText()).isEqualTo("cost=0.2 zone=b");
+        assertThat(s.backend("demo-a").labels()).isEmpty();
+        assertThatThrownBy(() -> client.addBackend("default", "badly", "http://127.0.0.1:9", 1, null, false,
+                Map.of("Zone", "b")))
+                .isInstanceOf(EngineException.class)
+                .hasMessageContaining("labels.Zone: must match [a-z][a-z0-9_]{0,31} (got: Zone)")
+                .extracting(e -> ((EngineException) e).status()).isEqualTo(400);
+        assertThat(client.state().backend("badly")).isNull();
+    }
+
+    @Test
     void theStateHasTheStrategyPoolsAndEveryBackendWithItsContractFields() {
         EngineState s = client.state();
         assertThat(s.proxy()).isEqualTo(fulcrum.url());

@@ -227,6 +227,43 @@ class LimitsAgreementTest {
     }
 
     @Test
+    void labels() throws Exception {
+        Map<String, Object> valid = backend("x", "http://127.0.0.1:9", 1, null);
+        List<Place> places = List.of(
+                v -> {
+                    Map<String, Object> b = new LinkedHashMap<>(valid);
+                    b.put("labels", v);
+                    return config(withBackends(b));
+                },
+                v -> {
+                    Map<String, Object> b = new LinkedHashMap<>(valid);
+                    b.put("id", unique());
+                    b.put("labels", v);
+                    return admin("POST", "/api/backends", b);
+                },
+                v -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, String> labels = (Map<String, String>) v;
+                    return engine(() -> engine().addBackend(Engine.DEFAULT_POOL,
+                            new BackendSpec("x", "http://127.0.0.1:9", 1, null, false, labels), false));
+                });
+        Map<String, String> sixteen = new LinkedHashMap<>();
+        Map<String, String> seventeen = new LinkedHashMap<>();
+        for (int i = 0; i < 17; i++) {
+            if (i < 16) {
+                sixteen.put("l" + i, "v");
+            }
+            seventeen.put("l" + i, "v");
+        }
+        String name32 = "n" + "x".repeat(31);
+        agree("labels", places,
+                List.of(Map.of(), Map.of("zone", "b"), sixteen, Map.of(name32, "v"), Map.of("cost", "v".repeat(64)),
+                        Map.of("a_1", "")),
+                List.of(seventeen, Map.of("Zone", "b"), Map.of("1a", "b"), Map.of(name32 + "x", "b"),
+                        Map.of("a-b", "c"), Map.of("cost", "v".repeat(65))));
+    }
+
+    @Test
     void virtualNodes() throws Exception {
         agree("virtualNodes", strategyField(StrategySpec.CONSISTENT_HASH, "virtualNodes"),
                 List.of(1, 10_000), List.of(0, 10_001));

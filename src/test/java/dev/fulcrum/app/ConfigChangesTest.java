@@ -1,6 +1,7 @@
 package dev.fulcrum.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fulcrum.app.ConfigChanges.Running;
 import dev.fulcrum.config.ConfigLoader;
@@ -68,6 +69,27 @@ class ConfigChangesTest {
     }
 
     @Test
+    void newLabelsAreALabelsStepInPlaceNotAMove() {
+        Running now = running("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001", "labels": {"zone": "a"}},
+                              {"id": "b", "url": "http://127.0.0.1:9002", "labels": {"zone": "b"}}],
+                 "demoBackends": [{"id": "d", "port": 9101}]}
+                """, Set.of());
+
+        assertThat(steps(now, """
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001", "labels": {"zone": "a"}},
+                              {"id": "b", "url": "http://127.0.0.1:9002", "labels": {"zone": "c", "cost": "0.2"}}],
+                 "demoBackends": [{"id": "d", "port": 9101, "labels": {"tier": "spot"}}]}
+                """)).containsExactly("demo d 5ms 0.0", "keep a", "keep b", "labels b {cost=0.2, zone=c}", "keep d",
+                "labels d {tier=spot}");
+        assertThat(steps(now, """
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"},
+                              {"id": "b", "url": "http://127.0.0.1:9002", "labels": {"zone": "b"}}],
+                 "demoBackends": [{"id": "d", "port": 9101}]}
+                """)).containsExactly("demo d 5ms 0.0", "keep a", "labels a {}", "keep b", "keep d");
+    }
+
+    @Test
     void theSameConfigAgainKeepsEveryBackendAndSetsNoWeight() {
         String json = """
                 {"backends": [{"id": "a", "url": "http://127.0.0.1:9001", "weight": 3}],
@@ -76,6 +98,22 @@ class ConfigChangesTest {
         Running now = running(json, Set.of());
 
         assertThat(steps(now, json)).containsExactly("keep a", "keep x");
+    }
+
+    @Test
+    void aChangedFallbackOrPluginBudgetIsSetOnItsPoolAndANewPoolGetsItsOwn() {
+        Running now = running("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """, Set.of());
+
+        assertThat(steps(now, """
+                {"fallback": {"type": "random"}, "pluginBudgetMs": 20,
+                 "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}],
+                 "pools": {"api": {"pluginBudgetMs": 9, "backends": [{"id": "x", "url": "http://127.0.0.1:9010"}]},
+                           "web": {"backends": [{"id": "w", "url": "http://127.0.0.1:9011"}]}}}
+                """)).containsExactly("fallback default random 20ms", "keep a", "add pool api smooth-weighted-round-robin",
+                "fallback api round-robin 9ms", "add api/x",
+                "add pool web smooth-weighted-round-robin", "add web/w");
     }
 
     @Test
@@ -125,5 +163,32 @@ class ConfigChangesTest {
                 "stickySession.secret: takes effect at a restart; the running process keeps its own (got: another secret)",
                 "backends[0].url: a running backend keeps its URL; remove it and add it under a new id "
                         + "(got: http://127.0.0.1:9011)");
+    }
+
+    @Test
+    void logDecisionsIsNoRestartFieldButTheProxysOthersStillAre() {
+        Running now = running("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """, Set.of());
+
+        assertThat(ConfigChanges.refusals(now, ConfigLoader.parse("""
+                {"proxy": {"logDecisions": true},
+                 "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """))).isEmpty();
+        assertThat(ConfigChanges.refusals(now, ConfigLoader.parse("""
+                {"proxy": {"logDecisions": true, "ioThreads": 3},
+                 "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """))).containsExactly(
+                "proxy.ioThreads: takes effect at a restart; the running process keeps 0 (got: 3)");
+    }
+
+    @Test
+    void logDecisionsIsABooleanOffByDefault() {
+        assertThat(ConfigLoader.parse("""
+                {"backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """).proxy().logDecisions()).isFalse();
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                {"proxy": {"logDecisions": "yes"}, "backends": [{"id": "a", "url": "http://127.0.0.1:9001"}]}
+                """)).hasMessageContaining("proxy.logDecisions: must be true or false (got: \"yes\")");
     }
 }

@@ -31,7 +31,8 @@ import org.openjdk.jmh.annotations.State;
  * The pool is given uneven in-flight counts (leases held from random picks) and, for fastest-response and
  * adaptive, latency samples and metric reports, so the load-aware strategies compare real numbers. Requests
  * cycle through 1024 client IPs so the hashing strategies do not hit one cache line. Randomness is the
- * production thread-local source. Run with
+ * production thread-local source. {@code score} runs its default formula, which reads cpu, latency and in-flight
+ * counts, so its table is rebuilt every millisecond as on a busy proxy. Run with
  * {@code -t 1} and {@code -t 2} and {@code -prof gc} (see bench/jmh.sh).
  */
 @State(Scope.Benchmark)
@@ -39,7 +40,7 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class StrategyPickBenchmark {
     @Param({"round-robin", "random", "weighted-random", "smooth-weighted-round-robin", "least-requests",
-            "power-of-two", "consistent-hash", "maglev", "ip-hash", "fastest-response", "adaptive"})
+            "power-of-two", "consistent-hash", "maglev", "ip-hash", "fastest-response", "adaptive", "score"})
     public String type;
 
     @Param({"10", "100"})

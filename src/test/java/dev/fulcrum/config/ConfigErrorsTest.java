@@ -82,7 +82,7 @@ class ConfigErrorsTest {
                 """)).containsExactly(
                 "config error: colour: unknown field, expected one of proxy, admin, strategy, backends, demoBackends, "
                         + "healthCheck, outlierDetection, circuitBreaker, retries, timeouts, slowStartMs, "
-                        + "stickySession, pools, routes, discovery (got: \"blue\")",
+                        + "stickySession, pools, routes, discovery, fallback, pluginBudgetMs (got: \"blue\")",
                 "config error: proxy.tls.enabeld: unknown field, did you mean enabled? (got: true)",
                 "config error: backends[0].wieght: unknown field, did you mean weight? (got: 2)",
                 "config error: pools.p.strategy.tablesize: unknown field, did you mean tableSize? (got: 7)",

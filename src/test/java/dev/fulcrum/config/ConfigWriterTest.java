@@ -40,8 +40,10 @@ class ConfigWriterTest {
                 new StickyConfig(true, "SID", 60, "a-secret-of-16-chars+"),
                 Map.of("api", new PoolConfig(StrategySpec.bare("adaptive").with("weights", Map.of("cpu", 1.0, "latency", 0.0)).with("staleAfterMs", 500L),
                         List.of(BackendConfig.of("api-1", "http://127.0.0.1:3000", 1)),
-                        List.of(DemoBackendConfig.of("api-demo", 0, 2)))),
-                List.of(new RouteConfig("/api", "api", true)));
+                        List.of(DemoBackendConfig.of("api-demo", 0, 2)))
+                        .withFallback(StrategySpec.bare("power-of-two").with("choices", 3), 40)),
+                List.of(new RouteConfig("/api", "api", true)), List.of(),
+                StrategySpec.bare("least-requests"), 250);
     }
 
     @Test
@@ -82,9 +84,10 @@ class ConfigWriterTest {
 
         assertThat(tree.properties()).extracting(Map.Entry::getKey).containsExactly("proxy", "admin", "strategy",
                 "backends", "demoBackends", "healthCheck", "outlierDetection", "circuitBreaker", "retries",
-                "timeouts", "slowStartMs", "stickySession", "pools", "routes", "discovery");
+                "timeouts", "slowStartMs", "stickySession", "pools", "routes", "discovery", "fallback",
+                "pluginBudgetMs");
         assertThat(tree.get("pools").get("api").properties()).extracting(Map.Entry::getKey)
-                .containsExactly("strategy", "backends", "demoBackends", "discovery");
+                .containsExactly("strategy", "backends", "demoBackends", "discovery", "fallback", "pluginBudgetMs");
     }
 
     @Test

@@ -139,6 +139,50 @@ class DiscoveryTest {
     }
 
     @Test
+    void aWatchedFileLabelsItsBackendsAndRelabelsThemInPlace(@TempDir Path dir) throws Exception {
+        // given a file with a labelled backend and one without labels
+        Path file = dir.resolve("backends.json");
+        Files.writeString(file, "[{\"id\":\"f1\",\"url\":\"http://127.0.0.1:7001\",\"weight\":2,"
+                + "\"labels\":{\"zone\":\"a\",\"cost\":\"0.2\"}},{\"id\":\"f2\",\"url\":\"http://127.0.0.1:7002\"}]");
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.file(file.toString(), 60_000))));
+        discovery.refreshNow();
+        assertThat(backends().get("f1").labels()).containsExactly(Map.entry("cost", "0.2"), Map.entry("zone", "a"));
+        assertThat(backends().get("f2").labels()).isEmpty();
+        dev.fulcrum.engine.Backend f1 = engine.allBackends().stream().filter(b -> b.id().equals("f1")).findFirst()
+                .orElseThrow();
+        List<EngineEvent> events = new CopyOnWriteArrayList<>();
+        engine.subscribe(events::add);
+
+        // when only its labels change in the file
+        Files.writeString(file, "[{\"id\":\"f1\",\"url\":\"http://127.0.0.1:7001\",\"weight\":2,"
+                + "\"labels\":{\"zone\":\"b\"}},{\"id\":\"f2\",\"url\":\"http://127.0.0.1:7002\"}]");
+        discovery.refreshNow();
+
+        // then the same backend has them, nothing else about it changed
+        assertThat(backends().get("f1").labels()).isEqualTo(Map.of("zone", "b"));
+        assertThat(engine.allBackends()).contains(f1);
+        assertThat(f1.label("zone")).isEqualTo("b");
+        assertThat(backends().get("f1").weight()).isEqualTo(2);
+        assertThat(events).noneMatch(e -> "f1".equals(e.backend()));
+
+        // and a bad label keeps the last good list, labels included
+        Files.writeString(file, "[{\"id\":\"f1\",\"url\":\"http://127.0.0.1:7001\",\"labels\":{\"Zone\":\"c\"}}]");
+        discovery.refreshNow();
+        assertThat(backends().keySet()).containsExactlyInAnyOrder("f1", "f2");
+        assertThat(backends().get("f1").labels()).isEqualTo(Map.of("zone", "b"));
+    }
+
+    @Test
+    void addressesFromDnsHaveNoLabels() throws Exception {
+        dns.answers = List.of(InetAddress.getByName("127.0.0.31"));
+        discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.dns("svc.test", 8080, 60_000,
+                dns.address()))));
+        discovery.refreshNow();
+
+        assertThat(backends().get("svc.test-127.0.0.31-8080").labels()).isEmpty();
+    }
+
+    @Test
     void removingASourceRetiresWhatItBrought(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("b.json");
         Files.writeString(file, "[{\"id\":\"g1\",\"url\":\"http://127.0.0.1:7101\"}]");

@@ -65,6 +65,17 @@ class FileSourceTest {
                 new BackendSpec("b", "http://127.0.0.1:9002", 3, 10, false));
     }
 
+    @Test
+    void labelsAreReadAndAWrongOneIsNamedByItsPath(@TempDir Path dir) throws IOException {
+        Path good = Files.writeString(dir.resolve("good.json"), "[ " + ENTRY + "\"labels\": {\"zone\": \"b\"} } ]");
+        assertThat(source(good).resolve()).containsExactly(
+                new BackendSpec("a", "http://127.0.0.1:9001", 1, null, false, java.util.Map.of("zone", "b")));
+
+        Path bad = Files.writeString(dir.resolve("bad.json"), "[ " + ENTRY + "\"labels\": {\"cost\": 0.2} } ]");
+        assertThatThrownBy(() -> source(bad).resolve())
+                .hasMessageContaining(bad + "[0].labels.cost: must be a string (got: 0.2)");
+    }
+
     private static FileSource source(Path file) {
         return new FileSource(DiscoveryConfig.file(file.toString(), 60_000));
     }

@@ -26,4 +26,14 @@ public final class TestBackends {
     public static void releaseSlot(Backend b) {
         b.releaseSlot();
     }
+
+    /** Marks {@code b} as having joined its running pool at {@code nanos}, as the control thread does on an add. */
+    public static void joinedAt(Backend b, long nanos) {
+        b.joinedAtNanos = nanos;
+    }
+
+    /** Gives {@code b} other labels, as a config change does. */
+    public static void relabel(Backend b, java.util.Map<String, String> labels) {
+        b.relabel(labels);
+    }
 }

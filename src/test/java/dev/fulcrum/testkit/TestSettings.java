@@ -21,6 +21,7 @@ public final class TestSettings {
     private boolean stickyEnabled = D.stickyEnabled();
     private byte[] stickySecret = D.stickySecret();
     private int ioThreads = D.ioThreads();
+    private boolean logDecisions = D.logDecisions();
 
     private TestSettings() {
     }
@@ -88,9 +89,16 @@ public final class TestSettings {
         return this;
     }
 
+    /** {@code proxy.logDecisions}: record how each request's backend was chosen. */
+    public TestSettings logDecisions(boolean on) {
+        logDecisions = on;
+        return this;
+    }
+
     public ProxySettings build() {
         return new ProxySettings(D.host(), D.port(), D.maxHeaderBytes(), drainTimeoutMs, accessLog, preserveHost,
                 maxRetries, D.retryNonIdempotent(), connectMs, readMs, D.idleMs(), requestHeaderMs, stickyEnabled,
-                D.stickyCookie(), D.stickyTtlSeconds(), stickySecret, D.tls(), ioThreads);
+                D.stickyCookie(), D.stickyTtlSeconds(), stickySecret, D.tls(), ioThreads, D.recentRequests(),
+                logDecisions);
     }
 }

@@ -249,6 +249,20 @@ public final class CircuitBreaker {
         }
     }
 
+    /**
+     * The failure share of the calls the window holds, 0..1 (0 for an empty window), without copying the window: the
+     * score strategy's {@code errorRate}. While OPEN or HALF_OPEN the window is gone; the share of the window that
+     * tripped the breaker stands in (1 when it never tripped from CLOSED).
+     */
+    public double errorRate() {
+        S s = state.get();
+        if (s instanceof Closed c) {
+            return c.window().failureShare();
+        }
+        Snapshot t = tripped;
+        return t == null ? 1 : t.failureRate() / 100;
+    }
+
     /** What the window holds right now, oldest first, for the breaker view. */
     public Snapshot snapshot() {
         S s = state.get();
@@ -332,6 +346,10 @@ public final class CircuitBreaker {
             } else if (c == Call.SLOW) {
                 slow += d;
             }
+        }
+
+        synchronized double failureShare() {
+            return size == 0 ? 0 : (double) failures / size;
         }
 
         synchronized Snapshot snapshot(State state, long remaining, long lastTransition) {

@@ -53,9 +53,13 @@ import java.util.function.Consumer;
  * by interrupting that thread ({@link CancellationException}).
  */
 public final class SideBySide {
-    /** Every strategy but {@code adaptive}, which needs live metrics the simulator does not produce. */
+    /**
+     * Every strategy but {@code adaptive} and {@code score}, which need live metrics the simulator does not produce
+     * (the score's default formula reads cpu).
+     */
     public static final List<StrategySpec> DEFAULT_STRATEGIES = StrategySpec.TYPES.stream()
-            .filter(t -> !t.equals(StrategySpec.ADAPTIVE)).map(StrategySpec::of).toList();
+            .filter(t -> !t.equals(StrategySpec.ADAPTIVE) && !t.equals(StrategySpec.SCORE))
+            .map(StrategySpec::of).toList();
     /** The simulated wall time at time zero: 2024-01-01T00:00:00Z (a fixed value keeps runs reproducible). */
     public static final long SIMULATED_EPOCH_MILLIS = 1_704_067_200_000L;
 

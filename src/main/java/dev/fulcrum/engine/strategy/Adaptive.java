@@ -46,6 +46,10 @@ final class Adaptive implements Strategy {
                             "metrics older than this count as missing", "metrics older than %s ms ignored")),
             true, false, (spec, c, prev, env) -> new Adaptive(c, spec, env));
 
+    /** Why a candidate has the average score (see {@link DecisionLog#score}): its report is too old, or none. */
+    static final String STALE = "stale";
+    static final String MISSING = "missing";
+
     /** Added to {@code 1 - score} so the busiest backend keeps a share; a guess: 10% of an idle one's. */
     static final double FLOOR = 0.1;
 
@@ -58,8 +62,12 @@ final class Adaptive implements Strategy {
     private final long staleNanos;
     private volatile Table table;
 
-    /** The pick weights as computed from {@code seen} (one report per candidate), valid until validUntil. */
-    private record Table(BackendMetrics[] seen, double[] scores, double[] starts, long validUntil) {
+    /**
+     * The pick weights as computed from {@code seen} (one report per candidate), valid until validUntil;
+     * {@code fallbacks[i]} says why candidate i has the average score instead of its own ({@code stale},
+     * {@code missing}), null when the score is its own.
+     */
+    private record Table(BackendMetrics[] seen, double[] scores, String[] fallbacks, double[] starts, long validUntil) {
     }
 
     Adaptive(Candidates candidates, StrategySpec spec, StrategyEnv env) {
@@ -89,8 +97,17 @@ final class Adaptive implements Strategy {
             return null;
         }
         Table t = current();
+        // with the request's decision recorded (proxy.logDecisions), each candidate's score and the draw go to it;
+        // off, this is one null check
+        DecisionLog log = request.decisions();
+        if (log != null) {
+            for (int i = 0; i < n; i++) {
+                log.score(c.get(i), t.scores[i], t.fallbacks[i]);
+            }
+        }
+        RandomSource rnd = RecordedDraws.of(random, log);
         double[] starts = t.starts;
-        double r = random.nextDouble() * starts[n];
+        double r = rnd.nextDouble() * starts[n];
         int lo = 0;
         int hi = n - 1;
         while (lo < hi) {
@@ -102,11 +119,11 @@ final class Adaptive implements Strategy {
             }
         }
         Backend b = c.get(lo);
-        return eligible.test(b) ? b : amongEligible(t, eligible);
+        return eligible.test(b) ? b : amongEligible(t, eligible, rnd);
     }
 
     /** The same weighted draw restricted to the eligible candidates. */
-    private Backend amongEligible(Table t, Eligibility eligible) {
+    private Backend amongEligible(Table t, Eligibility eligible, RandomSource random) {
         int n = c.size();
         double total = 0;
         for (int i = 0; i < n; i++) {
@@ -181,6 +198,7 @@ final class Adaptive implements Strategy {
             }
         }
         double[] scores = new double[n];
+        String[] fallbacks = new String[n];
         double sum = 0;
         int count = 0;
         for (int i = 0; i < n; i++) {
@@ -197,10 +215,13 @@ final class Adaptive implements Strategy {
         for (int i = 0; i < n; i++) {
             if (!fresh[i]) {
                 scores[i] = average;
+                BackendMetrics m = seen[i];
+                boolean reported = m != null && Double.isFinite(m.cpu()) && Double.isFinite(m.latencyMs());
+                fallbacks[i] = reported ? STALE : MISSING;
             }
             starts[i + 1] = starts[i] + c.weight(i) * (1 - scores[i] + FLOOR);
         }
-        return new Table(seen, scores, starts, validUntil);
+        return new Table(seen, scores, fallbacks, starts, validUntil);
     }
 
     private static double clamp(double cpu) {

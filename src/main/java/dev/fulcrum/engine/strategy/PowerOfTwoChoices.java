@@ -54,14 +54,36 @@ final class PowerOfTwoChoices implements Strategy {
         if (n == 0) {
             return null;
         }
+        // with the request's decision recorded (proxy.logDecisions), every draw and each drawn backend's load go to
+        // it: the load is the score, fewer in flight per unit of weight wins; off, this is one null check
+        DecisionLog log = request.decisions();
+        RandomSource rnd = RecordedDraws.of(random, log);
         if (choices >= n) {
-            return LeastRequests.leastLoaded(c, eligible, random);
+            return scanned(eligible, rnd, log);
         }
-        Backend chosen = choices == 2 ? pickOfTwo(eligible) : pickOfMany(eligible);
-        return chosen != null ? chosen : LeastRequests.leastLoaded(c, eligible, random);
+        Backend chosen = choices == 2 ? pickOfTwo(eligible, rnd, log) : pickOfMany(eligible, rnd, log);
+        return chosen != null ? chosen : scanned(eligible, rnd, log);
     }
 
-    private Backend pickOfTwo(Eligibility eligible) {
+    /** The full least-requests scan; every eligible candidate's load goes to the decision, when it is recorded. */
+    private Backend scanned(Eligibility eligible, RandomSource rnd, DecisionLog log) {
+        if (log != null) {
+            for (int i = 0; i < c.size(); i++) {
+                if (eligible.test(c.get(i))) {
+                    scoreLoad(log, i);
+                }
+            }
+        }
+        return LeastRequests.leastLoaded(c, eligible, rnd);
+    }
+
+    /** A drawn candidate's load, as the pick compares it: in-flight requests per unit of (configured) weight. */
+    private void scoreLoad(DecisionLog log, int i) {
+        Backend b = c.get(i);
+        log.score(b, (double) b.inFlight() * Strategies.WEIGHT_SCALE / c.weight(i), null);
+    }
+
+    private Backend pickOfTwo(Eligibility eligible, RandomSource random, DecisionLog log) {
         int n = c.size();
         int i1;
         int i2;
@@ -85,6 +107,10 @@ final class PowerOfTwoChoices implements Strategy {
         Backend b = c.get(i2);
         boolean okA = eligible.test(a);
         boolean okB = eligible.test(b);
+        if (log != null) {
+            scoreLoad(log, i1);
+            scoreLoad(log, i2);
+        }
         if (okA && okB) {
             // fewer in flight per unit of weight; on a tie the first draw, itself random
             return (long) b.inFlight() * c.weight(i1) < (long) a.inFlight() * c.weight(i2) ? b : a;
@@ -92,7 +118,7 @@ final class PowerOfTwoChoices implements Strategy {
         return okA ? a : okB ? b : null;
     }
 
-    private Backend pickOfMany(Eligibility eligible) {
+    private Backend pickOfMany(Eligibility eligible, RandomSource random, DecisionLog log) {
         int n = c.size();
         int[] drawn = DRAWN.get();
         if (drawn.length < choices) {
@@ -126,6 +152,9 @@ final class PowerOfTwoChoices implements Strategy {
             drawn[pos] = idx;
             excluded += c.weight(idx);
             Backend b = c.get(idx);
+            if (log != null) {
+                scoreLoad(log, idx);
+            }
             if (eligible.test(b)) {
                 long load = b.inFlight();
                 long w = c.weight(idx);

@@ -32,7 +32,9 @@ final class RandomChoice implements Strategy {
         if (n == 0) {
             return null;
         }
-        Backend b = c.get(random.nextInt(n));
-        return eligible.test(b) ? b : Picking.uniformAmongEligible(c, eligible, random);
+        // the draws go to the request's decision when it is recorded (proxy.logDecisions); else one null check
+        RandomSource rnd = RecordedDraws.of(random, request.decisions());
+        Backend b = c.get(rnd.nextInt(n));
+        return eligible.test(b) ? b : Picking.uniformAmongEligible(c, eligible, rnd);
     }
 }

@@ -16,7 +16,10 @@ import java.util.Set;
  * ratios, and so every weighted sequence, are the same as with the configured weights.
  *
  * <p>Each built-in strategy is a small final class of this package holding its {@link StrategyDescriptor} as
- * {@code DESCRIPTOR}; adding one is that class and its line in {@link #ALL}.
+ * {@code DESCRIPTOR}; adding one is that class and its line in {@link #ALL}. Strategies from plugin jars
+ * ({@link PluginDescriptor}, docs/PLUGINS.md) are added by {@link #register} at start-up, and every reader of the
+ * registry ({@link #names}, {@link #descriptor}, {@link #all}, {@link StrategySpec#TYPES}) sees them beside the
+ * built-ins.
  */
 public final class Strategies {
     public static final int WEIGHT_SCALE = 100;
@@ -33,14 +36,25 @@ public final class Strategies {
             Maglev.DESCRIPTOR,
             IpHash.DESCRIPTOR,
             FastestResponse.DESCRIPTOR,
-            Adaptive.DESCRIPTOR);
+            Adaptive.DESCRIPTOR,
+            ScoreStrategy.DESCRIPTOR);
 
-    private static final Map<String, StrategyDescriptor> BY_NAME = byName(ALL);
-
-    /** Every setting some strategy takes, by name: the first registered strategy's option of that name. */
-    private static final Map<String, StrategyOption> SETTINGS = settings(ALL);
+    /**
+     * What is registered now: the built-ins, then the plugins' strategies. Published whole through one volatile
+     * field, so a reader on any thread sees either the built-ins alone or every plugin too; plugins are registered
+     * once, at start-up, before any config is read ({@link #register}).
+     */
+    private static volatile Registry registry = new Registry(ALL);
 
     private Strategies() {
+    }
+
+    /** The strategies by name and every setting some strategy takes (the first registered strategy's option of it). */
+    private record Registry(List<StrategyDescriptor> all, Map<String, StrategyDescriptor> byName,
+                            Map<String, StrategyOption> settings) {
+        Registry(List<StrategyDescriptor> all) {
+            this(List.copyOf(all), Strategies.byName(all), Strategies.settings(all));
+        }
     }
 
     private static Map<String, StrategyDescriptor> byName(List<StrategyDescriptor> all) {
@@ -50,7 +64,7 @@ public final class Strategies {
                 throw new IllegalStateException("two strategies are called " + d.name());
             }
         }
-        return m;
+        return java.util.Collections.unmodifiableMap(m);
     }
 
     private static Map<String, StrategyOption> settings(List<StrategyDescriptor> all) {
@@ -59,26 +73,117 @@ public final class Strategies {
         return java.util.Collections.unmodifiableMap(m);
     }
 
+    /**
+     * Adds the plugins' strategies to the registry, all or none. A plugin registered again from the same source (the
+     * same jar path) is skipped, so a second start in one process (a test, a restarted window) is harmless.
+     *
+     * @throws IllegalArgumentException {@code plugins: /a/x.jar provides round-robin, which is a built-in strategy},
+     *                                  or {@code plugins: two strategies are called cost-first (in /a/x.jar and
+     *                                  /b/y.jar)}; nothing is registered then
+     */
+    public static synchronized void register(List<PluginDescriptor> plugins) {
+        Registry r = registry;
+        List<StrategyDescriptor> all = new ArrayList<>(r.all());
+        Map<String, StrategyDescriptor> names = new LinkedHashMap<>(r.byName());
+        for (PluginDescriptor p : plugins) {
+            StrategyDescriptor there = names.get(p.name());
+            if (there == null) {
+                names.put(p.name(), p);
+                all.add(p);
+            } else if (!(there instanceof PluginDescriptor other)) {
+                throw new IllegalArgumentException("plugins: " + p.source() + " provides " + p.name()
+                        + ", which is a built-in strategy");
+            } else if (!other.source().equals(p.source()) || plugins.stream().filter(q -> q.name().equals(p.name()))
+                    .count() > 1) {
+                throw new IllegalArgumentException("plugins: two strategies are called " + p.name() + " (in "
+                        + other.source() + " and " + p.source() + ")");
+            }
+        }
+        registry = new Registry(all);
+    }
+
+    /**
+     * Takes the plugins called {@code names} out of the registry again. For tests, which load plugins into a JVM that
+     * runs other tests after them; Fulcrum itself registers its plugins once and keeps them.
+     */
+    static synchronized void forget(java.util.Collection<String> names) {
+        List<StrategyDescriptor> all = new ArrayList<>(registry.all());
+        all.removeIf(d -> d instanceof PluginDescriptor && names.contains(d.name()));
+        registry = new Registry(all);
+    }
+
+    /** Every registered strategy, built-ins first in {@link #ALL}'s order, then the plugins' in load order. */
+    public static List<StrategyDescriptor> all() {
+        return registry.all();
+    }
+
+    /** The plugin strategy called {@code name}, or null when there is none (a built-in, or no such strategy). */
+    public static PluginDescriptor plugin(String name) {
+        return name != null && registry.byName().get(name) instanceof PluginDescriptor p ? p : null;
+    }
+
+    /**
+     * What is wrong with {@code spec} as a pool's fallback, or null: the fallback must be a built-in (a plugin
+     * failing over to a plugin would not be contained). Its settings are checked by {@link #violations}.
+     */
+    public static String fallbackProblem(StrategySpec spec) {
+        if (spec == null || spec.type() == null) {
+            return "required";
+        }
+        StrategyDescriptor d = descriptor(spec.type());
+        if (d instanceof BuiltIn) {
+            return null;
+        }
+        List<String> builtIns = ALL.stream().map(StrategyDescriptor::name).toList();
+        return (d == null ? "unknown strategy" : "must be a built-in strategy, not a plugin's") + ", one of "
+                + String.join(", ", builtIns);
+    }
+
     /** Every strategy's name, in registration order. */
     public static List<String> names() {
-        return List.copyOf(BY_NAME.keySet());
+        return List.copyOf(registry.byName().keySet());
+    }
+
+    /** {@link #names()} as a list that reads the registry each time it is read (so plugins registered later show). */
+    static List<String> liveNames() {
+        return new java.util.AbstractList<>() {
+            @Override
+            public String get(int index) {
+                return names().get(index);
+            }
+
+            @Override
+            public int size() {
+                return registry.byName().size();
+            }
+
+            @Override
+            public java.util.Iterator<String> iterator() {
+                return names().iterator();
+            }
+
+            @Override
+            public boolean contains(Object o) {
+                return o instanceof String s && registry.byName().containsKey(s);
+            }
+        };
     }
 
     /** The strategy called {@code name}, or null. */
     public static StrategyDescriptor descriptor(String name) {
-        return BY_NAME.get(name);
+        return registry.byName().get(name);
     }
 
     /** {@code type} and every setting some strategy takes: the fields a strategy object may have. */
     public static Set<String> fieldNames() {
         Set<String> out = new java.util.LinkedHashSet<>(List.of("type"));
-        out.addAll(SETTINGS.keySet());
+        out.addAll(registry.settings().keySet());
         return out;
     }
 
     /** Every setting some strategy takes, once each, in registration order (the Strategy form's rows). */
     public static List<StrategyOption> allOptions() {
-        return List.copyOf(SETTINGS.values());
+        return List.copyOf(registry.settings().values());
     }
 
     /**
@@ -88,7 +193,7 @@ public final class Strategies {
     public static StrategyOption option(String type, String name) {
         StrategyDescriptor d = type == null ? null : descriptor(type);
         StrategyOption o = d == null ? null : d.option(name);
-        return o != null ? o : SETTINGS.get(name);
+        return o != null ? o : registry.settings().get(name);
     }
 
     /**
@@ -170,7 +275,8 @@ public final class Strategies {
             case INTEGER, LONG -> v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte
                     ? null : "must be an integer";
             case NUMBER -> v instanceof Number ? null : "must be a number";
-            case HASH_KEY -> v instanceof String ? null : "must be a string";
+            case HASH_KEY, FORMULA, CHOICE -> v instanceof String ? null : "must be a string";
+            case NUMBER_OR_WORD -> v instanceof Number || v instanceof String ? null : "must be a number or a string";
             case NUMBER_MAP -> v instanceof Map<?, ?> m && m.keySet().stream().allMatch(String.class::isInstance)
                     && m.values().stream().allMatch(Number.class::isInstance) ? null : "must be an object of numbers";
         };

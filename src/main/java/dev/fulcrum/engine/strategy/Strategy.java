@@ -37,4 +37,12 @@ public interface Strategy {
     default Explanation explain(RequestContext request, RandomSource random) {
         return Explanation.of(pick(request, Eligibility.ADMITTING));
     }
+
+    /**
+     * Each candidate's score as the strategy sees it now, in candidate order, for {@code GET /api/state} and the
+     * window; null for a strategy that does not score (every built-in but {@code score}).
+     */
+    default java.util.List<CandidateScore> candidateScores() {
+        return null;
+    }
 }

@@ -9,8 +9,8 @@ import java.util.List;
  * {@link Strategy#explain}. The config binder, the admin API, the Strategy form, the exports, the simulator and
  * "Why this backend" read this description; none keeps a list of its own.
  *
- * <p>Built-in strategies are registered in {@link Strategies#ALL}; a strategy from outside the code base implements
- * this same interface. Implementations are immutable and thread-safe: {@link #create} runs on the engine's control
+ * <p>Built-in strategies are registered in {@link Strategies#ALL}; a strategy from a plugin jar (docs/PLUGINS.md)
+ * is described through {@code dev.fulcrum.spi} and adapted to this same interface by {@link PluginDescriptor}. Implementations are immutable and thread-safe: {@link #create} runs on the engine's control
  * thread and in the simulator, the rest anywhere.
  *
  * <p>Example, round robin: name {@code round-robin}, no options, does not read weights, does not hash, sentence

@@ -27,9 +27,13 @@ public record StrategySpec(String type, Map<String, Object> options) {
     public static final String IP_HASH = "ip-hash";
     public static final String FASTEST_RESPONSE = "fastest-response";
     public static final String ADAPTIVE = "adaptive";
+    public static final String SCORE = "score";
 
-    /** Every registered strategy's name, in the order docs/REFERENCE.md §2.2 lists them. */
-    public static final List<String> TYPES = Strategies.names();
+    /**
+     * Every registered strategy's name: the built-ins in the order docs/REFERENCE.md §2.2 lists them, then the
+     * plugins' (docs/PLUGINS.md). It reads the registry when read, so plugins registered at start-up are in it.
+     */
+    public static final List<String> TYPES = Strategies.liveNames();
 
     public StrategySpec {
         Map<String, Object> copy = new LinkedHashMap<>();

@@ -37,8 +37,10 @@ final class WeightedRandom implements Strategy {
         if (n == 0) {
             return null;
         }
-        int i = uniform ? random.nextInt(n) : Picking.segment(starts, random.nextLong(starts[n]));
+        // the draws go to the request's decision when it is recorded (proxy.logDecisions); else one null check
+        RandomSource rnd = RecordedDraws.of(random, request.decisions());
+        int i = uniform ? rnd.nextInt(n) : Picking.segment(starts, rnd.nextLong(starts[n]));
         Backend b = c.get(i);
-        return eligible.test(b) ? b : Picking.weightedAmongEligible(c, eligible, random);
+        return eligible.test(b) ? b : Picking.weightedAmongEligible(c, eligible, rnd);
     }
 }

@@ -24,6 +24,7 @@ public final class BackendsController {
     @FXML private TableView<BackendRow> backendsTable;
     @FXML private TableColumn<BackendRow, String> idColumn;
     @FXML private TableColumn<BackendRow, String> urlColumn;
+    @FXML private TableColumn<BackendRow, String> labelsColumn;
     @FXML private TableColumn<BackendRow, String> stateColumn;
     @FXML private TableColumn<BackendRow, String> healthColumn;
     @FXML private TableColumn<BackendRow, String> breakerColumn;
@@ -67,6 +68,9 @@ public final class BackendsController {
         text(idColumn, BackendInfo::id);
         // backends speak plain http (docs/REFERENCE.md §2.1): the address is what tells them apart, whole at any width
         text(urlColumn, b -> b.url().startsWith("http://") ? b.url().substring(7) : b.url());
+        text(labelsColumn, BackendInfo::labelsText);
+        labelsColumn.setCellFactory(c -> new LabelsCell());
+        labelsColumn.visibleProperty().bind(vm.anyLabelsProperty());
         text(stateColumn, BackendInfo::shownState);
         text(healthColumn, BackendInfo::health);
         text(breakerColumn, b -> b.breaker() == null ? "" : b.breaker().state());
@@ -151,6 +155,23 @@ public final class BackendsController {
                 if (wanted != null) {
                     getStyleClass().add(wanted);
                 }
+            }
+        }
+    }
+
+    /** A backend's labels, {@code cost=0.2 zone=b}, whole in a tooltip when the column cuts them. */
+    private static final class LabelsCell extends TableCell<BackendRow, String> {
+        @Override
+        protected void updateItem(String item, boolean empty) {
+            super.updateItem(item, empty);
+            String text = empty || item == null ? "" : item;
+            setText(text);
+            if (text.isEmpty()) {
+                setTooltip(null);
+            } else if (getTooltip() == null) {
+                setTooltip(new javafx.scene.control.Tooltip(text));
+            } else {
+                getTooltip().setText(text);
             }
         }
     }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 
@@ -26,6 +28,7 @@ public final class BackendsViewModel {
     private final ObservableList<BackendRow> rows = FXCollections.observableArrayList();
     private final ObservableList<BackendRow> readOnlyRows = FXCollections.unmodifiableObservableList(rows);
     private final Map<String, BackendRow> byId = new HashMap<>();
+    private final ReadOnlyBooleanWrapper anyLabels = new ReadOnlyBooleanWrapper(this, "anyLabels");
 
     public BackendsViewModel(UiSession session) {
         this.session = session;
@@ -56,11 +59,13 @@ public final class BackendsViewModel {
         String pool = session.pool();
         Set<String> seen = new HashSet<>();
         int index = 0;
+        boolean labelled = false;
         for (BackendInfo b : s.backends()) {
             if (pool != null && !pool.equals(b.pool())) {
                 continue;
             }
             seen.add(b.id());
+            labelled |= !b.labels().isEmpty();
             BackendRow row = byId.get(b.id());
             if (row == null) {
                 row = new BackendRow(b);
@@ -75,6 +80,12 @@ public final class BackendsViewModel {
             rows.removeIf(r -> !seen.contains(r.id()));
             byId.keySet().retainAll(seen);
         }
+        anyLabels.set(labelled);
+    }
+
+    /** Whether a backend of the pool shown has labels (the Labels column shows only then). */
+    public ReadOnlyBooleanProperty anyLabelsProperty() {
+        return anyLabels.getReadOnlyProperty();
     }
 
     /** Every backend id in every pool (ids are unique across pools), for the Add dialog's check. */
@@ -116,6 +127,12 @@ public final class BackendsViewModel {
 
     public void add(String id, String url, int weight, Runnable onDone, Consumer<String> onFail) {
         commands.add(session.pool(), id, url, weight, onDone, onFail);
+    }
+
+    /** Adds a backend with labels (empty for none). */
+    public void add(String id, String url, int weight, Map<String, String> labels, Runnable onDone,
+                    Consumer<String> onFail) {
+        commands.add(session.pool(), id, url, weight, labels, onDone, onFail);
     }
 
     public void undo() {

@@ -15,7 +15,9 @@ import java.util.regex.Pattern;
  * The Events table's From and To in words. The engine's events carry what the API sends ({@code docs/REFERENCE.md
  * §4}): a demo fault change is the JSON the operator sent, a strategy change the type names. Example: a {@code demo}
  * event with to {@code {"latencyMs":200,"down":true}} reads From "faults changed", To "latency 200 ms, down";
- * a missing value reads "–", never an empty cell.
+ * a missing value reads "–", never an empty cell. A {@code plugin-failed} event reads From the plugin strategy's title
+ * and To why it failed, e.g. "cheapest first" / "its pick threw IllegalStateException: no cost"; its pool's fallback
+ * strategy picks from then on.
  */
 final class EventText {
     static final String NONE = "\u2013";
@@ -41,7 +43,8 @@ final class EventText {
         if (blank(value)) {
             return NONE;
         }
-        StrategyDescriptor strategy = "strategy".equals(type) ? Strategies.descriptor(value) : null;
+        StrategyDescriptor strategy = "strategy".equals(type) || "plugin-failed".equals(type)
+                ? Strategies.descriptor(value) : null;
         if (strategy != null) {
             return strategy.title();
         }

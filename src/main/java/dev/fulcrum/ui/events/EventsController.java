@@ -58,7 +58,7 @@ public final class EventsController {
         col(fromColumn, EventText::from);
         col(toColumn, EventText::to);
         backendColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
-        eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "demo", "config",
+        eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "plugin-failed", "demo", "config",
                 "disconnected", "reconnected");
         eventType.setValue(ALL);
         eventFilter.textProperty().addListener((o, a, b) -> refilter());

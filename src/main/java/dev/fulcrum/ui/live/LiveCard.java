@@ -23,6 +23,9 @@ import javafx.scene.shape.Rectangle;
  * gives way to them. Below {@value #FULL_HEIGHT} px only the first two lines show, so twelve backends still fit a
  * projector's height.
  *
+ * <p>A backend with labels shows them on a muted last line, {@code cost=0.2 zone=b}, when the card has the height
+ * for it; cut with an ellipsis at the card's width, whole in its tooltip.
+ *
  * <p>The state and breaker chips sit on the head line after the id while both fit the card's width; a long id in
  * large type (present mode on a 4:3 projector) leaves them no room there, so they move to the end of the weight's
  * line, which has a slider to give way, rather than show "...". The card keeps its height either way.
@@ -40,6 +43,10 @@ final class LiveCard extends VBox {
     private final Label figures = new Label();
     private final HBox queue = new HBox(3);
     private final Label queueMore = new Label();
+    /** The labels' line, and the whole of what it shows ({@code cost=0.2 zone=b}) when the card is wide enough. */
+    private final Label labels = new Label();
+    private final javafx.scene.control.Tooltip labelsTip = new javafx.scene.control.Tooltip();
+    private String labelsText = "";
     private final WeightSlider weight;
     private final HBox details;
     private final HBox head;
@@ -82,7 +89,12 @@ final class LiveCard extends VBox {
         queue.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         details = new HBox(8, figures, queue, queueMore);
         details.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
-        getChildren().addAll(head, weightLine, details);
+        labels.setId("live-labels-" + id);
+        labels.getStyleClass().add("muted");
+        labels.setTooltip(labelsTip);
+        labels.setVisible(false);
+        labels.setManaged(false);
+        getChildren().addAll(head, weightLine, details, labels);
     }
 
     String backend() {
@@ -107,7 +119,7 @@ final class LiveCard extends VBox {
         breaker.setText(breakerText(b));
         breaker.getStyleClass().setAll("live-chip", "breaker-" + br);
         breaker.setVisible(!"CLOSED".equals(br));
-        figures.setText(String.format(Locale.ROOT, "%.0f req/s · p99 %s · %d in flight", b.rps(),
+        figures.setText(scoreText(b) + String.format(Locale.ROOT, "%.0f req/s · p99 %s · %d in flight", b.rps(),
                 ms(b.latencyP99Ms()), b.activeRequests()));
         queueMore.setText(b.activeRequests() > 0 ? "+" + b.activeRequests() : "");
         int shown = Math.min(Math.min(QUEUE_SHOWN, squaresThatFit()), b.activeRequests());
@@ -121,6 +133,51 @@ final class LiveCard extends VBox {
             queue.getChildren().setAll(squares);
         }
         queueMore.setText(b.activeRequests() > shown ? "+" + (b.activeRequests() - shown) : "");
+        if (!labelsText.equals(b.labelsText())) {
+            labelsText = b.labelsText();
+            labelsTip.setText(labelsText);
+            requestLayout();
+        }
+    }
+
+    /**
+     * The labels' line where the card has room for it below the other lines, its text cut to {@code room} px with an
+     * ellipsis; hidden otherwise. Cut here rather than by the label's skin, so the text shown is the label's text.
+     */
+    private void placeLabels(double room) {
+        double others = snappedTopInset() + snappedBottomInset();
+        int lines = 0;
+        for (Node n : getChildren()) {
+            if (n != labels && n.isManaged()) {
+                others += n.prefHeight(room);
+                lines++;
+            }
+        }
+        double needs = others + lines * getSpacing() + labels.prefHeight(-1);
+        boolean show = !labelsText.isEmpty() && needs <= getHeight();
+        if (show) {
+            labels.setText(fit(labelsText, labels.getFont(), room));
+        }
+        labels.setVisible(show);
+        labels.setManaged(show);
+    }
+
+    /** {@code text} as it fits {@code room} px in {@code font}: whole, or its start and an ellipsis. */
+    static String fit(String text, javafx.scene.text.Font font, double room) {
+        javafx.scene.text.Text probe = new javafx.scene.text.Text(text);
+        probe.setFont(font);
+        // a pixel or two of slack: the label's skin measures the same text, rounded its own way
+        double limit = room - 2;
+        if (probe.getLayoutBounds().getWidth() <= limit) {
+            return text;
+        }
+        for (int n = text.length() - 1; n > 0; n--) {
+            probe.setText(text.substring(0, n).stripTrailing() + "\u2026");
+            if (probe.getLayoutBounds().getWidth() <= limit) {
+                return probe.getText();
+            }
+        }
+        return "\u2026";
     }
 
     /** Squares that fit on the figures' line beside the figures and the count after them (as wide as the widest). */
@@ -129,6 +186,19 @@ final class LiveCard extends VBox {
         double room = getPrefWidth() - pad.getLeft() - pad.getRight() - figures.prefWidth(-1)
                 - queueMore.prefWidth(-1) - 2 * details.getSpacing();
         return (int) Math.max(0, Math.floor(room / SQUARE));
+    }
+
+    /**
+     * Where the pool uses the score strategy, the backend's score first on the figures' line: {@code score 0.62 · },
+     * {@code score 0.55 (stale) · } when the strategy's {@code missing} rule gave it, {@code score excluded (missing) · }
+     * when it has none; nothing for other strategies.
+     */
+    static String scoreText(BackendInfo b) {
+        if (b.score() == null && b.scoreFallback() == null) {
+            return "";
+        }
+        String value = b.score() == null ? "excluded" : String.format(Locale.ROOT, "%.2f", b.score());
+        return "score " + value + (b.scoreFallback() == null ? "" : " (" + b.scoreFallback() + ")") + " · ";
     }
 
     /** The breaker chip: OPEN with the seconds until HALF_OPEN, HALF_OPEN, or nothing while CLOSED. */
@@ -179,6 +249,7 @@ final class LiveCard extends VBox {
             chips.setMinWidth(Region.USE_PREF_SIZE);
             weightLine.getChildren().add(chips);
         }
+        placeLabels(room);
         super.layoutChildren();
     }
 }

@@ -11,7 +11,8 @@ import java.util.Objects;
 
 /**
  * "Why this backend" for a request the proxy completed: what its record says (the pool, the key it hashed and the
- * hash, a sticky cookie, bounded loads' spill, every attempt and how the request ended), and, for the embedded engine,
+ * hash, a sticky cookie, bounded loads' spill, every attempt and how the request ended, and, when
+ * {@code proxy.logDecisions} recorded it, how each pick chose: {@link DecisionText}), and, for the embedded engine,
  * what {@link DecisionTrace#explain} says of the same request against the pool as it is now.
  *
  * <p>The request the trace is asked about is {@link #request}: the record's method, path, client, headers and query.
@@ -29,6 +30,15 @@ public final class RecordedDecision {
 
     /** The decision as recorded, one line a fact. */
     public static List<String> recorded(RequestSample r) {
+        return recorded(r, null);
+    }
+
+    /**
+     * The decision as recorded, one line a fact; its picks' scores, draws and fallbacks in words when it carries them.
+     *
+     * @param staleAfterMs the pool's {@code staleAfterMs} where known, to say how old stale metrics were; or null
+     */
+    public static List<String> recorded(RequestSample r, Long staleAfterMs) {
         List<String> out = new ArrayList<>();
         out.add("Routed to pool " + r.pool() + ".");
         if (r.key() == null) {
@@ -47,6 +57,9 @@ public final class RecordedDecision {
             RequestSample.Attempt a = tries.get(i);
             out.add((i == 0 ? "Tried " : "Then ") + a.backend() + ": " + RequestText.outcome(a.outcome()) + " after "
                     + RequestText.duration(a.ms()) + ".");
+        }
+        if (r.decision() != null) {
+            out.addAll(DecisionText.lines(r.decision(), staleAfterMs));
         }
         out.add(ending(r));
         return out;

@@ -97,6 +97,7 @@ public final class RequestsController {
     @FXML private TableColumn<RequestSample.Attempt, String> attemptOutcomeColumn;
     @FXML private TableColumn<RequestSample.Attempt, String> attemptMsColumn;
     @FXML private VBox whyRecorded;
+    @FXML private VBox decisionPane;
     @FXML private VBox whyNow;
 
     public RequestsController(UiSession session, RequestsContext ctx) {
@@ -295,8 +296,53 @@ public final class RequestsController {
             timingGrid.add(value, i < half ? 1 : 3, i % half);
         }
         attemptsTable.getItems().setAll(r.attempts());
-        lines(whyRecorded, RecordedDecision.recorded(r));
+        Long staleAfterMs = staleAfterMs(r.pool());
+        lines(whyRecorded, RecordedDecision.recorded(r, staleAfterMs));
+        showDecision(r.decision());
         askThePoolNow(row);
+    }
+
+    /** The pool's {@code staleAfterMs} as the engine reports its strategy now, or null when it has none. */
+    private Long staleAfterMs(String pool) {
+        EngineState s = session.state();
+        EngineState.PoolInfo p = s == null || pool == null ? null : s.pools().get(pool);
+        Object v = p == null || p.strategy() == null ? null : p.strategy().get("staleAfterMs");
+        return v instanceof Number n ? n.longValue() : null;
+    }
+
+    /** Each pick of the recorded decision: its heading and a small table of its candidates. */
+    private void showDecision(dev.fulcrum.requests.Decision d) {
+        decisionPane.getChildren().clear();
+        if (d == null) {
+            Label none = new Label(DecisionText.NOT_RECORDED);
+            none.setWrapText(true);
+            none.getStyleClass().add("muted");
+            decisionPane.getChildren().add(none);
+            return;
+        }
+        for (dev.fulcrum.requests.Decision.Pick p : d.picks()) {
+            Label heading = new Label(DecisionText.heading(p));
+            heading.getStyleClass().add("why-line");
+            GridPane table = new GridPane();
+            table.setHgap(12);
+            table.setVgap(2);
+            table.getStyleClass().add("decision-table");
+            String[] head = {"Backend", "Weight", "In flight", "Score", "Note"};
+            for (int c = 0; c < head.length; c++) {
+                Label h = new Label(head[c]);
+                h.getStyleClass().add("grid-head");
+                table.add(h, c, 0);
+            }
+            List<DecisionText.Row> rows = DecisionText.rows(p);
+            for (int i = 0; i < rows.size(); i++) {
+                DecisionText.Row row = rows.get(i);
+                String[] cells = {row.backend(), row.weight(), row.inFlight(), row.score(), row.note()};
+                for (int c = 0; c < cells.length; c++) {
+                    table.add(new Label(cells[c]), c, i + 1);
+                }
+            }
+            decisionPane.getChildren().addAll(heading, table);
+        }
     }
 
     /** The embedded engine's live pool, asked about the same request (on the session's worker). */

@@ -7,7 +7,9 @@
  * <ul>
  *   <li>{@link dev.fulcrum.ui.requests.RequestsViewModel} holds the list, plain Java (JavaFX collections and
  *       properties only); {@link dev.fulcrum.ui.requests.RequestText} says how a request reads;
- *       {@link dev.fulcrum.ui.requests.RecordedDecision} explains where a recorded request went.</li>
+ *       {@link dev.fulcrum.ui.requests.RecordedDecision} explains where a recorded request went, and
+ *       {@link dev.fulcrum.ui.requests.DecisionText} how its strategy chose, when {@code proxy.logDecisions} kept it
+ *       (candidates, scores, draws, fallbacks).</li>
  *   <li>{@link dev.fulcrum.ui.requests.RequestsTab} builds the tab; {@link dev.fulcrum.ui.requests.RequestsController}
  *       wires {@code fxml/requests.fxml} to the model; {@link dev.fulcrum.ui.requests.HarExport} writes the file;
  *       {@link dev.fulcrum.ui.requests.TrustDialog} is the HTTPS dialog.</li>

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -28,10 +29,30 @@ public final class StrategyForm {
     /** Keys offered in the form's key box (any other header, cookie or query name may be typed). */
     public static final List<String> KEYS = List.of("ip", "path", "header:X-User", "cookie:session", "query:user");
 
+    /**
+     * A read-only map by strategy name that reads the registry each time it is read, so a plugin's strategy
+     * (registered at start-up, docs/PLUGINS.md) is in it whenever this class was first used.
+     */
     private static Map<String, String> byName(java.util.function.Function<StrategyDescriptor, String> f) {
-        Map<String, String> m = new LinkedHashMap<>();
-        Strategies.ALL.forEach(d -> m.put(d.name(), f.apply(d)));
-        return java.util.Collections.unmodifiableMap(m);
+        return new java.util.AbstractMap<>() {
+            @Override
+            public Set<Map.Entry<String, String>> entrySet() {
+                Map<String, String> m = new LinkedHashMap<>();
+                Strategies.all().forEach(d -> m.put(d.name(), f.apply(d)));
+                return java.util.Collections.unmodifiableMap(m).entrySet();
+            }
+
+            @Override
+            public String get(Object name) {
+                StrategyDescriptor d = name instanceof String s ? Strategies.descriptor(s) : null;
+                return d == null ? null : f.apply(d);
+            }
+
+            @Override
+            public boolean containsKey(Object name) {
+                return name instanceof String s && Strategies.descriptor(s) != null;
+            }
+        };
     }
 
     /** The settings {@code type} takes, in its descriptor's order (none for an unknown type). */
@@ -109,7 +130,8 @@ public final class StrategyForm {
             }
             v = v.trim();
             m.put(o.name(), switch (o.kind()) {
-                case HASH_KEY -> v;
+                case HASH_KEY, FORMULA, CHOICE -> v;
+                case NUMBER_OR_WORD -> o.words().contains(v) ? v : number(v, true);
                 case NUMBER -> number(v, true);
                 case INTEGER, LONG -> number(v, false);
                 case NUMBER_MAP -> numberMap(v);

@@ -190,4 +190,21 @@ class DecisionTraceTest {
         assertThat(t.summary()).isEqualTo("least-requests: filtered out: a (DRAINED); 0 candidates; no backend can take "
                 + "the request (503).");
     }
+
+    @Test
+    void adaptiveScoresAndTheirStandInsAreInTheTrace() {
+        Engine e = engineWith(StrategySpec.of(StrategySpec.ADAPTIVE), "a", "b", "c");
+        Pool pool = e.pool(Engine.DEFAULT_POOL);
+        var c = pool.snapshot().primaryCandidates();
+        c.get(0).reportMetrics(new dev.fulcrum.engine.BackendMetrics(1.0, 10, 100, e.ticker().nanos()));
+        c.get(1).reportMetrics(new dev.fulcrum.engine.BackendMetrics(0.0, 0, 0, e.ticker().nanos()));
+
+        DecisionTrace t = DecisionTrace.explain(pool, user("alice"));
+
+        // a scores 1 and b 0 of the fresh ones; c reported nothing and gets their average
+        assertThat(t.scores()).containsExactly(new DecisionTrace.Scored("a", 1.0, null),
+                new DecisionTrace.Scored("b", 0.0, null), new DecisionTrace.Scored("c", 0.5, "missing"));
+        assertThat(t.fallbacks()).isEmpty();
+        assertThat(t.summary()).contains("; scored a 1, b 0, c 0.5 (a stand-in: it reported no metrics)");
+    }
 }

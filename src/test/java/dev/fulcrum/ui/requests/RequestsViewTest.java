@@ -141,6 +141,35 @@ class RequestsViewTest {
     }
 
     @Test
+    void aRecordedDecisionShowsItsCandidatesDrawAndWords(FxRobot robot) throws Exception {
+        // given decisions logged, weighted random, and a request through the real proxy
+        fulcrum.proxy().logDecisions(true);
+        fulcrum.engine().setStrategy(dev.fulcrum.engine.Engine.DEFAULT_POOL,
+                dev.fulcrum.engine.strategy.StrategySpec.of(dev.fulcrum.engine.strategy.StrategySpec.WEIGHTED_RANDOM));
+        showRequestsTab(robot);
+        assertThat(fulcrum.proxied("/decided").status()).isEqualTo(200);
+
+        // when its row is clicked
+        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup((Node n) -> n instanceof TableCell<?, ?> c
+                && "/decided".equals(c.getText())).tryQuery().isPresent());
+        robot.clickOn(robot.lookup((Node n) -> n instanceof TableCell<?, ?> c && "/decided".equals(c.getText()))
+                .<Node>query());
+
+        // then "Why this backend" says the draw in words, and the decision's table lists both candidates
+        await().atMost(Duration.ofSeconds(5)).until(() -> lines(robot, "#whyRecorded").contains("Drew "));
+        String backend = table(robot).getSelectionModel().getSelectedItem().request().backend();
+        assertThat(lines(robot, "#whyRecorded"))
+                .contains("Attempt 1: weighted-random chose among demo-a, demo-b and picked " + backend + ".")
+                .containsPattern("Drew 0\\.?\\d* along the weight line, which falls in " + backend + "'s share");
+        VBox pane = robot.lookup("#decisionPane").queryAs(VBox.class);
+        List<String> texts = WaitForAsyncUtils.asyncFx(() -> pane.getChildren().stream()
+                .flatMap(n -> n instanceof javafx.scene.layout.Pane p ? p.getChildren().stream() : java.util.stream.Stream.of(n))
+                .filter(n -> n instanceof Label).map(n -> ((Label) n).getText()).toList()).get(5, TimeUnit.SECONDS);
+        assertThat(texts).contains("Attempt 1: weighted-random picked " + backend, "Backend", "Score", "demo-a",
+                "demo-b", "picked");
+    }
+
+    @Test
     void pauseHoldsTheListAndCountsWhatArrives(FxRobot robot) {
         // given one request listed
         showRequestsTab(robot);

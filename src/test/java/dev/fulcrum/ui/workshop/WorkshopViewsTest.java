@@ -330,4 +330,59 @@ class WorkshopViewsTest {
         assertThat(last.posts()).isEqualTo(5);
         assertThat(last.targetRate()).isCloseTo(19 / (0.95 / 4), org.assertj.core.data.Percentage.withPercentage(1));
     }
+
+    @Test
+    void aRecordingReplaysLiveWithAProgressBarASummaryAndCancel(FxRobot robot) throws Exception {
+        // given a HAR of 20 requests 50 ms apart, and one of 400 (20 s as recorded)
+        Path shortOne = Files.writeString(dir.resolve("short.har"), dev.fulcrum.testkit.HarFiles.har(20, 50));
+        Path longOne = Files.writeString(dir.resolve("long.har"), dev.fulcrum.testkit.HarFiles.har(400, 50));
+        select(robot, "workshopTrafficTab");
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                !robot.lookup("#trafficReplayRecording").queryAs(Button.class).isDisabled());
+
+        // when the short one is replayed at 10x (what Replay a recording… does with the file chosen)
+        robot.interact(() -> {
+            robot.lookup("#trafficReplaySpeed").queryAs(Spinner.class).getValueFactory().setValue(10.0);
+            workshop.traffic().replayRecording(shortOne);
+        });
+
+        // then it ends with the summary line and a full progress bar
+        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
+                .getText().startsWith("replay: 20 requests in "));
+        assertThat(robot.lookup("#trafficReplaySummary").queryAs(Label.class).getText()).endsWith(", 0 failed");
+        assertThat(robot.lookup("#trafficReplayProgress").queryAs(javafx.scene.control.ProgressBar.class).getProgress())
+                .isEqualTo(1.0);
+        assertThat(robot.lookup("#trafficReplayCancel").queryAs(Button.class).isDisabled()).isTrue();
+
+        // when the long one is replayed at 1x and cancelled once under way
+        robot.interact(() -> {
+            robot.lookup("#trafficReplaySpeed").queryAs(Spinner.class).getValueFactory().setValue(1.0);
+            workshop.traffic().replayRecording(longOne);
+        });
+        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplayProgress")
+                .queryAs(javafx.scene.control.ProgressBar.class).getProgress() > 0);
+        robot.clickOn("#trafficReplayCancel");
+
+        // then it stops well short of its end and says so
+        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
+                .getText().startsWith("replay: cancelled after "));
+        assertThat(robot.lookup("#trafficReplaySummary").queryAs(Label.class).getText()).contains(" of 400 requests in ");
+        assertThat(robot.lookup("#trafficReplayRecording").queryAs(Button.class).isDisabled()).isFalse();
+    }
+
+    @Test
+    void aRecordingGivenOnTheCommandLineReplaysOnceTheProxyIsKnown(FxRobot robot) throws Exception {
+        // given a recording read through as --replay FILE reads it
+        Path har = Files.writeString(dir.resolve("start.har"), dev.fulcrum.testkit.HarFiles.har(12, 20));
+        dev.fulcrum.replay.ReplayFiles.Checked checked = dev.fulcrum.replay.ReplayFiles.check(har, null, null);
+        select(robot, "workshopTrafficTab");
+
+        // when the window is told to replay it at 5x (FulcrumWindow does so after --replay)
+        robot.interact(() -> session.traffic().replayWhenReady(checked, 5));
+
+        // then it is sent through the proxy and the tab shows its summary
+        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
+                .getText().startsWith("replay: 12 requests in "));
+        assertThat(session.traffic().replayProgressProperty().get().answered()).isEqualTo(12);
+    }
 }

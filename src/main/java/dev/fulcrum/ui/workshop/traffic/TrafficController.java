@@ -92,6 +92,10 @@ public final class TrafficController implements AutoCloseable {
     @FXML private Spinner<Double> trafficReplaySpeed;
     @FXML private Button trafficReplayProxy;
     @FXML private Button trafficReplaySim;
+    @FXML private Button trafficReplayRecording;
+    @FXML private ProgressBar trafficReplayProgress;
+    @FXML private Button trafficReplayCancel;
+    @FXML private Label trafficReplaySummary;
 
     public TrafficController(UiSession session, WorkshopContext ctx) {
         this.session = session;
@@ -149,6 +153,15 @@ public final class TrafficController implements AutoCloseable {
         trafficStop.setOnAction(e -> vm.stop());
         trafficReplayProxy.setOnAction(e -> replayThroughProxy());
         trafficReplaySim.setOnAction(e -> replayIntoSideBySide());
+        trafficReplayRecording.setOnAction(e -> chooseAndReplayRecording());
+        trafficReplayCancel.setOnAction(e -> session.traffic().cancelReplay());
+        trafficReplayRecording.disableProperty().bind(session.traffic().replayRunningProperty()
+                .or(javafx.beans.binding.Bindings.createBooleanBinding(() -> session.state() == null,
+                        session.stateProperty())));
+        trafficReplayCancel.disableProperty().bind(session.traffic().replayRunningProperty().not());
+        trafficReplaySummary.textProperty().bind(session.traffic().replayMessageProperty());
+        session.traffic().replayProgressProperty().addListener((o, a, p) -> showReplay(p));
+        showReplay(session.traffic().replayProgressProperty().get());
         var noTarget = javafx.beans.binding.Bindings.createBooleanBinding(() -> session.state() == null,
                 session.stateProperty());
         trafficStart.disableProperty().bind(vm.runningProperty().or(noTarget));
@@ -233,6 +246,36 @@ public final class TrafficController implements AutoCloseable {
         } catch (RuntimeException | IOException e) {
             vm.fail("replay: " + e.getMessage());
         }
+    }
+
+    /**
+     * <i>Replay a recording…</i>: a file chosen (HAR, nginx access log, Fulcrum's access log) is replayed live through
+     * the proxy at the speed set above.
+     */
+    private void chooseAndReplayRecording() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Replay a recording through the proxy");
+        fc.getExtensionFilters().addAll(
+                new FileChooser.ExtensionFilter("Recordings", "*.har", "*.log", "*.json", "*.jsonl", "*.gz", "*.txt"),
+                new FileChooser.ExtensionFilter("All files", "*"));
+        File current = new File(trafficReplayFile.getText());
+        if (current.getParentFile() != null && current.getParentFile().isDirectory()) {
+            fc.setInitialDirectory(current.getParentFile());
+        }
+        File f = fc.showOpenDialog(trafficReplayRecording.getScene().getWindow());
+        if (f != null) {
+            trafficReplayFile.setText(f.getPath());
+            replayRecording(f.toPath());
+        }
+    }
+
+    /** Replays {@code file} live through the proxy at the speed set (what the chooser's file gets). FX thread. */
+    public void replayRecording(Path file) {
+        session.traffic().replayRecording(file, trafficReplaySpeed.getValue());
+    }
+
+    private void showReplay(dev.fulcrum.replay.ReplayProgress p) {
+        trafficReplayProgress.setProgress(p == null ? 0 : p.fraction());
     }
 
     /** Reads the replay file and hands it, as a simulator trace at the chosen speed, to the side-by-side view. */

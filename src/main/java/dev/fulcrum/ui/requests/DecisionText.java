@@ -1,0 +1,230 @@
+package dev.fulcrum.ui.requests;
+
+import dev.fulcrum.requests.Decision;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How a recorded {@link Decision} reads in the Requests tab and in "Why this backend": a small table of each pick's
+ * candidates, and sentences for its draws, its scores' fallbacks and its own fallback. Plain functions, so the view
+ * and the tests agree.
+ *
+ * <p>Example, adaptive over a (score 0.8), b (stale, the average 0.61 standing in) and c, one draw at 0.412, picked
+ * c: the lines read "adaptive picked c.", "Drew 0.412 along the pick weights (1 - score + 0.1, times the weight).",
+ * "b scored the average 0.61 because its metrics were stale (older than 10 s).".
+ */
+public final class DecisionText {
+    /** Said when a request carries no decision. */
+    public static final String NOT_RECORDED = "How the strategy chose was not recorded: turn on proxy.logDecisions "
+            + "to keep the candidates, scores, draws and fallbacks of each request.";
+
+    private DecisionText() {
+    }
+
+    /** One row of a pick's candidate table. */
+    public record Row(String backend, String weight, String inFlight, String score, String note) {
+    }
+
+    /** The pick's candidates as the table shows them. */
+    public static List<Row> rows(Decision.Pick p) {
+        List<Row> out = new ArrayList<>();
+        for (Decision.Candidate c : p.candidates()) {
+            List<String> notes = new ArrayList<>();
+            if (c.id().equals(p.picked())) {
+                notes.add("picked");
+            }
+            if (c.backup()) {
+                notes.add("backup");
+            }
+            if (c.skipped() != null) {
+                notes.add(skipped(c.skipped()));
+            }
+            if (c.fallback() != null) {
+                notes.add(c.fallback());
+            }
+            out.add(new Row(c.id(), number(c.weight()), Integer.toString(c.inflight()),
+                    c.score() == null ? "–" : number(c.score()), String.join(", ", notes)));
+        }
+        return out;
+    }
+
+    /** The heading of pick {@code p}: {@code Attempt 2: weighted-random picked b}. */
+    public static String heading(Decision.Pick p) {
+        return "Attempt " + p.attempt() + ": " + (p.strategy() == null ? "the strategy" : p.strategy())
+                + (p.picked() == null ? " found no backend that could take it" : " picked " + p.picked());
+    }
+
+    /** The decision in sentences, pick by pick. */
+    public static List<String> lines(Decision d) {
+        return lines(d, null);
+    }
+
+    /**
+     * The decision in sentences, pick by pick.
+     *
+     * @param staleAfterMs the pool's {@code staleAfterMs} where it is known, to say how old stale metrics were; or null
+     */
+    public static List<String> lines(Decision d, Long staleAfterMs) {
+        List<String> out = new ArrayList<>();
+        if (d == null) {
+            out.add(NOT_RECORDED);
+            return out;
+        }
+        for (Decision.Pick p : d.picks()) {
+            out.addAll(lines(p, staleAfterMs));
+        }
+        return out;
+    }
+
+    /** One pick in sentences: what it chose among, what it drew, what stood in for a score, any fallback. */
+    public static List<String> lines(Decision.Pick p, Long staleAfterMs) {
+        List<String> out = new ArrayList<>();
+        String strategy = p.strategy() == null ? "the strategy" : p.strategy();
+        List<String> could = new ArrayList<>();
+        for (Decision.Candidate c : p.candidates()) {
+            if (c.skipped() == null) {
+                could.add(c.id());
+            }
+        }
+        out.add("Attempt " + p.attempt() + ": " + strategy + " chose among " + (could.isEmpty() ? "none"
+                : String.join(", ", could)) + (p.picked() == null ? "; none could take it." : " and picked "
+                + p.picked() + "."));
+        for (Decision.Candidate c : p.candidates()) {
+            if (c.skipped() != null) {
+                out.add(c.id() + " was left out: " + skipped(c.skipped()) + ".");
+            }
+        }
+        String draws = draws(p);
+        if (draws != null) {
+            out.add(draws);
+        }
+        for (Decision.Candidate c : p.candidates()) {
+            if (c.fallback() != null) {
+                out.add(scoreFallback(strategy, c, staleAfterMs));
+            }
+        }
+        if (p.fallback() != null) {
+            out.add("The configured strategy did not make this pick (" + p.fallback() + "); the pool's fallback "
+                    + "strategy did" + (p.picked() == null ? ", and found none." : ": " + p.picked() + "."));
+        }
+        return out;
+    }
+
+    /** Why a candidate could not be chosen, in words. */
+    static String skipped(String why) {
+        return switch (why) {
+            case "tried" -> "this request had already failed on it";
+            case "busy" -> "it could take no more now (at its in-flight cap, draining, or its breaker refused)";
+            default -> why;
+        };
+    }
+
+    /** A stand-in score in words: {@code b scored the average 0.61 because its metrics were stale (older than 10 s)}. */
+    static String scoreFallback(String strategy, Decision.Candidate c, Long staleAfterMs) {
+        if (c.fallback().equals("cold-start") && strategy.equals("score")) {
+            return c.id() + " joined the pool recently: its own score"
+                    + (c.score() == null ? "" : " " + number(c.score()))
+                    + " stands, but its share is held to the strategy's coldStartShare of an equal one (a cold start).";
+        }
+        String because = switch (c.fallback()) {
+            case "stale" -> "its metrics were stale (older than " + (staleAfterMs == null ? "the strategy's staleAfterMs"
+                    : seconds(staleAfterMs)) + ")";
+            case "missing" -> "it has reported no metrics";
+            case "cold-start" -> "it is new and has no history yet (a cold start)";
+            default -> c.fallback();
+        };
+        String score = c.score() == null ? "" : " " + number(c.score());
+        return c.id() + (strategy.equals("adaptive") ? " scored the average" + score
+                : " was given" + (score.isEmpty() ? " a stand-in score" : score + " in place of its own score"))
+                + " because " + because + ".";
+    }
+
+    /** The draws in words, as the strategy used them; null when it drew nothing. */
+    static String draws(Decision.Pick p) {
+        List<Double> d = p.draws();
+        if (d.isEmpty()) {
+            return null;
+        }
+        String first = number(d.get(0));
+        String more = d.size() == 1 ? "" : "; then " + joined(d.subList(1, d.size()));
+        String strategy = p.strategy() == null ? "" : p.strategy();
+        switch (strategy) {
+            case "weighted-random" -> {
+                String owner = segmentOwner(p, d.get(0));
+                return "Drew " + first + " along the weight line" + (owner == null ? "" : ", which falls in " + owner)
+                        + (d.size() == 1 ? "." : more + ", among those that could take it.");
+            }
+            case "random" -> {
+                int n = p.candidates().size();
+                String owner = n == 0 ? null : p.candidates().get(Math.min(n - 1, (int) Math.floor(d.get(0) * n + 1e-9)))
+                        .id();
+                return "Drew " + first + (owner == null ? "" : ": " + owner + ", one of " + n + " equally likely")
+                        + (d.size() == 1 ? "." : more + ", among those that could take it.");
+            }
+            case "power-of-two" -> {
+                List<String> drawn = new ArrayList<>();
+                for (Decision.Candidate c : p.candidates()) {
+                    if (c.score() != null) {
+                        drawn.add(c.id() + " (" + number(c.score()) + " in flight per unit of weight)");
+                    }
+                }
+                return "Drew " + joined(d) + ": " + String.join(" and ", drawn) + "; the fewest in flight per unit of "
+                        + "weight wins" + (p.picked() == null ? "." : ", " + p.picked() + ".");
+            }
+            case "adaptive" -> {
+                return "Drew " + first + " along the pick weights (1 - score + 0.1, times the weight)"
+                        + (d.size() == 1 ? "." : more + ", among those that could take it.");
+            }
+            default -> {
+                return "Drew " + joined(d) + ".";
+            }
+        }
+    }
+
+    /** The candidate whose share of the weight line holds {@code draw}, with its share: {@code b's [0.25, 1)}. */
+    private static String segmentOwner(Decision.Pick p, double draw) {
+        double total = 0;
+        for (Decision.Candidate c : p.candidates()) {
+            if (!c.backup()) {
+                total += c.weight();
+            }
+        }
+        if (total <= 0) {
+            return null;
+        }
+        double start = 0;
+        for (Decision.Candidate c : p.candidates()) {
+            if (c.backup()) {
+                continue;
+            }
+            double end = start + c.weight() / total;
+            if (draw < end || end >= 1 - 1e-12) {
+                return c.id() + "'s share [" + number(start) + ", " + number(end) + ")";
+            }
+            start = end;
+        }
+        return null;
+    }
+
+    private static String joined(List<Double> ds) {
+        List<String> s = new ArrayList<>();
+        ds.forEach(x -> s.add(number(x)));
+        return String.join(", ", s);
+    }
+
+    /** Up to three decimals, trailing zeros dropped: {@code 0.412}, {@code 3}, {@code 0.25}. */
+    static String number(double v) {
+        String s = String.format(Locale.ROOT, "%.3f", v);
+        if (s.contains(".")) {
+            s = s.replaceAll("0+$", "");
+            s = s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+        }
+        return s.equals("-0") ? "0" : s;
+    }
+
+    /** {@code 10000} ms as {@code 10 s}, {@code 1500} as {@code 1.5 s}, {@code 250} as {@code 250 ms}. */
+    static String seconds(long ms) {
+        return ms < 1000 ? ms + " ms" : number(ms / 1000.0) + " s";
+    }
+}

@@ -1,0 +1,112 @@
+package dev.fulcrum.ui.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.time.ManualClock;
+import dev.fulcrum.ui.BackendCommands;
+import dev.fulcrum.ui.Views;
+import java.util.Map;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.layout.Pane;
+import javafx.scene.text.Font;
+import javafx.scene.text.Text;
+import javafx.stage.Stage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.testfx.api.FxRobot;
+import org.testfx.framework.junit5.ApplicationExtension;
+import org.testfx.framework.junit5.Start;
+
+/**
+ * A Live card's labels (docs/REFERENCE.md §2.1): a muted last line {@code cost=0.2 zone=b} when the card has the height,
+ * cut with an ellipsis at its width (the whole line in the tooltip), and no line at all without labels or room.
+ */
+@ExtendWith(ApplicationExtension.class)
+class LiveCardLabelsTest {
+    private LiveCard card;
+
+    @Start
+    void start(Stage stage) {
+        card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
+        Scene scene = new Scene(new Pane(card), 1280, 800);
+        scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+        stage.setScene(scene);
+        stage.show();
+    }
+
+    private static BackendInfo labelled(Map<String, String> labels) {
+        return new BackendInfo("b1", "default", "http://127.0.0.1:1", 1, 1, "UP", "UP", null, 0, 0, 0, 3, 0, 2.1,
+                4.8, false, null, 0, 0, false, labels);
+    }
+
+    private Label labelsLine(FxRobot robot) {
+        return robot.lookup("#live-labels-b1").queryAs(Label.class);
+    }
+
+    private void show(FxRobot robot, double w, double h, Map<String, String> labels) {
+        robot.interact(() -> {
+            card.place(new StageLayout.Box(0, 0, w, h));
+            card.show(labelled(labels), true);
+            card.getParent().applyCss();
+            card.getParent().layout();
+            card.getParent().layout();
+        });
+    }
+
+    @Test
+    void aFullCardShowsItsLabelsWholeOnAMutedLastLine(FxRobot robot) {
+        show(robot, 400, 112, Map.of("zone", "b", "cost", "0.2"));
+
+        Label line = labelsLine(robot);
+        assertThat(line.isVisible()).isTrue();
+        assertThat(line.getText()).isEqualTo("cost=0.2 zone=b");
+        assertThat(line.getStyleClass()).contains("muted");
+        assertThat(line.getTooltip().getText()).isEqualTo("cost=0.2 zone=b");
+        assertThat(card.getChildren().get(card.getChildren().size() - 1)).isSameAs(line);
+        // inside the card, and shown as it is written
+        assertThat(line.getBoundsInParent().getMaxY()).isLessThanOrEqualTo(112);
+        assertThat(shown(line)).isEqualTo(line.getText());
+    }
+
+    @Test
+    void longLabelsAreCutWithAnEllipsisAtTheCardsWidthAndWholeInTheTooltip(FxRobot robot) {
+        Map<String, String> many = Map.of("zone", "europe-west-b", "cost", "0.2", "tier", "spot",
+                "team", "payments-and-billing", "rack", "r17");
+        show(robot, 220, 112, many);
+
+        Label line = labelsLine(robot);
+        assertThat(line.isVisible()).isTrue();
+        assertThat(line.getText()).startsWith("cost=0.2 ").endsWith("\u2026");
+        assertThat(line.getTooltip().getText())
+                .isEqualTo("cost=0.2 rack=r17 team=payments-and-billing tier=spot zone=europe-west-b");
+        // the card's own cut: the label's skin shows all of the text it was given, within the card
+        assertThat(shown(line)).isEqualTo(line.getText());
+        assertThat(line.getBoundsInParent().getMaxX()).isLessThanOrEqualTo(220);
+    }
+
+    @Test
+    void noLabelsOrNoRoomMeansNoLine(FxRobot robot) {
+        show(robot, 400, 112, Map.of());
+        assertThat(labelsLine(robot).isVisible()).isFalse();
+
+        show(robot, 400, 60, Map.of("zone", "b"));
+        assertThat(labelsLine(robot).isVisible()).isFalse();
+        assertThat(labelsLine(robot).isManaged()).isFalse();
+    }
+
+    @Test
+    void fitCutsToTheRoomGiven() {
+        Font font = Font.font(12);
+        assertThat(LiveCard.fit("zone=b", font, 400)).isEqualTo("zone=b");
+        String cut = LiveCard.fit("cost=0.2 zone=b tier=spot", font, 60);
+        assertThat(cut).endsWith("\u2026").hasSizeLessThan("cost=0.2 zone=b tier=spot".length());
+        assertThat(LiveCard.fit("cost=0.2", font, 1)).isEqualTo("\u2026");
+    }
+
+    /** What the label's skin draws of its text. */
+    private static String shown(Label l) {
+        return ((Text) l.lookup(".text")).getText();
+    }
+}
