@@ -20,9 +20,9 @@
  *
  * <p>May use: {@code app} (only {@code EmbeddedFulcrum}, to start a lesson's own engine), {@code admin} (the engine
  * client), {@code config}, {@code demo} (the traffic generator), {@code engine} (values and the simulator),
- * {@code replay} (a shipped recording compared side by side), {@code rules}, {@code time}, Jackson. Must not use:
- * {@code ui}, {@code proxy}, {@code health}, {@code discovery},
- * JavaFX or Undertow; and {@code app} must not use this package: the command line reaches
- * {@link dev.fulcrum.lesson.LessonCheck} through the hook {@code dev.fulcrum.Main} hands it, as it reaches the window.
+ * {@code replay} (a recorded comparison's p99), {@code rules}, {@code time}, Jackson. Must not use: {@code ui},
+ * {@code proxy}, {@code health}, {@code discovery}, JavaFX or Undertow; and {@code app} must not use this package: the
+ * command line reaches {@link dev.fulcrum.lesson.LessonCheck} through the hook {@code dev.fulcrum.Main} hands it, as
+ * it reaches the window.
  */
 package dev.fulcrum.lesson;

@@ -22,8 +22,9 @@
  *       it and {@link dev.fulcrum.replay.ReplayConsole} prints headless's lines. It uses the JDK's HTTP client.</li>
  * </ul>
  *
- * <p>Dependencies: {@code dev.fulcrum.engine} (and its rooms), {@code config} (a {@code --config} file's backends),
- * {@code rules}, {@code time}, and Jackson. The command line ({@code app}) and the window ({@code ui}) use it.
+ * <p>May use: {@code dev.fulcrum.engine} (and its rooms), {@code config} (a {@code --config} file's backends),
+ * {@code rules}, {@code time}, and Jackson. Must not use: {@code proxy}, {@code admin}, {@code app}, {@code ui}, JavaFX
+ * or Undertow; the command line ({@code app}) and the window ({@code ui}) use it.
  *
  * <p>Threading: a {@link dev.fulcrum.replay.Recording} and a comparison run belong to the thread that reads them;
  * {@link dev.fulcrum.replay.Recording#bytesRead} may be read from any thread (a progress bar).

@@ -91,6 +91,19 @@ class CompareCommandTest {
     }
 
     @Test
+    void theShippedSlowBackendConfigsSpeedLabelShowsInRoundRobinsP99() throws IOException {
+        Path out = dir.resolve("slow.json");
+        Run r = run("--compare", "samples/recordings/shop.log", "--log-format", SHOP_FORMAT, "--strategies",
+                "round-robin,least-requests", "--config", "samples/recordings/slow-backend.json", "--out",
+                out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        var result = dev.fulcrum.replay.ComparisonResult.read(out);
+        assertThat(result.backends()).extracting(b -> b.id() + " " + b.speed() + " " + b.workers())
+                .containsExactly("a 1.0 0", "b 1.0 0", "slow 0.25 4");
+        assertThat(result.strategy("least-requests").p99Ms()).isLessThan(result.strategy("round-robin").p99Ms() / 10);
+    }
+
+    @Test
     void aConfigsBackendsAreTheSimulatedOnes() throws IOException {
         Path cfg = dir.resolve("cfg.json");
         Files.writeString(cfg, "{\"backends\": [{\"id\": \"web-1\", \"url\": \"http://127.0.0.1:9001\", \"weight\": 3},"

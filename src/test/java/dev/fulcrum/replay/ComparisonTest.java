@@ -95,7 +95,6 @@ class ComparisonTest {
                 new ReplayBackend("slow", 1, Map.of("speed", "0.25", "workers", "4"), 0.25, 4));
         ComparisonResult r = run(Path.of("samples/recordings/shop.log"), SHOP_FORMAT, backends,
                 "round-robin,least-requests,consistent-hash:key=path,fastest-response");
-        System.out.print(r.table());
         assertThat(r.requests()).isEqualTo(5000);
         assertThat(r.strategy("least-requests").p99Ms()).isLessThan(r.strategy("round-robin").p99Ms() / 2);
     }

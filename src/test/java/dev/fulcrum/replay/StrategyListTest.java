@@ -40,6 +40,22 @@ class StrategyListTest {
     }
 
     @Test
+    void aScoreFormulaRunsToTheNextCommaOutsideParenthesesOrComesFromAFile(@org.junit.jupiter.api.io.TempDir
+                                                                            java.nio.file.Path dir) throws Exception {
+        List<StrategySpec> specs = StrategyList.parse(
+                "round-robin,score:1 - 0.7*norm(latency, 0, 500) - 0.3*norm(inflight, 0, 50),least-requests");
+        assertThat(specs).extracting(StrategySpec::type).containsExactly("round-robin", "score", "least-requests");
+        assertThat(specs.get(1).option("score")).isEqualTo("1 - 0.7*norm(latency, 0, 500) - 0.3*norm(inflight, 0, 50)");
+        java.nio.file.Path file = dir.resolve("formula.txt");
+        java.nio.file.Files.writeString(file, "1 - norm(inflight, 0, 50)\n");
+        assertThat(StrategyList.parse("score:@" + file).get(0).option("score")).isEqualTo("1 - norm(inflight, 0, 50)");
+        assertThatThrownBy(() -> StrategyList.parse("score:1 - norm(inflight, 0, 50):"))
+                .hasMessageStartingWith("--strategies: score: score: ");
+        assertThatThrownBy(() -> StrategyList.parse("score:@" + dir.resolve("missing.txt")))
+                .hasMessageStartingWith("--strategies: score: cannot read the formula's file ");
+    }
+
+    @Test
     void everyProblemIsNamedWithTheStrategyAndTheSetting() {
         assertThatThrownBy(() -> StrategyList.parse("round-robin,fastest-reponse"))
                 .hasMessageStartingWith("--strategies: unknown strategy fastest-reponse, one of round-robin, random,");

@@ -67,7 +67,7 @@ import org.slf4j.LoggerFactory;
  * <p>A run takes up to a few seconds, so it runs on its own worker thread with a progress bar and can be
  * cancelled (the simulator checks for interruption every 1,000 requests).
  *
- * <p>"Open a recording…" compares the strategies of the Recording field (as {@code --strategies} takes them) over a
+ * <p>"Open a recording…" compares the strategies of the field beside it (as {@code --strategies} takes them) over a
  * HAR, nginx log or Fulcrum access log ({@link Comparison}, docs/REFERENCE.md §6) on the form's backends (the slow
  * backend at {@code 1/factor} of the speed), on the same worker, the progress bar showing the share of the file read;
  * "Open result…" shows a {@code result.json} of {@code --compare}. Either shows its own table (share per backend,
@@ -170,6 +170,9 @@ public final class SideBySideController implements AutoCloseable {
         sbsOpenRecording.setOnAction(e -> chooseRecording());
         sbsOpenResult.setOnAction(e -> chooseResult());
         sbsOpenRecording.disableProperty().bind(running);
+        sbsCompareStrategies.setTooltip(new javafx.scene.control.Tooltip("the strategies Open a recording… compares,"
+                + " as --strategies takes them: NAME or NAME:setting=value, separated by commas"));
+        sbsLogFormat.setTooltip(new javafx.scene.control.Tooltip("an nginx log's log_format (empty: combined)"));
         sbsOpenResult.disableProperty().bind(running);
         sbsCvChart.setAnimated(false);
         sbsCvChart.setLegendVisible(false);
@@ -179,6 +182,7 @@ public final class SideBySideController implements AutoCloseable {
         sbsCompareTable.minHeightProperty().bind(sbsCompareTable.prefHeightProperty());
         comparison.addListener((o, a, c) -> showComparison(c));
         sbsUseGenerated.setOnAction(e -> useTrace(null, null));
+        sbsUseGenerated.managedProperty().bind(sbsUseGenerated.visibleProperty());
         sbsRun.disableProperty().bind(running);
         sbsCancel.disableProperty().bind(running.not());
         sbsExport.disableProperty().bind(report.isNull().or(running));
