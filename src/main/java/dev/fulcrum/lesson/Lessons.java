@@ -18,7 +18,9 @@ public final class Lessons {
             "retries-and-idempotency",
             "slow-start",
             "ip-hash-behind-nat",
-            "adaptive-and-fastest-response");
+            "adaptive-and-fastest-response",
+            "design-your-own-strategy",
+            "try-it-on-recorded-traffic");
 
     private Lessons() {
     }
