@@ -54,7 +54,8 @@ class DecisionRecorderTest {
                 "Attempt 1: score chose among a, b, c and picked a.",
                 "Drew 0.412.",
                 "b was given 0.61 in place of its own score because its metrics were stale (older than 10 s).",
-                "c was given 0.2 in place of its own score because it is new and has no history yet (a cold start).",
+                "c joined the pool recently: its own score 0.2 stands, but its share is held to the strategy's "
+                        + "coldStartShare of an equal one (a cold start).",
                 "The configured strategy did not make this pick (plugin failed: NullPointerException); the pool's "
                         + "fallback strategy did: a.");
         assertThat(DecisionText.rows(d.picks().get(0))).extracting(DecisionText.Row::note)
