@@ -101,47 +101,30 @@ abstract class Node {
         }
     }
 
-    /** {@code label.NAME == "text"} (or {@code !=}); a backend without the label is missing. */
+    /**
+     * {@code label.A == "text"} or {@code label.A == label.B} (or {@code !=}), compared as text; a backend lacking a
+     * label it names is missing.
+     */
     static final class LabelEquals extends Node {
-        final int slot;
+        /** {@link #b} when the label is compared with {@link #text} rather than with a second label. */
+        static final int TEXT = -1;
+        final int a;
+        final int b;
         final String text;
         final boolean negate;
 
-        LabelEquals(int column, int slot, String text, boolean negate) {
+        LabelEquals(int column, int a, int b, String text, boolean negate) {
             super(column);
-            this.slot = slot;
+            this.a = a;
+            this.b = b;
             this.text = text;
             this.negate = negate;
         }
 
         @Override
         double eval(ScoreFrame f) {
-            String t = f.labelText[slot];
-            if (t == null) {
-                f.missingLabel = true;
-                return Double.NaN;
-            }
-            return truth(t.equals(text) != negate);
-        }
-    }
-
-    /** {@code label.A == label.B} (or {@code !=}), compared as text; a backend lacking either is missing. */
-    static final class LabelsEqual extends Node {
-        final int a;
-        final int b;
-        final boolean negate;
-
-        LabelsEqual(int column, int a, int b, boolean negate) {
-            super(column);
-            this.a = a;
-            this.b = b;
-            this.negate = negate;
-        }
-
-        @Override
-        double eval(ScoreFrame f) {
             String x = f.labelText[a];
-            String y = f.labelText[b];
+            String y = b == TEXT ? text : f.labelText[b];
             if (x == null || y == null) {
                 f.missingLabel = true;
                 return Double.NaN;

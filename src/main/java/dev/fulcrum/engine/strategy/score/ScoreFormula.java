@@ -374,10 +374,11 @@ public final class ScoreFormula {
                 if (other.kind() != Node.Kind.LABEL) {
                     throw notANumber((Node.Text) str);
                 }
-                return new Node.LabelEquals(l.column, ((Node.Label) other).slot, ((Node.Text) str).text, negate);
+                return new Node.LabelEquals(l.column, ((Node.Label) other).slot, Node.LabelEquals.TEXT,
+                        ((Node.Text) str).text, negate);
             }
             if (l.kind() == Node.Kind.LABEL && r.kind() == Node.Kind.LABEL) {
-                return new Node.LabelsEqual(l.column, ((Node.Label) l).slot, ((Node.Label) r).slot, negate);
+                return new Node.LabelEquals(l.column, ((Node.Label) l).slot, ((Node.Label) r).slot, null, negate);
             }
             return new Node.Binary(l.column, negate ? Node.Binary.NE : Node.Binary.EQ, number(l), number(r));
         }
