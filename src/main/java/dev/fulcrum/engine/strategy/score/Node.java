@@ -214,33 +214,18 @@ abstract class Node {
         }
     }
 
-    static final class And extends Node {
+    /**
+     * {@code a && b} and {@code a || b}: NaN on the left gives NaN; a left side that decides ({@code 0} for
+     * {@code &&}, anything else for {@code ||}) gives 0 or 1 without evaluating the right; else the right's truth.
+     */
+    static final class Logic extends Node {
+        final boolean or;
         final Node l;
         final Node r;
 
-        And(int column, Node l, Node r) {
+        Logic(int column, boolean or, Node l, Node r) {
             super(column);
-            this.l = l;
-            this.r = r;
-        }
-
-        @Override
-        double eval(ScoreFrame f) {
-            double a = l.eval(f);
-            if (a != a || a == 0) {
-                return a != a ? a : 0;
-            }
-            double b = r.eval(f);
-            return b != b ? b : truth(b != 0);
-        }
-    }
-
-    static final class Or extends Node {
-        final Node l;
-        final Node r;
-
-        Or(int column, Node l, Node r) {
-            super(column);
+            this.or = or;
             this.l = l;
             this.r = r;
         }
@@ -251,8 +236,8 @@ abstract class Node {
             if (a != a) {
                 return a;
             }
-            if (a != 0) {
-                return 1;
+            if ((a != 0) == or) {
+                return truth(or);
             }
             double b = r.eval(f);
             return b != b ? b : truth(b != 0);

@@ -344,9 +344,9 @@ public final class ScoreFormula {
             int col = l.column;
             switch (op) {
                 case "||":
-                    return new Node.Or(col, number(l), number(r));
+                    return new Node.Logic(col, true, number(l), number(r));
                 case "&&":
-                    return new Node.And(col, number(l), number(r));
+                    return new Node.Logic(col, false, number(l), number(r));
                 case "==":
                 case "!=":
                     return equality(op.equals("!="), l, r);
