@@ -68,7 +68,7 @@ class ArchitectureTest {
         MAY_USE.put("time", Set.of());
         MAY_USE.put("rules", Set.of());
         MAY_USE.put("trust", Set.of());
-        MAY_USE.put("requests", Set.of("time"));
+        MAY_USE.put("requests", Set.of("time", "rules"));
         MAY_USE.put("net", Set.of());
         MAY_USE.put("spi", Set.of());
         MAY_USE.put("engine", Set.of("time", "rules", "spi"));

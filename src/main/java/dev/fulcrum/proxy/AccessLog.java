@@ -2,6 +2,7 @@ package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.requests.Decision;
+import dev.fulcrum.rules.JsonText;
 import dev.fulcrum.time.SystemClock;
 import io.undertow.server.HttpServerExchange;
 import java.io.IOException;
@@ -51,7 +52,7 @@ final class AccessLog implements AutoCloseable {
             clock.append(b, atMillis);
             b.append("\",\"method\":\"").append(method)
                     .append("\",\"path\":\"");
-            ErrorResponses.appendEscaped(b, path);
+            JsonText.appendEscaped(b, path);
             b.append("\",\"status\":").append(status)
                     .append(",\"backend\":");
             if (backend == null) {

@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.rules.JsonText;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
@@ -52,43 +53,9 @@ public final class ErrorResponses {
     }
 
     public static String json(int status, String message) {
-        return "{\"error\":\"" + escape(message) + "\",\"status\":" + status + "}";
-    }
-
-    static String escape(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 8);
-        appendEscaped(b, s);
-        return b.toString();
-    }
-
-    /** Appends {@code s} as the inside of a JSON string; a string with nothing to escape is appended whole. */
-    static void appendEscaped(StringBuilder b, String s) {
-        int i = 0;
-        while (i < s.length()) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == '"' || c == '\\') {
-                break;
-            }
-            i++;
-        }
-        b.append(s, 0, i);
-        for (; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
+        StringBuilder b = new StringBuilder(message.length() + 32).append("{\"error\":\"");
+        JsonText.appendEscaped(b, message);
+        return b.append("\",\"status\":").append(status).append('}').toString();
     }
 
     static final HttpString X_FULCRUM_BACKEND = new HttpString("X-Fulcrum-Backend");

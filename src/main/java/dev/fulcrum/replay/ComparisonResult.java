@@ -1,5 +1,7 @@
 package dev.fulcrum.replay;
 
+import static dev.fulcrum.rules.JsonText.quote;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.engine.sim.LockStep;
@@ -59,14 +61,14 @@ public record ComparisonResult(String recording, String format, long entries, lo
         StringBuilder b = new StringBuilder(4096);
         b.append("{\n");
         b.append("  \"requests\": ").append(requests).append(",\n");
-        b.append("  \"recording\": {\"file\": ").append(str(recording)).append(", \"format\": ").append(str(format))
+        b.append("  \"recording\": {\"file\": ").append(quote(recording)).append(", \"format\": ").append(quote(format))
                 .append(", \"entries\": ").append(entries).append(", \"bad\": ").append(bad)
                 .append(", \"late\": ").append(late).append(", \"defaultServiceTime\": ").append(defaultedService)
                 .append("},\n");
         b.append("  \"backends\": [");
         for (int i = 0; i < backends.size(); i++) {
             ReplayBackend r = backends.get(i);
-            b.append(i == 0 ? "\n" : ",\n").append("    {\"id\": ").append(str(r.id())).append(", \"weight\": ")
+            b.append(i == 0 ? "\n" : ",\n").append("    {\"id\": ").append(quote(r.id())).append(", \"weight\": ")
                     .append(r.weight()).append(", \"speed\": ").append(plain(r.speed())).append(", \"workers\": ")
                     .append(r.workers()).append(", \"labels\": ");
             object(b, new TreeMap<>(r.labels()));
@@ -77,7 +79,7 @@ public record ComparisonResult(String recording, String format, long entries, lo
         for (int i = 0; i < strategies.size(); i++) {
             StrategyFigures f = strategies.get(i);
             b.append(i == 0 ? "\n" : ",\n").append("    {\n");
-            b.append("      \"name\": ").append(str(f.name())).append(",\n");
+            b.append("      \"name\": ").append(quote(f.name())).append(",\n");
             Map<String, Object> spec = new LinkedHashMap<>();
             spec.put("type", f.spec().type());
             spec.putAll(new TreeMap<>(f.spec().options()));
@@ -89,7 +91,7 @@ public record ComparisonResult(String recording, String format, long entries, lo
             b.append("      \"perBackend\": {");
             boolean first = true;
             for (String id : f.requestsPerBackend().keySet()) {
-                b.append(first ? "\n" : ",\n").append("        ").append(str(id)).append(": {\"requests\": ")
+                b.append(first ? "\n" : ",\n").append("        ").append(quote(id)).append(": {\"requests\": ")
                         .append(f.requestsPerBackend().get(id)).append(", \"share\": ").append(fixed(f.share(id), 4))
                         .append(", \"peakInFlight\": ").append(f.peakInFlight().getOrDefault(id, 0)).append('}');
                 first = false;
@@ -131,7 +133,7 @@ public record ComparisonResult(String recording, String format, long entries, lo
         b.append('{');
         boolean first = true;
         for (Map.Entry<String, ?> e : m.entrySet()) {
-            b.append(first ? "" : ", ").append(str(e.getKey())).append(": ");
+            b.append(first ? "" : ", ").append(quote(e.getKey())).append(": ");
             value(b, e.getValue());
             first = false;
         }
@@ -151,30 +153,8 @@ public record ComparisonResult(String recording, String format, long entries, lo
         } else if (v instanceof Map<?, ?> m) {
             object(b, new TreeMap<>((Map<String, ?>) m));
         } else {
-            b.append(str(v.toString()));
+            b.append(quote(v.toString()));
         }
-    }
-
-    static String str(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
     }
 
     /**

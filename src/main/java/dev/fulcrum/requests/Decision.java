@@ -1,5 +1,6 @@
 package dev.fulcrum.requests;
 
+import dev.fulcrum.rules.JsonText;
 import java.util.List;
 
 /**
@@ -150,23 +151,7 @@ public record Decision(List<Pick> picks) {
             return;
         }
         b.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        b.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
+        JsonText.appendEscaped(b, s);
         b.append('"');
     }
 }

@@ -8,7 +8,6 @@ import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.strategy.RandomSource;
-import dev.fulcrum.engine.strategy.RequestContext;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.ManualClock;
 import java.util.ArrayList;
@@ -301,7 +300,7 @@ public final class LockStep {
             Pool p = build(e, spec, over);
             List<String> out = new ArrayList<>(sample.size());
             for (String k : sample) {
-                Lease l = p.pick(new KeyContext(k));
+                Lease l = p.pick(new SimRequestContext(k, "GET", ""));
                 out.add(l == null ? null : l.backend().id());
                 if (l != null) {
                     l.release(Outcome.SUCCESS);
@@ -320,38 +319,5 @@ public final class LockStep {
                     null, false, b.labels()), false);
         }
         return pool;
-    }
-
-    /** A key replayed for the keys-moved figure: whatever part a strategy hashes, it finds the key. */
-    private record KeyContext(String key) implements RequestContext {
-        @Override
-        public String clientIp() {
-            return key;
-        }
-
-        @Override
-        public String method() {
-            return "GET";
-        }
-
-        @Override
-        public String path() {
-            return key;
-        }
-
-        @Override
-        public String header(String name) {
-            return key;
-        }
-
-        @Override
-        public String cookie(String name) {
-            return key;
-        }
-
-        @Override
-        public String queryParam(String name) {
-            return key;
-        }
     }
 }

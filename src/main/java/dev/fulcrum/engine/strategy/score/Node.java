@@ -101,47 +101,30 @@ abstract class Node {
         }
     }
 
-    /** {@code label.NAME == "text"} (or {@code !=}); a backend without the label is missing. */
+    /**
+     * {@code label.A == "text"} or {@code label.A == label.B} (or {@code !=}), compared as text; a backend lacking a
+     * label it names is missing.
+     */
     static final class LabelEquals extends Node {
-        final int slot;
+        /** {@link #b} when the label is compared with {@link #text} rather than with a second label. */
+        static final int TEXT = -1;
+        final int a;
+        final int b;
         final String text;
         final boolean negate;
 
-        LabelEquals(int column, int slot, String text, boolean negate) {
+        LabelEquals(int column, int a, int b, String text, boolean negate) {
             super(column);
-            this.slot = slot;
+            this.a = a;
+            this.b = b;
             this.text = text;
             this.negate = negate;
         }
 
         @Override
         double eval(ScoreFrame f) {
-            String t = f.labelText[slot];
-            if (t == null) {
-                f.missingLabel = true;
-                return Double.NaN;
-            }
-            return truth(t.equals(text) != negate);
-        }
-    }
-
-    /** {@code label.A == label.B} (or {@code !=}), compared as text; a backend lacking either is missing. */
-    static final class LabelsEqual extends Node {
-        final int a;
-        final int b;
-        final boolean negate;
-
-        LabelsEqual(int column, int a, int b, boolean negate) {
-            super(column);
-            this.a = a;
-            this.b = b;
-            this.negate = negate;
-        }
-
-        @Override
-        double eval(ScoreFrame f) {
             String x = f.labelText[a];
-            String y = f.labelText[b];
+            String y = b == TEXT ? text : f.labelText[b];
             if (x == null || y == null) {
                 f.missingLabel = true;
                 return Double.NaN;
@@ -231,33 +214,18 @@ abstract class Node {
         }
     }
 
-    static final class And extends Node {
+    /**
+     * {@code a && b} and {@code a || b}: NaN on the left gives NaN; a left side that decides ({@code 0} for
+     * {@code &&}, anything else for {@code ||}) gives 0 or 1 without evaluating the right; else the right's truth.
+     */
+    static final class Logic extends Node {
+        final boolean or;
         final Node l;
         final Node r;
 
-        And(int column, Node l, Node r) {
+        Logic(int column, boolean or, Node l, Node r) {
             super(column);
-            this.l = l;
-            this.r = r;
-        }
-
-        @Override
-        double eval(ScoreFrame f) {
-            double a = l.eval(f);
-            if (a != a || a == 0) {
-                return a != a ? a : 0;
-            }
-            double b = r.eval(f);
-            return b != b ? b : truth(b != 0);
-        }
-    }
-
-    static final class Or extends Node {
-        final Node l;
-        final Node r;
-
-        Or(int column, Node l, Node r) {
-            super(column);
+            this.or = or;
             this.l = l;
             this.r = r;
         }
@@ -268,8 +236,8 @@ abstract class Node {
             if (a != a) {
                 return a;
             }
-            if (a != 0) {
-                return 1;
+            if ((a != 0) == or) {
+                return truth(or);
             }
             double b = r.eval(f);
             return b != b ? b : truth(b != 0);

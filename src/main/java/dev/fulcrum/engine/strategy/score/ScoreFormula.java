@@ -344,9 +344,9 @@ public final class ScoreFormula {
             int col = l.column;
             switch (op) {
                 case "||":
-                    return new Node.Or(col, number(l), number(r));
+                    return new Node.Logic(col, true, number(l), number(r));
                 case "&&":
-                    return new Node.And(col, number(l), number(r));
+                    return new Node.Logic(col, false, number(l), number(r));
                 case "==":
                 case "!=":
                     return equality(op.equals("!="), l, r);
@@ -374,10 +374,11 @@ public final class ScoreFormula {
                 if (other.kind() != Node.Kind.LABEL) {
                     throw notANumber((Node.Text) str);
                 }
-                return new Node.LabelEquals(l.column, ((Node.Label) other).slot, ((Node.Text) str).text, negate);
+                return new Node.LabelEquals(l.column, ((Node.Label) other).slot, Node.LabelEquals.TEXT,
+                        ((Node.Text) str).text, negate);
             }
             if (l.kind() == Node.Kind.LABEL && r.kind() == Node.Kind.LABEL) {
-                return new Node.LabelsEqual(l.column, ((Node.Label) l).slot, ((Node.Label) r).slot, negate);
+                return new Node.LabelEquals(l.column, ((Node.Label) l).slot, ((Node.Label) r).slot, null, negate);
             }
             return new Node.Binary(l.column, negate ? Node.Binary.NE : Node.Binary.EQ, number(l), number(r));
         }

@@ -53,6 +53,12 @@ class ScoreFormulaTest {
             "1 < 2 == 1; 1",
             "1 == 1 && 0 || 1; 1",
             "1 || 0 && 0; 1",
+            "2 && 3; 1",
+            "2 && 0; 0",
+            "0 && 0 / 0; 0", // the right side is not evaluated
+            "0 || 2; 1",
+            "0 || 0; 0",
+            "2 || 0 / 0; 1",
             "!0 + 1; 2",
             "!(1 < 2); 0",
             "3 >= 3; 1",
@@ -101,7 +107,11 @@ class ScoreFormulaTest {
             "log(0)",
             "sqrt(-1)",
             "if(0 / 0, 1, 2)",
-            "0 / 0 > 1"})
+            "0 / 0 > 1",
+            "0 / 0 && 1",
+            "0 / 0 || 1",
+            "1 && 0 / 0",
+            "0 || 0 / 0"})
     void whatCannotBeAFiniteNumberScoresNaN(String formula) {
         assertThat(eval(formula)).isNaN();
     }
