@@ -4,6 +4,7 @@ import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.strategy.Candidates;
 import dev.fulcrum.engine.strategy.DecisionLog;
 import dev.fulcrum.engine.strategy.Explanation;
+import dev.fulcrum.engine.strategy.LoggedRequest;
 import dev.fulcrum.engine.strategy.Placement;
 import dev.fulcrum.engine.strategy.RandomSource;
 import dev.fulcrum.engine.strategy.RequestContext;
@@ -140,12 +141,13 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
 
         // the strategy says where the request goes and how it came to that, moving nothing a real pick moves; what it
         // scores and any fallback it takes are heard through the request's decision log
-        Heard heard = new Heard(request);
-        Explanation x = s.primary().explain(heard, random);
+        Heard heard = new Heard();
+        RequestContext heardRequest = new LoggedRequest(request, heard);
+        Explanation x = s.primary().explain(heardRequest, random);
         Backend picked = x.picked();
         boolean fromBackup = false;
         if (picked == null && s.backup() != null) {
-            picked = s.backup().explain(heard, random).picked();
+            picked = s.backup().explain(heardRequest, random).picked();
             fromBackup = picked != null;
         }
         String hashKey = x.hashKey();
@@ -175,60 +177,10 @@ public record DecisionTrace(String pool, String strategy, String hashKey, String
                 List.copyOf(heard.scores), List.copyOf(heard.fallbacks));
     }
 
-    /** The request as the strategy reads it, whose decision log keeps the scores and fallbacks the strategy writes. */
-    private static final class Heard implements RequestContext, DecisionLog {
-        private final RequestContext request;
+    /** The decision log of the request as the strategy reads it: keeps the scores and fallbacks it writes. */
+    private static final class Heard implements DecisionLog {
         final List<Scored> scores = new ArrayList<>();
         final List<String> fallbacks = new ArrayList<>();
-
-        Heard(RequestContext request) {
-            this.request = request;
-        }
-
-        @Override
-        public String clientIp() {
-            return request.clientIp();
-        }
-
-        @Override
-        public String method() {
-            return request.method();
-        }
-
-        @Override
-        public String path() {
-            return request.path();
-        }
-
-        @Override
-        public String header(String name) {
-            return request.header(name);
-        }
-
-        @Override
-        public String cookie(String name) {
-            return request.cookie(name);
-        }
-
-        @Override
-        public String queryParam(String name) {
-            return request.queryParam(name);
-        }
-
-        @Override
-        public void hashed(String key, long hash) {
-            request.hashed(key, hash);
-        }
-
-        @Override
-        public void spilled() {
-            request.spilled();
-        }
-
-        @Override
-        public DecisionLog decisions() {
-            return this;
-        }
 
         @Override
         public void score(Backend backend, double score, String fallback) {

@@ -114,42 +114,7 @@ class PickDecisionCostTest {
         Pool pool = pool(StrategySpec.WEIGHTED_RANDOM);
         Told told = new Told();
         SimpleRequest plain = SimpleRequest.get("127.0.0.1", "/");
-        dev.fulcrum.engine.strategy.RequestContext asked = new dev.fulcrum.engine.strategy.RequestContext() {
-            @Override
-            public String clientIp() {
-                return plain.clientIp();
-            }
-
-            @Override
-            public String method() {
-                return plain.method();
-            }
-
-            @Override
-            public String path() {
-                return plain.path();
-            }
-
-            @Override
-            public String header(String name) {
-                return null;
-            }
-
-            @Override
-            public String cookie(String name) {
-                return null;
-            }
-
-            @Override
-            public String queryParam(String name) {
-                return null;
-            }
-
-            @Override
-            public dev.fulcrum.engine.strategy.DecisionLog decisions() {
-                return told;
-            }
-        };
+        dev.fulcrum.engine.strategy.RequestContext asked = new dev.fulcrum.engine.strategy.LoggedRequest(plain, told);
 
         Lease l = pool.pick(asked);
 

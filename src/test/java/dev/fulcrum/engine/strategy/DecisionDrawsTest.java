@@ -38,41 +38,8 @@ class DecisionDrawsTest {
     }
 
     /** A request whose decision is recorded into {@code log}. */
-    private record Logged(DecisionLog log) implements RequestContext {
-        @Override
-        public String clientIp() {
-            return "127.0.0.1";
-        }
-
-        @Override
-        public String method() {
-            return "GET";
-        }
-
-        @Override
-        public String path() {
-            return "/";
-        }
-
-        @Override
-        public String header(String name) {
-            return null;
-        }
-
-        @Override
-        public String cookie(String name) {
-            return null;
-        }
-
-        @Override
-        public String queryParam(String name) {
-            return null;
-        }
-
-        @Override
-        public DecisionLog decisions() {
-            return log;
-        }
+    private static RequestContext logged(DecisionLog log) {
+        return new LoggedRequest(SimpleRequest.get("127.0.0.1", "/"), log);
     }
 
     @Test
@@ -81,7 +48,7 @@ class DecisionDrawsTest {
         Strategy s = create(StrategySpec.of(StrategySpec.WEIGHTED_RANDOM), c, 7);
         for (int i = 0; i < 200; i++) {
             Written w = new Written();
-            Backend picked = s.pick(new Logged(w), Eligibility.ADMITTING);
+            Backend picked = s.pick(logged(w), Eligibility.ADMITTING);
             assertThat(w.draws).hasSize(1);
             double d = w.draws.get(0);
             assertThat(d).isBetween(0.0, 1.0).isNotEqualTo(1.0);
@@ -99,7 +66,7 @@ class DecisionDrawsTest {
             Strategy quiet = create(StrategySpec.of(type), c, 11);
             Strategy recorded = create(StrategySpec.of(type), c, 11);
             for (int i = 0; i < 100; i++) {
-                assertThat(recorded.pick(new Logged(new Written()), Eligibility.ADMITTING).id()).as(type)
+                assertThat(recorded.pick(logged(new Written()), Eligibility.ADMITTING).id()).as(type)
                         .isEqualTo(quiet.pick(ANY, Eligibility.ADMITTING).id());
             }
         }
@@ -110,7 +77,7 @@ class DecisionDrawsTest {
         Candidates c = of("a", 1, "b", 1, "c", 1, "d", 1);
         Strategy s = create(StrategySpec.of(StrategySpec.RANDOM), c, 3);
         Written w = new Written();
-        Backend picked = s.pick(new Logged(w), Eligibility.ADMITTING);
+        Backend picked = s.pick(logged(w), Eligibility.ADMITTING);
         assertThat(w.draws).hasSize(1);
         assertThat(List.of("a", "b", "c", "d").get((int) Math.round(w.draws.get(0) * 4))).isEqualTo(picked.id());
     }
@@ -124,7 +91,7 @@ class DecisionDrawsTest {
         Strategy s = create(StrategySpec.of(StrategySpec.POWER_OF_TWO), c, 5);
         for (int i = 0; i < 50; i++) {
             Written w = new Written();
-            Backend picked = s.pick(new Logged(w), Eligibility.ADMITTING);
+            Backend picked = s.pick(logged(w), Eligibility.ADMITTING);
             assertThat(w.draws).hasSize(2);
             assertThat(w.scores).hasSize(2);
             // the score is in-flight per unit of weight; the winner has the lower one
@@ -146,7 +113,7 @@ class DecisionDrawsTest {
         CLOCK.advanceMillis(1_001); // a's report is now older than staleAfterMs (10,000)
 
         Written w = new Written();
-        s.pick(new Logged(w), Eligibility.ADMITTING);
+        s.pick(logged(w), Eligibility.ADMITTING);
 
         // b 0 and c 1 are fresh; a (stale) and silent (missing) get their average
         assertThat(w.scores).containsExactly("a=0.5 stale", "b=0.0", "c=1.0", "silent=0.5 missing");
@@ -180,7 +147,7 @@ class DecisionDrawsTest {
             assertThat(unrecorded).as(type + ": bytes allocated by 100,000 unrecorded picks").isLessThan(16_384);
 
             Written w = new Written();
-            RequestContext logged = new Logged(w);
+            RequestContext logged = logged(w);
             before = mx.getThreadAllocatedBytes(tid);
             for (int i = 0; i < 1_000; i++) {
                 s.pick(logged, Eligibility.ADMITTING);

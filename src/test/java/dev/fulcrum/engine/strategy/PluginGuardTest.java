@@ -69,43 +69,12 @@ class PluginGuardTest {
         return new PluginGuard(p.name(), plugin, fallback, budgetMs, clock, reports::add, before);
     }
 
-    /** A request that records what the guard says of its decision. */
-    private static final class Recorded implements RequestContext, DecisionLog {
+    /** What the guard says of a request's decision, and that request. */
+    private static final class Recorded implements DecisionLog {
         final List<String> fallbacks = new ArrayList<>();
 
-        @Override
-        public String clientIp() {
-            return "127.0.0.1";
-        }
-
-        @Override
-        public String method() {
-            return "GET";
-        }
-
-        @Override
-        public String path() {
-            return "/";
-        }
-
-        @Override
-        public String header(String name) {
-            return null;
-        }
-
-        @Override
-        public String cookie(String name) {
-            return null;
-        }
-
-        @Override
-        public String queryParam(String name) {
-            return null;
-        }
-
-        @Override
-        public DecisionLog decisions() {
-            return this;
+        RequestContext request() {
+            return new LoggedRequest(SimpleRequest.get("127.0.0.1", "/"), this);
         }
 
         @Override
@@ -130,7 +99,7 @@ class PluginGuardTest {
         Recorded r = new Recorded();
         List<String> picked = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            picked.add(g.pick(r, Eligibility.ADMITTING).id());
+            picked.add(g.pick(r.request(), Eligibility.ADMITTING).id());
         }
         assertThat(picked).as("round robin, from the first pick").containsExactly("a", "b", "c", "a");
         assertThat(reports).containsExactly("its pick threw IllegalStateException: no cost");
@@ -144,7 +113,7 @@ class PluginGuardTest {
         PluginGuard g = guard(plugin("asserts", (cs, n) -> {
             throw new AssertionError("unreachable");
         }), 5);
-        assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).isEqualTo("a");
+        assertThat(g.pick(new Recorded().request(), Eligibility.ADMITTING).id()).isEqualTo("a");
         assertThat(reports).containsExactly("its pick threw AssertionError: unreachable");
     }
 
@@ -153,7 +122,7 @@ class PluginGuardTest {
         // a view of b made apart from the picker's own: the same backend, but not a candidate it was given
         PluginGuard g = guard(plugin("forger", (cs, n) -> new PluginDescriptor.PluginCandidate(abc.get(1), 100)),
                 5);
-        assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).as("the fallback's").isEqualTo("a");
+        assertThat(g.pick(new Recorded().request(), Eligibility.ADMITTING).id()).as("the fallback's").isEqualTo("a");
         assertThat(reports).singleElement().asString()
                 .startsWith("its pick threw IllegalStateException: returned a candidate it was not given");
     }
@@ -167,14 +136,14 @@ class PluginGuardTest {
         }), 5);
         int picks = 0;
         while (reports.isEmpty()) {
-            assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).as("the plugin's own, until it trips")
+            assertThat(g.pick(new Recorded().request(), Eligibility.ADMITTING).id()).as("the plugin's own, until it trips")
                     .isEqualTo("c");
             picks++;
         }
         assertThat(picks).as("the pick that ends the first second (1000 / 6)").isEqualTo(167);
         assertThat(reports).as("the first pick is not timed")
                 .containsExactly("its picks took 6.0 ms on average over 166 picks (pluginBudgetMs 5)");
-        assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).as("then the fallback's").isEqualTo("a");
+        assertThat(g.pick(new Recorded().request(), Eligibility.ADMITTING).id()).as("then the fallback's").isEqualTo("a");
     }
 
     @Test
@@ -186,7 +155,7 @@ class PluginGuardTest {
         PluginGuard g = guard(slow, 5);
         int picks = 0;
         while (reports.isEmpty()) {
-            g.pick(new Recorded(), Eligibility.ADMITTING);
+            g.pick(new Recorded().request(), Eligibility.ADMITTING);
             picks++;
             if (picks % 50 == 0) {
                 g = rebuilt(g, slow, 5); // every 300 ms, as slow start's steps would
@@ -202,10 +171,10 @@ class PluginGuardTest {
             clock.advanceMillis(n == 0 ? 30 : 0);
             return cs.get(0);
         }), 5);
-        cold.pick(new Recorded(), Eligibility.ADMITTING);
+        cold.pick(new Recorded().request(), Eligibility.ADMITTING);
         clock.advanceMillis(1000);
         for (int i = 0; i < 20; i++) {
-            cold.pick(new Recorded(), Eligibility.ADMITTING);
+            cold.pick(new Recorded().request(), Eligibility.ADMITTING);
         }
         assertThat(reports).isEmpty();
 
@@ -216,7 +185,7 @@ class PluginGuardTest {
         }), 5);
         int picks = 0;
         while (reports.isEmpty()) {
-            slow.pick(new Recorded(), Eligibility.ADMITTING);
+            slow.pick(new Recorded().request(), Eligibility.ADMITTING);
             picks++;
             clock.advanceMillis(950);
         }
@@ -232,7 +201,7 @@ class PluginGuardTest {
             return cs.get(0);
         }), 5);
         for (int i = 0; i < 2000; i++) {
-            assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).isEqualTo("a");
+            assertThat(g.pick(new Recorded().request(), Eligibility.ADMITTING).id()).isEqualTo("a");
         }
         assertThat(reports).isEmpty();
         assertThat(g.tripped()).isFalse();
@@ -267,8 +236,8 @@ class PluginGuardTest {
                     StrategySpec.of(StrategySpec.ROUND_ROBIN), 5, reports::add);
             assertThat(g.tripped()).isTrue();
             assertThat(reports).containsExactly("its factory threw UnsupportedOperationException: not today");
-            assertThat(g.pick(new Recorded(), Eligibility.ADMITTING).id()).isEqualTo("a");
-            assertThat(g.explain(new Recorded(), RandomSource.seeded(1)).picked()).isNotNull();
+            assertThat(g.pick(new Recorded().request(), Eligibility.ADMITTING).id()).isEqualTo("a");
+            assertThat(g.explain(new Recorded().request(), RandomSource.seeded(1)).picked()).isNotNull();
         } finally {
             Strategies.forget(List.of("broken-factory"));
         }
@@ -314,7 +283,7 @@ class PluginGuardTest {
         assertThat(d.option("mix").violations(Map.of("x", 2.0))).extracting(v -> v.describe())
                 .containsExactly("mix.x: must be between 0 and 1 (got: 2)");
         Strategy s = d.create(StrategySpec.bare("spread").with("width", 4).with("key", "ip"), abc, null, env);
-        assertThat(s.pick(new Recorded(), Eligibility.ADMITTING).id()).as("4 mod 3").isEqualTo("b");
+        assertThat(s.pick(new Recorded().request(), Eligibility.ADMITTING).id()).as("4 mod 3").isEqualTo("b");
     }
 
     @Test
