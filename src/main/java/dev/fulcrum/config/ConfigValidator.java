@@ -1,6 +1,7 @@
 package dev.fulcrum.config;
 
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.routing.StickyKey;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.rules.Limits;
@@ -12,6 +13,8 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -326,23 +329,192 @@ public final class ConfigValidator {
             RouteConfig r = c.routes().get(i);
             String path = ConfigPaths.index("routes", i);
             String pp = ConfigPaths.child(path, "pathPrefix");
-            if (r.pathPrefix() == null) {
-                add(pp, "required", null);
-            } else if (!r.pathPrefix().startsWith("/") || r.pathPrefix().chars().anyMatch(ch -> ch <= ' ')) {
-                add(pp, "must start with / and contain no spaces", r.pathPrefix());
-            } else if (seen.containsKey(r.pathPrefix())) {
-                add(pp, "duplicate prefix, already routed by " + seen.get(r.pathPrefix()), r.pathPrefix());
-            } else {
-                seen.put(r.pathPrefix(), pp);
+            RouteMatchConfig m = r.match();
+            if (r.pathPrefix() != null && m != null && m.pathPrefix() != null) {
+                add(ConfigPaths.child(ConfigPaths.child(path, "match"), "pathPrefix"),
+                        "the route's path prefix is given once, here or as routes[" + i + "].pathPrefix",
+                        m.pathPrefix());
+            }
+            String prefix = r.prefix();
+            if (r.pathPrefix() == null && m == null) {
+                problems.add(new ConfigProblem(pp, "required", "missing")); // or match, which says where else
+            } else if (prefix != null && (!prefix.startsWith("/") || prefix.chars().anyMatch(ch -> ch <= ' '))) {
+                add(r.pathPrefix() != null ? pp : ConfigPaths.child(ConfigPaths.child(path, "match"), "pathPrefix"),
+                        "must start with / and contain no spaces", prefix);
+            } else if (prefix != null && (m == null || m.pathOnly()) && r.split() == null) {
+                if (seen.containsKey(prefix)) {
+                    add(pp, "duplicate prefix, already routed by " + seen.get(prefix), prefix);
+                } else {
+                    seen.put(prefix, pp);
+                }
+            }
+            if (m != null) {
+                match(m, ConfigPaths.child(path, "match"));
             }
             String poolPath = ConfigPaths.child(path, "pool");
-            if (r.pool() == null) {
-                add(poolPath, "required", null);
-            } else if (!Engine.DEFAULT_POOL.equals(r.pool()) && !c.pools().containsKey(r.pool())) {
-                List<String> names = new ArrayList<>(c.allPools().keySet());
-                add(poolPath, "no such pool, one of " + String.join(", ", names), r.pool());
+            if (r.split() != null) {
+                if (r.pool() != null) {
+                    add(poolPath, "give pool or split, not both", r.pool());
+                }
+                split(c, r, path);
+            } else if (r.pool() == null) {
+                problems.add(new ConfigProblem(poolPath, "required", "missing")); // or split
+            } else {
+                poolName(c, r.pool(), poolPath);
+            }
+            if (r.stickyBy() != null) {
+                String sb = ConfigPaths.child(path, "stickyBy");
+                if (r.split() == null) {
+                    add(sb, "only with a split", r.stickyBy());
+                } else {
+                    try {
+                        StickyKey.parse(r.stickyBy());
+                    } catch (IllegalArgumentException e) {
+                        add(sb, e.getMessage(), r.stickyBy());
+                    }
+                }
+            }
+            if (r.routeClass() != null && !Limits.ROUTE_CLASS.matcher(r.routeClass()).matches()) {
+                add(ConfigPaths.child(path, "class"), Limits.ROUTE_CLASS_RULE, r.routeClass());
+            }
+            if (r.strategy() != null) {
+                strategy(r.strategy().withDefaults(), ConfigPaths.child(path, "strategy"));
+            }
+            if (r.maxInFlightPerBackend() != null) {
+                rule(Limits.CLASS_CEILING.problem(r.maxInFlightPerBackend()),
+                        ConfigPaths.child(path, "maxInFlightPerBackend"), r.maxInFlightPerBackend());
+            }
+            if (r.mirror() != null) {
+                mirror(c, r, ConfigPaths.child(path, "mirror"));
+            }
+            if (r.guard() != null) {
+                guard(r, ConfigPaths.child(path, "guard"));
             }
         }
+    }
+
+    private void poolName(FulcrumConfig c, String pool, String path) {
+        if (pool == null) {
+            add(path, "required", null);
+        } else if (!Engine.DEFAULT_POOL.equals(pool) && !c.pools().containsKey(pool)) {
+            List<String> names = new ArrayList<>(c.allPools().keySet());
+            add(path, "no such pool, one of " + String.join(", ", names), pool);
+        }
+    }
+
+    /** A route's {@code match}: names that can be sent, one condition per value, expressions that compile. */
+    private void match(RouteMatchConfig m, String path) {
+        if (m.host() != null) {
+            matchValue(m.host(), ConfigPaths.child(path, "host"));
+        }
+        if (m.method() != null) {
+            for (int i = 0; i < m.method().size(); i++) {
+                String v = m.method().get(i);
+                if (!Limits.TOKEN.matcher(v).matches()) {
+                    add(ConfigPaths.index(ConfigPaths.child(path, "method"), i), "must be a method name such as GET", v);
+                }
+            }
+        }
+        named(m.headers(), ConfigPaths.child(path, "headers"), "header");
+        named(m.cookies(), ConfigPaths.child(path, "cookies"), "cookie");
+        named(m.query(), ConfigPaths.child(path, "query"), "query parameter");
+    }
+
+    private void named(Map<String, MatchValue> values, String path, String what) {
+        if (values == null) {
+            return;
+        }
+        values.forEach((name, v) -> {
+            String at = ConfigPaths.child(path, name);
+            if (!what.startsWith("query") && !Limits.TOKEN.matcher(name).matches()) {
+                add(at, "must be a " + what + " name (letters, digits and !#$%&'*+.^_`|~-)", name);
+            } else if (name.isEmpty()) {
+                add(at, "must be a " + what + " name", name);
+            }
+            matchValue(v, at);
+        });
+    }
+
+    private void matchValue(MatchValue v, String path) {
+        if (v.conditions() != 1) {
+            add(path, "must be a string, or an object with one of prefix, regex, present, absent",
+                    v.conditions() == 0 ? "{}" : "several");
+            return;
+        }
+        if (v.regex() != null) {
+            try {
+                java.util.regex.Pattern.compile(v.regex());
+            } catch (java.util.regex.PatternSyntaxException e) {
+                add(ConfigPaths.child(path, "regex"), "is not a regular expression: " + e.getDescription()
+                        + (e.getIndex() >= 0 ? " at position " + e.getIndex() : ""), v.regex());
+            }
+        }
+    }
+
+    private void split(FulcrumConfig c, RouteConfig r, String path) {
+        String sp = ConfigPaths.child(path, "split");
+        if (r.split().size() < 2) {
+            add(sp, "needs at least 2 arms", r.split().size());
+        }
+        Set<String> pools = new HashSet<>();
+        int total = 0;
+        for (int a = 0; a < r.split().size(); a++) {
+            SplitArmConfig arm = r.split().get(a);
+            String at = ConfigPaths.index(sp, a);
+            poolName(c, arm.pool(), ConfigPaths.child(at, "pool"));
+            if (arm.pool() != null && !pools.add(arm.pool())) {
+                add(ConfigPaths.child(at, "pool"), "is already an arm of this split", arm.pool());
+            }
+            rule(Limits.splitWeightProblem(arm.weight()), ConfigPaths.child(at, "weight"), arm.weight());
+            total += Math.max(0, arm.weight());
+        }
+        if (total == 0 && !r.split().isEmpty()) {
+            add(sp, "at least one weight must be above 0", "all 0");
+        }
+    }
+
+    private void mirror(FulcrumConfig c, RouteConfig r, String path) {
+        MirrorConfig m = r.mirror();
+        poolName(c, m.pool(), ConfigPaths.child(path, "pool"));
+        boolean ownPool = m.pool() != null && (m.pool().equals(r.pool())
+                || r.split() != null && r.split().stream().anyMatch(a -> m.pool().equals(a.pool())));
+        if (ownPool) {
+            add(ConfigPaths.child(path, "pool"), "must be a pool the route does not send to", m.pool());
+        }
+        percentage(m.percent(), ConfigPaths.child(path, "percent"));
+        rule(Limits.MIRROR_BODY_BYTES.problem(m.maxBodyBytes()), ConfigPaths.child(path, "maxBodyBytes"),
+                m.maxBodyBytes());
+    }
+
+    private void guard(RouteConfig r, String path) {
+        GuardConfig g = r.guard();
+        String armPath = ConfigPaths.child(path, "arm");
+        if (r.split() == null) {
+            add(path, "only with a split", "guard");
+        } else if (g.arm() != null) {
+            List<String> arms = r.split().stream().map(SplitArmConfig::pool).toList();
+            int at = arms.indexOf(g.arm());
+            if (at < 0) {
+                add(armPath, "must be one of the split's arms, " + String.join(", ", arms.subList(1, arms.size())),
+                        g.arm());
+            } else if (at == 0) {
+                add(armPath, "is the baseline (the split's first arm) the others are judged against; name the "
+                        + "canary", g.arm());
+            }
+        }
+        if (g.errorRateAbove() == null && g.p99AboveBaselineBy() == null) {
+            add(path, "needs errorRateAbove or p99AboveBaselineBy (or both)", "neither");
+        }
+        if (g.errorRateAbove() != null && !(g.errorRateAbove() >= 0 && g.errorRateAbove() <= 1)) {
+            add(ConfigPaths.child(path, "errorRateAbove"), "must be a fraction between 0 and 1", g.errorRateAbove());
+        }
+        if (g.p99AboveBaselineBy() != null && !(g.p99AboveBaselineBy() > 0 && g.p99AboveBaselineBy() <= 100)) {
+            add(ConfigPaths.child(path, "p99AboveBaselineBy"), "must be a fraction above 0 (0.5: half as slow again), "
+                    + "at most 100", g.p99AboveBaselineBy());
+        }
+        rule(Limits.GUARD_MIN_REQUESTS.problem(g.minRequests()), ConfigPaths.child(path, "minRequests"),
+                g.minRequests());
+        rule(Limits.GUARD_FOR_MS.problem(g.forMs()), ConfigPaths.child(path, "forMs"), g.forMs());
     }
 
     private void uniqueIds(FulcrumConfig c) {

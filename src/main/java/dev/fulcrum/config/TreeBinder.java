@@ -34,20 +34,27 @@ import java.util.stream.Collectors;
  */
 final class TreeBinder {
     /** Values for the fields a list or map entry leaves out (a top-level part falls back to its default instead). */
-    private static final Map<Class<?>, Object> ENTRY_DEFAULTS = Map.of(
-            BackendConfig.class, BackendConfig.DEFAULTS,
-            DemoBackendConfig.class, DemoBackendConfig.DEFAULTS,
-            RouteConfig.class, RouteConfig.DEFAULTS,
-            PoolConfig.class, PoolConfig.DEFAULTS,
-            DiscoveryConfig.class, DiscoveryConfig.DEFAULTS,
+    private static final Map<Class<?>, Object> ENTRY_DEFAULTS = Map.ofEntries(
+            Map.entry(BackendConfig.class, BackendConfig.DEFAULTS),
+            Map.entry(DemoBackendConfig.class, DemoBackendConfig.DEFAULTS),
+            Map.entry(RouteConfig.class, RouteConfig.DEFAULTS),
+            Map.entry(RouteMatchConfig.class, RouteMatchConfig.DEFAULTS),
+            Map.entry(MatchValue.class, MatchValue.DEFAULTS),
+            Map.entry(SplitArmConfig.class, SplitArmConfig.DEFAULTS),
+            Map.entry(MirrorConfig.class, MirrorConfig.DEFAULTS),
+            Map.entry(GuardConfig.class, GuardConfig.DEFAULTS),
+            Map.entry(PoolConfig.class, PoolConfig.DEFAULTS),
+            Map.entry(DiscoveryConfig.class, DiscoveryConfig.DEFAULTS),
             // a strategy object starts empty; withDefaults() later fills what its type uses
-            StrategySpec.class, StrategySpec.bare(null));
+            Map.entry(StrategySpec.class, StrategySpec.bare(null)));
 
-    /** Fields without which an entry means nothing. */
+    /** Fields without which an entry means nothing (a route's: one of two, which the validator says). */
     private static final Map<Class<?>, Set<String>> REQUIRED = Map.of(
             BackendConfig.class, Set.of("id", "url"),
             DemoBackendConfig.class, Set.of("id", "port"),
-            RouteConfig.class, Set.of("pathPrefix", "pool"),
+            SplitArmConfig.class, Set.of("pool", "weight"),
+            MirrorConfig.class, Set.of("pool"),
+            GuardConfig.class, Set.of("arm"),
             DiscoveryConfig.class, Set.of("type"));
 
     private final JsonBinder json;
@@ -87,6 +94,9 @@ final class TreeBinder {
         }
         if (raw == Object.class) {
             return numberOrWord(node, fallback, path);
+        }
+        if (raw == MatchValue.class && node.isTextual()) {
+            return MatchValue.exactly(node.textValue()); // a route's match value: a bare string is the exact value
         }
         if (raw.isRecord()) {
             return record(node, raw, fallback, path);
@@ -252,8 +262,14 @@ final class TreeBinder {
         return ENTRY_DEFAULTS.getOrDefault(type, fallback);
     }
 
+    /** A component's JSON name: its shape's, else the one its {@code @JsonProperty} gives ({@code "class"}), else its own. */
     private static String name(JsonBinder.Shape<?> shape, RecordComponent c) {
-        return shape == null ? c.getName() : shape.jsonName(c.getName());
+        if (shape != null) {
+            return shape.jsonName(c.getName());
+        }
+        com.fasterxml.jackson.annotation.JsonProperty p =
+                c.getAccessor().getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
+        return p == null || p.value().isEmpty() ? c.getName() : p.value();
     }
 
     /** What a component left out holds without defaults: Java's zero for a primitive, else null. */

@@ -18,6 +18,9 @@ import org.HdrHistogram.SingleWriterRecorder;
  * the window is kept incrementally (add the new second, subtract the one that expired). Memory matters at a thousand
  * backends: flat nanosecond histograms, about 400 KiB a backend, would not fit in a 256 MiB heap there. Latencies
  * are kept in microseconds, two significant digits.
+ *
+ * <p>A backend's window is {@value #LATENCY_SECONDS} seconds; a split's arm keeps a minute ({@code ArmStats}), and
+ * the requests and failures of the window as well.
  */
 public final class BackendStats {
     static final int LATENCY_SECONDS = 10;
@@ -44,7 +47,10 @@ public final class BackendStats {
     }
 
     // owned by the control thread
-    private final PackedHistogram[] seconds = new PackedHistogram[LATENCY_SECONDS];
+    private final PackedHistogram[] seconds;
+    /** Requests and failures of each second of the window, as {@link #seconds}. */
+    private final long[] secondRequests;
+    private final long[] secondFailures;
     private final PackedHistogram window = new PackedHistogram(1, MAX_TRACKED_MICROS, 2);
     private int slot;
     private long lastTotal;
@@ -56,13 +62,35 @@ public final class BackendStats {
     private volatile double errorRate;
     private volatile double p50Ms;
     private volatile double p99Ms;
+    private volatile long windowRequests;
+    private volatile long windowFailures;
+
+    public BackendStats() {
+        this(LATENCY_SECONDS);
+    }
+
+    /** Figures over the last {@code windowSeconds} seconds. */
+    public BackendStats(int windowSeconds) {
+        seconds = new PackedHistogram[windowSeconds];
+        secondRequests = new long[windowSeconds];
+        secondFailures = new long[windowSeconds];
+    }
 
     void record(Outcome outcome, long latencyNanos) {
+        record(outcome.isBackendFailure(), outcome != Outcome.CLIENT_ABORT && outcome != Outcome.CONNECT_FAILURE,
+                latencyNanos);
+    }
+
+    /**
+     * One request: {@code failed} counts it among the failures, {@code timed} puts its latency in the percentiles
+     * (not for one that never reached an answer).
+     */
+    public void record(boolean failed, boolean timed, long latencyNanos) {
         requests.increment();
-        if (outcome.isBackendFailure()) {
+        if (failed) {
             failures.increment();
         }
-        if (outcome != Outcome.CLIENT_ABORT && outcome != Outcome.CONNECT_FAILURE) {
+        if (timed) {
             recorder().recordValue(Math.min(Math.max(latencyNanos / 1000, 1), MAX_TRACKED_MICROS));
         }
     }
@@ -86,9 +114,11 @@ public final class BackendStats {
     }
 
     /** Control thread, about once a second. */
-    void roll(long nowNanos) {
+    public void roll(long nowNanos) {
         long total = requests.sum();
         long failed = failures.sum();
+        secondRequests[slot] = total - lastTotal;
+        secondFailures[slot] = failed - lastFailures;
         if (lastRollNanos != Long.MIN_VALUE) {
             double secs = Math.max(1e-3, (nowNanos - lastRollNanos) / 1e9);
             rps = (total - lastTotal) / secs;
@@ -119,6 +149,14 @@ public final class BackendStats {
             window.add(second);
         }
         slot = (slot + 1) % seconds.length;
+        long inWindow = 0;
+        long failedInWindow = 0;
+        for (int i = 0; i < seconds.length; i++) {
+            inWindow += secondRequests[i];
+            failedInWindow += secondFailures[i];
+        }
+        windowRequests = inWindow;
+        windowFailures = failedInWindow;
         p50Ms = window.getTotalCount() == 0 ? 0 : window.getValueAtPercentile(50) / 1e3;
         p99Ms = window.getTotalCount() == 0 ? 0 : window.getValueAtPercentile(99) / 1e3;
     }
@@ -154,5 +192,15 @@ public final class BackendStats {
 
     public double p99Ms() {
         return p99Ms;
+    }
+
+    /** Requests counted over the window (as rolled up last). */
+    public long windowRequests() {
+        return windowRequests;
+    }
+
+    /** Failures counted over the window (as rolled up last). */
+    public long windowFailures() {
+        return windowFailures;
     }
 }

@@ -1,6 +1,8 @@
 package dev.fulcrum.engine;
 
 import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.routing.CanaryGuard;
+import dev.fulcrum.engine.routing.Split;
 import dev.fulcrum.engine.strategy.RandomSource;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategySpec;
@@ -167,8 +169,128 @@ public final class Engine implements AutoCloseable {
         });
     }
 
+    /**
+     * The routes from now on. A route equal to one of the router before keeps that one's live state (its split as
+     * changed since, each arm's figures, the guard, the mirror's counters, the ceiling's counts).
+     */
     public void setRouter(Router r) {
-        this.router = r == null ? Router.EMPTY : r;
+        Router next = r == null ? Router.EMPTY : r;
+        next.adopt(router);
+        this.router = next;
+    }
+
+    /**
+     * Sets the weights of route {@code index}'s split ({@code PUT /api/routes/{index}/split}): {@code arms} names the
+     * same pools in the same order, each with its new weight; a {@code split} event follows. Raising a rolled-back
+     * canary again sets its guard watching.
+     *
+     * @throws EngineException 404 for no such route or a route without a split, 400 naming the field for arms that
+     *                         are not the route's or a weight outside 0-1000, or every weight 0
+     */
+    public void setSplit(int index, List<Split.Arm> arms) {
+        run(() -> {
+            Router.Route route = splitRoute(index);
+            Split now = route.split();
+            if (arms == null || arms.size() != now.arms().size()) {
+                throw new EngineException(400, "split: must list the route's " + now.arms().size() + " arms ("
+                        + now.describe() + ") (got: " + (arms == null ? "none" : arms.size()) + ")");
+            }
+            List<Integer> weights = new ArrayList<>();
+            int total = 0;
+            for (int i = 0; i < arms.size(); i++) {
+                Split.Arm a = arms.get(i);
+                if (!now.arms().get(i).pool().equals(a.pool())) {
+                    throw new EngineException(400, "split[" + i + "].pool: must be " + now.arms().get(i).pool()
+                            + ", the route's arm " + i + " (got: " + a.pool() + ")");
+                }
+                String problem = Limits.splitWeightProblem(a.weight());
+                if (problem != null) {
+                    throw new EngineException(400, "split[" + i + "].weight: " + problem + " (got: " + a.weight() + ")");
+                }
+                weights.add(a.weight());
+                total += a.weight();
+            }
+            if (total == 0) {
+                throw new EngineException(400, "split: at least one weight must be above 0 (got: all 0)");
+            }
+            changeSplit(route, now.withWeights(weights), "split");
+        });
+    }
+
+    /** Every user of route {@code index} to its split's last arm, in one call; a {@code split} event follows. */
+    public void promote(int index) {
+        run(() -> {
+            Router.Route route = splitRoute(index);
+            changeSplit(route, route.split().allTo(route.split().arms().size() - 1), "split");
+        });
+    }
+
+    /** Every user of route {@code index} back to its split's first arm, in one call; a {@code split} event follows. */
+    public void rollback(int index) {
+        run(() -> {
+            Router.Route route = splitRoute(index);
+            changeSplit(route, route.split().allTo(0), "split");
+        });
+    }
+
+    private Router.Route splitRoute(int index) {
+        Router.Route route = router.route(index);
+        if (route == null) {
+            throw new EngineException(404, "route: no such route (got: " + index + "; there are "
+                    + router.written().size() + ")");
+        }
+        if (route.split() == null) {
+            throw new EngineException(404, "route: routes[" + index + "] has no split");
+        }
+        return route;
+    }
+
+    /** Control thread: the new split, the event, and a guard set watching again once its canary takes users. */
+    private void changeSplit(Router.Route route, Split next, String why) {
+        Split before = route.split();
+        route.setSplit(next);
+        CanaryGuard guard = route.guard();
+        if (guard != null) {
+            int arm = next.indexOf(guard.arm());
+            int was = before.indexOf(guard.arm());
+            if (arm >= 0 && next.arms().get(arm).weight() > 0 && (was < 0 || before.arms().get(was).weight() == 0)) {
+                guard.rearm(ticker.wallMillis());
+            }
+        }
+        events.publishRoute(why, route.index(), null, before.describe(), next.describe());
+    }
+
+    /** Control thread, once a second: each arm's figures rolled up, then each guard's judgement. */
+    private void rollRoutes(long now) {
+        for (Router.Route route : router.written()) {
+            route.roll(now);
+            CanaryGuard guard = route.guard();
+            Router.Route.Arms arms = route.arms();
+            if (guard == null || arms == null) {
+                continue;
+            }
+            int canary = arms.split().indexOf(guard.arm());
+            if (canary <= 0) {
+                continue;
+            }
+            String baseline = arms.split().arms().get(0).pool();
+            String reason = guard.judge(baseline, arms.stats()[0].figures(), arms.stats()[canary].figures(),
+                    arms.split().arms().get(canary).weight(), now, ticker.wallMillis());
+            if (reason != null) {
+                Split before = arms.split();
+                List<Integer> weights = new ArrayList<>();
+                for (int i = 0; i < before.arms().size(); i++) {
+                    weights.add(i == canary ? 0 : before.arms().get(i).weight());
+                }
+                if (weights.stream().allMatch(w -> w == 0)) {
+                    weights.set(0, 100);
+                }
+                Split next = before.withWeights(weights);
+                route.setSplit(next);
+                events.publishRoute("guard", route.index(), guard.arm(), before.describe(), reason);
+                events.publishRoute("split", route.index(), null, before.describe(), next.describe());
+            }
+        }
     }
 
     /**
@@ -496,6 +618,7 @@ public final class Engine implements AutoCloseable {
         }
         if (roll) {
             answers.roll(now);
+            rollRoutes(now);
             lastRollNanos = now;
         }
     }

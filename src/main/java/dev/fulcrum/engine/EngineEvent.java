@@ -10,6 +10,11 @@ package dev.fulcrum.engine;
  * @param from    the previous value as text (a state name, a weight), or null
  * @param to      the new value as text, or null
  * @param at      wall-clock milliseconds since the epoch
+ * @param route   the route's index in {@code routes} for a route's events ({@code split}: from and to the weights
+ *                as {@code stable=95 canary=5}; {@code guard}: to why it rolled back), else null
  */
-public record EngineEvent(String type, String pool, String backend, String from, String to, long at) {
+public record EngineEvent(String type, String pool, String backend, String from, String to, long at, Integer route) {
+    public EngineEvent(String type, String pool, String backend, String from, String to, long at) {
+        this(type, pool, backend, from, to, at, null);
+    }
 }

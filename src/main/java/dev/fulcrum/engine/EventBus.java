@@ -35,7 +35,15 @@ final class EventBus {
     }
 
     void publish(String type, String pool, String backend, String from, String to) {
-        EngineEvent e = new EngineEvent(type, pool, backend, from, to, ticker.wallMillis());
+        publish(new EngineEvent(type, pool, backend, from, to, ticker.wallMillis()));
+    }
+
+    /** A route's event ({@link EngineEvent#route}). */
+    void publishRoute(String type, int route, String pool, String from, String to) {
+        publish(new EngineEvent(type, pool, null, from, to, ticker.wallMillis(), route));
+    }
+
+    private void publish(EngineEvent e) {
         for (Consumer<EngineEvent> l : listeners) {
             try {
                 l.accept(e);

@@ -1,5 +1,6 @@
 package dev.fulcrum.engine;
 
+import dev.fulcrum.engine.routing.ClassCeiling;
 import dev.fulcrum.engine.breaker.CircuitBreaker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -26,10 +27,18 @@ public final class Lease {
     private final long startNanos;
     private final CircuitBreaker breaker;
     private final long breakerTicket;
+    /** The route's class ceiling this lease holds a place under, given back with the slot; null for none. */
+    private final ClassCeiling ceiling;
     @SuppressWarnings("unused")
     private volatile boolean released;
 
     Lease(Pool pool, Backend backend, long startNanos, CircuitBreaker breaker, long breakerTicket) {
+        this(pool, backend, startNanos, breaker, breakerTicket, null);
+    }
+
+    Lease(Pool pool, Backend backend, long startNanos, CircuitBreaker breaker, long breakerTicket,
+          ClassCeiling ceiling) {
+        this.ceiling = ceiling;
         this.pool = pool;
         this.backend = backend;
         this.startNanos = startNanos;
@@ -75,6 +84,9 @@ public final class Lease {
     public void release(Outcome outcome, long nowNanos) {
         Objects.requireNonNull(outcome, "outcome"); // before the CAS: a bad call must not eat the release
         if (RELEASED.compareAndSet(this, false, true)) {
+            if (ceiling != null) {
+                ceiling.leave(backend);
+            }
             pool.release(this, outcome, nowNanos);
         }
     }

@@ -1,6 +1,9 @@
 package dev.fulcrum.engine;
 
 import dev.fulcrum.engine.breaker.CircuitBreaker;
+import dev.fulcrum.engine.routing.ClassCeiling;
+import dev.fulcrum.engine.routing.RouteStrategy;
+import dev.fulcrum.engine.strategy.Strategy;
 import dev.fulcrum.engine.strategy.Candidates;
 import dev.fulcrum.engine.strategy.Eligibility;
 import dev.fulcrum.engine.strategy.RequestContext;
@@ -27,6 +30,8 @@ public final class Pool {
     private final String name;
     private final LongAdder inFlight = new LongAdder();
     private final PoolControl control;
+    /** What this pool's strategies, and a route's own strategy over it, are given. */
+    private final StrategyEnv env;
     private volatile PoolSnapshot snapshot;
     /** Plugin failures by the plugin strategy's name (docs/REFERENCE.md §4, /metrics and /api/state). */
     private final java.util.concurrent.ConcurrentHashMap<String, LongAdder> pluginFailures =
@@ -41,7 +46,8 @@ public final class Pool {
     Pool(Engine engine, String name, StrategySpec spec) {
         this.engine = engine;
         this.name = name;
-        this.control = new PoolControl(this, engine, spec, new StrategyEnv(engine.ticker(), engine.random(), inFlight));
+        this.env = new StrategyEnv(engine.ticker(), engine.random(), inFlight);
+        this.control = new PoolControl(this, engine, spec, env);
         control.rebuild();
     }
 
@@ -71,16 +77,30 @@ public final class Pool {
 
     /** {@link #pick(RequestContext, Set)} at {@code nowNanos}, a reading of the engine's ticker the caller took. */
     public Lease pick(RequestContext request, Set<Backend> tried, long nowNanos) {
+        return pick(request, tried, nowNanos, null, null);
+    }
+
+    /**
+     * A pick for a route ({@code routes[i]}): with its own strategy over this pool's primaries instead of the pool's
+     * (null: the pool's), and under its class ceiling (null: none), which a backend at the ceiling is passed by for
+     * and the lease holds a place under until it is released. Null when none can take the request; a route with a
+     * ceiling tells a shed from an empty pool by {@link ClassCeiling#admits} on the candidates.
+     */
+    public Lease pick(RequestContext request, Set<Backend> tried, long nowNanos, RouteStrategy routeStrategy,
+                      ClassCeiling ceiling) {
         PoolSnapshot s = snapshot;
-        Eligibility eligible = tried == null || tried.isEmpty() ? Eligibility.ADMITTING
+        Eligibility eligible = ceiling != null
+                ? b -> (tried == null || !tried.contains(b)) && b.admitsAnother() && ceiling.admits(b)
+                : tried == null || tried.isEmpty() ? Eligibility.ADMITTING
                 : b -> !tried.contains(b) && b.admitsAnother();
+        Strategy primary = routeStrategy == null ? s.primary() : routeStrategy.over(s.primaryCandidates(), env);
         // null unless the request's decision is recorded (proxy.logDecisions): then one null check is all it costs
         PickLog log = request.decisions() instanceof PickLog p ? p : null;
         if (log != null) {
-            log.considering(s.primary().type(), s.primaryCandidates(), eligible, false);
+            log.considering(primary.type(), s.primaryCandidates(), eligible, false);
         }
         for (int i = 0; i < PICK_ATTEMPTS; i++) {
-            Backend b = s.primary().pick(request, eligible);
+            Backend b = primary.pick(request, eligible);
             if (b == null && s.backup() != null) {
                 if (log != null) {
                     log.considering(s.backup().type(), s.backupCandidates(), eligible, true);
@@ -93,6 +113,9 @@ public final class Pool {
                 }
                 return null;
             }
+            if (ceiling != null && !ceiling.enter(b)) {
+                continue; // another request of the route took the last place on it since the strategy looked
+            }
             CircuitBreaker breaker = b.breaker();
             long ticket = b.tryAcquire(breaker);
             if (ticket != CircuitBreaker.REFUSED) {
@@ -100,7 +123,10 @@ public final class Pool {
                 if (log != null) {
                     log.picked(b);
                 }
-                return new Lease(this, b, nowNanos, breaker, ticket);
+                return new Lease(this, b, nowNanos, breaker, ticket, ceiling);
+            }
+            if (ceiling != null) {
+                ceiling.leave(b);
             }
             // lost a race for its last slot or probe permit, or it is draining (a snapshot older than the
             // drain): pick again. A drain this leaves at 0 in flight is completed by the next tick; handing it to

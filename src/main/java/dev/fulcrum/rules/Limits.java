@@ -64,6 +64,20 @@ public final class Limits {
      * (docs/PLUGINS.md). A second a pick would already have stalled the proxy; the upper bound says so.
      */
     public static final Range PLUGIN_BUDGET_MS = new Range(1, 1000);
+    /** A split arm's weight (docs/REFERENCE.md §2.1 {@code routes[i].split}); 0 takes no new user. */
+    public static final Range SPLIT_WEIGHT = new Range(0, 1000);
+    /** A route class's in-flight ceiling per backend ({@code routes[i].maxInFlightPerBackend}). */
+    public static final Range CLASS_CEILING = new Range(1, 100_000);
+    /** The largest body a mirror copies ({@code routes[i].mirror.maxBodyBytes}): 16 MiB, held in memory per copy. */
+    public static final Range MIRROR_BODY_BYTES = new Range(0, 16 * 1024 * 1024);
+    /** How long a canary guard's bound must be broken before it rolls back ({@code routes[i].guard.forMs}). */
+    public static final Range GUARD_FOR_MS = new Range(1000, 3_600_000);
+    /** Requests each arm needs in the last minute before a guard judges ({@code routes[i].guard.minRequests}). */
+    public static final Range GUARD_MIN_REQUESTS = new Range(1, 1_000_000);
+    /** A traffic class's name ({@code routes[i].class}): a short word, shown and used as a metrics label. */
+    public static final Pattern ROUTE_CLASS = Pattern.compile("[a-z][a-z0-9_-]{0,31}");
+    public static final String ROUTE_CLASS_RULE = "must match [a-z][a-z0-9_-]{0,31}";
+
     /** RFC 9110 token characters: header and cookie names. */
     public static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -79,6 +93,10 @@ public final class Limits {
 
     public static String weight(long weight) {
         return WEIGHT.problem(weight);
+    }
+
+    public static String splitWeightProblem(long weight) {
+        return SPLIT_WEIGHT.problem(weight);
     }
 
     /** A backend's in-flight cap: at least 1, or null for none. */

@@ -412,11 +412,11 @@ class ConfigErrorsTest {
                               { "pathPrefix": "/api", "pool": "default" },
                               { "pool": "api" } ] }
                 """)).containsExactly(
-                "config error: routes[4].pathPrefix: required (got: missing)",
                 "config error: routes[1].pathPrefix: must start with / and contain no spaces (got: static)",
                 "config error: routes[2].pool: no such pool, one of default, api (got: apii)",
                 "config error: routes[3].pathPrefix: duplicate prefix, already routed by routes[0].pathPrefix "
-                        + "(got: /api)");
+                        + "(got: /api)",
+                "config error: routes[4].pathPrefix: required (got: missing)");
     }
 
     @Test
