@@ -108,6 +108,24 @@ public interface EngineClient extends AutoCloseable {
     }
 
     @Override
+    /**
+     * Sets the weights of route {@code route}'s split ({@code PUT /api/routes/{index}/split}): the route's arms, in its
+     * order, each with its new weight.
+     */
+    default void setSplit(int route, List<dev.fulcrum.engine.routing.Split.Arm> arms) {
+        throw new UnsupportedOperationException("this engine has no splits");
+    }
+
+    /** Every user of route {@code route} to its split's last arm ({@code POST /api/routes/{index}/promote}). */
+    default void promote(int route) {
+        throw new UnsupportedOperationException("this engine has no splits");
+    }
+
+    /** Every user of route {@code route} back to its split's first arm ({@code POST /api/routes/{index}/rollback}). */
+    default void rollback(int route) {
+        throw new UnsupportedOperationException("this engine has no splits");
+    }
+
     void close();
 
     record Capabilities(boolean ring, boolean breakerWindow, boolean demo, boolean strategies, boolean addRemove) {

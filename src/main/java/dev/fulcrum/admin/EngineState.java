@@ -28,12 +28,63 @@ public record EngineState(String proxy, Map<String, Object> strategy, Map<String
     public record RequestCounts(long total, long errors, double rps, double errorRps) {
     }
 
+    /** @param mirror the copies this pool received as a mirror pool (docs/REFERENCE.md §2.1), or null when none */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record PoolInfo(Map<String, Object> strategy, boolean panic, int inFlight) {
+    public record PoolInfo(Map<String, Object> strategy, boolean panic, int inFlight, MirrorCounts mirror) {
+        public PoolInfo(Map<String, Object> strategy, boolean panic, int inFlight) {
+            this(strategy, panic, inFlight, null);
+        }
     }
 
+    /**
+     * A route ({@code routes[i]}, docs/REFERENCE.md §2.1 and §4) with its live split, mirror and guard.
+     *
+     * @param index      its place in {@code routes} as written
+     * @param pathPrefix null when it matches any path
+     * @param pool       null when it splits
+     * @param match      its {@code match} as configured (host, method, headers, cookies, query), or null
+     * @param routeClass {@code "class"}, or null
+     * @param strategy   its own strategy, or null
+     * @param split      each arm now, with its figures over the last minute; null without a split
+     * @param shed       requests shed at its class ceiling
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record RouteInfo(String pathPrefix, String pool, boolean stripPrefix) {
+    public record RouteInfo(int index, String pathPrefix, String pool, boolean stripPrefix, Map<String, Object> match,
+                            @com.fasterxml.jackson.annotation.JsonProperty("class") String routeClass,
+                            Map<String, Object> strategy, Integer maxInFlightPerBackend, List<ArmInfo> split,
+                            String stickyBy, MirrorInfo mirror, GuardInfo guard, long shed) {
+        public RouteInfo(String pathPrefix, String pool, boolean stripPrefix) {
+            this(0, pathPrefix, pool, stripPrefix, null, null, null, null, null, null, null, null, 0);
+        }
+    }
+
+    /**
+     * One arm of a split: its weight now and configured share (0-1), and over the last minute its measured share of the
+     * route's requests, requests, errors (status 500 or more), rate over the last second, error rate, p50 and p99.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ArmInfo(String pool, int weight, double share, double measuredShare, long requests, long errors,
+                          double rps, double errorRate, double p50Ms, double p99Ms) {
+    }
+
+    /** A route's mirror: where, how much, and its copies' counts. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record MirrorInfo(String pool, double percent, int maxBodyBytes, long sent, long errors, long failed,
+                             long tooLarge, long dropped) {
+    }
+
+    /** A mirror pool's copies: sent, answered 5xx or failed, failed without an answer, too large, dropped. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record MirrorCounts(long sent, long errors, long failed, long tooLarge, long dropped) {
+    }
+
+    /**
+     * A route's canary guard: its bounds, and {@code state} (watching, too-few, breaching, rolled-back, idle) since
+     * {@code since} (epoch ms, 0 before its first judgement) with the reason (the figures; null while watching).
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record GuardInfo(String arm, Double errorRateAbove, Double p99AboveBaselineBy, int minRequests, long forMs,
+                            String state, long since, String reason) {
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)

@@ -37,7 +37,28 @@ public record RequestSample(String id, long startMillis, String pool, String met
                             String scheme, String protocol, String client, String key, long keyHash, List<Attempt> attempts,
                             String backend, int status, long bytesIn, long bytesOut, double latencyMs, boolean retried,
                             boolean sticky, boolean spilled, boolean refused, boolean upgraded,
-                            List<Header> requestHeaders, List<Header> responseHeaders, Decision decision) {
+                            List<Header> requestHeaders, List<Header> responseHeaders, Decision decision,
+                            Routing routing) {
+    /**
+     * How a request was routed (docs/REFERENCE.md §2.1 {@code routes}): the route's index as written, the split's arm
+     * (its pool) or null, the route's class or null; {@code mirror} for a mirrored copy (never a client's request: its
+     * own record, not counted among the answers); {@code shed} for one refused at its class's ceiling.
+     */
+    public record Routing(Integer route, String arm, String routeClass, boolean mirror, boolean shed) {
+        public static final Routing NONE = new Routing(null, null, null, false, false);
+    }
+
+    /** A request that took no route beyond the default pool. */
+    public RequestSample(String id, long startMillis, String pool, String method, String path, String query,
+                         String scheme, String protocol, String client, String key, long keyHash, List<Attempt> attempts,
+                         String backend, int status, long bytesIn, long bytesOut, double latencyMs, boolean retried,
+                         boolean sticky, boolean spilled, boolean refused, boolean upgraded,
+                         List<Header> requestHeaders, List<Header> responseHeaders, Decision decision) {
+        this(id, startMillis, pool, method, path, query, scheme, protocol, client, key, keyHash, attempts, backend,
+                status, bytesIn, bytesOut, latencyMs, retried, sticky, spilled, refused, upgraded, requestHeaders,
+                responseHeaders, decision, Routing.NONE);
+    }
+
     /** A request recorded without its decision ({@code proxy.logDecisions} off). */
     public RequestSample(String id, long startMillis, String pool, String method, String path, String query,
                          String scheme, String protocol, String client, String key, long keyHash, List<Attempt> attempts,
