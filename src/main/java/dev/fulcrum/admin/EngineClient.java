@@ -107,7 +107,6 @@ public interface EngineClient extends AutoCloseable {
         return List.of();
     }
 
-    @Override
     /**
      * Sets the weights of route {@code route}'s split ({@code PUT /api/routes/{index}/split}): the route's arms, in its
      * order, each with its new weight.
@@ -126,6 +125,7 @@ public interface EngineClient extends AutoCloseable {
         throw new UnsupportedOperationException("this engine has no splits");
     }
 
+    @Override
     void close();
 
     record Capabilities(boolean ring, boolean breakerWindow, boolean demo, boolean strategies, boolean addRemove) {
