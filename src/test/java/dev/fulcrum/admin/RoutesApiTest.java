@@ -453,6 +453,22 @@ class RoutesApiTest {
                 .containsOnly("1");
     }
 
+    /** docs/REFERENCE.md §4 names each call and every series a route or a mirror pool has. */
+    @Test
+    void theReferenceNamesEachCallAndEachSeries() throws Exception {
+        String reference = java.nio.file.Files.readString(java.nio.file.Path.of("docs/REFERENCE.md"));
+        String admin = reference.substring(reference.indexOf("## 4. Admin API"), reference.indexOf("## 5."));
+        assertThat(admin).contains("`PUT /api/routes/{index}/split`", "`POST /api/routes/{index}/promote`",
+                "`POST /api/routes/{index}/rollback`", "`split` (", "`guard` (", "\"measuredShare\"");
+        Map<String, PrometheusText.Family> m = PrometheusText.parse(f.get("/metrics").body());
+        List<String> routeFamilies = m.keySet().stream().filter(n -> n.matches("fulcrum_(route|mirror|split|guard)_.*"))
+                .toList();
+        assertThat(routeFamilies).hasSize(6);
+        for (String family : routeFamilies) {
+            assertThat(admin).as(family).contains("`" + family + "{");
+        }
+    }
+
     @Test
     void aReloadThatDropsARouteDropsItsSeries() {
         assertThat(f.get("/metrics").body()).contains("fulcrum_split_weight{");
