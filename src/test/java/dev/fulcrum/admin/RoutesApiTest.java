@@ -339,6 +339,19 @@ class RoutesApiTest {
     }
 
     @Test
+    void anEventsRouteIsReadBackOnlyWhenItHasOne() {
+        EngineEvent split = HttpEngineClient.parseEvent("split", EventStream.frame(new EngineEvent("split", null, null,
+                "stable=95 canary=5", "stable=90 canary=10", 5L, 3)).lines()
+                .filter(l -> l.startsWith("data: ")).findFirst().orElseThrow().substring(6));
+        assertThat(split).isEqualTo(new EngineEvent("split", null, null, "stable=95 canary=5", "stable=90 canary=10",
+                5L, 3));
+        String weight = EventStream.frame(new EngineEvent("weight", "default", "a", "1", "2", 6L));
+        assertThat(weight).doesNotContain("\"route\"");
+        assertThat(HttpEngineClient.parseEvent("weight", "{\"type\":\"weight\",\"pool\":\"default\",\"backend\":\"a\","
+                + "\"from\":\"1\",\"to\":\"2\",\"at\":6}").route()).isNull();
+    }
+
+    @Test
     void theInProcessClientDoesWhatTheApiDoes() {
         InProcessEngineClient c = new InProcessEngineClient(f.app());
         try {
