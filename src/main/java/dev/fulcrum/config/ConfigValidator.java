@@ -336,17 +336,19 @@ public final class ConfigValidator {
                         m.pathPrefix());
             }
             String prefix = r.prefix();
+            // where the prefix is written: the route's pathPrefix, or its match's
+            String prefixPath = r.pathPrefix() != null || m == null ? pp
+                    : ConfigPaths.child(ConfigPaths.child(path, "match"), "pathPrefix");
             if (r.pathPrefix() == null && m == null) {
                 problems.add(new ConfigProblem(pp, "required", "missing")); // or match, which says where else
             } else if (prefix != null && (!prefix.startsWith("/") || prefix.chars().anyMatch(ch -> ch <= ' '))) {
-                add(r.pathPrefix() != null ? pp : ConfigPaths.child(ConfigPaths.child(path, "match"), "pathPrefix"),
-                        "must start with / and contain no spaces", prefix);
+                add(prefixPath, "must start with / and contain no spaces", prefix);
             } else if (prefix != null && (m == null || m.pathOnly())) {
                 // two routes by the same prefix alone: the first takes every request (split or not), the second none
                 if (seen.containsKey(prefix)) {
-                    add(pp, "duplicate prefix, already routed by " + seen.get(prefix), prefix);
+                    add(prefixPath, "duplicate prefix, already routed by " + seen.get(prefix), prefix);
                 } else {
-                    seen.put(prefix, pp);
+                    seen.put(prefix, prefixPath);
                 }
             }
             if (m != null) {

@@ -376,6 +376,14 @@ class RouteConfigTest {
         assertThat(errors("{ \"pathPrefix\": \"/shop\", \"pool\": \"stable\" }, { \"pathPrefix\": \"/shop\", "
                 + SPLIT + " }")).containsExactly("config error: routes[1].pathPrefix: duplicate prefix, already "
                 + "routed by routes[0].pathPrefix (got: /shop)");
+        // written inside match, the prefix is named there
+        assertThat(errors("{ \"match\": { \"pathPrefix\": \"/shop\" }, \"pool\": \"stable\" }, "
+                + "{ \"pathPrefix\": \"/shop\", \"pool\": \"canary\" }, "
+                + "{ \"match\": { \"pathPrefix\": \"/shop\" }, \"pool\": \"shadow\" }")).containsExactly(
+                "config error: routes[1].pathPrefix: duplicate prefix, already routed by routes[0].match.pathPrefix "
+                        + "(got: /shop)",
+                "config error: routes[2].match.pathPrefix: duplicate prefix, already routed by "
+                        + "routes[0].match.pathPrefix (got: /shop)");
         // a route that matches on more than the path may share its prefix with the route after it
         ConfigLoader.parse(config("{ \"match\": { \"pathPrefix\": \"/shop\", \"headers\": { \"X-Canary\": \"1\" } }, "
                 + SPLIT + " }, { \"pathPrefix\": \"/shop\", \"pool\": \"stable\" }"));
