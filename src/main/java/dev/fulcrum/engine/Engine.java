@@ -171,12 +171,15 @@ public final class Engine implements AutoCloseable {
 
     /**
      * The routes from now on. A route equal to one of the router before keeps that one's live state (its split as
-     * changed since, each arm's figures, the guard, the mirror's counters, the ceiling's counts).
+     * changed since, each arm's figures, the guard, the mirror's counters, the ceiling's counts). Done on the control
+     * thread, which alone changes a live split: a guard's rollback in the same second is carried over, not lost.
      */
     public void setRouter(Router r) {
         Router next = r == null ? Router.EMPTY : r;
-        next.adopt(router);
-        this.router = next;
+        run(() -> {
+            next.adopt(router);
+            this.router = next;
+        });
     }
 
     /**

@@ -171,4 +171,37 @@ class RouterTest {
         assertThat(r.route(0).pools()).containsExactly("api");
         assertThat(split).hasToString("routes[1] /shop -> stable=95 canary=5");
     }
+
+    @Test
+    void aNewRouterIsSetOnTheControlThreadAfterWhatItIsDoing() throws Exception {
+        // the control thread alone changes a live split (the admin API's calls, a guard's rollback): a new router
+        // takes the live state over there, after the work in hand, or a rollback of the same second would be lost
+        try (Engine engine = Engine.start(EngineSettings.DEFAULT)) {
+            java.util.concurrent.CountDownLatch busy = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CompletableFuture<Void> control = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> engine.run(() -> {
+                        busy.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }));
+            busy.await();
+            Router next = new Router(List.of(new Router.Route("/api", "api", false)));
+            Thread setter = new Thread(() -> engine.setRouter(next), "setter");
+            setter.start();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> setter.getState() == Thread.State.TIMED_WAITING
+                            || setter.getState() == Thread.State.WAITING
+                            || setter.getState() == Thread.State.TERMINATED);
+
+            assertThat(engine.router()).as("not set while the control thread is busy").isSameAs(Router.EMPTY);
+            release.countDown();
+            setter.join(10_000);
+            control.get();
+            assertThat(engine.router()).isSameAs(next);
+        }
+    }
 }
