@@ -187,6 +187,37 @@ class RouteSplitTest {
     }
 
     @Test
+    void aFixedCanaryRaisedAgainIsJudgedOnItsNewRequestsOnly() {
+        Router.Route r = route(new CanaryGuard("canary", 0.05, null, 50, 5000));
+        engine.tick();
+        for (int s = 0; s < 8; s++) {
+            second(r, 20, 0, 10, 16, 4, 10);
+        }
+        assertThat(r.guard().status().state()).isEqualTo(CanaryGuard.ROLLED_BACK);
+        ArmStats rolledBack = r.arms().stats()[1];
+
+        engine.setSplit(1, arms(90, 10)); // a fixed canary, raised within the minute of its bad seconds
+        assertThat(r.arms().stats()[1]).as("the canary's figures start afresh").isNotSameAs(rolledBack);
+        assertThat(r.arms().stats()[1].figures().requests()).isZero();
+        events.clear();
+        for (int s = 0; s < 60; s++) {
+            second(r, 20, 0, 10, 20, 0, 10);
+        }
+        assertThat(r.guard().status().state()).isEqualTo(CanaryGuard.WATCHING);
+        assertThat(r.split().describe()).isEqualTo("stable=90 canary=10");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void changingTheWeightsOfAWatchedCanaryKeepsItsFigures() {
+        Router.Route r = route(new CanaryGuard("canary", 0.05, null, 50, 5000));
+        ArmStats canary = r.arms().stats()[1];
+        engine.setSplit(1, arms(80, 20));
+        assertThat(r.arms().stats()[1]).isSameAs(canary);
+        assertThat(r.guard().status().state()).isEqualTo(CanaryGuard.WATCHING);
+    }
+
+    @Test
     void aCanaryWhoseP99IsFourTimesTheBaselinesIsRolledBackNamingBothFigures() {
         Router.Route r = route(new CanaryGuard("canary", null, 0.5, 50, 3000));
         engine.tick();
