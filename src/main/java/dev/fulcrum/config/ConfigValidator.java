@@ -445,8 +445,7 @@ public final class ConfigValidator {
 
     private void matchValue(MatchValue v, String path) {
         if (v.conditions() != 1) {
-            add(path, "must be a string, or an object with one of prefix, regex, present, absent",
-                    v.conditions() == 0 ? "{}" : String.join(" and ", v.given()));
+            add(path, MatchValue.RULE, v.conditions() == 0 ? "{}" : String.join(" and ", v.given()));
             return;
         }
         if (v.regex() != null) {

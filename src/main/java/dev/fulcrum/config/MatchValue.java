@@ -14,6 +14,8 @@ import java.util.Map;
  */
 public record MatchValue(String exact, String prefix, String regex, Boolean present, Boolean absent) {
     public static final MatchValue DEFAULTS = new MatchValue(null, null, null, null, null);
+    /** What a match value must be, as a refusal says it. */
+    static final String RULE = "must be a string, or an object with one of prefix, regex, present, absent";
 
     public static MatchValue exactly(String value) {
         return new MatchValue(value, null, null, null, null);

@@ -320,6 +320,20 @@ class RouteConfigTest {
     }
 
     @Test
+    void aMatchValueOfAnotherJsonTypeIsToldBothFormsItMayTake() {
+        assertThat(errors("""
+                { "match": { "headers": { "X-Canary": 1 }, "cookies": { "tier": null }, "host": true },
+                  "pool": "stable" }
+                """)).containsExactlyInAnyOrder(
+                "config error: routes[0].match.host: must be a string, or an object with one of prefix, regex, "
+                        + "present, absent (got: true)",
+                "config error: routes[0].match.headers.X-Canary: must be a string, or an object with one of prefix, "
+                        + "regex, present, absent (got: 1)",
+                "config error: routes[0].match.cookies.tier: must be a string, or an object with one of prefix, "
+                        + "regex, present, absent (got: null)");
+    }
+
+    @Test
     void namesAndMethodsMustBeTokens() {
         assertThat(errors("""
                 { "match": { "headers": { "X Env": "1" }, "cookies": { "a;b": "1" }, "method": [ "GE T" ] },
