@@ -132,6 +132,32 @@ class RoutePickTest {
         assertThat(ceiling.inFlight(l.backend())).as("a refused slot gives its place back").isEqualTo(1);
     }
 
+    @Test
+    void aStickyLeaseIsHeldToTheCeilingToo() {
+        ClassCeiling ceiling = new ClassCeiling(1);
+        Lease first = pool.tryLease("a", ceiling);
+        assertThat(first.backend().id()).isEqualTo("a");
+        assertThat(pool.tryLease("a", ceiling)).as("a cookie for a, at the route's ceiling on a").isNull();
+        assertThat(pool.tryLease("a", null)).as("no ceiling: the cookie holds").isNotNull();
+        assertThat(ceiling.inFlight(backend("a"))).isEqualTo(1);
+
+        first.release(Outcome.SUCCESS);
+        first.release(Outcome.SUCCESS);
+        assertThat(ceiling.inFlight(backend("a"))).isZero();
+        assertThat(pool.tryLease("a", ceiling)).isNotNull();
+    }
+
+    @Test
+    void aStickyLeaseToABackendAtItsOwnCapTakesNoPlace() {
+        engine.removePool("default");
+        pool = engine.addPool("capped", StrategySpec.of(StrategySpec.ROUND_ROBIN));
+        engine.addBackend("capped", new BackendSpec("c", "http://127.0.0.1:9003", 1, 1, false), false);
+        ClassCeiling ceiling = new ClassCeiling(5);
+        Lease held = pool.tryLease("c", null);
+        assertThat(pool.tryLease("c", ceiling)).as("maxInFlight 1 on c").isNull();
+        assertThat(ceiling.inFlight(held.backend())).isZero();
+    }
+
     // ------------------------------------------------------------------ a route's own strategy
 
     @Test
