@@ -143,6 +143,15 @@ public final class Pool {
      * null otherwise, and the caller picks normally.
      */
     public Lease tryLease(String backendId) {
+        return tryLease(backendId, null);
+    }
+
+    /**
+     * {@link #tryLease(String)} for a route with a class ceiling (null: none): null also when the route is at its
+     * ceiling on that backend, so a sticky cookie never takes a route past it; the lease holds its place until
+     * released.
+     */
+    public Lease tryLease(String backendId, ClassCeiling ceiling) {
         PoolSnapshot s = snapshot;
         Backend b = find(s.primaryCandidates(), backendId);
         if (b == null && !anyAdmits(s.primaryCandidates())) {
@@ -153,13 +162,19 @@ public final class Pool {
         if (b == null || !b.admitsAnother()) {
             return null;
         }
+        if (ceiling != null && !ceiling.enter(b)) {
+            return null;
+        }
         CircuitBreaker breaker = b.breaker();
         long ticket = b.tryAcquire(breaker);
         if (ticket == CircuitBreaker.REFUSED) {
+            if (ceiling != null) {
+                ceiling.leave(b);
+            }
             return null;
         }
         inFlight.increment();
-        return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
+        return new Lease(this, b, engine.ticker().nanos(), breaker, ticket, ceiling);
     }
 
     private static boolean anyAdmits(Candidates c) {
