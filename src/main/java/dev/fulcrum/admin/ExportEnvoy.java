@@ -141,8 +141,8 @@ final class ExportEnvoy {
             if (p == null) {
                 continue;
             }
-            out.comment("route " + r.pathPrefix() + " -> pool " + r.pool() + (r.stripPrefix() ? ", prefix stripped" : ""));
-            String prefix = r.pathPrefix();
+            out.comment("route " + r.prefix() + " -> pool " + r.pool() + (r.stripPrefix() ? ", prefix stripped" : ""));
+            String prefix = r.prefix();
             String rewrite = r.stripPrefix() && !prefix.equals("/") ? "/" : null;
             if (prefix.equals("/")) {
                 rootRouted = true;

@@ -137,7 +137,7 @@ final class ExportHaproxy {
             out.comment("routes, longest prefix first; the first match wins, as in Fulcrum");
         }
         for (int i = 0; i < routes.size(); i++) {
-            String prefix = routes.get(i).pathPrefix();
+            String prefix = routes.get(i).prefix();
             if (prefix.endsWith("/")) {
                 out.line("acl route_" + i + " path_beg " + quote(prefix));
             } else {
@@ -152,8 +152,8 @@ final class ExportHaproxy {
         }
         for (int i = 0; i < routes.size(); i++) {
             RouteConfig r = routes.get(i);
-            if (r.stripPrefix() && !r.pathPrefix().equals("/")) {
-                String p = r.pathPrefix();
+            if (r.stripPrefix() && !r.prefix().equals("/")) {
+                String p = r.prefix();
                 String regex = p.endsWith("/") ? "^" + regexQuote(p) + "(.*)" : "^" + regexQuote(p) + "(/|$)(.*)";
                 String repl = p.endsWith("/") ? "/\\1" : "/\\2";
                 out.line("http-request replace-path " + quote(regex) + " " + quote(repl) + " if { var("
