@@ -68,6 +68,14 @@ final class ExportHaproxy {
             out.line("");
             backend(out, c, p);
         }
+        if (!plan.plainRoutes()) {
+            for (ExportPool p : plan.routePools()) {
+                out.line("");
+                out.comment("a route's own copy of pool " + p.name() + " (its strategy or class ceiling counts apart "
+                        + "from the pool's other traffic)");
+                backend(out, c, p);
+            }
+        }
         return out.toString();
     }
 
@@ -127,6 +135,11 @@ final class ExportHaproxy {
         if (!c.proxy().preserveHost()) {
             out.comment("no equivalent: preserveHost off (HAProxy forwards the client's Host header as it is)");
         }
+        if (!plan.plainRoutes()) {
+            ExportHaproxyRoutes.frontend(out, plan);
+            out.out();
+            return;
+        }
         List<RouteConfig> routes = new ArrayList<>();
         for (RouteConfig r : plan.routes()) {
             if (plan.pool(r.pool()) != null) {
@@ -174,7 +187,7 @@ final class ExportHaproxy {
         out.out();
     }
 
-    private static void backend(Lines out, FulcrumConfig c, ExportPool p) {
+    static void backend(Lines out, FulcrumConfig c, ExportPool p) {
         StrategySpec s = p.strategy();
         List<String> notes = new ArrayList<>();
         List<String> balance = new ArrayList<>();
@@ -368,7 +381,7 @@ final class ExportHaproxy {
         return "\"" + arg.replace("\\", "\\\\").replace("\"", "\\\"").replace("$", "\\$") + "\"";
     }
 
-    private static String regexQuote(String s) {
+    static String regexQuote(String s) {
         return s.replaceAll("([\\\\.^$|?*+()\\[\\]{}])", "\\\\$1");
     }
 }
