@@ -74,6 +74,13 @@ final class ExportEnvoy {
         for (ExportPool p : plan.pools()) {
             cluster(out, c, p);
         }
+        if (!plan.plainRoutes()) {
+            for (ExportPool p : plan.routePools()) {
+                out.comment("a route's own copy of pool " + p.name() + " (its strategy counts apart from the pool's "
+                        + "other traffic)");
+                cluster(out, c, p);
+            }
+        }
         out.out();
         return out.toString();
     }
@@ -136,7 +143,10 @@ final class ExportEnvoy {
         out.comment("X-Forwarded-Host: route action append_x_forwarded_host: true (Envoy 1.26 and later)");
         out.line("routes:");
         boolean rootRouted = false;
-        for (RouteConfig r : plan.routes()) {
+        if (!plan.plainRoutes()) {
+            rootRouted = ExportEnvoyRoutes.routes(out, plan);
+        }
+        for (RouteConfig r : plan.plainRoutes() ? plan.routes() : List.<RouteConfig>of()) {
             ExportPool p = plan.pool(r.pool());
             if (p == null) {
                 continue;
@@ -197,7 +207,7 @@ final class ExportEnvoy {
         out.out();
     }
 
-    private static void retryPolicy(Lines out, RetryConfig r) {
+    static void retryPolicy(Lines out, RetryConfig r) {
         if (r.maxRetries() <= 0) {
             return;
         }
@@ -222,7 +232,7 @@ final class ExportEnvoy {
         out.out();
     }
 
-    private static void hashPolicy(Lines out, ExportPool p) {
+    static void hashPolicy(Lines out, ExportPool p) {
         String type = p.strategy().type();
         boolean hashing = StrategySpec.CONSISTENT_HASH.equals(type) || StrategySpec.MAGLEV.equals(type)
                 || StrategySpec.IP_HASH.equals(type);
@@ -244,7 +254,7 @@ final class ExportEnvoy {
         out.in().in().line("source_ip: true").out().out();
     }
 
-    private static void hashItem(Lines out, String kind, String field) {
+    static void hashItem(Lines out, String kind, String field) {
         out.line("- " + kind + ":");
         out.in().in().line(field).out();
         out.line("terminal: true");
@@ -253,7 +263,7 @@ final class ExportEnvoy {
 
     // ---------------------------------------------------------------- clusters
 
-    private static void cluster(Lines out, FulcrumConfig c, ExportPool p) {
+    static void cluster(Lines out, FulcrumConfig c, ExportPool p) {
         StrategySpec s = p.strategy();
         List<ExportServer> live = p.servers();
         out.line("- name: " + yamlString(p.ident()));
