@@ -200,8 +200,10 @@ public record ExportPlan(FulcrumConfig config, List<ExportPool> pools, List<Rout
         Integer ceiling = r.maxInFlightPerBackend();
         List<ExportServer> servers = new ArrayList<>();
         for (ExportServer m : p.servers()) {
-            Integer cap = ceiling == null ? m.maxInFlight()
-                    : m.maxInFlight() == null ? ceiling : Math.min(ceiling, m.maxInFlight());
+            Integer cap = m.maxInFlight();
+            if (ceiling != null) {
+                cap = cap == null ? ceiling : Integer.valueOf(Math.min(ceiling, cap));
+            }
             servers.add(new ExportServer(m.id(), m.host(), m.port(), m.weight(), m.state(), m.backup(), cap));
         }
         return new ExportPool(p.name(), ident, r.strategy() == null ? p.strategy() : r.strategy().withDefaults(),
