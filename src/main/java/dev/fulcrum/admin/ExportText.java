@@ -69,7 +69,7 @@ final class ExportText {
 
     /** {@code s} as a regular expression matching exactly that text (PCRE, RE2 and Java read it alike). */
     static String regexLiteral(String s) {
-        return s.replaceAll("([\\\\.^$|?*+()\\[\\]{}/-])", "\\\\$1");
+        return s.replaceAll("([\\\\.^$|?*+()\\[\\]{}])", "\\\\$1");
     }
 
     /** A route in a few words for a comment: what it matches and where it sends. */

@@ -118,7 +118,7 @@ class ConfigExportRoutesTest {
         String text = export(ConfigLoader.parse(EVERY_MATCH), "nginx");
         assertNginxAccepts(text, dir);
         assertThat(text).contains(
-                "map $uri $fulcrum_r0_0 {\n    \"~^\\\\/api(/|$)\" 1;",
+                "map $uri $fulcrum_r0_0 {\n    \"~^/api(/|$)\" 1;",
                 "map $host $fulcrum_r0_1 {\n    \"~*^Shop\\\\.Example\\\\.com$\" 1;",
                 "map $request_method $fulcrum_r0_2 {\n    \"~^(GET|POST)$\" 1;",
                 "map $http_x_canary $fulcrum_r0_3 {\n    \"~^1$\" 1;",
@@ -135,7 +135,7 @@ class ConfigExportRoutesTest {
                 "split_clients \"${remote_addr}\" $fulcrum_split_6 {\n    99.90% stable;",
                 "split_clients \"${request_id}\" $fulcrum_mirror_sample_6 {\n    12.50% 1;\n    * 0;\n}",
                 "map $fulcrum_route $fulcrum_mirror_7 {\n    7 1;",
-                "if ($fulcrum_route = 0) {\n        rewrite \"^\\\\/api/?(.*)$\" /$1 break;",
+                "if ($fulcrum_route = 0) {\n        rewrite \"^/api/?(.*)$\" /$1 break;",
                 "mirror /_fulcrum_mirror_6;", "mirror /_fulcrum_mirror_7;",
                 "proxy_set_header X-Fulcrum-Mirror 1;\n", "proxy_pass http://shadow$request_uri;",
                 "no equivalent: the guard on canary");
