@@ -30,6 +30,9 @@ import static dev.fulcrum.admin.ExportText.yamlString;
  *   <li>A hashing key becomes a route {@code hash_policy} marked {@code terminal}, followed by the client address:
  *       Envoy uses the first policy that yields a hash, so a request without the key hashes its source IP, as Fulcrum
  *       does (docs/REFERENCE.md §2.2).</li>
+ *   <li>Routes that match on more than a path prefix, split, mirror or carry a strategy are written by
+ *       {@link ExportEnvoyRoutes} (header and query matchers, {@code weighted_clusters},
+ *       {@code request_mirror_policies}).</li>
  *   <li>Read timeout: Envoy's route {@code timeout} bounds the whole response, which would cut server-sent events,
  *       so it is off ({@code 0s}) and {@code idle_timeout} carries Fulcrum's readMs.</li>
  * </ul>

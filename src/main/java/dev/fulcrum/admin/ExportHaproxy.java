@@ -27,6 +27,8 @@ import java.util.List;
  *   <li>Routes are decided before any prefix is stripped: each matching route sets {@code txn.fulcrum_route} (longest
  *       prefix first, first match wins), then the path is rewritten and {@code use_backend} reads the variable, so a
  *       rewrite cannot change which route matched.</li>
+ *   <li>Routes that match on more than a path prefix, split or carry a strategy or a class ceiling are written by
+ *       {@link ExportHaproxyRoutes}; HAProxy has no request mirror (a comment says so).</li>
  *   <li>Plain random is {@code balance random(1)}: HAProxy's bare {@code random} already draws two.</li>
  *   <li>Outlier detection becomes {@code observe layer7 error-limit N on-error mark-down}: N errors in a row take the
  *       server down until its health check passes {@code rise} times.</li>

@@ -30,6 +30,9 @@ import java.util.Locale;
  *   <li>nginx refuses {@code backup} with {@code hash}, {@code ip_hash} and {@code random}; for those strategies the
  *       backups are written as commented-out servers.</li>
  *   <li>Active health checks, slow start and cookie insertion are nginx Plus features: they are comments.</li>
+ *   <li>Routes that match on more than a path prefix, split, mirror or carry a strategy or a class ceiling are
+ *       written by {@link ExportNginxRoutes} (maps, {@code split_clients}, {@code mirror}); a config whose routes are
+ *       all plain prefixes is written exactly as before such routes existed.</li>
  *   <li>The upstream {@code Connection} header is {@code ""} (keep-alive to the backends, with {@code keepalive 64})
  *       except on an upgrade request, where a {@code map} makes it {@code upgrade} so WebSocket passes through as it
  *       does in Fulcrum.</li>

@@ -32,7 +32,8 @@ import java.util.Map;
  *
  * @param config the running config
  * @param pools  the pools to export, {@code default} first
- * @param routes the routes to export, longest prefix first; empty when one pool was asked for
+ * @param routes the routes to export in the order Fulcrum tries them (longest prefix first when every route matches on
+ *               its path prefix alone, else as written); empty when one pool was asked for
  */
 public record ExportPlan(FulcrumConfig config, List<ExportPool> pools, List<RouteConfig> routes) {
 
