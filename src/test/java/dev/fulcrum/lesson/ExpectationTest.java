@@ -90,6 +90,36 @@ class ExpectationTest {
         public Map<String, Map<String, Object>> demoState() {
             return Map.of();
         }
+
+        Map<String, Long> mirrored = Map.of();
+        Map<String, EngineState.MirrorCounts> mirrorCounts = Map.of();
+        Map<Integer, Long> shed = Map.of();
+
+        @Override
+        public List<TrafficAnswer> runAnswers() {
+            return answers;
+        }
+
+        @Override
+        public List<EngineEvent> events(String type) {
+            return events.stream().filter(e -> e.type().equals(type)).toList();
+        }
+
+        @Override
+        public long mirroredSinceStepStart(String pool) {
+            return mirrored.getOrDefault(pool, 0L);
+        }
+
+        @Override
+        public EngineState.MirrorCounts mirrorCountsSinceStepStart(String pool) {
+            return mirrorCounts.getOrDefault(pool, new EngineState.MirrorCounts(0, 0, 0, 0, 0));
+        }
+
+        @Override
+        public long shedSinceStepStart(Integer route) {
+            return route == null ? shed.values().stream().mapToLong(Long::longValue).sum()
+                    : shed.getOrDefault(route, 0L);
+        }
     }
 
     static TrafficSnapshot traffic(long gets, long posts, Map<Integer, Long> byStatus) {
