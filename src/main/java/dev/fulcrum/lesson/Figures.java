@@ -26,6 +26,9 @@ interface Figures {
     /** How the current traffic run's requests ended so far, in the order their ends came. */
     List<TrafficAnswer> runAnswers();
 
+    /** Requests the lesson's traffic sent since the step began, answered or not yet. */
+    long sentSinceStepStart();
+
     /** The lesson's current traffic run so far, or null when none was started. */
     TrafficSnapshot traffic();
 

@@ -109,6 +109,9 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     /** Where the counters a step counts from stood when it began (empty unless it has such an expectation). */
     private Map<String, Long> mirroredAtStart = Map.of();
     private EngineState stateAtStart;
+    /** The run under way when the step began, and how many requests it had sent then. */
+    private TrafficGenerator runAtStart;
+    private long sentAtStart;
 
     /** A runner of {@code lesson} on {@code engine}, which it owns from now on (see {@link #close()}). */
     public LessonRunner(Lesson lesson, LessonEngine engine) {
@@ -262,6 +265,8 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         boolean counts = s.expect().stream().anyMatch(Expectation::countsFromStepStart)
                 || s.waitFor() != null && s.waitFor().condition().countsFromStepStart();
         mirroredAtStart = counts ? mirroredByBackend() : Map.of();
+        runAtStart = traffic;
+        sentAtStart = runAtStart == null ? 0 : runAtStart.snapshot().sent();
         stateAtStart = counts ? client.state() : null;
     }
 
@@ -422,6 +427,16 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
             }
             return out;
         }
+    }
+
+    @Override
+    public long sentSinceStepStart() {
+        TrafficGenerator t = traffic;
+        if (t == null) {
+            return 0;
+        }
+        // a run the step started counts from 0; one it found running, from where it stood
+        return t.snapshot().sent() - (t == runAtStart ? sentAtStart : 0);
     }
 
     @Override

@@ -95,6 +95,13 @@ class ExpectationTest {
         Map<String, EngineState.MirrorCounts> mirrorCounts = Map.of();
         Map<Integer, Long> shed = Map.of();
 
+        long sent;
+
+        @Override
+        public long sentSinceStepStart() {
+            return sent;
+        }
+
         @Override
         public List<TrafficAnswer> runAnswers() {
             return answers;
