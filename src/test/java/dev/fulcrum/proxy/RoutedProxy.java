@@ -32,6 +32,9 @@ final class RoutedProxy implements AutoCloseable {
     private final Map<String, List<String>> pools = new LinkedHashMap<>();
     private final Map<String, String> strategies = new LinkedHashMap<>();
     final Map<String, RecordingBackend> backends = new LinkedHashMap<>();
+    /** Backend id to its URL, for backends a test runs itself. */
+    private final Map<String, String> urls = new LinkedHashMap<>();
+    private String extra = "";
     private String proxyExtra = "";
     private int maxRetries;
     RunningFulcrum f;
@@ -55,7 +58,21 @@ final class RoutedProxy implements AutoCloseable {
         return this;
     }
 
-    /** More fields of {@code proxy}, each starting with a comma: {@code ,"readMs": 500}. */
+    /** A pool on round-robin with one backend the test runs itself, {@code id} at {@code url}. */
+    RoutedProxy poolAt(String name, String id, String url) {
+        pools.put(name, List.of(id));
+        strategies.put(name, "round-robin");
+        urls.put(id, url);
+        return this;
+    }
+
+    /** More top-level fields, each starting with a comma: {@code ,"timeouts": {"readMs": 300}}. */
+    RoutedProxy extra(String fields) {
+        extra = fields;
+        return this;
+    }
+
+    /** More fields of {@code proxy}, each starting with a comma: {@code ,"recentRequests": 64}. */
     RoutedProxy proxy(String extra) {
         proxyExtra = extra;
         return this;
@@ -94,17 +111,17 @@ final class RoutedProxy implements AutoCloseable {
                  "healthCheck": {"enabled": false},
                  "outlierDetection": {"enabled": false},
                  "circuitBreaker": {"enabled": false},
-                 "retries": {"maxRetries": %d}}
+                 "retries": {"maxRetries": %d} %s}
                 """.formatted(JSON.valueToTree(accessLog().toString()), proxyExtra,
                 strategies.getOrDefault("default", "round-robin"),
-                backendsJson(pools.getOrDefault("default", List.of())), named, routes, maxRetries);
+                backendsJson(pools.getOrDefault("default", List.of())), named, routes, maxRetries, extra);
     }
 
     private String backendsJson(List<String> names) {
         StringBuilder b = new StringBuilder("[");
         for (String n : names) {
             b.append(b.length() == 1 ? "" : ",").append("{\"id\": \"").append(n).append("\", \"url\": \"")
-                    .append(backends.get(n).url()).append("\"}");
+                    .append(urls.containsKey(n) ? urls.get(n) : backends.get(n).url()).append("\"}");
         }
         return b.append(']').toString();
     }
