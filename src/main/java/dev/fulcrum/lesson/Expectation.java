@@ -70,7 +70,7 @@ sealed interface Expectation {
             long n = by.getOrDefault(backend, 0L);
             double share = (double) n / total;
             return Check.of(bound.holds(share), bound.line("share of " + backend, share) + " (" + n + " of " + total
-                    + " " + answersOf(requestClass) + ")");
+                    + (requestClass == null ? " answers)" : " " + requestClass + " answers)"));
         }
     }
 
@@ -95,7 +95,7 @@ sealed interface Expectation {
             }
             double share = (double) n / total;
             return Check.of(bound.holds(share), bound.line("share of pool " + pool, share) + " (" + n + " of "
-                    + total + " " + answersOf(requestClass) + ")");
+                    + total + (requestClass == null ? " answers)" : " " + requestClass + " answers)"));
         }
     }
 
