@@ -171,35 +171,61 @@ sealed interface Expectation {
 
     /**
      * A latency percentile ({@code p50}, {@code p90}, {@code p99}) of this step's answers (of one traffic class's
-     * when {@code requestClass}), in milliseconds.
+     * when {@code requestClass}), in milliseconds; with {@code versus} (another class), that percentile over the same
+     * percentile of the other class's answers in the step, so a machine slow for both classes alike moves neither
+     * the ratio nor the check. Example: vip p90 45 ms, batch p90 410 ms, bound below 0.5: ratio 0.11 holds.
      */
-    record Latency(String percentile, Bound bound, String requestClass) implements Expectation {
+    record Latency(String percentile, Bound bound, String requestClass, String versus) implements Expectation {
         static final List<String> PERCENTILES = List.of("p50", "p90", "p99");
 
         Latency(String percentile, Bound bound) {
-            this(percentile, bound, null);
+            this(percentile, bound, null, null);
+        }
+
+        Latency(String percentile, Bound bound, String requestClass) {
+            this(percentile, bound, requestClass, null);
         }
 
         @Override
         public Check check(Figures f) {
-            long[] micros = f.answers().stream().filter(TrafficAnswer::answered)
-                    .filter(a -> requestClass == null || requestClass.equals(a.requestClass()))
-                    .mapToLong(TrafficAnswer::latencyMicros).sorted().toArray();
             String what = requestClass == null ? percentile : percentile + " of " + requestClass;
+            long[] micros = micros(f, requestClass);
             if (micros.length == 0) {
                 return Check.of(false, what + ": no " + answersOf(requestClass) + " in this step");
             }
+            double ms = at(micros) / 1000.0;
+            if (versus != null) {
+                long[] theirs = micros(f, versus);
+                if (theirs.length == 0) {
+                    return Check.of(false, what + ": no " + answersOf(versus) + " in this step to compare with");
+                }
+                double other = at(theirs) / 1000.0;
+                double ratio = other > 0 ? ms / other : Double.POSITIVE_INFINITY;
+                return Check.of(bound.holds(ratio), bound.line(what + " " + Bound.number(Math.round(ms)) + " ms over "
+                        + percentile + " of " + versus + " " + Bound.number(Math.round(other)) + " ms:", ratio) + " ("
+                        + micros.length + " and " + theirs.length + " answers)");
+            }
+            String line = what + " " + Bound.number(Math.round(ms)) + " ms " + (bound.holds(ms) ? "" : "not ")
+                    + bound.text() + " ms (" + micros.length + " answers)";
+            return Check.of(bound.holds(ms), line);
+        }
+
+        /** This step's answered latencies of one class (all: null), sorted. */
+        private static long[] micros(Figures f, String requestClass) {
+            return f.answers().stream().filter(TrafficAnswer::answered)
+                    .filter(a -> requestClass == null || requestClass.equals(a.requestClass()))
+                    .mapToLong(TrafficAnswer::latencyMicros).sorted().toArray();
+        }
+
+        /** The percentile by nearest rank: the smallest latency at least p of the answers were at or below. */
+        private long at(long[] sorted) {
             double p = switch (percentile) {
                 case "p50" -> 0.50;
                 case "p90" -> 0.90;
                 default -> 0.99;
             };
-            // nearest rank: the smallest latency at least p of the answers were at or below
-            int rank = (int) Math.ceil(p * micros.length) - 1;
-            double ms = micros[Math.max(0, rank)] / 1000.0;
-            String line = what + " " + Bound.number(Math.round(ms)) + " ms " + (bound.holds(ms) ? "" : "not ")
-                    + bound.text() + " ms (" + micros.length + " answers)";
-            return Check.of(bound.holds(ms), line);
+            int rank = (int) Math.ceil(p * sorted.length) - 1;
+            return sorted[Math.max(0, rank)];
         }
     }
 

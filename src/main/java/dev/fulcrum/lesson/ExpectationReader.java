@@ -32,6 +32,8 @@ final class ExpectationReader {
     private static final Map<String, List<String>> EXPECTATIONS = new LinkedHashMap<>();
     /** The field that narrows a traffic figure to one traffic class of the lesson's traffic. */
     private static final String CLASS = "class";
+    /** Beside a latency of one class: the other class it is compared with (the bound is then on the ratio). */
+    private static final String VERSUS = "versus";
     private static final List<String> BREAKER_STATES = List.of("CLOSED", "OPEN", "HALF_OPEN");
     private static final List<String> BACKEND_STATES = Arrays.stream(BackendState.values()).map(Enum::name).toList();
 
@@ -45,9 +47,9 @@ final class ExpectationReader {
         EXPECTATIONS.put("backendsUsed", List.of());
         EXPECTATIONS.put("answers", List.of(CLASS));
         EXPECTATIONS.put("status", boundOfClass);
-        EXPECTATIONS.put("p50", List.of(CLASS));
-        EXPECTATIONS.put("p90", List.of(CLASS));
-        EXPECTATIONS.put("p99", List.of(CLASS));
+        EXPECTATIONS.put("p50", List.of(CLASS, VERSUS));
+        EXPECTATIONS.put("p90", List.of(CLASS, VERSUS));
+        EXPECTATIONS.put("p99", List.of(CLASS, VERSUS));
         EXPECTATIONS.put("trafficDone", List.of());
         EXPECTATIONS.put("resent", bound);
         EXPECTATIONS.put("sentOnce", List.of());
@@ -147,7 +149,7 @@ final class ExpectationReader {
             case "p50":
             case "p90":
             case "p99":
-                return new Expectation.Latency(kind, bound(v, at), requestClass(n, path));
+                return latency(n, path, kind);
             case "trafficDone":
                 return isTrue(v, at) ? new Expectation.TrafficDone() : null;
             case "resent":
@@ -197,6 +199,27 @@ final class ExpectationReader {
             default:
                 throw new IllegalStateException(kind);
         }
+    }
+
+    /** {@code {"p90": BOUND, "class": C, "versus": D}}: versus names another class, and only beside a class. */
+    private Expectation latency(JsonNode n, String path, String kind) {
+        Bound b = bound(n.get(kind), child(path, kind));
+        String c = requestClass(n, path);
+        String versus = null;
+        if (n.has(VERSUS)) {
+            String at = child(path, VERSUS);
+            if (!n.has(CLASS)) {
+                json.refuse(at, "only beside class: the ratio of one class's latency to another's", n.get(VERSUS));
+            } else {
+                versus = optional(n, path, VERSUS, json::string);
+                if (versus != null && json.refuse(at, classes.contains(versus) && !versus.equals(c) ? null
+                        : "must be another class the lesson's traffic sends, one of " + String.join(", ", classes),
+                        versus)) {
+                    versus = null;
+                }
+            }
+        }
+        return new Expectation.Latency(kind, b, c, versus);
     }
 
     /** {@code {"shed": BOUND, "route": N}}: the route, when given, one of the lesson's. */

@@ -252,6 +252,9 @@ class ExpectationTest {
         assertThat(new Expectation.Latency("p90", Bound.below(100), "batch").check(f)).isEqualTo(
                 Check.of(true, "p90 of batch 5 ms below 100 ms (90 answers)"));
         assertThat(new Expectation.Latency("p90", Bound.below(100), "vip").check(f).ok()).isFalse();
+        assertThat(new Expectation.Latency("p90", Bound.below(0.5), "batch", "vip").check(f)).isEqualTo(Check.of(true,
+                "p90 of batch 5 ms over p90 of vip 400 ms: 0.0125 below 0.5 (90 and 10 answers)"));
+        assertThat(new Expectation.Latency("p90", Bound.below(0.5), "vip", "batch").check(f).ok()).isFalse();
         assertThat(new Expectation.Status(503, Bound.atMost(0), "vip").check(f)).isEqualTo(
                 Check.of(false, "vip answers with status 503 in this traffic run: 4 not at most 0"));
         assertThat(new Expectation.Answered(Bound.atLeast(10), "vip").check(f).ok()).isTrue();

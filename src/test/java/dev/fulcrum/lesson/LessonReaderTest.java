@@ -169,13 +169,13 @@ class LessonReaderTest {
         Lesson l = LessonReader.parse(splitLesson("[{\"say\": \"a\", \"do\": [{\"traffic\": {\"rate\": 100,"
                 + " \"durationMs\": 500, \"classes\": {\"vip\": 1, \"batch\": 3}, \"classHeader\": \"X-Tier\"}}],"
                 + " \"waitFor\": {\"answers\": 20, \"class\": \"vip\", \"timeoutMs\": 1000},"
-                + " \"expect\": [{\"p90\": {\"below\": 100}, \"class\": \"vip\"}, {\"status\": 503, \"atLeast\": 1,"
+                + " \"expect\": [{\"p90\": {\"below\": 0.5}, \"class\": \"vip\", \"versus\": \"batch\"}, {\"status\": 503, \"atLeast\": 1,"
                 + " \"class\": \"batch\"}, {\"shed\": {\"atLeast\": 1}, \"route\": 1}]}]"), "x");
         Step s = l.steps().get(0);
         assertThat(s.actionLines()).containsExactly(
                 "traffic: 100 req/s for 0.5 s, 100 uniform keys in path, classes in X-Tier vip 25%, batch 75%");
         assertThat(s.waitLine()).isEqualTo("wait up to 1 s for 20 vip answers");
-        assertThat(s.expect()).containsExactly(new Expectation.Latency("p90", Bound.below(100), "vip"),
+        assertThat(s.expect()).containsExactly(new Expectation.Latency("p90", Bound.below(0.5), "vip", "batch"),
                 new Expectation.Status(503, Bound.atLeast(1), "batch"), new Expectation.Shed(1, Bound.atLeast(1)));
         assertThat(problems(splitLesson("[{\"say\": \"a\", \"do\": [{\"traffic\": {\"rate\": 100,"
                 + " \"durationMs\": 500, \"classes\": {\"VIP\": 1, \"batch\": 0}}}, {\"traffic\": {\"rate\": 100,"
