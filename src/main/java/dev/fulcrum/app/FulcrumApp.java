@@ -247,6 +247,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
             m.put("down", d.isDown());
             m.put("inFlight", d.inFlight());
             m.put("received", d.receivedByMethod());
+            m.put("mirrored", d.mirrored());
             out.put(d.id(), m);
         }
         return out;

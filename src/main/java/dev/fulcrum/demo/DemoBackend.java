@@ -57,6 +57,8 @@ import org.xnio.Options;
  */
 public final class DemoBackend implements AutoCloseable {
     public static final String HEADER = "X-Demo-Backend";
+    /** The header the proxy marks a mirrored copy with ({@code X-Fulcrum-Mirror: 1}). */
+    public static final String MIRROR_HEADER = "X-Fulcrum-Mirror";
     static final HttpString HEADER_NAME = new HttpString(HEADER);
     static final long MAX_ECHO_BYTES = 16L << 20;
     private static final Logger log = LoggerFactory.getLogger(DemoBackend.class);
@@ -79,6 +81,8 @@ public final class DemoBackend implements AutoCloseable {
     private final LongAdder requests = new LongAdder();
     private final ConcurrentHashMap<Integer, LongAdder> byStatus = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, LongAdder> receivedByMethod = new ConcurrentHashMap<>();
+    /** Application requests received carrying {@code X-Fulcrum-Mirror: 1}: copies a proxy mirrored here. */
+    private final LongAdder mirrored = new LongAdder();
     private final RecentLatency recent = new RecentLatency();
 
     // guarded by this
@@ -178,6 +182,14 @@ public final class DemoBackend implements AutoCloseable {
         Map<String, Long> m = new TreeMap<>();
         receivedByMethod.forEach((method, n) -> m.put(method, n.sum()));
         return m;
+    }
+
+    /**
+     * Application requests received since start that carried {@code X-Fulcrum-Mirror: 1}, the proxy's mark on a
+     * mirrored copy (counted in {@link #receivedByMethod()} too): what shows a shadow pool got its copies.
+     */
+    public long mirrored() {
+        return mirrored.sum();
     }
 
     /**
@@ -318,6 +330,9 @@ public final class DemoBackend implements AutoCloseable {
 
     private void received(HttpServerExchange exchange) {
         receivedByMethod.computeIfAbsent(exchange.getRequestMethod().toString(), m -> new LongAdder()).increment();
+        if ("1".equals(exchange.getRequestHeaders().getFirst(MIRROR_HEADER))) {
+            mirrored.increment();
+        }
     }
 
     private void hello(HttpServerExchange exchange) {

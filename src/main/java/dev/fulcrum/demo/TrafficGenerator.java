@@ -87,6 +87,13 @@ public final class TrafficGenerator implements AutoCloseable {
     private final List<Consumer<TrafficSnapshot>> listeners = new CopyOnWriteArrayList<>();
     private volatile Consumer<TrafficRequest> recorder;
     private volatile Consumer<TrafficAnswer> answers;
+    /** The header a request's class is sent in, or null: no classes ({@link #classes}). */
+    private String classHeader;
+    private String[] classNames;
+    /** Each class's upper end on [0, 1), in the order of {@link #classNames}. */
+    private double[] classEnds;
+    /** Draws each send's class (pacer thread), apart from the plan's keys so a plan's key sequence stays its own. */
+    private SplittableRandom classDraws;
 
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong completed = new AtomicLong();
@@ -162,6 +169,45 @@ public final class TrafficGenerator implements AutoCloseable {
      */
     public TrafficGenerator onAnswer(Consumer<TrafficAnswer> sink) {
         this.answers = sink;
+        return this;
+    }
+
+    /**
+     * Sends each request as one of several traffic classes: the class, drawn by {@code weights} (relative, each above
+     * 0) from a sequence seeded by the settings' seed, goes in the header {@code header}, and each answer says it
+     * ({@link TrafficAnswer#requestClass}). Example: {@code classes("X-Tier", Map.of("vip", 1.0, "batch", 9.0))}
+     * sends one request in ten with {@code X-Tier: vip}. Set before {@link #start()}.
+     */
+    public synchronized TrafficGenerator classes(String header, Map<String, Double> weights) {
+        if (state != TrafficSnapshot.State.IDLE) {
+            throw new IllegalStateException("traffic generator: classes are set before start (state: " + state + ")");
+        }
+        if (header == null || !header.matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+")) {
+            throw new IllegalArgumentException("header: must be a header name (got: " + header + ")");
+        }
+        double total = 0;
+        for (Map.Entry<String, Double> e : weights.entrySet()) {
+            if (e.getValue() == null || !(e.getValue() > 0) || Double.isInfinite(e.getValue())) {
+                throw new IllegalArgumentException("weights." + e.getKey() + ": must be above 0 (got: " + e.getValue()
+                        + ")");
+            }
+            total += e.getValue();
+        }
+        if (weights.isEmpty()) {
+            throw new IllegalArgumentException("weights: must name at least one class (got: {})");
+        }
+        classHeader = header;
+        classNames = new String[weights.size()];
+        classEnds = new double[weights.size()];
+        int i = 0;
+        double end = 0;
+        for (Map.Entry<String, Double> e : weights.entrySet()) {
+            end += e.getValue() / total;
+            classNames[i] = e.getKey();
+            classEnds[i++] = end;
+        }
+        classEnds[classEnds.length - 1] = 1.0;
+        classDraws = new SplittableRandom(settings.seed() * 0x9E3779B97F4A7C15L + 1);
         return this;
     }
 
@@ -301,6 +347,8 @@ public final class TrafficGenerator implements AutoCloseable {
     }
 
     private void send(TrafficRequest planned, long seq) {
+        // drawn for every send, skipped or not, so the same plan sends the same classes in the same order
+        String requestClass = drawClass();
         if (inFlight.get() >= settings.maxConcurrency()) {
             skipped.incrementAndGet();
             return;
@@ -313,6 +361,9 @@ public final class TrafficGenerator implements AutoCloseable {
             String[] header = placement.headerFor(planned.key());
             if (header != null) {
                 b.header(header[0], header[1]);
+            }
+            if (requestClass != null) {
+                b.header(classHeader, requestClass);
             }
         } catch (IllegalArgumentException e) {
             // one line of a replayed trace that is no request (a space in its path, a line break in its key) is
@@ -349,13 +400,28 @@ public final class TrafficGenerator implements AutoCloseable {
         sent.incrementAndGet();
         try {
             client.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding())
-                    .whenComplete((response, error) -> finished(t0, response, error));
+                    .whenComplete((response, error) -> finished(t0, requestClass, response, error));
         } catch (RuntimeException e) {
-            finished(t0, null, e);
+            finished(t0, requestClass, null, e);
         }
     }
 
-    private void finished(long t0, HttpResponse<Void> response, Throwable error) {
+    /** The next send's class, or null without classes. */
+    private String drawClass() {
+        SplittableRandom r = classDraws;
+        if (r == null) {
+            return null;
+        }
+        double x = r.nextDouble();
+        for (int i = 0; i < classEnds.length; i++) {
+            if (x < classEnds[i]) {
+                return classNames[i];
+            }
+        }
+        return classNames[classNames.length - 1];
+    }
+
+    private void finished(long t0, String requestClass, HttpResponse<Void> response, Throwable error) {
         long now = ticker.nanos();
         Consumer<TrafficAnswer> sink = answers;
         if (response != null) {
@@ -364,9 +430,10 @@ public final class TrafficGenerator implements AutoCloseable {
             String backend = response.headers().firstValue(BACKEND_HEADER).orElse("-");
             byBackend.computeIfAbsent(backend, s -> new LongAdder()).increment();
             latencyMicros.recordValue(Math.max(0, (now - t0) / 1000));
-            tell(sink, new TrafficAnswer(t0, backend, response.statusCode(), Math.max(0, (now - t0) / 1000)));
+            tell(sink, new TrafficAnswer(t0, backend, response.statusCode(), Math.max(0, (now - t0) / 1000),
+                    requestClass));
         } else {
-            tell(sink, new TrafficAnswer(t0, null, 0, Math.max(0, (now - t0) / 1000)));
+            tell(sink, new TrafficAnswer(t0, null, 0, Math.max(0, (now - t0) / 1000), requestClass));
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
             if (cause instanceof HttpTimeoutException) {
                 timeouts.incrementAndGet();

@@ -205,6 +205,70 @@ sealed interface Action {
         }
     }
 
+    /**
+     * A route's split weights, in its arms' order, as the split panel's slider or {@code PUT /api/routes/{i}/split}
+     * sets them: {@code {"split": 0, "weights": [95, 5]}} puts 5% of the users of route 0 on its second arm.
+     */
+    record SetSplit(int route, List<Integer> weights) implements Action {
+        @Override
+        public void run(Context c) {
+            dev.fulcrum.admin.EngineState.RouteInfo r = routeNow(c, route);
+            if (r.split() == null || r.split().size() != weights.size()) {
+                throw new IllegalStateException("route " + route + " has " + (r.split() == null ? "no split"
+                        : r.split().size() + " arms") + ", the step gives " + weights.size() + " weights");
+            }
+            List<dev.fulcrum.engine.routing.Split.Arm> arms = new java.util.ArrayList<>();
+            for (int i = 0; i < weights.size(); i++) {
+                arms.add(new dev.fulcrum.engine.routing.Split.Arm(r.split().get(i).pool(), weights.get(i)));
+            }
+            c.client().setSplit(route, arms);
+        }
+
+        @Override
+        public String describe() {
+            return "split of route " + route + " to " + weights.stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining("/"));
+        }
+    }
+
+    /** Every user of a route's split to its last arm (the split panel's Promote). */
+    record Promote(int route) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().promote(route);
+        }
+
+        @Override
+        public String describe() {
+            return "promote route " + route + " (every user to its last arm)";
+        }
+    }
+
+    /** Every user of a route's split back to its first arm (the split panel's Roll back). */
+    record Rollback(int route) implements Action {
+        @Override
+        public void run(Context c) {
+            c.client().rollback(route);
+        }
+
+        @Override
+        public String describe() {
+            return "roll back route " + route + " (every user to its first arm)";
+        }
+    }
+
+    /** Route {@code index} as the engine runs it now. */
+    private static dev.fulcrum.admin.EngineState.RouteInfo routeNow(Context c, int index) {
+        List<dev.fulcrum.admin.EngineState.RouteInfo> routes = c.client().state().routes();
+        for (dev.fulcrum.admin.EngineState.RouteInfo r : routes == null ? List.<dev.fulcrum.admin.EngineState.RouteInfo>of()
+                : routes) {
+            if (r.index() == index) {
+                return r;
+            }
+        }
+        throw new IllegalStateException("the engine has no route " + index);
+    }
+
     record Wait(long ms) implements Action {
         @Override
         public void run(Context c) {

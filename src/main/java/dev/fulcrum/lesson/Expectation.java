@@ -33,6 +33,14 @@ import java.util.Map;
 sealed interface Expectation {
     Check check(Figures f);
 
+    /**
+     * Whether it counts from where the engine's and the demo backends' counters stood when the step began (copies a
+     * mirror pool received, requests shed), so the runner reads them then.
+     */
+    default boolean countsFromStepStart() {
+        return false;
+    }
+
     /** Whether it only reads figures (checked again and again while a step runs); false: sends or walks. */
     default boolean passive() {
         return true;
@@ -45,19 +53,49 @@ sealed interface Expectation {
 
     // ------------------------------------------------------------------ the lesson's traffic
 
-    /** This step's share of answers from one backend. */
-    record Share(String backend, Bound bound) implements Expectation {
+    /** This step's share of answers from one backend (of one traffic class's answers when {@code requestClass}). */
+    record Share(String backend, Bound bound, String requestClass) implements Expectation {
+        Share(String backend, Bound bound) {
+            this(backend, bound, null);
+        }
+
         @Override
         public Check check(Figures f) {
-            Map<String, Long> by = byBackend(f);
+            Map<String, Long> by = byBackend(f, requestClass);
             long total = total(by);
             if (total == 0) {
-                return Check.of(false, "share of " + backend + ": no answers to the lesson's traffic in this step");
+                return Check.of(false, "share of " + backend + ": no " + answersOf(requestClass)
+                        + " in this step");
             }
             long n = by.getOrDefault(backend, 0L);
             double share = (double) n / total;
             return Check.of(bound.holds(share), bound.line("share of " + backend, share) + " (" + n + " of " + total
-                    + " answers)");
+                    + (requestClass == null ? " answers)" : " " + requestClass + " answers)"));
+        }
+    }
+
+    /**
+     * This step's share of answers served by the backends of one pool: a split's arm, a route's pool (of one traffic
+     * class's answers when {@code requestClass}). Which pool a backend is in is the engine's state now.
+     */
+    record PoolShare(String pool, Bound bound, String requestClass) implements Expectation {
+        @Override
+        public Check check(Figures f) {
+            Map<String, Long> by = byBackend(f, requestClass);
+            long total = total(by);
+            if (total == 0) {
+                return Check.of(false, "share of pool " + pool + ": no " + answersOf(requestClass) + " in this step");
+            }
+            java.util.Set<String> members = members(f.state(), pool);
+            long n = 0;
+            for (Map.Entry<String, Long> e : by.entrySet()) {
+                if (members.contains(e.getKey())) {
+                    n += e.getValue();
+                }
+            }
+            double share = (double) n / total;
+            return Check.of(bound.holds(share), bound.line("share of pool " + pool, share) + " (" + n + " of "
+                    + total + (requestClass == null ? " answers)" : " " + requestClass + " answers)"));
         }
     }
 
@@ -65,7 +103,7 @@ sealed interface Expectation {
     record MaxShare(Bound bound) implements Expectation {
         @Override
         public Check check(Figures f) {
-            Map<String, Long> by = byBackend(f);
+            Map<String, Long> by = byBackend(f, null);
             long total = total(by);
             if (total == 0) {
                 return Check.of(false, "largest share: no answers to the lesson's traffic in this step");
@@ -88,56 +126,106 @@ sealed interface Expectation {
     record BackendsUsed(Bound bound) implements Expectation {
         @Override
         public Check check(Figures f) {
-            long n = byBackend(f).entrySet().stream().filter(e -> !e.getKey().equals("-") && e.getValue() > 0)
+            long n = byBackend(f, null).entrySet().stream().filter(e -> !e.getKey().equals("-") && e.getValue() > 0)
                     .count();
             return Check.of(bound.holds(n), bound.line("backends answering", n));
         }
     }
 
-    /** How many answers the lesson's traffic had in this step. */
-    record Answered(Bound bound) implements Expectation {
+    /** How many answers the lesson's traffic (or one class of it) had in this step. */
+    record Answered(Bound bound, String requestClass) implements Expectation {
+        Answered(Bound bound) {
+            this(bound, null);
+        }
+
         @Override
         public Check check(Figures f) {
-            long n = total(byBackend(f));
-            return Check.of(bound.holds(n), bound.line("answers in this step", n));
+            long n = total(byBackend(f, requestClass));
+            return Check.of(bound.holds(n), bound.line(answersOf(requestClass) + " in this step", n));
         }
     }
 
     /**
-     * How many answers of the current traffic run had one HTTP status: a run's outcome, so a request cut off in this
-     * step counts though it was sent in the step before.
+     * How many answers of the current traffic run (or of one class of it) had one HTTP status: a run's outcome, so a
+     * request cut off in this step counts though it was sent in the step before.
      */
-    record Status(int status, Bound bound) implements Expectation {
+    record Status(int status, Bound bound, String requestClass) implements Expectation {
+        Status(int status, Bound bound) {
+            this(status, bound, null);
+        }
+
         @Override
         public Check check(Figures f) {
-            TrafficSnapshot t = f.traffic();
-            long n = t == null ? 0 : t.byStatus().getOrDefault(status, 0L);
-            return Check.of(bound.holds(n), bound.line("answers with status " + status + " in this traffic run:", n));
+            long n;
+            if (requestClass == null) {
+                TrafficSnapshot t = f.traffic();
+                n = t == null ? 0 : t.byStatus().getOrDefault(status, 0L);
+            } else {
+                n = f.runAnswers().stream().filter(a -> a.status() == status
+                        && requestClass.equals(a.requestClass())).count();
+            }
+            String whose = requestClass == null ? "answers" : requestClass + " answers";
+            return Check.of(bound.holds(n), bound.line(whose + " with status " + status + " in this traffic run:", n));
         }
     }
 
-    /** A latency percentile ({@code p50}, {@code p90}, {@code p99}) of this step's answers, in milliseconds. */
-    record Latency(String percentile, Bound bound) implements Expectation {
+    /**
+     * A latency percentile ({@code p50}, {@code p90}, {@code p99}) of this step's answers (of one traffic class's
+     * when {@code requestClass}), in milliseconds; with {@code versus} (another class), that percentile over the same
+     * percentile of the other class's answers in the step, so a machine slow for both classes alike moves neither
+     * the ratio nor the check. Example: vip p90 45 ms, batch p90 410 ms, bound below 0.5: ratio 0.11 holds.
+     */
+    record Latency(String percentile, Bound bound, String requestClass, String versus) implements Expectation {
         static final List<String> PERCENTILES = List.of("p50", "p90", "p99");
+
+        Latency(String percentile, Bound bound) {
+            this(percentile, bound, null, null);
+        }
+
+        Latency(String percentile, Bound bound, String requestClass) {
+            this(percentile, bound, requestClass, null);
+        }
 
         @Override
         public Check check(Figures f) {
-            long[] micros = f.answers().stream().filter(TrafficAnswer::answered).mapToLong(TrafficAnswer::latencyMicros)
-                    .sorted().toArray();
+            String what = requestClass == null ? percentile : percentile + " of " + requestClass;
+            long[] micros = micros(f, requestClass);
             if (micros.length == 0) {
-                return Check.of(false, percentile + ": no answers to the lesson's traffic in this step");
+                return Check.of(false, what + ": no " + answersOf(requestClass) + " in this step");
             }
+            double ms = at(micros) / 1000.0;
+            if (versus != null) {
+                long[] theirs = micros(f, versus);
+                if (theirs.length == 0) {
+                    return Check.of(false, what + ": no " + answersOf(versus) + " in this step to compare with");
+                }
+                double other = at(theirs) / 1000.0;
+                double ratio = other > 0 ? ms / other : Double.POSITIVE_INFINITY;
+                return Check.of(bound.holds(ratio), bound.line(what + " " + Bound.number(Math.round(ms)) + " ms over "
+                        + percentile + " of " + versus + " " + Bound.number(Math.round(other)) + " ms:", ratio) + " ("
+                        + micros.length + " and " + theirs.length + " answers)");
+            }
+            String line = what + " " + Bound.number(Math.round(ms)) + " ms " + (bound.holds(ms) ? "" : "not ")
+                    + bound.text() + " ms (" + micros.length + " answers)";
+            return Check.of(bound.holds(ms), line);
+        }
+
+        /** This step's answered latencies of one class (all: null), sorted. */
+        private static long[] micros(Figures f, String requestClass) {
+            return f.answers().stream().filter(TrafficAnswer::answered)
+                    .filter(a -> requestClass == null || requestClass.equals(a.requestClass()))
+                    .mapToLong(TrafficAnswer::latencyMicros).sorted().toArray();
+        }
+
+        /** The percentile by nearest rank: the smallest latency at least p of the answers were at or below. */
+        private long at(long[] sorted) {
             double p = switch (percentile) {
                 case "p50" -> 0.50;
                 case "p90" -> 0.90;
                 default -> 0.99;
             };
-            // nearest rank: the smallest latency at least p of the answers were at or below
-            int rank = (int) Math.ceil(p * micros.length) - 1;
-            double ms = micros[Math.max(0, rank)] / 1000.0;
-            String line = percentile + " " + Bound.number(Math.round(ms)) + " ms " + (bound.holds(ms) ? "" : "not ")
-                    + bound.text() + " ms (" + micros.length + " answers)";
-            return Check.of(bound.holds(ms), line);
+            int rank = (int) Math.ceil(p * sorted.length) - 1;
+            return sorted[Math.max(0, rank)];
         }
     }
 
@@ -234,6 +322,96 @@ sealed interface Expectation {
         }
     }
 
+    /**
+     * An engine event of {@code type} ({@code guard}: a canary guard rolled its arm back; {@code split}: a split's
+     * weights changed) happened since the step began, or (happened false) did not. The line names the last one:
+     * {@code guard event on route 0: canary error rate 0.48 above stable's 0 by more than 0.2 for 1 s}.
+     */
+    record Event(String type, boolean happened) implements Expectation {
+        static final List<String> TYPES = List.of("guard", "split");
+
+        @Override
+        public Check check(Figures f) {
+            List<EngineEvent> seen = f.events(type);
+            if (seen.isEmpty()) {
+                return Check.of(!happened, "no " + type + " event in this step");
+            }
+            EngineEvent e = seen.get(seen.size() - 1);
+            String what = type + " event" + (seen.size() > 1 ? " (" + seen.size() + ")" : "")
+                    + (e.route() == null ? "" : " on route " + e.route()) + ": "
+                    + (e.from() == null ? "" : e.from() + " → ") + e.to();
+            return Check.of(happened, happened ? what : what + ", expected none");
+        }
+    }
+
+    /**
+     * Copies of the lesson's traffic the demo backends of {@code pool} received marked {@code X-Fulcrum-Mirror: 1}
+     * since the step began, per request the lesson's traffic sent in the step (answered or not: a copy arrives
+     * before its request's answer): a mirror at 20 percent gives about 0.2.
+     */
+    record Mirrored(String pool, Bound bound) implements Expectation {
+        @Override
+        public boolean countsFromStepStart() {
+            return true;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            long copies = f.mirroredSinceStepStart(pool);
+            long sent = f.sentSinceStepStart();
+            if (sent == 0) {
+                return Check.of(false, "copies mirrored to " + pool + ": the lesson's traffic sent nothing in this step ("
+                        + copies + " copies received)");
+            }
+            double per = (double) copies / sent;
+            return Check.of(bound.holds(per), bound.line("copies mirrored to " + pool + " per request", per) + " ("
+                    + copies + " copies received, " + sent + " requests sent)");
+        }
+    }
+
+    /**
+     * The share of the copies mirrored to {@code pool} since the step began that came back 5xx or with no answer, as
+     * the engine counts them ({@code pools.NAME.mirror} of {@code /api/state}): the shadow's errors, which no client
+     * saw.
+     */
+    record MirrorErrors(String pool, Bound bound) implements Expectation {
+        @Override
+        public boolean countsFromStepStart() {
+            return true;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            EngineState.MirrorCounts c = f.mirrorCountsSinceStepStart(pool);
+            if (c.sent() == 0) {
+                return Check.of(false, "errors of the copies mirrored to " + pool + ": the engine sent none in this"
+                        + " step");
+            }
+            // the engine's errors are the copies answered 5xx or not at all (failed counts the latter again)
+            double share = (double) c.errors() / c.sent();
+            return Check.of(bound.holds(share), bound.line("errors of the copies mirrored to " + pool, share) + " ("
+                    + c.errors() + " of " + c.sent() + " copies answered 5xx or not at all)");
+        }
+    }
+
+    /**
+     * Requests the engine shed at a route's class ceiling ({@code maxInFlightPerBackend}) since the step began: of
+     * route {@code route}, or of every route when it is null.
+     */
+    record Shed(Integer route, Bound bound) implements Expectation {
+        @Override
+        public boolean countsFromStepStart() {
+            return true;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            long n = f.shedSinceStepStart(route);
+            return Check.of(bound.holds(n), bound.line("requests shed" + (route == null ? "" : " by route " + route)
+                    + " in this step", n));
+        }
+    }
+
     /** A backend's state now: UP, DOWN, EJECTED, DRAINING or DRAINED (docs/REFERENCE.md §4). */
     record StateIs(String backend, String backendState) implements Expectation {
         @Override
@@ -286,6 +464,62 @@ sealed interface Expectation {
             String seen = String.join(" ", got);
             return got.equals(backends) ? Check.of(true, "sequence " + seen)
                     : Check.of(false, "sequence " + seen + ", expected " + String.join(" ", backends));
+        }
+    }
+
+    /**
+     * Each of {@code keys} users ({@code k0 .. k<keys-1>}, the key in {@code keyIn}: {@code cookie:NAME} or
+     * {@code header:NAME}) sends {@code requests} requests one after the other; every user's answers must come from
+     * one pool (one arm of the split) each time, and the users must land in more than one pool, or nothing was shown.
+     * Example: 100 users at 95/5: {@code 100 users, 3 requests each: 95 in stable, 5 in canary, none changed arm}.
+     */
+    record StickyArms(String keyIn, int keys, int requests) implements Expectation {
+        @Override
+        public boolean passive() {
+            return false;
+        }
+
+        @Override
+        public Check check(Figures f) {
+            Map<String, String> poolOf = new java.util.HashMap<>();
+            for (EngineState.BackendInfo b : f.state().backends()) {
+                poolOf.put(b.id(), b.pool());
+            }
+            dev.fulcrum.demo.TrafficSettings.KeyPlacement place =
+                    dev.fulcrum.demo.TrafficSettings.KeyPlacement.forStrategyKey(keyIn);
+            Map<String, Integer> users = new java.util.TreeMap<>();
+            int changed = 0;
+            int unanswered = 0;
+            String example = null;
+            for (int k = 0; k < keys; k++) {
+                String[] h = place.headerFor("k" + k);
+                java.util.Set<String> pools = new java.util.TreeSet<>();
+                for (String backend : f.picks(requests, "/", Map.of(h[0], h[1]))) {
+                    String pool = poolOf.get(backend);
+                    if (pool == null) {
+                        unanswered++;
+                    } else {
+                        pools.add(pool);
+                    }
+                }
+                if (pools.size() > 1) {
+                    changed++;
+                    example = example == null ? "k" + k + " went to " + String.join(" and ", pools) : example;
+                } else if (pools.size() == 1) {
+                    users.merge(pools.iterator().next(), 1, Integer::sum);
+                }
+            }
+            StringBuilder line = new StringBuilder(keys + " users by " + keyIn + ", " + requests + " requests each: ");
+            users.forEach((pool, n) -> line.append(n).append(" in ").append(pool).append(", "));
+            line.append(changed == 0 ? "none changed arm" : changed + " changed arm (" + example + ")");
+            if (unanswered > 0) {
+                line.append(", ").append(unanswered).append(" requests answered by no backend");
+            }
+            boolean shown = users.size() > 1;
+            if (changed == 0 && !shown) {
+                line.append(": every user landed in one arm, so stickiness was not shown");
+            }
+            return Check.of(changed == 0 && unanswered == 0 && shown, line.toString());
         }
     }
 
@@ -459,12 +693,28 @@ sealed interface Expectation {
         }
     }
 
-    /** This step's answers by their {@code X-Fulcrum-Backend} header. */
-    private static Map<String, Long> byBackend(Figures f) {
+    /** This step's answers by their {@code X-Fulcrum-Backend} header (of one class's, unless it is null). */
+    private static Map<String, Long> byBackend(Figures f, String requestClass) {
         Map<String, Long> out = new java.util.TreeMap<>();
         for (TrafficAnswer a : f.answers()) {
-            if (a.answered()) {
+            if (a.answered() && (requestClass == null || requestClass.equals(a.requestClass()))) {
                 out.merge(a.backend(), 1L, Long::sum);
+            }
+        }
+        return out;
+    }
+
+    /** {@code answers to the lesson's traffic}, or {@code vip answers} for one class. */
+    private static String answersOf(String requestClass) {
+        return requestClass == null ? "answers to the lesson's traffic" : requestClass + " answers";
+    }
+
+    /** The ids of the backends of {@code pool} in {@code state}. */
+    static java.util.Set<String> members(EngineState state, String pool) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        for (EngineState.BackendInfo b : state.backends()) {
+            if (pool.equals(b.pool())) {
+                out.add(b.id());
             }
         }
         return out;

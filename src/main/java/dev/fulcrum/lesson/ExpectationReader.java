@@ -30,25 +30,39 @@ import java.util.Set;
 final class ExpectationReader {
     /** Each expectation's kind and the fields it takes beside it (a bound's fields where it takes one beside it). */
     private static final Map<String, List<String>> EXPECTATIONS = new LinkedHashMap<>();
+    /** The field that narrows a traffic figure to one traffic class of the lesson's traffic. */
+    private static final String CLASS = "class";
+    /** Beside a latency of one class: the other class it is compared with (the bound is then on the ratio). */
+    private static final String VERSUS = "versus";
     private static final List<String> BREAKER_STATES = List.of("CLOSED", "OPEN", "HALF_OPEN");
     private static final List<String> BACKEND_STATES = Arrays.stream(BackendState.values()).map(Enum::name).toList();
 
     static {
         List<String> bound = Bound.FIELDS;
-        EXPECTATIONS.put("share", bound);
+        List<String> boundOfClass = new ArrayList<>(bound);
+        boundOfClass.add(CLASS);
+        EXPECTATIONS.put("share", boundOfClass);
+        EXPECTATIONS.put("poolShare", boundOfClass);
         EXPECTATIONS.put("maxShare", List.of());
         EXPECTATIONS.put("backendsUsed", List.of());
-        EXPECTATIONS.put("answers", List.of());
-        EXPECTATIONS.put("status", bound);
-        EXPECTATIONS.put("p50", List.of());
-        EXPECTATIONS.put("p90", List.of());
-        EXPECTATIONS.put("p99", List.of());
+        EXPECTATIONS.put("answers", List.of(CLASS));
+        EXPECTATIONS.put("status", boundOfClass);
+        EXPECTATIONS.put("p50", List.of(CLASS, VERSUS));
+        EXPECTATIONS.put("p90", List.of(CLASS, VERSUS));
+        EXPECTATIONS.put("p99", List.of(CLASS, VERSUS));
         EXPECTATIONS.put("trafficDone", List.of());
         EXPECTATIONS.put("resent", bound);
         EXPECTATIONS.put("sentOnce", List.of());
         EXPECTATIONS.put("breaker", List.of("is", "went"));
         EXPECTATIONS.put("state", List.of("is"));
         EXPECTATIONS.put("effectiveWeight", bound);
+        EXPECTATIONS.put("event", List.of("happened"));
+        EXPECTATIONS.put("mirrored", bound);
+        EXPECTATIONS.put("mirrorErrors", bound);
+        List<String> shedFields = new ArrayList<>(bound);
+        shedFields.add("route");
+        EXPECTATIONS.put("shed", shedFields);
+        EXPECTATIONS.put("stickyArms", List.of("keys", "requests"));
         EXPECTATIONS.put("previewMoved", List.of());
         EXPECTATIONS.put("sequence", List.of("path", "headers"));
         EXPECTATIONS.put("longestRun", List.of("requests", "simulated"));
@@ -60,10 +74,22 @@ final class ExpectationReader {
     private final JsonBinder json;
     /** The backend ids of the lesson so far, as {@link LessonReader} adds them step by step. */
     private final Set<String> backends;
+    /** The pools, routes and traffic classes of the lesson so far, kept by {@link LessonReader} likewise. */
+    private final Set<String> pools;
+    private final List<dev.fulcrum.config.RouteConfig> routes;
+    private final Set<String> classes;
 
     ExpectationReader(JsonBinder json, Set<String> backends) {
+        this(json, backends, Set.of(), List.of(), Set.of());
+    }
+
+    ExpectationReader(JsonBinder json, Set<String> backends, Set<String> pools,
+                      List<dev.fulcrum.config.RouteConfig> routes, Set<String> classes) {
         this.json = json;
         this.backends = backends;
+        this.pools = pools;
+        this.routes = routes;
+        this.classes = classes;
     }
 
     /** A step's {@code waitFor}: a condition that only reads figures, and its {@code timeoutMs}. */
@@ -101,7 +127,9 @@ final class ExpectationReader {
         JsonNode v = n.get(kind);
         switch (kind) {
             case "share":
-                return new Expectation.Share(backend(n, path, kind), boundBeside(n, path));
+                return new Expectation.Share(backend(n, path, kind), boundBeside(n, path), requestClass(n, path));
+            case "poolShare":
+                return new Expectation.PoolShare(pool(n, path, kind), boundBeside(n, path), requestClass(n, path));
             case "maxShare":
                 return new Expectation.MaxShare(bound(v, at));
             case "backendsUsed":
@@ -109,18 +137,19 @@ final class ExpectationReader {
             case "answers":
                 if (v.isIntegralNumber()) {
                     Long min = json.integerIn(v, at, 1, Integer.MAX_VALUE);
-                    return min == null ? null : new Expectation.Answered(Bound.atLeast(min));
+                    return min == null ? null : new Expectation.Answered(Bound.atLeast(min), requestClass(n, path));
                 }
-                return new Expectation.Answered(bound(v, at));
+                return new Expectation.Answered(bound(v, at), requestClass(n, path));
             case "status": {
                 Long status = json.integerIn(v, at, 100, 599);
                 Bound b = boundBeside(n, path);
-                return status == null ? null : new Expectation.Status(status.intValue(), b);
+                String c = requestClass(n, path);
+                return status == null ? null : new Expectation.Status(status.intValue(), b, c);
             }
             case "p50":
             case "p90":
             case "p99":
-                return new Expectation.Latency(kind, bound(v, at));
+                return latency(n, path, kind);
             case "trafficDone":
                 return isTrue(v, at) ? new Expectation.TrafficDone() : null;
             case "resent":
@@ -139,6 +168,22 @@ final class ExpectationReader {
             }
             case "effectiveWeight":
                 return new Expectation.EffectiveWeight(backend(n, path, kind), boundBeside(n, path));
+            case "event": {
+                String type = json.oneOf(v, at, Expectation.Event.TYPES);
+                Boolean happened = n.has("happened") ? json.bool(n.get("happened"), child(path, "happened")) : null;
+                if (!n.has("happened")) {
+                    json.refuse(child(path, "happened"), "required: true or false", "missing");
+                }
+                return type == null || happened == null ? null : new Expectation.Event(type, happened);
+            }
+            case "mirrored":
+                return new Expectation.Mirrored(pool(n, path, kind), boundBeside(n, path));
+            case "mirrorErrors":
+                return new Expectation.MirrorErrors(pool(n, path, kind), boundBeside(n, path));
+            case "shed":
+                return shed(n, path);
+            case "stickyArms":
+                return stickyArms(n, path);
             case "previewMoved":
                 return new Expectation.PreviewMoved(bound(v, at));
             case "sequence":
@@ -154,6 +199,79 @@ final class ExpectationReader {
             default:
                 throw new IllegalStateException(kind);
         }
+    }
+
+    /** {@code {"p90": BOUND, "class": C, "versus": D}}: versus names another class, and only beside a class. */
+    private Expectation latency(JsonNode n, String path, String kind) {
+        Bound b = bound(n.get(kind), child(path, kind));
+        String c = requestClass(n, path);
+        String versus = null;
+        if (n.has(VERSUS)) {
+            String at = child(path, VERSUS);
+            if (!n.has(CLASS)) {
+                json.refuse(at, "only beside class: the ratio of one class's latency to another's", n.get(VERSUS));
+            } else {
+                versus = optional(n, path, VERSUS, json::string);
+                if (versus != null && json.refuse(at, classes.contains(versus) && !versus.equals(c) ? null
+                        : "must be another class the lesson's traffic sends, one of " + String.join(", ", classes),
+                        versus)) {
+                    versus = null;
+                }
+            }
+        }
+        return new Expectation.Latency(kind, b, c, versus);
+    }
+
+    /** {@code {"shed": BOUND, "route": N}}: the route, when given, one of the lesson's. */
+    private Expectation shed(JsonNode n, String path) {
+        Bound b = bound(n.get("shed"), child(path, "shed"));
+        Integer route = optional(n, path, "route", json::integer);
+        if (route != null) {
+            json.refuse(child(path, "route"), route >= 0 && route < routes.size() ? null : routes.isEmpty()
+                    ? "no such route: the lesson has no routes" : "no such route, the lesson's are 0-"
+                    + (routes.size() - 1), route);
+        }
+        return b == null ? null : new Expectation.Shed(route, b);
+    }
+
+    /** {@code {"stickyArms": "cookie:NAME", "keys": N, "requests": M}}: the key where a route's stickyBy reads it. */
+    private Expectation stickyArms(JsonNode n, String path) {
+        String at = child(path, "stickyArms");
+        String keyIn = json.string(n.get("stickyArms"), at);
+        if (keyIn != null && !(keyIn.startsWith("cookie:") || keyIn.startsWith("header:"))
+                || keyIn != null && Limits.hashKey(keyIn) != null) {
+            json.refuse(at, "must be cookie:NAME or header:NAME, where the route's stickyBy reads the user", keyIn);
+            keyIn = null;
+        }
+        Integer keys = optional(n, path, "keys", json::integer);
+        int users = keys == null ? 100 : keys;
+        json.refuse(child(path, "keys"), new Range(2, 1000).problem(users), users);
+        Integer requests = optional(n, path, "requests", json::integer);
+        int each = requests == null ? 3 : requests;
+        json.refuse(child(path, "requests"), new Range(2, 20).problem(each), each);
+        return keyIn == null ? null : new Expectation.StickyArms(keyIn, users, each);
+    }
+
+    /** A pool of the lesson so far in the string field {@code field} of {@code n}. */
+    private String pool(JsonNode n, String path, String field) {
+        String at = child(path, field);
+        String name = json.string(n.get(field), at);
+        if (name == null || json.refuse(at, pools.contains(name) ? null : "no such pool in the lesson, one of "
+                + String.join(", ", pools), name)) {
+            return null;
+        }
+        return name;
+    }
+
+    /** The optional {@code class} beside a traffic figure: a class the lesson's traffic sends. */
+    private String requestClass(JsonNode n, String path) {
+        String c = optional(n, path, CLASS, json::string);
+        if (c != null && json.refuse(child(path, CLASS), classes.contains(c) ? null : classes.isEmpty()
+                ? "no traffic of the lesson so far sends classes" : "no traffic of the lesson so far sends this class,"
+                + " one of " + String.join(", ", classes), c)) {
+            return null;
+        }
+        return c;
     }
 
     private Expectation breaker(JsonNode n, String path) {

@@ -23,6 +23,12 @@ interface Figures {
      */
     List<TrafficAnswer> answers();
 
+    /** How the current traffic run's requests ended so far, in the order their ends came. */
+    List<TrafficAnswer> runAnswers();
+
+    /** Requests the lesson's traffic sent since the step began, answered or not yet. */
+    long sentSinceStepStart();
+
     /** The lesson's current traffic run so far, or null when none was started. */
     TrafficSnapshot traffic();
 
@@ -33,6 +39,21 @@ interface Figures {
 
     /** The breaker transitions of {@code backend} seen since the step began, oldest first. */
     List<EngineEvent> breakerEvents(String backend);
+
+    /** The engine's events of {@code type} ({@code guard}, {@code split}) seen since the step began, oldest first. */
+    List<EngineEvent> events(String type);
+
+    /**
+     * Requests marked {@code X-Fulcrum-Mirror: 1} the demo backends of {@code pool} received since the step began
+     * (read when it began for a step that has such an expectation, {@link Expectation#countsFromStepStart()}).
+     */
+    long mirroredSinceStepStart(String pool);
+
+    /** The engine's counts of the copies mirrored to {@code pool} since the step began. */
+    EngineState.MirrorCounts mirrorCountsSinceStepStart(String pool);
+
+    /** Requests the engine shed at route {@code route}'s class ceiling (every route's: null) since the step began. */
+    long shedSinceStepStart(Integer route);
 
     /** The backends that answer {@code n} requests sent one after the other, in order ({@code -} for no header). */
     List<String> picks(int n, String path, Map<String, String> headers);

@@ -60,6 +60,9 @@ public final class LessonReader {
         JsonBinder.Shape.of(Action.Remove.class, null).named("backend", "remove"),
         JsonBinder.Shape.of(Action.Add.class, new Action.Add(null, 1, 0, 0)).named("backend", "add"),
         JsonBinder.Shape.of(Action.DemoFault.class, null).named("backend", "demo"),
+        JsonBinder.Shape.of(Action.SetSplit.class, null, "weights").named("route", "split"),
+        JsonBinder.Shape.of(Action.Promote.class, null).named("route", "promote"),
+        JsonBinder.Shape.of(Action.Rollback.class, null).named("route", "rollback"),
     };
 
     static {
@@ -69,6 +72,9 @@ public final class LessonReader {
         ACTIONS.put("remove", Action.Remove.class);
         ACTIONS.put("add", Action.Add.class);
         ACTIONS.put("demo", Action.DemoFault.class);
+        ACTIONS.put("split", Action.SetSplit.class);
+        ACTIONS.put("promote", Action.Promote.class);
+        ACTIONS.put("rollback", Action.Rollback.class);
         for (String verb : List.of("strategy", "traffic", "stopTraffic", "preview", "waitMs", "config")) {
             ACTIONS.put(verb, null);
         }
@@ -81,8 +87,16 @@ public final class LessonReader {
     private final Set<String> demos = new LinkedHashSet<>();
     /** The lesson's own config as written, which a step's config action must leave valid. */
     private JsonNode lessonConfig;
+    /** The config as the steps so far leave it (their config actions merged in), which routes and pools they have. */
+    private JsonNode currentConfig;
+    /** The pool names of the lesson so far ({@code default} and its {@code pools}). */
+    private final Set<String> pools = new LinkedHashSet<>();
+    /** The routes of the lesson so far, as the config the steps so far leave them. */
+    private final List<dev.fulcrum.config.RouteConfig> routes = new ArrayList<>();
+    /** The traffic classes the steps so far send ({@code classes} of a traffic action). */
+    private final Set<String> classes = new LinkedHashSet<>();
     /** A step's expectations and wait, and the small parts of the grammar its actions share. */
-    private final ExpectationReader grammar = new ExpectationReader(json, backends);
+    private final ExpectationReader grammar = new ExpectationReader(json, backends, pools, routes, classes);
 
     private LessonReader() {
     }
@@ -148,7 +162,11 @@ public final class LessonReader {
         String summary = text(root, ConfigProblem.ROOT, "summary");
         JsonNode c = root.get("config");
         lessonConfig = c;
+        currentConfig = c;
         FulcrumConfig config = c == null ? null : config(c);
+        if (config != null) {
+            scope(config);
+        }
         Set<String> sets = new LinkedHashSet<>();
         if (c != null) {
             c.fieldNames().forEachRemaining(sets::add);
@@ -158,6 +176,13 @@ public final class LessonReader {
             json.refuse("steps", "must be an array of at least one step", root.get("steps"));
         }
         return problems.isEmpty() ? new Lesson(name, title, summary, config, sets, steps) : null;
+    }
+
+    /** The pools and routes the steps from here on see: {@code config}'s (pools only grow: a step may name one gone). */
+    private void scope(FulcrumConfig config) {
+        pools.addAll(config.allPools().keySet());
+        routes.clear();
+        routes.addAll(config.routes());
     }
 
     /** The embedded config, through the config package's binder and validator, its paths under {@code config.}. */
@@ -269,6 +294,27 @@ public final class LessonReader {
             }
             json.refuse(child(path, "weight"), Limits.weight(add.weight()), add.weight());
             demoFaults(path, (double) add.latencyMs(), add.errorRate());
+        } else if (a instanceof Action.SetSplit sp) {
+            dev.fulcrum.config.RouteConfig r = splitRoute(sp.route(), at);
+            List<Integer> w = sp.weights();
+            String wp = child(path, "weights");
+            if (w != null && r != null && w.size() != r.split().size()) {
+                json.refuse(wp, "must give one weight per arm of route " + sp.route() + ", " + r.split().size()
+                        + " (" + String.join(", ", r.split().stream().map(dev.fulcrum.config.SplitArmConfig::pool)
+                        .toList()) + ")", n.get("weights"));
+            }
+            if (w != null) {
+                for (int i = 0; i < w.size(); i++) {
+                    json.refuse(JsonBinder.index(wp, i), Limits.splitWeightProblem(w.get(i)), w.get(i));
+                }
+                if (!w.isEmpty() && w.stream().allMatch(x -> x <= 0)) {
+                    json.refuse(wp, "at least one weight must be above 0", n.get("weights"));
+                }
+            }
+        } else if (a instanceof Action.Promote p) {
+            splitRoute(p.route(), at);
+        } else if (a instanceof Action.Rollback r) {
+            splitRoute(r.route(), at);
         } else if (a instanceof Action.DemoFault d) {
             if (present(d.backend(), at)) {
                 json.refuse(at, demos.contains(d.backend()) ? null : "no such demo backend in the lesson", d.backend());
@@ -278,6 +324,17 @@ public final class LessonReader {
                 json.refuse(path, "needs latencyMs, errorRate or down", n);
             }
         }
+    }
+
+    /** Route {@code index} of the lesson so far when it has a split; null after saying why not. */
+    private dev.fulcrum.config.RouteConfig splitRoute(int index, String path) {
+        if (index < 0 || index >= routes.size()) {
+            json.refuse(path, routes.isEmpty() ? "no such route: the lesson has no routes"
+                    : "no such route, the lesson's are 0-" + (routes.size() - 1), index);
+            return null;
+        }
+        dev.fulcrum.config.RouteConfig r = routes.get(index);
+        return json.refuse(path, r.split() == null ? "route " + index + " has no split" : null, index) ? null : r;
     }
 
     private void demoFaults(String path, Double latencyMs, Double errorRate) {
@@ -308,6 +365,13 @@ public final class LessonReader {
                 }
                 return null;
             }
+            try {
+                JsonNode merged = ConfigPatch.merge(currentConfig.deepCopy(), v);
+                scope(ConfigLoader.fromTree(merged));
+                currentConfig = merged;
+            } catch (ConfigException e) {
+                // valid on the lesson's own config, not on top of the steps before: the engine says so when it runs
+            }
         }
         return new Action.Config(v.deepCopy());
     }
@@ -330,7 +394,39 @@ public final class LessonReader {
         json.refuse(child(path, "postShare"), Limits.rate(t.postShare()), t.postShare());
         json.refuse(child(path, "maxConcurrency"), new Range(1, 10_000).problem(t.maxConcurrency()),
                 t.maxConcurrency());
+        trafficClasses(t, n, path);
         return new Action.Traffic(t);
+    }
+
+    /**
+     * A plan's traffic classes: names as a route's {@code class} is named, each weight above 0, and the header they go
+     * in, a header name other than the key's.
+     */
+    private void trafficClasses(TrafficPlan t, JsonNode n, String path) {
+        String hp = child(path, "classHeader");
+        if (t.classes() == null) {
+            json.refuse(hp, t.classHeader() == null ? null : "only with classes", t.classHeader());
+            return;
+        }
+        String cp = child(path, "classes");
+        if (t.classes().isEmpty()) {
+            json.refuse(cp, "must name at least one class", n.get("classes"));
+        }
+        t.classes().forEach((name, w) -> {
+            String at = child(cp, name);
+            if (!json.refuse(at, dev.fulcrum.rules.Limits.ROUTE_CLASS.matcher(name).matches() ? null
+                    : "class name " + dev.fulcrum.rules.Limits.ROUTE_CLASS_RULE, name)
+                    && !json.refuse(at, w != null && w > 0 ? null : "must be a weight above 0", w)) {
+                classes.add(name);
+            }
+        });
+        if (t.classHeader() == null) {
+            json.refuse(hp, "required with classes: the header each request's class is sent in", "missing");
+        } else if (!Limits.TOKEN.matcher(t.classHeader()).matches()) {
+            json.refuse(hp, "must be a header name (a token)", t.classHeader());
+        } else if (t.keyIn() != null && t.keyIn().equalsIgnoreCase("header:" + t.classHeader())) {
+            json.refuse(hp, "must be another header than the key's (keyIn " + t.keyIn() + ")", t.classHeader());
+        }
     }
 
     /** The what-if of §4's preview: exactly one of remove (ids of the lesson), add or weights (ids to weights). */

@@ -73,6 +73,9 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     /** Longest a lesson's run sends in real time, talk included: a lesson left open at a projector stops one day. */
     private static final long MAX_RUN_MS = TimeUnit.MINUTES.toMillis(30);
 
+    /** The engine events a step's expectations read: breaker transitions, guard rollbacks, split changes. */
+    private static final java.util.Set<String> KEPT_EVENTS = java.util.Set.of("breaker", "guard", "split");
+
     private final Lesson lesson;
     private final LessonEngine engine;
     private final EngineClient client;
@@ -103,6 +106,12 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     private int eventMark;
     private Map<String, String> keysBefore = Map.of();
     private EngineClient.Preview preview;
+    /** Where the counters a step counts from stood when it began (empty unless it has such an expectation). */
+    private Map<String, Long> mirroredAtStart = Map.of();
+    private EngineState stateAtStart;
+    /** The run under way when the step began, and how many requests it had sent then. */
+    private TrafficGenerator runAtStart;
+    private long sentAtStart;
 
     /** A runner of {@code lesson} on {@code engine}, which it owns from now on (see {@link #close()}). */
     public LessonRunner(Lesson lesson, LessonEngine engine) {
@@ -122,7 +131,7 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         this.eventSink = sink;
         client.subscribe(e -> {
             List<EngineEvent> to = sink.get();
-            if (to != null && "breaker".equals(e.type())) {
+            if (to != null && KEPT_EVENTS.contains(e.type())) {
                 synchronized (to) {
                     to.add(e);
                 }
@@ -253,6 +262,12 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         preview = null;
         int keys = s.expect().stream().mapToInt(Expectation::keysToRemember).max().orElse(0);
         keysBefore = keys == 0 ? Map.of() : lookups(keys);
+        boolean counts = s.expect().stream().anyMatch(Expectation::countsFromStepStart)
+                || s.waitFor() != null && s.waitFor().condition().countsFromStepStart();
+        mirroredAtStart = counts ? mirroredByBackend() : Map.of();
+        runAtStart = traffic;
+        sentAtStart = runAtStart == null ? 0 : runAtStart.snapshot().sent();
+        stateAtStart = counts ? client.state() : null;
     }
 
     /** Polls the condition until it holds; the failed line when the timeout came first. */
@@ -331,8 +346,8 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         synchronized (runAnswers) {
             runAnswers.clear();
         }
-        TrafficGenerator t = TrafficGenerator.create(plan.settings(proxy)
-                .withDuration(Duration.ofMillis(Math.max(plan.durationMs(), MAX_RUN_MS))), null);
+        TrafficGenerator t = plan.generator(plan.settings(proxy)
+                .withDuration(Duration.ofMillis(Math.max(plan.durationMs(), MAX_RUN_MS))));
         t.onAnswer(a -> {
             synchronized (runAnswers) {
                 runAnswers.add(a);
@@ -415,6 +430,23 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
     }
 
     @Override
+    public long sentSinceStepStart() {
+        TrafficGenerator t = traffic;
+        if (t == null) {
+            return 0;
+        }
+        // a run the step started counts from 0; one it found running, from where it stood
+        return t.snapshot().sent() - (t == runAtStart ? sentAtStart : 0);
+    }
+
+    @Override
+    public List<TrafficAnswer> runAnswers() {
+        synchronized (runAnswers) {
+            return new ArrayList<>(runAnswers);
+        }
+    }
+
+    @Override
     public TrafficSnapshot traffic() {
         TrafficGenerator t = traffic;
         return t == null ? null : t.snapshot();
@@ -446,6 +478,66 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
         synchronized (events) {
             return events.subList(eventMark, events.size()).stream().filter(e -> backend.equals(e.backend())).toList();
         }
+    }
+
+    @Override
+    public List<EngineEvent> events(String type) {
+        synchronized (events) {
+            return events.subList(eventMark, events.size()).stream().filter(e -> type.equals(e.type())).toList();
+        }
+    }
+
+    @Override
+    public long mirroredSinceStepStart(String pool) {
+        java.util.Set<String> members = Expectation.members(client.state(), pool);
+        long n = 0;
+        for (Map.Entry<String, Long> e : mirroredByBackend().entrySet()) {
+            if (members.contains(e.getKey())) {
+                n += e.getValue() - mirroredAtStart.getOrDefault(e.getKey(), 0L);
+            }
+        }
+        return n;
+    }
+
+    /** Copies marked as mirrored each demo backend received since it started. */
+    private Map<String, Long> mirroredByBackend() {
+        Map<String, Long> out = new HashMap<>();
+        client.demoState().forEach((id, d) -> {
+            if (d.get("mirrored") instanceof Number n) {
+                out.put(id, n.longValue());
+            }
+        });
+        return out;
+    }
+
+    @Override
+    public EngineState.MirrorCounts mirrorCountsSinceStepStart(String pool) {
+        EngineState.MirrorCounts now = mirrorCounts(client.state(), pool);
+        EngineState.MirrorCounts then = mirrorCounts(stateAtStart, pool);
+        return new EngineState.MirrorCounts(now.sent() - then.sent(), now.errors() - then.errors(),
+                now.failed() - then.failed(), now.tooLarge() - then.tooLarge(), now.dropped() - then.dropped());
+    }
+
+    private static EngineState.MirrorCounts mirrorCounts(EngineState s, String pool) {
+        EngineState.PoolInfo p = s == null || s.pools() == null ? null : s.pools().get(pool);
+        return p == null || p.mirror() == null ? new EngineState.MirrorCounts(0, 0, 0, 0, 0) : p.mirror();
+    }
+
+    @Override
+    public long shedSinceStepStart(Integer route) {
+        return shed(client.state(), route) - shed(stateAtStart, route);
+    }
+
+    private static long shed(EngineState s, Integer route) {
+        long n = 0;
+        if (s != null && s.routes() != null) {
+            for (EngineState.RouteInfo r : s.routes()) {
+                if (route == null || r.index() == route) {
+                    n += r.shed();
+                }
+            }
+        }
+        return n;
     }
 
     @Override

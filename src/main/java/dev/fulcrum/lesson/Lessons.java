@@ -20,7 +20,10 @@ public final class Lessons {
             "ip-hash-behind-nat",
             "adaptive-and-fastest-response",
             "design-your-own-strategy",
-            "try-it-on-recorded-traffic");
+            "try-it-on-recorded-traffic",
+            "a-canary-at-5-percent",
+            "mirror-before-you-switch",
+            "vip-and-batch-on-one-pool");
 
     private Lessons() {
     }

@@ -11,5 +11,5 @@ import java.util.List;
 public record Show(String view, String backend) {
     /** The views a lesson may name: the window's tabs, as their titles read. */
     public static final List<String> VIEWS = List.of("Backends", "Ring", "Load", "Breakers", "Health", "Strategy",
-            "Events", "Demo faults", "Traffic", "Side by side", "Why this backend");
+            "Events", "Demo faults", "Traffic", "Side by side", "Why this backend", "Routes", "Requests");
 }

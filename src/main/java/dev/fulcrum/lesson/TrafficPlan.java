@@ -24,10 +24,14 @@ import java.time.Duration;
  * @param postShare      the share of requests sent as POST
  * @param seed           seeds the key and method draws
  * @param maxConcurrency requests in flight at most (a send due beyond it is skipped and counted)
+ * @param classes        traffic classes by relative weight, e.g. {@code {"vip": 1, "batch": 9}}, or null: one class
+ * @param classHeader    the header each request's class is sent in, e.g. {@code X-Tier}; required with classes
  */
 record TrafficPlan(double rate, long durationMs, int keys, String distribution, double hotShare, String keyIn,
-                   double postShare, long seed, int maxConcurrency) {
-    static final TrafficPlan DEFAULTS = new TrafficPlan(200, 1000, 100, "uniform", 0.5, "path", 0, 1, 512);
+                   double postShare, long seed, int maxConcurrency, java.util.Map<String, Double> classes,
+                   String classHeader) {
+    static final TrafficPlan DEFAULTS = new TrafficPlan(200, 1000, 100, "uniform", 0.5, "path", 0, 1, 512, null,
+            null);
     static final java.util.List<String> DISTRIBUTIONS = java.util.List.of("uniform", "zipf", "hot");
 
     KeyDistribution keyDistribution() {
@@ -46,9 +50,24 @@ record TrafficPlan(double rate, long durationMs, int keys, String distribution, 
                 .withRequestTimeout(Duration.ofSeconds(5));
     }
 
+    /** The generator for this plan, its classes set (not started). */
+    dev.fulcrum.demo.TrafficGenerator generator(TrafficSettings settings) {
+        dev.fulcrum.demo.TrafficGenerator g = dev.fulcrum.demo.TrafficGenerator.create(settings, null);
+        return classes == null ? g : g.classes(classHeader, classes);
+    }
+
     String describe() {
         return "traffic: " + Bound.number(rate) + " req/s for " + Bound.number(durationMs / 1000.0) + " s, " + keys
                 + " " + distribution + " keys in " + keyIn + (postShare > 0 ? ", " + Math.round(postShare * 100)
-                + "% POST" : "");
+                + "% POST" : "") + (classes == null ? "" : ", classes in " + classHeader + " " + shares());
+    }
+
+    /** Each class's share, e.g. {@code vip 10%, batch 90%}. */
+    private String shares() {
+        double total = classes.values().stream().mapToDouble(Double::doubleValue).sum();
+        StringBuilder b = new StringBuilder();
+        classes.forEach((c, w) -> b.append(b.length() == 0 ? "" : ", ").append(c).append(' ')
+                .append(Bound.number(Math.round(w / total * 1000) / 10.0)).append('%'));
+        return b.toString();
     }
 }

@@ -31,8 +31,21 @@ record WaitFor(Expectation condition, long timeoutMs) {
         }
         if (e instanceof Expectation.Answered a) {
             Bound b = a.bound();
-            return b.lowInclusive() && Double.isInfinite(b.high()) ? Bound.number(b.low()) + " answers"
-                    : "answers " + b.text();
+            String whose = a.requestClass() == null ? "answers" : a.requestClass() + " answers";
+            return b.lowInclusive() && Double.isInfinite(b.high()) ? Bound.number(b.low()) + " " + whose
+                    : whose + " " + b.text();
+        }
+        if (e instanceof Expectation.PoolShare s) {
+            return "share of pool " + s.pool() + " " + s.bound().text();
+        }
+        if (e instanceof Expectation.Event ev) {
+            return ev.happened() ? "a " + ev.type() + " event" : "no " + ev.type() + " event";
+        }
+        if (e instanceof Expectation.Mirrored m) {
+            return "copies mirrored to " + m.pool() + " per request " + m.bound().text();
+        }
+        if (e instanceof Expectation.Shed s) {
+            return "requests shed " + s.bound().text();
         }
         if (e instanceof Expectation.EffectiveWeight w) {
             return "effective weight of " + w.backend() + " " + w.bound().text();

@@ -90,6 +90,43 @@ class ExpectationTest {
         public Map<String, Map<String, Object>> demoState() {
             return Map.of();
         }
+
+        Map<String, Long> mirrored = Map.of();
+        Map<String, EngineState.MirrorCounts> mirrorCounts = Map.of();
+        Map<Integer, Long> shed = Map.of();
+
+        long sent;
+
+        @Override
+        public long sentSinceStepStart() {
+            return sent;
+        }
+
+        @Override
+        public List<TrafficAnswer> runAnswers() {
+            return answers;
+        }
+
+        @Override
+        public List<EngineEvent> events(String type) {
+            return events.stream().filter(e -> e.type().equals(type)).toList();
+        }
+
+        @Override
+        public long mirroredSinceStepStart(String pool) {
+            return mirrored.getOrDefault(pool, 0L);
+        }
+
+        @Override
+        public EngineState.MirrorCounts mirrorCountsSinceStepStart(String pool) {
+            return mirrorCounts.getOrDefault(pool, new EngineState.MirrorCounts(0, 0, 0, 0, 0));
+        }
+
+        @Override
+        public long shedSinceStepStart(Integer route) {
+            return route == null ? shed.values().stream().mapToLong(Long::longValue).sum()
+                    : shed.getOrDefault(route, 0L);
+        }
     }
 
     static TrafficSnapshot traffic(long gets, long posts, Map<Integer, Long> byStatus) {
@@ -189,5 +226,91 @@ class ExpectationTest {
         assertThat(Bound.atMost(0).text()).isEqualTo("at most 0");
         assertThat(Bound.number(0.11234)).isEqualTo("0.112");
         assertThat(Bound.number(312.4)).isEqualTo("312");
+    }
+
+    static EngineState.BackendInfo member(String id, String pool) {
+        return new EngineState.BackendInfo(id, pool, "http://127.0.0.1:1", 1, 1, "UP", "UP", null, 0, 0, 0, 0, 0, 0, 0,
+                false, null, 0, 0, false, Map.of());
+    }
+
+    @Test
+    void aPoolsShareCountsTheAnswersOfItsBackendsAndAClassNarrowsEveryTrafficFigure() {
+        Given f = new Given();
+        f.state = new EngineState("http://x", Map.of(), Map.of(), List.of(), List.of(member("s1", "stable"),
+                member("s2", "stable"), member("c1", "canary")));
+        for (int i = 0; i < 90; i++) {
+            f.answers.add(new TrafficAnswer(0, i % 2 == 0 ? "s1" : "s2", 200, 5_000, "batch"));
+        }
+        for (int i = 0; i < 10; i++) {
+            f.answers.add(new TrafficAnswer(0, "c1", i < 4 ? 503 : 200, 400_000, "vip"));
+        }
+        assertThat(new Expectation.PoolShare("canary", Bound.between(0.05, 0.15), null).check(f)).isEqualTo(
+                Check.of(true, "share of pool canary 0.1 in [0.05, 0.15] (10 of 100 answers)"));
+        assertThat(new Expectation.PoolShare("canary", Bound.atLeast(1), "vip").check(f).text()).isEqualTo(
+                "share of pool canary 1 at least 1 (10 of 10 vip answers)");
+        assertThat(new Expectation.PoolShare("canary", Bound.atLeast(0.5), "batch").check(f).ok()).isFalse();
+        assertThat(new Expectation.Latency("p90", Bound.below(100), "batch").check(f)).isEqualTo(
+                Check.of(true, "p90 of batch 5 ms below 100 ms (90 answers)"));
+        assertThat(new Expectation.Latency("p90", Bound.below(100), "vip").check(f).ok()).isFalse();
+        assertThat(new Expectation.Latency("p90", Bound.below(0.5), "batch", "vip").check(f)).isEqualTo(Check.of(true,
+                "p90 of batch 5 ms over p90 of vip 400 ms: 0.0125 below 0.5 (90 and 10 answers)"));
+        assertThat(new Expectation.Latency("p90", Bound.below(0.5), "vip", "batch").check(f).ok()).isFalse();
+        assertThat(new Expectation.Status(503, Bound.atMost(0), "vip").check(f)).isEqualTo(
+                Check.of(false, "vip answers with status 503 in this traffic run: 4 not at most 0"));
+        assertThat(new Expectation.Answered(Bound.atLeast(10), "vip").check(f).ok()).isTrue();
+        assertThat(new Expectation.Share("c1", Bound.atMost(0), "batch").check(f).ok()).isTrue();
+    }
+
+    @Test
+    void anEventHappenedOrDidNotAndTheLineSaysTheLastOne() {
+        Given f = new Given();
+        assertThat(new Expectation.Event("guard", true).check(f)).isEqualTo(
+                Check.of(false, "no guard event in this step"));
+        assertThat(new Expectation.Event("guard", false).check(f).ok()).isTrue();
+        f.events = List.of(new EngineEvent("guard", "canary", null, "stable=95 canary=5",
+                "canary error rate 0.5 above stable's 0 by more than errorRateAbove 0.1 for 1 s", 0, 0));
+        assertThat(new Expectation.Event("guard", true).check(f)).isEqualTo(Check.of(true, "guard event on route 0:"
+                + " stable=95 canary=5 → canary error rate 0.5 above stable's 0 by more than errorRateAbove 0.1 for 1 s"));
+        assertThat(new Expectation.Event("guard", false).check(f).ok()).isFalse();
+        assertThat(new Expectation.Event("split", true).check(f).ok()).isFalse();
+    }
+
+    @Test
+    void mirroredCopiesArePerRequestSentAndTheMirrorsErrorsPerCopy() {
+        Given f = new Given();
+        f.sent = 500;
+        f.mirrored = Map.of("green", 100L);
+        assertThat(new Expectation.Mirrored("green", Bound.between(0.12, 0.28)).check(f)).isEqualTo(Check.of(true,
+                "copies mirrored to green per request 0.2 in [0.12, 0.28] (100 copies received, 500 requests sent)"));
+        assertThat(new Expectation.Mirrored("blue", Bound.above(0)).check(f).ok()).isFalse();
+        f.mirrorCounts = Map.of("green", new EngineState.MirrorCounts(100, 30, 2, 0, 0));
+        assertThat(new Expectation.MirrorErrors("green", Bound.between(0.15, 0.45)).check(f)).isEqualTo(Check.of(true,
+                "errors of the copies mirrored to green 0.3 in [0.15, 0.45] (30 of 100 copies answered 5xx or not at"
+                        + " all)"));
+        assertThat(new Expectation.MirrorErrors("blue", Bound.atMost(0)).check(f)).isEqualTo(Check.of(false,
+                "errors of the copies mirrored to blue: the engine sent none in this step"));
+    }
+
+    @Test
+    void shedCountsOneRouteOrAll() {
+        Given f = new Given();
+        f.shed = Map.of(1, 40L, 2, 5L);
+        assertThat(new Expectation.Shed(1, Bound.atLeast(40)).check(f)).isEqualTo(
+                Check.of(true, "requests shed by route 1 in this step 40 at least 40"));
+        assertThat(new Expectation.Shed(null, Bound.atMost(40)).check(f).ok()).isFalse();
+    }
+
+    @Test
+    void stickyArmsFailsWhenAUserChangesArmAndWhenEveryUserLandsInOneArm() {
+        Given f = new Given();
+        f.state = new EngineState("http://x", Map.of(), Map.of(), List.of(), List.of(member("s1", "stable"),
+                member("s2", "stable"), member("c1", "canary")));
+        f.picks = List.of("s1", "s2", "s1");
+        Check one = new Expectation.StickyArms("cookie:user", 4, 3).check(f);
+        assertThat(one).isEqualTo(Check.of(false, "4 users by cookie:user, 3 requests each: 4 in stable, none changed"
+                + " arm: every user landed in one arm, so stickiness was not shown"));
+        f.picks = List.of("s1", "c1", "s1");
+        assertThat(new Expectation.StickyArms("cookie:user", 4, 3).check(f)).isEqualTo(Check.of(false,
+                "4 users by cookie:user, 3 requests each: 4 changed arm (k0 went to canary and stable)"));
     }
 }

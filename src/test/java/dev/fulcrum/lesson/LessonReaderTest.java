@@ -69,7 +69,7 @@ class LessonReaderTest {
                 "lesson error: steps[0].say: required (got: missing)",
                 "lesson error: steps[0].waitFor.timeoutMs: required: every wait has a timeout (got: missing)",
                 "lesson error: steps[0].show.view: must be one of Backends, Ring, Load, Breakers, Health, Strategy,"
-                        + " Events, Demo faults, Traffic, Side by side, Why this backend (got: Rings)",
+                        + " Events, Demo faults, Traffic, Side by side, Why this backend, Routes, Requests (got: Rings)",
                 "lesson error: steps[0].expect[0]: needs exactly one bound of between, above, below, atLeast, atMost"
                         + " (got: none)",
                 "lesson error: steps[0].expect[2].is: must be one of CLOSED, OPEN, HALF_OPEN (got: AJAR)");
@@ -128,5 +128,82 @@ class LessonReaderTest {
     void theProblemsAreNotConfigErrors() {
         assertThatThrownBy(() -> LessonReader.parse("[]", "x")).isInstanceOf(LessonException.class)
                 .hasMessage("lesson error: $: must be a JSON object (got: [])");
+    }
+
+    /** Two pools, a split route 0 (stable, canary) and a plain route 1. */
+    static final String SPLIT_CONFIG = "{\"pools\": {\"stable\": {\"demoBackends\": [{\"id\": \"s1\", \"port\": 0}]},"
+            + " \"canary\": {\"demoBackends\": [{\"id\": \"c1\", \"port\": 0}]}}, \"routes\": [{\"pathPrefix\": \"/\","
+            + " \"split\": [{\"pool\": \"stable\", \"weight\": 95}, {\"pool\": \"canary\", \"weight\": 5}],"
+            + " \"stickyBy\": \"cookie:user\"}, {\"pathPrefix\": \"/admin\", \"pool\": \"stable\"}]}";
+
+    static String splitLesson(String steps) {
+        return "{\"title\": \"t\", \"summary\": \"s\", \"config\": " + SPLIT_CONFIG + ", \"steps\": " + steps + "}";
+    }
+
+    @Test
+    void splitActionsNameARouteWithASplitAndOneWeightPerArm() {
+        Lesson l = LessonReader.parse(splitLesson("[{\"say\": \"a\", \"do\": [{\"split\": 0, \"weights\": [90, 10]},"
+                + " {\"promote\": 0}, {\"rollback\": 0}], \"expect\": [{\"event\": \"split\", \"happened\": true},"
+                + " {\"poolShare\": \"canary\", \"between\": [0.05, 0.15]}, {\"stickyArms\": \"cookie:user\","
+                + " \"keys\": 50}]}]"), "x");
+        Step s = l.steps().get(0);
+        assertThat(s.actionLines()).containsExactly("split of route 0 to 90/10",
+                "promote route 0 (every user to its last arm)", "roll back route 0 (every user to its first arm)");
+        assertThat(s.expect()).containsExactly(new Expectation.Event("split", true),
+                new Expectation.PoolShare("canary", Bound.between(0.05, 0.15), null),
+                new Expectation.StickyArms("cookie:user", 50, 3));
+        assertThat(problems(splitLesson("[{\"say\": \"a\", \"do\": [{\"split\": 0, \"weights\": [90, 5, 5]},"
+                + " {\"split\": 1, \"weights\": [1, 2]}, {\"promote\": 7}, {\"split\": 0, \"weights\": [0, 0]},"
+                + " {\"split\": 0, \"weights\": [2000, 1]}, {\"rollback\": \"0\"}]}]"))).containsExactly(
+                "lesson error: steps[0].do[0].weights: must give one weight per arm of route 0, 2 (stable, canary)"
+                        + " (got: [90,5,5])",
+                "lesson error: steps[0].do[1].split: route 1 has no split (got: 1)",
+                "lesson error: steps[0].do[2].promote: no such route, the lesson's are 0-1 (got: 7)",
+                "lesson error: steps[0].do[3].weights: at least one weight must be above 0 (got: [0,0])",
+                "lesson error: steps[0].do[4].weights[0]: must be between 0 and 1000 (got: 2000)",
+                "lesson error: steps[0].do[5].rollback: must be an integer (got: \"0\")");
+    }
+
+    @Test
+    void trafficClassesGoInAHeaderAndAFigureNamesOneOfThem() {
+        Lesson l = LessonReader.parse(splitLesson("[{\"say\": \"a\", \"do\": [{\"traffic\": {\"rate\": 100,"
+                + " \"durationMs\": 500, \"classes\": {\"vip\": 1, \"batch\": 3}, \"classHeader\": \"X-Tier\"}}],"
+                + " \"waitFor\": {\"answers\": 20, \"class\": \"vip\", \"timeoutMs\": 1000},"
+                + " \"expect\": [{\"p90\": {\"below\": 0.5}, \"class\": \"vip\", \"versus\": \"batch\"}, {\"status\": 503, \"atLeast\": 1,"
+                + " \"class\": \"batch\"}, {\"shed\": {\"atLeast\": 1}, \"route\": 1}]}]"), "x");
+        Step s = l.steps().get(0);
+        assertThat(s.actionLines()).containsExactly(
+                "traffic: 100 req/s for 0.5 s, 100 uniform keys in path, classes in X-Tier vip 25%, batch 75%");
+        assertThat(s.waitLine()).isEqualTo("wait up to 1 s for 20 vip answers");
+        assertThat(s.expect()).containsExactly(new Expectation.Latency("p90", Bound.below(0.5), "vip", "batch"),
+                new Expectation.Status(503, Bound.atLeast(1), "batch"), new Expectation.Shed(1, Bound.atLeast(1)));
+        assertThat(problems(splitLesson("[{\"say\": \"a\", \"do\": [{\"traffic\": {\"rate\": 100,"
+                + " \"durationMs\": 500, \"classes\": {\"VIP\": 1, \"batch\": 0}}}, {\"traffic\": {\"rate\": 100,"
+                + " \"durationMs\": 500, \"classHeader\": \"X-Tier\"}}], \"expect\": [{\"p90\": {\"below\": 100},"
+                + " \"class\": \"gold\"}, {\"poolShare\": \"green\", \"atLeast\": 1}, {\"mirrored\": \"canary\"},"
+                + " {\"event\": \"deploy\", \"happened\": true}, {\"shed\": {\"atLeast\": 1}, \"route\": 2},"
+                + " {\"stickyArms\": \"ip\"}]}]"))).containsExactly(
+                "lesson error: steps[0].do[0].traffic.classes.VIP: class name must match [a-z][a-z0-9_-]{0,31} (got: VIP)",
+                "lesson error: steps[0].do[0].traffic.classes.batch: must be a weight above 0 (got: 0)",
+                "lesson error: steps[0].do[0].traffic.classHeader: required with classes: the header each request's class is"
+                        + " sent in (got: missing)",
+                "lesson error: steps[0].do[1].traffic.classHeader: only with classes (got: X-Tier)",
+                "lesson error: steps[0].expect[0].class: no traffic of the lesson so far sends classes (got: gold)",
+                "lesson error: steps[0].expect[1].poolShare: no such pool in the lesson, one of default, stable, canary"
+                        + " (got: green)",
+                "lesson error: steps[0].expect[2]: needs exactly one bound of between, above, below, atLeast, atMost"
+                        + " (got: none)",
+                "lesson error: steps[0].expect[3].event: must be one of guard, split (got: deploy)",
+                "lesson error: steps[0].expect[4].route: no such route, the lesson's are 0-1 (got: 2)",
+                "lesson error: steps[0].expect[5].stickyArms: must be cookie:NAME or header:NAME, where the route's"
+                        + " stickyBy reads the user (got: ip)");
+    }
+
+    @Test
+    void aConfigActionChangesTheRoutesLaterStepsName() {
+        String noSplit = "{\"config\": {\"routes\": [{\"pathPrefix\": \"/\", \"pool\": \"stable\"}]}}";
+        assertThat(problems(splitLesson("[{\"say\": \"a\", \"do\": [" + noSplit + "]},"
+                + " {\"say\": \"b\", \"do\": [{\"promote\": 0}]}]"))).containsExactly(
+                "lesson error: steps[1].do[0].promote: route 0 has no split (got: 0)");
     }
 }

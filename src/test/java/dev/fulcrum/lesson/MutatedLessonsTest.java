@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -68,5 +69,47 @@ class MutatedLessonsTest {
                 + held);
         assertThat(failed.size()).as("lessons that fail on a config that teaches nothing; held: " + held)
                 .isGreaterThanOrEqualTo(Lessons.SHIPPED.size() * 8 / 10);
+    }
+
+    /** Removes {@code field} from every object of {@code n}, the config's and its patches' alike. */
+    static void strip(JsonNode n, String field) {
+        if (n instanceof ObjectNode o) {
+            o.remove(field);
+        }
+        n.forEach(c -> strip(c, field));
+    }
+
+    /** Sets {@code mirror.percent} to 0 wherever a route mirrors. */
+    static void noMirror(JsonNode n) {
+        if (n instanceof ObjectNode o && o.get("mirror") instanceof ObjectNode m) {
+            m.put("percent", 0);
+        }
+        n.forEach(MutatedLessonsTest::noMirror);
+    }
+
+    /**
+     * Each lesson about routes fails, at the expectation that shows what it teaches, once the one thing it teaches is
+     * taken out: without the guard nothing rolls the bad canary back; with the mirror at 0 percent green gets no
+     * copies; without the batch ceiling nothing is shed.
+     */
+    @Test
+    void eachRoutingLessonFailsWithoutWhatItTeaches() throws IOException {
+        Map<String, java.util.function.Consumer<JsonNode>> mutations = new java.util.LinkedHashMap<>();
+        mutations.put("a-canary-at-5-percent", t -> strip(t, "guard"));
+        mutations.put("mirror-before-you-switch", MutatedLessonsTest::noMirror);
+        mutations.put("vip-and-batch-on-one-pool", t -> strip(t, "maxInFlightPerBackend"));
+        Map<String, String> expectedFailure = Map.of("a-canary-at-5-percent", "for a guard event",
+                "mirror-before-you-switch", "copies mirrored to green", "vip-and-batch-on-one-pool", "requests shed");
+        for (Map.Entry<String, java.util.function.Consumer<JsonNode>> m : mutations.entrySet()) {
+            JsonNode tree;
+            try (InputStream in = getClass().getClassLoader().getResourceAsStream(Lessons.resource(m.getKey()))) {
+                tree = JSON.readTree(in);
+            }
+            m.getValue().accept(tree);
+            LessonCheck.Outcome o = LessonCheck.check(LessonReader.fromTree(tree, m.getKey()), true, line -> { });
+            String first = o.lines().stream().filter(l -> l.contains(": FAILED: ")).findFirst().orElse("all held");
+            System.out.println(m.getKey() + " without what it teaches (" + o.millis() + " ms): " + first);
+            assertThat(first).as(m.getKey()).contains(": FAILED: ").contains(expectedFailure.get(m.getKey()));
+        }
     }
 }
