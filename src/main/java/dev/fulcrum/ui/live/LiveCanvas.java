@@ -57,6 +57,14 @@ final class LiveCanvas extends Canvas {
     }
 
     void draw(StageLayout l, List<Flight> flights, double now, String strategy, String[] laneLabels) {
+        draw(l, flights, now, strategy, laneLabels, null);
+    }
+
+    /**
+     * With {@code fanOut} (routes that split or mirror), each pool's group is framed under its label, and an edge
+     * from the proxy to each group carries its share and rate (a mirror's dashed); a mirrored copy is a ring.
+     */
+    void draw(StageLayout l, List<Flight> flights, double now, String strategy, String[] laneLabels, FanOut fanOut) {
         GraphicsContext g = getGraphicsContext2D();
         double w = getWidth();
         double h = getHeight();
@@ -79,6 +87,10 @@ final class LiveCanvas extends Canvas {
             StageLayout.Point to = e.getValue().entry();
             g.setStroke(Palette.of(e.getKey()).deriveColor(0, 1, 1, 0.45));
             g.strokeLine(l.proxyOut().x(), l.proxyOut().y(), to.x(), to.y());
+        }
+
+        if (fanOut != null) {
+            drawFanOut(g, l, fanOut, ink, faint);
         }
 
         // clients
@@ -118,6 +130,14 @@ final class LiveCanvas extends Canvas {
             Color c = COLOURS.get(f.kind());
             double alpha = pos.fading() ? Math.max(0.15, 1 - pos.progress()) : 0.92;
             double r = (f.count() > 1 ? 5.5 : 4.5) * Math.sqrt(textScale);
+            if (f.mirror()) {
+                // a copy: a ring of its outcome's colour, so it never reads as a client's request
+                double a = pos.fading() ? Math.max(0.1, 1 - pos.progress()) : 0.92;
+                g.setStroke(c.deriveColor(0, 1, 1, a));
+                g.setLineWidth(2);
+                g.strokeOval(pos.x() - r, pos.y() - r, 2 * r, 2 * r);
+                continue;
+            }
             g.setFill(c.deriveColor(0, 1, 1, alpha));
             g.fillOval(pos.x() - r, pos.y() - r, 2 * r, 2 * r);
             if (f.refused() && pos.fading()) {
@@ -127,5 +147,64 @@ final class LiveCanvas extends Canvas {
                 g.strokeOval(pos.x() - ring, pos.y() - ring, 2 * ring, 2 * ring);
             }
         }
+    }
+
+    /** Group frames with their labels, then each edge from the proxy to its group with its two lines of figures. */
+    private void drawFanOut(GraphicsContext g, StageLayout l, FanOut fanOut, Color ink, Color faint) {
+        Color muted = dark ? Color.web("#9aa3b2") : Color.web("#5b6270");
+        g.setFont(Font.font(null, FontWeight.BOLD, 11 * textScale));
+        g.setTextAlign(TextAlignment.LEFT);
+        for (FanOut.Group grp : fanOut.groups()) {
+            StageLayout.Box b = l.groups().get(grp.pool());
+            if (b == null) {
+                continue;
+            }
+            g.setStroke(faint);
+            g.setLineWidth(1.2);
+            if (grp.mirror()) {
+                g.setLineDashes(5, 4);
+            }
+            g.strokeRoundRect(b.x(), b.y(), b.w(), b.h(), 10, 10);
+            g.setLineDashes();
+            g.setFill(ink);
+            g.fillText(fit(grp.label(), b.w() - 12, 11 * textScale), b.x() + 6, b.y() + 14 * Math.min(1.3, textScale));
+        }
+        // edges: one per arm or mirror, to the middle of its group's left side, labelled just before the group
+        java.util.Map<String, Integer> perGroup = new java.util.HashMap<>();
+        g.setFont(Font.font(null, FontWeight.NORMAL, 10.5 * textScale));
+        g.setTextAlign(TextAlignment.RIGHT);
+        double lineH = 13 * textScale;
+        for (FanOut.Edge e : fanOut.edges()) {
+            StageLayout.Box b = l.groups().get(e.pool());
+            if (b == null) {
+                continue;
+            }
+            int k = perGroup.merge(e.pool(), 1, Integer::sum) - 1;
+            double ty = b.y() + b.h() / 2;
+            g.setStroke(e.mirror() ? muted : ink.deriveColor(0, 1, 1, 0.55));
+            g.setLineWidth(e.mirror() ? 1.5 : 2.5);
+            if (e.mirror()) {
+                g.setLineDashes(6, 5);
+            }
+            g.strokeLine(l.proxyOut().x(), l.proxyOut().y(), b.x(), ty);
+            g.setLineDashes();
+            double x = b.x() - 6;
+            // on the side of the line away from the proxy's level, so the line coming in does not cross the text
+            boolean below = ty > l.proxyOut().y() + 1;
+            double y = below ? ty + 4 + lineH + k * 2.2 * lineH : ty - 6 - lineH - k * 2.2 * lineH;
+            double room = b.x() - l.proxyOut().x() - 12;
+            g.setFill(e.mirror() ? muted : ink);
+            g.fillText(fit(e.line1(), room, 10.5 * textScale), x, y);
+            if (!e.line2().isEmpty()) {
+                g.fillText(fit(e.line2(), room, 10.5 * textScale), x, y + lineH);
+            }
+        }
+        g.setTextAlign(TextAlignment.CENTER);
+    }
+
+    /** {@code text}, cut with an ellipsis to about {@code width} at a font of {@code size} (an average glyph's width). */
+    static String fit(String text, double width, double size) {
+        int max = (int) Math.max(4, width / (size * 0.56));
+        return text.length() <= max ? text : text.substring(0, max - 1) + "\u2026";
     }
 }
