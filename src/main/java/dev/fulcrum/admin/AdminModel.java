@@ -12,6 +12,12 @@ import dev.fulcrum.engine.KeySpacePreview;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.PoolSnapshot;
 import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.routing.ArmStats;
+import dev.fulcrum.engine.routing.CanaryGuard;
+import dev.fulcrum.engine.routing.Mirror;
+import dev.fulcrum.engine.routing.RouteMatch;
+import dev.fulcrum.engine.routing.Split;
+import dev.fulcrum.engine.routing.ValueMatcher;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.SystemClock;
 import java.math.BigInteger;
@@ -62,10 +68,19 @@ public final class AdminModel {
             pj.put("pluginFailures", p.pluginFailures().values().stream().mapToLong(Long::longValue).sum());
             pools.put(p.name(), pj);
         }
+        Router router = engine.router();
+        mirrorCounts(router).forEach((pool, c) -> {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> pj = (Map<String, Object>) pools.get(pool);
+            if (pj != null) {
+                pj.put("mirror", countsJson(c));
+            }
+        });
         out.put("pools", pools);
+        // in the order they are tried, as before; each names its place as written
         List<Map<String, Object>> routes = new ArrayList<>();
-        for (Router.Route r : engine.router().routes()) {
-            routes.add(Map.of("pathPrefix", r.pathPrefix(), "pool", r.pool(), "stripPrefix", r.stripPrefix()));
+        for (Router.Route r : router.routes()) {
+            routes.add(route(r));
         }
         out.put("routes", routes);
         Map<String, Backend> live = new LinkedHashMap<>();
@@ -107,6 +122,152 @@ public final class AdminModel {
             }
         }
         return out;
+    }
+
+    /**
+     * One route as {@code GET /api/state} lists it and the split endpoints answer ({@link EngineState.RouteInfo}):
+     * what it matches and sends to, its class, strategy and ceiling, each arm of its split now with its figures over
+     * the last minute, its mirror with the copies' counts, its guard with its state, and the requests it shed.
+     */
+    public static Map<String, Object> route(Router.Route r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("index", r.index());
+        m.put("pathPrefix", r.pathPrefix());
+        m.put("pool", r.pool());
+        m.put("stripPrefix", r.stripPrefix());
+        m.put("match", matchJson(r.match()));
+        m.put("class", r.routeClass());
+        m.put("strategy", r.strategy() == null ? null : strategyJson(r.strategy().spec()));
+        m.put("maxInFlightPerBackend", r.ceiling() == null ? null : r.ceiling().max());
+        Router.Route.Arms arms = r.arms();
+        m.put("split", arms == null ? null : armsJson(arms));
+        m.put("stickyBy", arms == null ? null : arms.split().stickyBy().toString());
+        Mirror mirror = r.mirror();
+        if (mirror == null) {
+            m.put("mirror", null);
+        } else {
+            Map<String, Object> mj = new LinkedHashMap<>();
+            mj.put("pool", mirror.pool());
+            mj.put("percent", mirror.percent());
+            mj.put("maxBodyBytes", mirror.maxBodyBytes());
+            mj.putAll(countsJson(mirror.counts()));
+            m.put("mirror", mj);
+        }
+        CanaryGuard guard = r.guard();
+        if (guard == null) {
+            m.put("guard", null);
+        } else {
+            CanaryGuard.Status st = guard.status();
+            Map<String, Object> gj = new LinkedHashMap<>();
+            gj.put("arm", guard.arm());
+            gj.put("errorRateAbove", guard.errorRateAbove());
+            gj.put("p99AboveBaselineBy", guard.p99AboveBaselineBy());
+            gj.put("minRequests", guard.minRequests());
+            gj.put("forMs", guard.forMs());
+            gj.put("state", st.state());
+            gj.put("since", st.sinceMillis());
+            gj.put("reason", st.reason());
+            m.put("guard", gj);
+        }
+        m.put("shed", r.ceiling() == null ? 0L : r.ceiling().shedCount());
+        return m;
+    }
+
+    /**
+     * Each arm: its weight and configured share now, and over the last minute its share of the route's requests
+     * measured (0 while the route had none), its requests, errors, rate, error rate, p50 and p99.
+     */
+    private static List<Map<String, Object>> armsJson(Router.Route.Arms arms) {
+        Split split = arms.split();
+        ArmStats.Figures[] figures = new ArmStats.Figures[split.arms().size()];
+        long all = 0;
+        for (int i = 0; i < figures.length; i++) {
+            figures[i] = arms.stats()[i].figures();
+            all += figures[i].requests();
+        }
+        List<Map<String, Object>> out = new ArrayList<>(figures.length);
+        for (int i = 0; i < figures.length; i++) {
+            ArmStats.Figures f = figures[i];
+            Map<String, Object> a = new LinkedHashMap<>();
+            a.put("pool", split.arms().get(i).pool());
+            a.put("weight", split.arms().get(i).weight());
+            a.put("share", round(split.share(i)));
+            a.put("measuredShare", all == 0 ? 0.0 : round((double) f.requests() / all));
+            a.put("requests", f.requests());
+            a.put("errors", f.errors());
+            a.put("rps", round(f.rps()));
+            a.put("errorRate", round(f.errorRate()));
+            a.put("p50Ms", round(f.p50Ms()));
+            a.put("p99Ms", round(f.p99Ms()));
+            out.add(a);
+        }
+        return out;
+    }
+
+    /**
+     * A route's {@code match} in the config's words (docs/REFERENCE.md §2.1), from the engine's matcher: host, method,
+     * headers, cookies and query, each value an exact text or {@code {"prefix"|"regex"|"present"|"absent"}}; the path
+     * prefix is the route's own {@code pathPrefix}. Null for a route that matches on its path prefix alone.
+     */
+    static Map<String, Object> matchJson(RouteMatch match) {
+        if (match.prefixOnly()) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (match.host() != null) {
+            m.put("host", valueJson(match.host(), true));
+        }
+        if (!match.methods().isEmpty()) {
+            m.put("method", List.copyOf(new java.util.TreeSet<>(match.methods())));
+        }
+        putNamed(m, "headers", match.headers());
+        putNamed(m, "cookies", match.cookies());
+        putNamed(m, "query", match.query());
+        return m;
+    }
+
+    private static void putNamed(Map<String, Object> m, String field, List<RouteMatch.Named> named) {
+        if (named.isEmpty()) {
+            return;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (RouteMatch.Named n : named) {
+            out.put(n.name(), valueJson(n.matcher(), false));
+        }
+        m.put(field, out);
+    }
+
+    /** An exact value as its text, another condition as a one-field object; a host's regex without its (?i). */
+    private static Object valueJson(ValueMatcher v, boolean host) {
+        return switch (v.kind()) {
+            case EXACT -> v.text();
+            case PREFIX -> Map.of("prefix", v.text());
+            case REGEX -> Map.of("regex", host && v.text().startsWith("(?i)") ? v.text().substring(4) : v.text());
+            case PRESENT -> Map.of("present", true);
+            case ABSENT -> Map.of("absent", true);
+        };
+    }
+
+    /** The copies each mirror pool received, summed over the routes mirroring to it; pools mirrored to by none absent. */
+    static Map<String, Mirror.Counts> mirrorCounts(Router router) {
+        Map<String, Mirror.Counts> out = new LinkedHashMap<>();
+        for (Router.Route r : router.written()) {
+            Mirror mirror = r.mirror();
+            if (mirror != null) {
+                out.merge(mirror.pool(), mirror.counts(), Mirror.Counts::plus);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> countsJson(Mirror.Counts c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sent", c.sent());
+        m.put("errors", c.errors());
+        m.put("failed", c.failed());
+        m.put("tooLarge", c.tooLarge());
+        m.put("dropped", c.dropped());
+        return m;
     }
 
     /** The requests answered since the engine started, each once whatever its attempts, and the errors among them. */

@@ -8,6 +8,10 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineException;
 import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.routing.Split;
+import dev.fulcrum.config.SplitArmConfig;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.config.ConfigValidator;
@@ -115,6 +119,17 @@ public final class AdminServer implements AutoCloseable {
                     json(ex, 202, Map.of("id", param(ex, "id"), "state", "DRAINING"));
                 }));
         route.add("PUT", "/api/strategy", blocking(this::setStrategy));
+        route.add("PUT", "/api/routes/{index}/split", blocking(this::setSplit));
+        route.add("POST", "/api/routes/{index}/promote", blocking(ex -> {
+                    int index = routeIndex(ex);
+                    engine.promote(index);
+                    json(ex, 200, routeJson(index));
+                }));
+        route.add("POST", "/api/routes/{index}/rollback", blocking(ex -> {
+                    int index = routeIndex(ex);
+                    engine.rollback(index);
+                    json(ex, 200, routeJson(index));
+                }));
         route.add("GET", "/api/ring", blocking(this::ring));
         route.add("GET", "/api/ring/lookup", blocking(this::lookup));
         route.add("POST", "/api/ring/preview", blocking(this::preview));
@@ -470,6 +485,65 @@ public final class AdminServer implements AutoCloseable {
         json(ex, 200, AdminModel.strategyJson(p.snapshot().spec()));
     }
 
+    // ---------------------------------------------------------------- routes
+
+    /** {@code PUT /api/routes/{index}/split}: the body is the split list, bound as a config's {@code split} is. */
+    private record SplitBody(List<SplitArmConfig> split) {
+    }
+
+    private static final JsonBinder.Shape<SplitBody> SPLIT_BODY = JsonBinder.Shape.of(SplitBody.class, null, "split");
+
+    private void setSplit(HttpServerExchange ex) throws IOException {
+        int index = routeIndex(ex);
+        json(ex, 200, setSplit(engine, index, body(ex)));
+    }
+
+    /**
+     * Reads {@code body}, the split list ({@code [{"pool":"stable","weight":90},{"pool":"canary","weight":10}]}), by the
+     * config's rules with each value named from {@code split} ({@code split[1].weight: must be an integer (got:
+     * "x")}), sets it on route {@code index} and answers the route. The engine checks the arms against the route's.
+     */
+    private static Map<String, Object> setSplit(Engine engine, int index, String body) {
+        if (body == null || body.isBlank()) {
+            throw new EngineException(400, "split: must be an array (got: empty body)");
+        }
+        ObjectNode wrapped = Json.MAPPER.createObjectNode();
+        wrapped.set("split", Json.value(body));
+        SplitBody b = Json.bind(wrapped, SPLIT_BODY);
+        engine.setSplit(index, arms(b.split()));
+        return routeJson(engine, index);
+    }
+
+    private static List<Split.Arm> arms(List<SplitArmConfig> split) {
+        return split.stream().map(a -> new Split.Arm(a.pool(), a.weight())).toList();
+    }
+
+    /** The {@code {index}} of a route's path: a number, or 404 as for a route that is not there. */
+    private int routeIndex(HttpServerExchange ex) {
+        return routeIndex(param(ex, "index"));
+    }
+
+    private static int routeIndex(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new EngineException(404, "route: no such route (got: " + text + ")");
+        }
+    }
+
+    private Map<String, Object> routeJson(int index) {
+        return routeJson(engine, index);
+    }
+
+    /** Route {@code index} as {@code GET /api/state} lists it. */
+    private static Map<String, Object> routeJson(Engine engine, int index) {
+        Router.Route r = engine.router().route(index);
+        if (r == null) {
+            throw new EngineException(404, "route: no such route (got: " + index + ")");
+        }
+        return AdminModel.route(r);
+    }
+
     // ---------------------------------------------------------------- ring
 
     private void ring(HttpServerExchange ex) {
@@ -544,6 +618,7 @@ public final class AdminServer implements AutoCloseable {
     @Override
     public void close() {
         events.close();
+        metrics.close();
         feeds.forEach(RequestFeed::close);
         eventThreads.shutdown();
         if (server != null) {

@@ -118,6 +118,9 @@ final class EventStream {
         m.put("from", e.from());
         m.put("to", e.to());
         m.put("at", e.at());
+        if (e.route() != null) {
+            m.put("route", e.route());
+        }
         return "event: " + e.type() + "\ndata: " + Json.write(m) + "\n\n";
     }
 

@@ -246,6 +246,22 @@ public final class HttpEngineClient implements EngineClient {
         send("PUT", "/api/demo/" + segment(id), body);
     }
 
+    /** {@code PUT /api/routes/{route}/split} with the arms in the route's order. */
+    @Override
+    public void setSplit(int route, List<dev.fulcrum.engine.routing.Split.Arm> arms) {
+        send("PUT", "/api/routes/" + route + "/split", arms);
+    }
+
+    @Override
+    public void promote(int route) {
+        send("POST", "/api/routes/" + route + "/promote", null);
+    }
+
+    @Override
+    public void rollback(int route) {
+        send("POST", "/api/routes/" + route + "/rollback", null);
+    }
+
     /**
      * The remote engine's breaker thresholds, from its running config (GET /api/config), or null when it does not
      * give a readable one: the window's Breakers tab then shows the rates without "opens at".
@@ -431,7 +447,9 @@ public final class HttpEngineClient implements EngineClient {
                         SystemClock.currentTimeMillis());
             }
             long at = n.hasNonNull("at") ? n.get("at").asLong() : SystemClock.currentTimeMillis();
-            return new EngineEvent(type, text(n, "pool"), text(n, "backend"), text(n, "from"), text(n, "to"), at);
+            Integer route = n.hasNonNull("route") ? n.get("route").asInt() : null;
+            return new EngineEvent(type, text(n, "pool"), text(n, "backend"), text(n, "from"), text(n, "to"), at,
+                    route);
         } catch (IOException e) {
             throw new UncheckedIOException("event stream: not a JSON event (got: " + Json.abbreviate(data) + ")", e);
         }

@@ -200,6 +200,21 @@ public final class InProcessEngineClient implements EngineClient {
     }
 
     @Override
+    public void setSplit(int route, List<dev.fulcrum.engine.routing.Split.Arm> arms) {
+        engine.setSplit(route, arms);
+    }
+
+    @Override
+    public void promote(int route) {
+        engine.promote(route);
+    }
+
+    @Override
+    public void rollback(int route) {
+        engine.rollback(route);
+    }
+
+    @Override
     public void close() {
         for (Consumer<EngineEvent> l : listeners) {
             engine.unsubscribe(l);

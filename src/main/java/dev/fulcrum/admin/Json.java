@@ -60,9 +60,24 @@ public final class Json {
         if (body == null || body.isBlank()) {
             throw new EngineException(400, "body: must be a JSON object (got: empty body)");
         }
-        JsonNode n;
+        JsonNode n = value(body);
+        if (n == null || !n.isObject()) {
+            throw new EngineException(400, "body: must be a JSON object (got: " + abbreviate(body) + ")");
+        }
+        return n;
+    }
+
+    /**
+     * Parses a body of any one JSON value (a list, for {@code PUT /api/routes/{index}/split}), as strictly as
+     * {@link #object(String)}: a field given twice or text after the value is refused in its words; an empty body is
+     * {@code body: must be JSON (got: empty body)}.
+     */
+    public static JsonNode value(String body) {
+        if (body == null || body.isBlank()) {
+            throw new EngineException(400, "body: must be JSON (got: empty body)");
+        }
         try {
-            n = MAPPER.readTree(body);
+            return MAPPER.readTree(body);
         } catch (Exception e) {
             ConfigProblem duplicate = e instanceof JsonProcessingException j ? JsonBinder.duplicate(j, body) : null;
             if (duplicate != null) {
@@ -70,10 +85,6 @@ public final class Json {
             }
             throw new EngineException(400, "body: not valid JSON (got: " + abbreviate(body) + ")");
         }
-        if (n == null || !n.isObject()) {
-            throw new EngineException(400, "body: must be a JSON object (got: " + abbreviate(body) + ")");
-        }
-        return n;
     }
 
     /**

@@ -4,9 +4,15 @@ import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.breaker.CircuitBreaker;
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.routing.ArmStats;
+import dev.fulcrum.engine.routing.Mirror;
+import dev.fulcrum.engine.routing.Split;
 import dev.fulcrum.proxy.RequestListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -16,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * {@code GET /metrics} through Micrometer's Prometheus registry: {@code fulcrum_requests_total{backend,code}},
@@ -23,7 +31,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code fulcrum_backend_attempts_total{backend}}, {@code fulcrum_backend_attempt_failures_total{backend}},
  * {@code fulcrum_breaker_state{backend,state}}, {@code fulcrum_request_duration_seconds} and
  * {@code fulcrum_backend_connections_opened_total} (divided by the requests, how well backend connections are
- * reused: near 0 means kept alive).
+ * reused: near 0 means kept alive); for the routes (docs/REFERENCE.md §2.1): {@code
+ * fulcrum_route_requests_total{route,arm,class}} (a split route's client requests per arm),
+ * {@code fulcrum_split_weight{route,arm}}, {@code fulcrum_route_shed_total{route,class}} (a route with a class
+ * ceiling), {@code fulcrum_mirror_requests_total{pool,outcome}} and {@code fulcrum_mirror_skipped_total{pool,reason}}
+ * (a mirror pool's copies, summed over the routes mirroring to it) and {@code fulcrum_guard_rollbacks_total{route}}
+ * (a guarded route).
  *
  * <p>The request path touches only pre-built counters found through one map lookup; per-backend gauges
  * are (re)registered when scraped, so backends that come and go are followed without work per request.
@@ -40,9 +53,22 @@ final class Metrics implements RequestListener {
     private volatile java.util.function.LongSupplier connectionsOpened;
     /** The (pool, plugin strategy) pairs with a failure counter registered, as "pool\u0000strategy". */
     private final Set<String> pluginCounted = ConcurrentHashMap.newKeySet();
+    /** The routes' and mirror pools' series registered, by name and tags; dropped when what they read is gone. */
+    private final Map<String, Meter> routeMeters = new ConcurrentHashMap<>();
+    /** Each route's guard rollbacks, counted from its {@code guard} events, by route index. */
+    private final Map<Integer, LongAdder> guardRollbacks = new ConcurrentHashMap<>();
+    private final Consumer<EngineEvent> guardEvents = e -> {
+        if ("guard".equals(e.type()) && e.route() != null) {
+            guardRollbacks.computeIfAbsent(e.route(), k -> new LongAdder()).increment();
+        }
+    };
+
+    /** Mirror outcomes as {@code outcome} labels, by {@link Mirror#answeredIn} class. */
+    private static final String[] OUTCOMES = {"failed", null, "2xx", "3xx", "4xx", "5xx"};
 
     Metrics(Engine engine) {
         this.engine = engine;
+        engine.subscribe(guardEvents);
         // a histogram with fixed buckets (not a client-side summary), so Prometheus can aggregate across
         // instances and histogram_quantile() works
         registry.getPrometheusRegistry().register(duration);
@@ -97,7 +123,124 @@ final class Metrics implements RequestListener {
             }
         }
         countPluginFailures();
+        routeSeries();
         return registry.scrape();
+    }
+
+    /** Stops counting the engine's guard events. */
+    void close() {
+        engine.unsubscribe(guardEvents);
+    }
+
+    /**
+     * Registers the series of the routes and mirror pools there are now and drops those of the ones gone (a config
+     * reload); each reads its engine object when scraped, by route index and pool, so a route's live split is
+     * followed without work on the request path.
+     */
+    private void routeSeries() {
+        Router router = engine.router();
+        Set<String> now = new HashSet<>();
+        for (Router.Route r : router.written()) {
+            int index = r.index();
+            String route = Integer.toString(index);
+            String cls = r.routeClass() == null ? NONE : r.routeClass();
+            Router.Route.Arms arms = r.arms();
+            if (arms != null) {
+                for (Split.Arm a : arms.split().arms()) {
+                    String arm = a.pool();
+                    series(now, "fulcrum.route.requests", () -> FunctionCounter.builder("fulcrum.route.requests", this,
+                                    m -> m.arm(index, arm, (stats, w) -> stats.figures().total()))
+                            .description("Client requests of a split route, by arm")
+                            .tag("route", route).tag("arm", arm).tag("class", cls).register(registry),
+                            route, arm, cls);
+                    series(now, "fulcrum.split.weight", () -> Gauge.builder("fulcrum.split.weight",
+                                    () -> arm(index, arm, (stats, w) -> w))
+                            .description("An arm's weight in its route's split now")
+                            .tag("route", route).tag("arm", arm).register(registry), route, arm);
+                }
+            }
+            if (r.ceiling() != null) {
+                series(now, "fulcrum.route.shed", () -> FunctionCounter.builder("fulcrum.route.shed", this,
+                                m -> m.shed(index))
+                        .description("Requests of a route shed at its class ceiling (503, no backend's failure)")
+                        .tag("route", route).tag("class", cls).register(registry), route, cls);
+            }
+            if (r.guard() != null) {
+                series(now, "fulcrum.guard.rollbacks", () -> FunctionCounter.builder("fulcrum.guard.rollbacks", this,
+                                m -> m.rollbacks(index))
+                        .description("Times a route's canary guard rolled its canary back")
+                        .tag("route", route).register(registry), route);
+            }
+        }
+        for (String pool : AdminModel.mirrorCounts(router).keySet()) {
+            for (int c = 0; c < OUTCOMES.length; c++) {
+                if (OUTCOMES[c] == null) {
+                    continue;
+                }
+                int statusClass = c;
+                String outcome = OUTCOMES[c];
+                series(now, "fulcrum.mirror.requests", () -> FunctionCounter.builder("fulcrum.mirror.requests", this,
+                                m -> m.mirrored(pool, mirror -> mirror.answeredIn(statusClass)))
+                        .description("Mirror copies a pool received, by outcome (never counted as client requests)")
+                        .tag("pool", pool).tag("outcome", outcome).register(registry), pool, outcome);
+            }
+            series(now, "fulcrum.mirror.skipped", () -> FunctionCounter.builder("fulcrum.mirror.skipped", this,
+                            m -> m.mirrored(pool, mirror -> mirror.counts().tooLarge()))
+                    .description("Requests not mirrored to a pool, by reason")
+                    .tag("pool", pool).tag("reason", "too_large").register(registry), pool, "too_large");
+            series(now, "fulcrum.mirror.skipped", () -> FunctionCounter.builder("fulcrum.mirror.skipped", this,
+                            m -> m.mirrored(pool, mirror -> mirror.counts().dropped()))
+                    .description("Requests not mirrored to a pool, by reason")
+                    .tag("pool", pool).tag("reason", "dropped").register(registry), pool, "dropped");
+        }
+        routeMeters.entrySet().removeIf(e -> {
+            if (now.contains(e.getKey())) {
+                return false;
+            }
+            registry.remove(e.getValue());
+            return true;
+        });
+    }
+
+    /** Registers a series once by its name and tag values, and notes it is still wanted. */
+    private void series(Set<String> now, String name, java.util.function.Supplier<Meter> register, String... tags) {
+        String key = name + "\u0000" + String.join("\u0000", tags);
+        now.add(key);
+        routeMeters.computeIfAbsent(key, k -> register.get());
+    }
+
+    private interface ArmValue {
+        double of(ArmStats stats, int weight);
+    }
+
+    /** A figure of route {@code index}'s arm sending to {@code pool}, or NaN when the route has no such arm now. */
+    private double arm(int index, String pool, ArmValue value) {
+        Router.Route r = engine.router().route(index);
+        Router.Route.Arms arms = r == null ? null : r.arms();
+        int i = arms == null ? -1 : arms.split().indexOf(pool);
+        return i < 0 ? Double.NaN : value.of(arms.stats()[i], arms.split().arms().get(i).weight());
+    }
+
+    private double shed(int index) {
+        Router.Route r = engine.router().route(index);
+        return r == null || r.ceiling() == null ? Double.NaN : r.ceiling().shedCount();
+    }
+
+    private double rollbacks(int index) {
+        LongAdder n = guardRollbacks.get(index);
+        return n == null ? 0 : n.sum();
+    }
+
+    /** A count summed over the mirrors sending to {@code pool}. */
+    private double mirrored(String pool, java.util.function.ToLongFunction<Mirror> count) {
+        long sum = 0;
+        for (Router.Route r : engine.router().written()) {
+            Mirror m = r.mirror();
+            if (m != null && m.pool().equals(pool)) {
+                sum += count.applyAsLong(m);
+            }
+        }
+        return sum;
     }
 
     /**

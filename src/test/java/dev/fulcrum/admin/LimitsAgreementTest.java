@@ -201,6 +201,37 @@ class LimitsAgreementTest {
         agree("weight", places, List.of(0, 1000), List.of(-1, 1001));
     }
 
+    /** A split arm's weight: a config's {@code routes[0].split[1].weight}, the body of a new split, the engine's. */
+    @Test
+    void splitWeight() throws Exception {
+        String config = """
+                {"proxy": {"host": "127.0.0.1", "port": 0}, "admin": {"host": "127.0.0.1", "port": 0},
+                 "healthCheck": {"enabled": false}, "backends": [{"id": "d", "url": "http://127.0.0.1:9"}],
+                 "pools": {"stable": {"backends": [{"id": "s", "url": "http://127.0.0.1:9"}]},
+                           "canary": {"backends": [{"id": "c", "url": "http://127.0.0.1:9"}]}},
+                 "routes": [{"pathPrefix": "/shop",
+                             "split": [{"pool": "stable", "weight": 95}, {"pool": "canary", "weight": %s}]}]}
+                """;
+        try (RunningFulcrum split = RunningFulcrum.wholeApp(config.formatted(5)).start()) {
+            List<Place> places = List.of(
+                    v -> {
+                        @SuppressWarnings("unchecked")
+                        Map<String, Object> tree = JSON.readValue(config.formatted(v), Map.class);
+                        return config(tree);
+                    },
+                    v -> {
+                        RunningFulcrum.Answer a = split.call("PUT", "/api/routes/0/split",
+                                json(List.of(Map.of("pool", "stable", "weight", 95), Map.of("pool", "canary", "weight", v))));
+                        assertThat(a.status()).as(a.body()).isIn(200, 400);
+                        return a.status() == 400 ? new Answer(false, a.body()) : Answer.OK;
+                    },
+                    v -> engine(() -> split.engine().setSplit(0, List.of(
+                            new dev.fulcrum.engine.routing.Split.Arm("stable", 95),
+                            new dev.fulcrum.engine.routing.Split.Arm("canary", (Integer) v)))));
+            agree("weight", places, List.of(0, 1000), List.of(-1, 1001));
+        }
+    }
+
     @Test
     void id() throws Exception {
         List<Place> places = backendField("id");

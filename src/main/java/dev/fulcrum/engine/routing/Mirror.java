@@ -58,6 +58,11 @@ public final class Mirror {
         dropped.increment();
     }
 
+    /** Copies answered with a status of class {@code statusClass} (1-5: 1xx-5xx), or failed without an answer (0). */
+    public long answeredIn(int statusClass) {
+        return answered[statusClass].sum();
+    }
+
     /** The counters now. */
     public Counts counts() {
         long sent = 0;
