@@ -15,7 +15,8 @@ import java.util.Map;
  * Firefox and HAR viewers open): one entry per request, oldest first, with its headers (credentials masked by the
  * proxy as it recorded them), query string, status, sizes and timings. Fulcrum's own facts go in fields whose names
  * start with an underscore, as the format allows: {@code _backend}, {@code _pool}, {@code _attempts}, {@code _retried},
- * and {@code _decision} when the request's decision was recorded (docs/REFERENCE.md §5.2).
+ * {@code _decision} when the request's decision was recorded (docs/REFERENCE.md §5.2), and how it was routed where
+ * set: {@code _route}, {@code _arm}, {@code _class}, {@code _mirror} (a mirrored copy).
  *
  * <p>Bodies are not recorded, so each entry's {@code content} has its size and type but no text. The whole time of a
  * request is its {@code wait} (the proxy does not time sending and receiving apart); {@code blocked}, {@code dns} and
@@ -98,6 +99,21 @@ public final class Har {
         e.put("_retried", r.retried());
         if (r.decision() != null) {
             e.put("_decision", RequestJson.decision(r.decision()));
+        }
+        RequestSample.Routing g = r.routing();
+        if (g != null) {
+            if (g.route() != null) {
+                e.put("_route", g.route());
+            }
+            if (g.arm() != null) {
+                e.put("_arm", g.arm());
+            }
+            if (g.routeClass() != null) {
+                e.put("_class", g.routeClass());
+            }
+            if (g.mirror()) {
+                e.put("_mirror", true);
+            }
         }
         return e;
     }

@@ -15,7 +15,8 @@ import java.util.Map;
  * lose precision past 2^53), {@code attempts} {@code [{"backend","outcome","ms"}]}, {@code backend}, {@code status},
  * {@code bytes}, {@code latencyMs} and the flags, then what the Requests view and HAR files need besides, and
  * {@code decision} when it was recorded ({@code proxy.logDecisions}): the very JSON the access log writes
- * ({@link Decision#toJson}).
+ * ({@link Decision#toJson}); then how it was routed: {@code route}, {@code arm}, {@code class} when set, {@code mirror}
+ * (a mirrored copy) and {@code shed} (refused at its class ceiling) only when true.
  */
 final class RequestJson {
     private RequestJson() {
@@ -58,7 +59,47 @@ final class RequestJson {
         if (r.decision() != null) {
             m.put("decision", decision(r.decision()));
         }
+        routing(m, r.routing(), "");
         return m;
+    }
+
+    /**
+     * How the request was routed, into {@code m} under {@code prefix}: {@code route}, {@code arm} and {@code class}
+     * when set, {@code mirror} and {@code shed} only when true, so a request of the default pool reads as before.
+     */
+    static void routing(Map<String, Object> m, RequestSample.Routing g, String prefix) {
+        if (g == null) {
+            return;
+        }
+        if (g.route() != null) {
+            m.put(prefix + "route", g.route());
+        }
+        if (g.arm() != null) {
+            m.put(prefix + "arm", g.arm());
+        }
+        if (g.routeClass() != null) {
+            m.put(prefix + "class", g.routeClass());
+        }
+        if (g.mirror()) {
+            m.put(prefix + "mirror", true);
+        }
+        if (g.shed()) {
+            m.put(prefix + "shed", true);
+        }
+    }
+
+    /** The inverse of {@link #routing}. */
+    static RequestSample.Routing parseRouting(com.fasterxml.jackson.databind.JsonNode n) {
+        var route = n.get("route");
+        String arm = text(n, "arm");
+        String cls = text(n, "class");
+        boolean mirror = n.path("mirror").asBoolean();
+        boolean shed = n.path("shed").asBoolean();
+        if ((route == null || route.isNull()) && arm == null && cls == null && !mirror && !shed) {
+            return RequestSample.Routing.NONE;
+        }
+        return new RequestSample.Routing(route == null || route.isNull() ? null : route.asInt(), arm, cls, mirror,
+                shed);
     }
 
     /** The decision as a JSON tree of the access log's text, so the two can never differ. */
@@ -124,7 +165,7 @@ final class RequestJson {
                 n.path("bytes").asLong(), n.path("latencyMs").asDouble(), n.path("retried").asBoolean(),
                 n.path("sticky").asBoolean(), n.path("spilled").asBoolean(), n.path("refused").asBoolean(),
                 n.path("upgraded").asBoolean(), parseHeaders(n.path("requestHeaders")),
-                parseHeaders(n.path("responseHeaders")), parseDecision(n.get("decision")));
+                parseHeaders(n.path("responseHeaders")), parseDecision(n.get("decision")), parseRouting(n));
         return new Parsed(r, n.path("dropped").asLong());
     }
 

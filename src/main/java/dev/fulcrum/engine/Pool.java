@@ -143,6 +143,14 @@ public final class Pool {
      * null otherwise, and the caller picks normally.
      */
     public Lease tryLease(String backendId) {
+        return tryLease(backendId, null);
+    }
+
+    /**
+     * {@link #tryLease(String)} under a route's class ceiling (null: none): a backend at the ceiling is not leased,
+     * and the lease holds a place under it until released.
+     */
+    public Lease tryLease(String backendId, ClassCeiling ceiling) {
         PoolSnapshot s = snapshot;
         Backend b = find(s.primaryCandidates(), backendId);
         if (b == null && !anyAdmits(s.primaryCandidates())) {
@@ -153,13 +161,19 @@ public final class Pool {
         if (b == null || !b.admitsAnother()) {
             return null;
         }
+        if (ceiling != null && !ceiling.enter(b)) {
+            return null;
+        }
         CircuitBreaker breaker = b.breaker();
         long ticket = b.tryAcquire(breaker);
         if (ticket == CircuitBreaker.REFUSED) {
+            if (ceiling != null) {
+                ceiling.leave(b);
+            }
             return null;
         }
         inFlight.increment();
-        return new Lease(this, b, engine.ticker().nanos(), breaker, ticket);
+        return new Lease(this, b, engine.ticker().nanos(), breaker, ticket, ceiling);
     }
 
     private static boolean anyAdmits(Candidates c) {

@@ -46,7 +46,8 @@ final class AccessLog implements AutoCloseable {
 
     /** One finished request; formatted into JSON on the writer thread, not on the I/O thread. */
     private record Entry(long atMillis, String method, String path, int status, String backend, int attempts,
-                         long latencyNanos, long bytes, Decision decision) {
+                         long latencyNanos, long bytes, Decision decision, int route, String arm, String routeClass,
+                         boolean shed) {
         void appendTo(StringBuilder b, Clock clock) {
             b.append("{\"time\":\"");
             clock.append(b, atMillis);
@@ -67,6 +68,22 @@ final class AccessLog implements AutoCloseable {
             if (decision != null) {
                 b.append(",\"decision\":");
                 decision.appendJson(b);
+            }
+            if (route >= 0) {
+                b.append(",\"route\":").append(route);
+            }
+            if (arm != null) {
+                b.append(",\"arm\":\"");
+                JsonText.appendEscaped(b, arm);
+                b.append('"');
+            }
+            if (routeClass != null) {
+                b.append(",\"class\":\"");
+                JsonText.appendEscaped(b, routeClass);
+                b.append('"');
+            }
+            if (shed) {
+                b.append(",\"shed\":true");
             }
             b.append("}\n");
         }
@@ -220,11 +237,26 @@ final class AccessLog implements AutoCloseable {
     /** One request's line with how its backend was chosen ({@code decision}: null when not recorded, and left out). */
     void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes,
              Decision decision) {
+        log(ex, backend, status, attempts, latencyNanos, bytes, decision, null);
+    }
+
+    /**
+     * One request's line with how it was routed ({@code request}: its route, arm, class and whether it was shed, each
+     * written only when set; null before routing).
+     */
+    void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes,
+             Decision decision, ExchangeRequest request) {
         if (!on) {
             return;
         }
-        log(SystemClock.currentTimeMillis(), ex.getRequestMethod().toString(), ex.getRequestPath(), status, backend,
-                attempts, latencyNanos, bytes, decision);
+        long at = SystemClock.currentTimeMillis();
+        String method = ex.getRequestMethod().toString();
+        if (request == null || request.route == null) {
+            log(at, method, ex.getRequestPath(), status, backend, attempts, latencyNanos, bytes, decision);
+            return;
+        }
+        add(new Entry(at, method, ex.getRequestPath(), status, backend, attempts, latencyNanos, bytes, decision,
+                request.routeIndex(), request.armPool(), request.routeClass(), request.shed));
     }
 
     void log(long atMillis, String method, String path, int status, String backend, int attempts, long latencyNanos,
@@ -237,7 +269,11 @@ final class AccessLog implements AutoCloseable {
         if (!on) {
             return;
         }
-        Entry e = new Entry(atMillis, method, path, status, backend, attempts, latencyNanos, bytes, decision);
+        add(new Entry(atMillis, method, path, status, backend, attempts, latencyNanos, bytes, decision, -1, null, null,
+                false));
+    }
+
+    private void add(Entry e) {
         if (!mine.get().add(e)) {
             dropped.increment();
         }

@@ -45,6 +45,8 @@ final class BalancingHandler implements HttpHandler {
     private final boolean systemClock;
     /** Slot i belongs to I/O thread i, which alone creates and uses it; one per I/O thread. */
     private final ReadDeadlines[] deadlines;
+    /** Mirrored copies in flight: slot i belongs to I/O thread i, which alone reads and writes it. */
+    private final int[] mirrorsInFlight;
 
     /** {@code buffers} and {@code ioThreads} are the server's, so a request never finds the handler half made. */
     BalancingHandler(Engine engine, ProxySettings settings, AccessLog log, ByteBufferPool buffers, int ioThreads,
@@ -57,6 +59,7 @@ final class BalancingHandler implements HttpHandler {
         this.sticky = new StickyCookies(settings);
         this.buffers = buffers;
         this.deadlines = new ReadDeadlines[ioThreads];
+        this.mirrorsInFlight = new int[ioThreads];
         this.systemClock = engine.ticker() == Ticker.system();
         this.logDecisions = settings.logDecisions();
     }
@@ -76,6 +79,33 @@ final class BalancingHandler implements HttpHandler {
      */
     long engineNanos(long systemNanos) {
         return systemClock ? systemNanos : engine.ticker().nanos();
+    }
+
+    /** The randomness of the engine (a split's draw without a key, a mirror's share). */
+    dev.fulcrum.engine.strategy.RandomSource random() {
+        return engine.random();
+    }
+
+    /** The engine's pool {@code name}, or null. */
+    Pool pool(String name) {
+        return engine.pool(name);
+    }
+
+    /**
+     * Takes one of {@code thread}'s places for mirrored copies in flight ({@link MirrorCopy}); false when all
+     * {@value MirrorCopy#MAX_IN_FLIGHT_PER_THREAD} are taken. Call on that thread only, as for {@link #mirrorGive}.
+     */
+    boolean mirrorTake(org.xnio.XnioIoThread thread) {
+        int i = thread.getNumber() % mirrorsInFlight.length;
+        if (mirrorsInFlight[i] >= MirrorCopy.MAX_IN_FLIGHT_PER_THREAD) {
+            return false;
+        }
+        mirrorsInFlight[i]++;
+        return true;
+    }
+
+    void mirrorGive(org.xnio.XnioIoThread thread) {
+        mirrorsInFlight[thread.getNumber() % mirrorsInFlight.length]--;
     }
 
     /** The read deadlines of exchanges on {@code thread}; call on that thread only. */
@@ -196,22 +226,37 @@ final class BalancingHandler implements HttpHandler {
                     + ErrorResponses.printable(exchange.getRequestURI()) + ")", true);
             return;
         }
-        Router.Route route = engine.router().match(path);
-        Pool pool = engine.pool(route == null ? Engine.DEFAULT_POOL : route.pool());
+        // the routes read the request lazily through it: a config without routes reads nothing more of it
+        ExchangeRequest request = new ExchangeRequest(exchange, path);
+        Router.Route route = engine.router().match(request, path);
+        String poolName;
+        if (route == null) {
+            poolName = Engine.DEFAULT_POOL;
+        } else if (route.pool() != null) {
+            poolName = route.pool();
+        } else {
+            // the split as it stands now, read once: the arm chosen and the figures it is counted in go together
+            Router.Route.Arms arms = route.arms();
+            int arm = arms.split().arm(request, engine.random());
+            request.arms = arms;
+            request.arm = arm;
+            poolName = arms.split().arms().get(arm).pool();
+        }
+        request.route = route;
+        Pool pool = engine.pool(poolName);
         if (pool == null) {
-            refuse(exchange, 503, "no pool for " + path, false);
+            refuse(exchange, request, 503, "no pool for " + path, false);
             return;
         }
         String target = originTarget(exchange);
         String bad = targetProblem(target, exchange.getQueryString());
         if (bad != null) {
-            refuse(exchange, 400, bad, true);
+            refuse(exchange, request, 400, bad, true);
             return;
         }
-        if (route != null && route.stripPrefix()) {
+        if (route != null && route.stripPrefix() && route.pathPrefix() != null) {
             target = stripPrefix(target, route.pathPrefix());
         }
-        ExchangeRequest request = new ExchangeRequest(exchange, path);
         if (logDecisions) {
             request.recordDecisions();
         }
@@ -219,7 +264,9 @@ final class BalancingHandler implements HttpHandler {
         if (sticky.enabled()) {
             String id = sticky.backendFor(pool, StickyCookies.first(exchange.getRequestHeaders(), sticky.cookieName(pool.name())));
             if (id != null) {
-                stickyLease = pool.tryLease(id);
+                // a route's class ceiling holds for the cookie's backend too: at the ceiling, the pick decides
+                stickyLease = route == null || route.ceiling() == null ? pool.tryLease(id)
+                        : pool.tryLease(id, route.ceiling());
             }
         }
         // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
@@ -246,13 +293,22 @@ final class BalancingHandler implements HttpHandler {
      * other: one access-log line and one metrics count per request, refused or not.
      */
     private void refuse(HttpServerExchange exchange, int status, String message, boolean close) {
+        refuse(exchange, null, status, message, close);
+    }
+
+    /** {@link #refuse} of a request already routed ({@code request}: its route and arm, or null before routing). */
+    private void refuse(HttpServerExchange exchange, ExchangeRequest request, int status, String message,
+                        boolean close) {
         ErrorResponses.send(exchange, status, message, close);
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? SystemClock.nanoTime() - start : 0;
         completed(null, status, latency);
-        log.log(exchange, null, status, 0, latency, exchange.getResponseBytesSent());
+        if (request != null) {
+            request.recordArm(status, latency);
+        }
+        log.log(exchange, null, status, 0, latency, exchange.getResponseBytesSent(), null, request);
         if (requests != null) {
-            RequestRecords.write(requests, exchange, null, null, null, null, null, 0, null, status, false,
+            RequestRecords.write(requests, exchange, null, request, null, null, null, 0, null, status, false,
                     SystemClock.nanoTime());
         }
     }

@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.engine.Router;
 import dev.fulcrum.engine.strategy.DecisionLog;
 import dev.fulcrum.engine.strategy.RequestContext;
 import io.undertow.server.HttpServerExchange;
@@ -19,6 +20,13 @@ final class ExchangeRequest implements RequestContext {
     private boolean spilled;
     /** Null unless this request's decision is recorded: what every pick checks, and all it costs when off. */
     DecisionRecorder recorder;
+    /** The route it took ({@code routes[i]}), or null for the default pool. */
+    Router.Route route;
+    /** With a split: the split and its arms' figures as read once for this request, and the arm chosen; else null. */
+    Router.Route.Arms arms;
+    int arm = -1;
+    /** Refused at its route's class ceiling (a shed). */
+    boolean shed;
 
     ExchangeRequest(HttpServerExchange exchange, String path) {
         this.exchange = exchange;
@@ -77,6 +85,31 @@ final class ExchangeRequest implements RequestContext {
     /** What was recorded of how the backend was chosen, or null (not recorded, or no pick made). */
     dev.fulcrum.requests.Decision decision() {
         return recorder == null ? null : recorder.decision();
+    }
+
+    /** The pool of the split's arm it went to, or null without a split. */
+    String armPool() {
+        return arms == null ? null : arms.split().arms().get(arm).pool();
+    }
+
+    /** Its route's index as written, or -1 for the default pool. */
+    int routeIndex() {
+        return route == null ? -1 : route.index();
+    }
+
+    /** Its route's class, or null. */
+    String routeClass() {
+        return route == null ? null : route.routeClass();
+    }
+
+    /**
+     * A split request ended with {@code status} sent to its client after {@code latencyNanos}: its arm's figures
+     * count it. Called once per request, where it ends.
+     */
+    void recordArm(int status, long latencyNanos) {
+        if (arms != null) {
+            arms.stats()[arm].record(status, latencyNanos);
+        }
     }
 
     /** What the last hashing pick hashed, or null. */

@@ -4,6 +4,10 @@ import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Lease;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.engine.Pool;
+import dev.fulcrum.engine.PoolSnapshot;
+import dev.fulcrum.engine.Router;
+import dev.fulcrum.engine.routing.ClassCeiling;
+import dev.fulcrum.engine.strategy.Candidates;
 import dev.fulcrum.requests.RequestStream;
 import dev.fulcrum.time.SystemClock;
 import io.undertow.server.Connectors;
@@ -106,7 +110,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         watch = ClientWatch.of(exchange);
         watch.watch(this, exchange);
         keepClientReadsOn();
+        // a route's mirror: its tee must be on the body's channel before the first attempt reads it; an upgrade's
+        // "body" is the tunnel, and is not copied
+        Router.Route route = request.route;
+        MirrorCopy copy = route != null && route.mirror() != null && !upgrade
+                ? MirrorCopy.offer(handler, exchange, request, targetPath, bodyless) : null;
         attempt();
+        if (copy != null) {
+            copy.send(); // after the real request, which it never holds up
+        }
     }
 
     /**
@@ -135,10 +147,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
             if (request.recorder != null) {
                 request.recorder.attempt(attemptsRecorded() + 1);
             }
-            l = pool.pick(request, tried, handler.engineNanos(now));
+            Router.Route route = request.route;
+            l = route == null ? pool.pick(request, tried, handler.engineNanos(now))
+                    : pool.pick(request, tried, handler.engineNanos(now), route.strategy(), route.ceiling());
         }
         if (l == null) {
-            if (tried == null) {
+            Router.Route route = request.route;
+            if (route != null && route.ceiling() != null && heldByCeiling(route.ceiling())) {
+                shed(route);
+            } else if (tried == null) {
                 respondError(503, "no backend available in pool " + pool.name());
             } else {
                 respondError(outcome == Outcome.TIMEOUT ? 504 : 502, outcome == Outcome.TIMEOUT
@@ -156,6 +173,39 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         connection = null;
         BackendConnections conns = handler.connections(l.backend());
         conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), false, now);
+    }
+
+    /**
+     * Whether a backend of the pool this request has not tried could take it now but for its route's class ceiling:
+     * then the pick found none because the route is at its ceiling, not because the pool cannot serve.
+     */
+    private boolean heldByCeiling(ClassCeiling ceiling) {
+        PoolSnapshot s = pool.snapshot();
+        return heldByCeiling(s.primaryCandidates(), ceiling) || heldByCeiling(s.backupCandidates(), ceiling);
+    }
+
+    private boolean heldByCeiling(Candidates candidates, ClassCeiling ceiling) {
+        for (int i = 0; i < candidates.size(); i++) {
+            Backend b = candidates.get(i);
+            if ((tried == null || !tried.contains(b)) && b.admitsAnother() && !ceiling.admits(b)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Refuses the request at its route's class ceiling: a 503 the client may try again after a second, counted as a
+     * shed, and no failure of any backend (none was asked).
+     */
+    private void shed(Router.Route route) {
+        request.shed = true;
+        route.ceiling().shed();
+        exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
+        respondError(503, "routes[" + route.index() + "]" + (route.routeClass() == null ? ""
+                : " (class " + route.routeClass() + ")") + ": every backend of pool " + pool.name()
+                + " holds the route's class ceiling of " + route.ceiling().max()
+                + " request(s) in flight (maxInFlightPerBackend); shed, try again later");
     }
 
     /**
@@ -422,7 +472,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         long life = start > 0 ? now - start : 0;
         String id = lease.backend().id();
         handler.completed(id, 101, life);
-        handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes, request.decision());
+        handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes, request.decision(), request);
         if (handler.requests() != null) {
             recordTunnel(handler.requests(), now, clientBytes, backendBytes);
         }
@@ -590,6 +640,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         watch.stopProbing();
         cancelReadTimer();
         if (phase.upgraded()) {
+            // its arm counts the upgrade as answered now; the tunnel's life is no latency of the backend's
+            long start = exchange.getRequestStartTime();
+            request.recordArm(exchange.getStatusCode(), start > 0 ? SystemClock.nanoTime() - start : 0);
             return; // the tunnel holds the lease until it closes; until it opens, the client's hang-up is watched
         }
         watch.unwatch(this);
@@ -615,8 +668,10 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         long start = exchange.getRequestStartTime();
         long latency = start > 0 ? now - start : 0;
         handler.completed(logged, status, latency);
+        request.recordArm(status, latency);
         dev.fulcrum.requests.Decision decision = request.decision(); // null, made of nothing, unless recorded
-        handler.log().log(exchange, logged, status, attempts, latency, exchange.getResponseBytesSent(), decision);
+        handler.log().log(exchange, logged, status, attempts, latency, exchange.getResponseBytesSent(), decision,
+                request);
         if (handler.requests() != null) {
             RequestRecords.write(handler.requests(), exchange, pool.name(), request, earlier,
                     lease == null ? null : lease.backend(), attemptOutcome, attemptEnd - attemptStart, answered,

@@ -92,12 +92,42 @@ final class RequestHead {
                               boolean preserveHost, boolean upgrade, boolean bodyless) {
         Scratch out = SCRATCH.get();
         out.n = 0;
-        write(out, exchange, targetPath, request, authority, preserveHost, upgrade, bodyless);
+        write(out, exchange, targetPath, request, authority, preserveHost, upgrade, bodyless, false);
         return out.flip();
     }
 
+    /** Marks a mirrored copy ({@code routes[i].mirror}) for its backend. */
+    static final HttpString X_FULCRUM_MIRROR = new HttpString("X-Fulcrum-Mirror");
+
+    /**
+     * A mirrored copy of {@code exchange}'s request with its whole body, in a buffer of its own: the head as
+     * {@link #compose} writes it (no upgrade), framed by {@code Content-Length} (none for a request without a body,
+     * {@code body} null) whatever the client's framing was, and marked {@code X-Fulcrum-Mirror: 1}; the body follows.
+     */
+    static ByteBuffer composeMirror(HttpServerExchange exchange, String targetPath, ExchangeRequest request,
+                                    String authority, boolean preserveHost, byte[] body, int bodyLength) {
+        Scratch out = SCRATCH.get();
+        out.n = 0;
+        write(out, exchange, targetPath, request, authority, preserveHost, false, true, true);
+        out.n -= 2; // the blank line goes after the copy's own fields
+        if (body != null) {
+            out.header(Headers.CONTENT_LENGTH, Integer.toString(bodyLength));
+        }
+        out.header(X_FULCRUM_MIRROR, "1");
+        out.put((byte) '\r');
+        out.put((byte) '\n');
+        ByteBuffer all = ByteBuffer.allocate(out.n + (body == null ? 0 : bodyLength));
+        all.put(out.bytes, 0, out.n);
+        if (body != null) {
+            all.put(body, 0, bodyLength);
+        }
+        return all.flip();
+    }
+
+    /** {@code mirror}: a copy's head, whose framing {@link #composeMirror} writes (the client's is left out). */
     private static void write(Scratch out, HttpServerExchange exchange, String targetPath, ExchangeRequest request,
-                              String authority, boolean preserveHost, boolean upgrade, boolean bodyless) {
+                              String authority, boolean preserveHost, boolean upgrade, boolean bodyless,
+                              boolean mirror) {
         out.name(exchange.getRequestMethod());
         out.put((byte) ' ');
         out.ascii(targetPath);
@@ -117,7 +147,8 @@ final class RequestHead {
             HttpString name = v.getHeaderName();
             if (dropped(name, upgrade, named) || name.equals(Headers.X_FORWARDED_FOR)
                     || name.equals(Headers.X_FORWARDED_PROTO) || (host != null && name.equals(Headers.X_FORWARDED_HOST))
-                    || (replaceHost && name.equals(Headers.HOST))) {
+                    || (replaceHost && name.equals(Headers.HOST))
+                    || (mirror && (name.equals(Headers.CONTENT_LENGTH) || name.equals(X_FULCRUM_MIRROR)))) {
                 continue;
             }
             if (v == length && !Tokens.plainLength(v)) {

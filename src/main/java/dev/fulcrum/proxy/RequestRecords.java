@@ -160,6 +160,43 @@ final class RequestRecords {
             s.key = request.hashedKey();
             s.keyHash = request.hash();
         }
+        if (request != null && request.route != null) {
+            s.route = request.route.index();
+            s.arm = request.armPool();
+            s.routeClass = request.route.routeClass();
+            s.shed = request.shed;
+        }
         s.requestHeaders = ex.getRequestHeaders();
+    }
+
+    /**
+     * A mirrored copy's record ({@code routes[i].mirror}): its own sample, marked {@code mirror}, with the mirror pool,
+     * the backend it went to and how that ended. {@code status} is the copy's answer, or what a client would have
+     * got without one (502, or 504 after {@code readMs}); {@code answered} is false then.
+     */
+    static void writeMirror(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request,
+                            Backend backend, Outcome outcome, boolean answered, int status, long startNanos,
+                            long endNanos, long bytesIn, long bytesOut, HeaderMap responseHeaders) {
+        RequestStream.Slot s = stream.claim();
+        s.startNanos = startNanos;
+        s.endNanos = endNanos;
+        s.pool = pool;
+        s.method = ex.getRequestMethod();
+        s.path = ex.getRequestURI();
+        s.query = ex.getQueryString().isEmpty() ? null : ex.getQueryString();
+        s.scheme = ex.getRequestScheme();
+        s.protocol = ex.getProtocol();
+        s.client = request.clientIp();
+        s.requestHeaders = ex.getRequestHeaders();
+        s.attempt(backend.id(), outcome, endNanos - startNanos);
+        s.backend = answered ? backend.id() : null;
+        s.status = status;
+        s.bytesIn = bytesIn;
+        s.bytesOut = bytesOut;
+        s.responseHeaders = responseHeaders;
+        s.route = request.route.index();
+        s.routeClass = request.route.routeClass();
+        s.mirror = true;
+        stream.publish(s);
     }
 }

@@ -277,6 +277,16 @@ public final class RequestStream {
         public Object responseHeaders;
         /** How the backend was chosen, when decisions are logged; made at the exchange's end, so no cost when off. */
         public Decision decision;
+        /** Its route's index as written, or -1 for the default pool. */
+        public int route = -1;
+        /** The pool of the split's arm it took, or null. */
+        public String arm;
+        /** Its route's class, or null. */
+        public String routeClass;
+        /** A mirrored copy, not a client's request. */
+        public boolean mirror;
+        /** Refused at its route's class ceiling. */
+        public boolean shed;
 
         /** Records attempt {@code i}: its backend, how it ended (an object whose {@code toString} says), its length. */
         public void attempt(String backendId, Object outcome, long nanos) {
@@ -310,6 +320,11 @@ public final class RequestStream {
             requestHeaders = null;
             responseHeaders = null;
             decision = null;
+            route = -1;
+            arm = null;
+            routeClass = null;
+            mirror = false;
+            shed = false;
         }
 
         void copyFrom(Slot o) {
@@ -340,6 +355,11 @@ public final class RequestStream {
             requestHeaders = o.requestHeaders;
             responseHeaders = o.responseHeaders;
             decision = o.decision;
+            route = o.route;
+            arm = o.arm;
+            routeClass = o.routeClass;
+            mirror = o.mirror;
+            shed = o.shed;
         }
 
         RequestSample toSample(String id, long wallOffsetNanos, Headers headers) {
@@ -354,7 +374,9 @@ public final class RequestStream {
                     keyHash, List.copyOf(tries), backend, status, bytesIn, bytesOut, (endNanos - startNanos) / 1e6,
                     attemptCount > 1, sticky, spilled, refused, upgraded,
                     requestHeaders == null ? List.of() : headers.apply(requestHeaders),
-                    responseHeaders == null ? List.of() : headers.apply(responseHeaders), decision);
+                    responseHeaders == null ? List.of() : headers.apply(responseHeaders), decision,
+                    route < 0 && arm == null && routeClass == null && !mirror && !shed ? RequestSample.Routing.NONE
+                            : new RequestSample.Routing(route < 0 ? null : route, arm, routeClass, mirror, shed));
         }
     }
 }
