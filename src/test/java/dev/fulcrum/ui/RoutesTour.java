@@ -77,6 +77,10 @@ public final class RoutesTour {
                 Tours.fx(() -> window.controller().select("Routes"));
                 Tours.letPlay(1500);
                 Tours.capture(out.resolve("routes.png"), 0);
+                Tours.fx(() -> ((javafx.scene.control.Slider) window.scene().lookup("#split-slider-0")).setValue(25));
+                Tours.letPlay(2500);
+                Tours.capture(out.resolve("routes-25.png"), 0);
+                window.session().client().rollback(0);
                 Tours.fx(() -> {
                     window.controller().select("Requests");
                     window.requests().viewModel().armProperty().set("canary");

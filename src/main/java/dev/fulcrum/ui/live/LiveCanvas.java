@@ -83,10 +83,18 @@ final class LiveCanvas extends Canvas {
             StageLayout.Point c = l.client(i);
             g.strokeLine(c.x() + 18, c.y(), l.proxyIn().x(), l.proxyIn().y());
         }
+        java.util.Set<String> copiesOnly = new java.util.HashSet<>();
+        if (fanOut != null) {
+            fanOut.groups().stream().filter(FanOut.Group::mirror).forEach(grp -> copiesOnly.addAll(grp.backends()));
+        }
         for (Map.Entry<String, StageLayout.Box> e : l.cards().entrySet()) {
             StageLayout.Point to = e.getValue().entry();
             g.setStroke(Palette.of(e.getKey()).deriveColor(0, 1, 1, 0.45));
+            if (copiesOnly.contains(e.getKey())) {
+                g.setLineDashes(6, 5); // a mirror pool gets copies, never a client's request
+            }
             g.strokeLine(l.proxyOut().x(), l.proxyOut().y(), to.x(), to.y());
+            g.setLineDashes();
         }
 
         if (fanOut != null) {
@@ -118,7 +126,9 @@ final class LiveCanvas extends Canvas {
         g.setTextAlign(TextAlignment.CENTER);
         g.setFont(Font.font(null, FontWeight.BOLD, 15 * textScale));
         g.fillText("Fulcrum", p.centre().x(), p.centre().y() - 6 * textScale);
-        g.setFont(Font.font(null, FontWeight.NORMAL, 12 * textScale));
+        // a long strategy name in large type gets smaller type rather than run over the box's edges
+        double strategySize = Math.min(12 * textScale, (p.w() - 12) / Math.max(1, strategy.length() * 0.56));
+        g.setFont(Font.font(null, FontWeight.NORMAL, strategySize));
         g.fillText(strategy, p.centre().x(), p.centre().y() + 14 * textScale);
 
         // the dots, a group of requests a little larger than a single one
@@ -147,6 +157,9 @@ final class LiveCanvas extends Canvas {
                 g.strokeOval(pos.x() - ring, pos.y() - ring, 2 * ring, 2 * ring);
             }
         }
+        if (fanOut != null) {
+            drawEdgeLabels(g, l, fanOut, ink);
+        }
     }
 
     /** Group frames with their labels, then each edge from the proxy to its group with its two lines of figures. */
@@ -167,36 +180,42 @@ final class LiveCanvas extends Canvas {
             g.strokeRoundRect(b.x(), b.y(), b.w(), b.h(), 10, 10);
             g.setLineDashes();
             g.setFill(ink);
-            g.fillText(fit(grp.label(), b.w() - 12, 11 * textScale), b.x() + 6, b.y() + 14 * Math.min(1.3, textScale));
+            g.fillText(fit(grp.label(), b.w() - 12, 11 * textScale), b.x() + 6, b.y() + 14 * textScale);
         }
-        // edges: one per arm or mirror, to the middle of its group's left side, labelled just before the group
+        g.setTextAlign(TextAlignment.CENTER);
+    }
+
+    /**
+     * Each arm's or mirror's figures where its wires reach its group, on a patch of the stage's colour, drawn over the
+     * dots: the wires and the dots converging there must not make the figures unreadable.
+     */
+    private void drawEdgeLabels(GraphicsContext g, StageLayout l, FanOut fanOut, Color ink) {
+        Color muted = dark ? Color.web("#9aa3b2") : Color.web("#5b6270");
         java.util.Map<String, Integer> perGroup = new java.util.HashMap<>();
-        g.setFont(Font.font(null, FontWeight.NORMAL, 10.5 * textScale));
+        double size = 10.5 * textScale;
+        g.setFont(Font.font(null, FontWeight.NORMAL, size));
         g.setTextAlign(TextAlignment.RIGHT);
         double lineH = 13 * textScale;
+        Color patch = dark ? Color.web("#1b1e24", 0.88) : Color.web("#f6f7f9", 0.88);
         for (FanOut.Edge e : fanOut.edges()) {
             StageLayout.Box b = l.groups().get(e.pool());
             if (b == null) {
                 continue;
             }
             int k = perGroup.merge(e.pool(), 1, Integer::sum) - 1;
-            double ty = b.y() + b.h() / 2;
-            g.setStroke(e.mirror() ? muted : ink.deriveColor(0, 1, 1, 0.55));
-            g.setLineWidth(e.mirror() ? 1.5 : 2.5);
-            if (e.mirror()) {
-                g.setLineDashes(6, 5);
-            }
-            g.strokeLine(l.proxyOut().x(), l.proxyOut().y(), b.x(), ty);
-            g.setLineDashes();
-            double x = b.x() - 6;
-            // on the side of the line away from the proxy's level, so the line coming in does not cross the text
-            boolean below = ty > l.proxyOut().y() + 1;
-            double y = below ? ty + 4 + lineH + k * 2.2 * lineH : ty - 6 - lineH - k * 2.2 * lineH;
-            double room = b.x() - l.proxyOut().x() - 12;
+            double room = b.x() - l.proxyOut().x() - 16;
+            String one = fit(e.line1(), room, size);
+            String two = fit(e.line2(), room, size);
+            double wide = Math.max(one.length(), two.length()) * size * 0.56;
+            double x = b.x() - 8;
+            double top = b.y() + b.h() / 2 - lineH + k * 2.4 * lineH - (two.isEmpty() ? 0 : lineH / 2);
+            double tall = (two.isEmpty() ? 1 : 2) * lineH + 4;
+            g.setFill(patch);
+            g.fillRoundRect(x - wide - 4, top - 2, wide + 8, tall, 6, 6);
             g.setFill(e.mirror() ? muted : ink);
-            g.fillText(fit(e.line1(), room, 10.5 * textScale), x, y);
-            if (!e.line2().isEmpty()) {
-                g.fillText(fit(e.line2(), room, 10.5 * textScale), x, y + lineH);
+            g.fillText(one, x, top + lineH - 3);
+            if (!two.isEmpty()) {
+                g.fillText(two, x, top + 2 * lineH - 3);
             }
         }
         g.setTextAlign(TextAlignment.CENTER);

@@ -55,6 +55,7 @@ public final class LiveController {
     private StageLayout layout = new StageLayout(800, 500, List.of());
     /** The routes' fan-out of the newest sample, or null when no route splits or mirrors. */
     private FanOut fanOut;
+    private double textScale = 1;
     private double frameSeconds;
     private int framesThisSecond;
     private int framesLastSecond;
@@ -193,6 +194,10 @@ public final class LiveController {
     /** Present mode: larger type on the canvas. */
     public void setTextScale(double s) {
         canvas.setTextScale(s);
+        if (s != textScale) {
+            textScale = s;
+            relayout(); // the groups' labels take more room
+        }
     }
 
     public void setDark(boolean d) {
@@ -305,7 +310,7 @@ public final class LiveController {
 
     private void relayout() {
         List<String> ids = new ArrayList<>(cardById.keySet());
-        layout = new StageLayout(canvas.getWidth(), canvas.getHeight(), ids, fanOut);
+        layout = new StageLayout(canvas.getWidth(), canvas.getHeight(), ids, fanOut, textScale);
         for (LiveCard c : cardById.values()) {
             StageLayout.Box box = layout.card(c.backend());
             if (box != null) {

@@ -43,6 +43,8 @@ public final class StageLayout {
     private final Map<String, Box> groups = new LinkedHashMap<>();
     /** A group's label line above its cards, and the space between two groups. */
     static final double GROUP_HEAD = 20;
+    /** This layout's label line: {@link #GROUP_HEAD} grown with the type (present mode). */
+    private final double groupHead;
     static final double GROUP_GAP = 12;
     static final double GROUP_PAD = 4;
 
@@ -55,6 +57,12 @@ public final class StageLayout {
      * and the proxy sits further left to leave its edges room for their labels.
      */
     public StageLayout(double width, double height, List<String> backends, FanOut fanOut) {
+        this(width, height, backends, fanOut, 1);
+    }
+
+    /** As above, the groups' label lines grown by {@code textScale} (present mode's larger type). */
+    public StageLayout(double width, double height, List<String> backends, FanOut fanOut, double textScale) {
+        this.groupHead = GROUP_HEAD * Math.max(1, textScale);
         this.width = Math.max(width, 320);
         this.height = Math.max(height, 240);
         double pw = Math.min(190, this.width * 0.16);
@@ -91,7 +99,7 @@ public final class StageLayout {
         }
         double gap = n > 8 ? 4 : 8;
         // each group: its label, its cards with a gap between two, a little room under the last; a gap between groups
-        double fixed = gs.size() * (GROUP_HEAD + GROUP_PAD) + (gs.size() - 1) * GROUP_GAP + gap * (n - gs.size());
+        double fixed = gs.size() * (groupHead + GROUP_PAD) + (gs.size() - 1) * GROUP_GAP + gap * (n - gs.size());
         double cardH = Math.max(CARD_MIN_H, Math.min(CARD_MAX_H, (this.height - 16 - fixed) / n));
         double column = fixed + cardH * n;
         double y = Math.max(4, (this.height - column) / 2);
@@ -99,7 +107,7 @@ public final class StageLayout {
         double w = this.width * 0.97 - x;
         for (FanOut.Group g : gs) {
             double top = y;
-            y += GROUP_HEAD;
+            y += groupHead;
             int k = Math.max(1, g.backends().size());
             for (int i = 0; i < g.backends().size(); i++) {
                 cards.put(g.backends().get(i), new Box(x, y + i * (cardH + gap), w, cardH));

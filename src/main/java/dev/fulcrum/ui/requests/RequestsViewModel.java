@@ -43,7 +43,7 @@ public final class RequestsViewModel {
 
     /** The mirrored filter's choices: a mirrored copy is never one of the clients' requests. */
     public enum Mirrored {
-        ALL("client and mirrored"), CLIENT("client requests"), MIRRORED("mirrored copies");
+        ALL("with mirrored"), CLIENT("client only"), MIRRORED("mirrored only");
 
         private final String label;
 

@@ -234,7 +234,7 @@ public final class RoutesController {
                 if (m.tooFew()) {
                     judgement.getStyleClass().add("split-too-few");
                 }
-                sliderName.setText(m.canary().pool() + " (canary)");
+                sliderName.setText(m.canary().pool() + "'s share");
                 boolean local = slider.isValueChanging() || nowMillis() < localUntil;
                 if (!local) {
                     updating = true;
@@ -273,7 +273,8 @@ public final class RoutesController {
             }
             for (int c = 0; c < cols.size(); c++) {
                 SplitPanelModel.Column col = cols.get(c);
-                String[] values = {col.pool() + " (" + col.role() + ")", col.share(), col.rate(), col.errorRate(),
+                String[] values = {col.pool().equals(col.role()) ? col.pool() : col.pool() + " (" + col.role() + ")",
+                        col.share(), col.rate(), col.errorRate(),
                         col.p50(), col.p99(), col.requests()};
                 for (int r = 0; r < values.length; r++) {
                     ((Label) arms.lookup("#split-arm-" + route + "-" + c + "-" + r)).setText(values[r]);

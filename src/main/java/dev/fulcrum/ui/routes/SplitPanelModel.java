@@ -62,7 +62,7 @@ public final class SplitPanelModel {
             out.add(new Column(a.pool(), role,
                     pct(a.share()) + " configured (weight " + a.weight() + ") · " + pct(a.measuredShare()) + " measured",
                     String.format(Locale.ROOT, "%.1f req/s", a.rps()),
-                    String.format(Locale.ROOT, "%.1f%% errors", a.errorRate() * 100),
+                    String.format(Locale.ROOT, "%.1f%%", a.errorRate() * 100),
                     ms(a.p50Ms()), ms(a.p99Ms()),
                     String.format(Locale.ROOT, "%,d requests (%,d errors)", a.requests(), a.errors())));
         }
@@ -88,16 +88,16 @@ public final class SplitPanelModel {
         return hasSplit() && (baseline().requests() < minRequests() || canary().requests() < minRequests());
     }
 
-    /** Canary minus baseline: error rate in points, p50 and p99 in ms, rate. */
+    /** Canary minus baseline: error rate in points, p50 and p99 in ms (not the rate: the shares set that). */
     public String difference() {
         if (!hasSplit()) {
             return "";
         }
         ArmInfo b = baseline();
         ArmInfo c = canary();
-        return String.format(Locale.ROOT, "%s − %s: errors %+.1f points · p50 %+.0f ms · p99 %+.0f ms · rate %+.1f req/s",
+        return String.format(Locale.ROOT, "%s − %s: errors %+.1f points · p50 %+.0f ms · p99 %+.0f ms",
                 c.pool(), b.pool(), (c.errorRate() - b.errorRate()) * 100, c.p50Ms() - b.p50Ms(),
-                c.p99Ms() - b.p99Ms(), c.rps() - b.rps());
+                c.p99Ms() - b.p99Ms());
     }
 
     /** Whether the samples are big enough, in words naming both sizes. */

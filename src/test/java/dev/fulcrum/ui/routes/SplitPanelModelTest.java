@@ -28,7 +28,7 @@ class SplitPanelModelTest {
         SplitPanelModel m = new SplitPanelModel(route(List.of(arm("stable", 90, 900, 0.005, 10, 40),
                 arm("canary", 10, 150, 0.032, 12, 55)), null, null));
         assertThat(m.difference()).isEqualTo(
-                "canary − stable: errors +2.7 points · p50 +2 ms · p99 +15 ms · rate -12.5 req/s");
+                "canary − stable: errors +2.7 points · p50 +2 ms · p99 +15 ms");
         assertThat(m.tooFew()).isFalse();
         assertThat(m.judgement()).startsWith("samples: stable 900 · canary 150 requests");
         assertThat(m.title()).isEqualTo("Route 0 · X-Canary: 1 · class vip");
