@@ -128,6 +128,9 @@ public final class RequestsController {
         requestClass.valueProperty().bindBidirectional(model.routeClassProperty());
         requestMirrored.getItems().setAll(RequestsViewModel.Mirrored.values());
         requestMirrored.valueProperty().bindBidirectional(model.mirroredProperty());
+        for (ComboBox<String> box : List.of(requestRoute, requestArm, requestClass)) {
+            showsItsValue(box);
+        }
         for (javafx.scene.Node n : new javafx.scene.Node[] {requestRoute, requestArm, requestClass, requestMirrored}) {
             n.visibleProperty().bind(model.routedProperty());
             n.managedProperty().bind(model.routedProperty());
@@ -439,6 +442,22 @@ public final class RequestsController {
     /** Bound to the tab's selection: the open WebSockets are listed only while someone looks. */
     public BooleanProperty showingProperty() {
         return showing;
+    }
+
+    /**
+     * The box shows its value whatever its list does meanwhile: a choice that came into the list after it was chosen
+     * (the filter set before that arm's first request was seen) otherwise leaves the box blank while it filters.
+     */
+    private static void showsItsValue(ComboBox<String> box) {
+        javafx.scene.control.ListCell<String> cell = new javafx.scene.control.ListCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(box.getValue());
+            }
+        };
+        box.setButtonCell(cell);
+        box.valueProperty().addListener((o, a, v) -> cell.setText(v));
     }
 
     public RequestsViewModel viewModel() {
