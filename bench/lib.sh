@@ -73,14 +73,14 @@ CONF
   nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' & pids+=($!)
 }
 
-# two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null] [PROXY_EXTRA]: round robin over two backends;
-# IO_THREADS=N in the environment sets proxy.ioThreads (default 0: one per core, at least 2); PROXY_EXTRA is more
-# fields of the proxy object, e.g. ', "recentRequests": 0'
+# two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null] [PROXY_EXTRA] [CONFIG_EXTRA]: round robin over two
+# backends; IO_THREADS=N in the environment sets proxy.ioThreads (default 0: one per core, at least 2); PROXY_EXTRA is
+# more fields of the proxy object, e.g. ', "recentRequests": 0'; CONFIG_EXTRA more top-level fields (pools, routes)
 two_backend_config() {
   cat > "$1" <<CONF
 { "proxy": { "port": $2, "accessLog": "${6:-/dev/null}", "ioThreads": ${IO_THREADS:-0} ${7:-} }, "admin": { "port": $3 },
   "strategy": { "type": "round-robin" },
-  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$4" }, { "id": "b2", "url": "http://127.0.0.1:$5" } ] }
+  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$4" }, { "id": "b2", "url": "http://127.0.0.1:$5" } ] ${8:-} }
 CONF
 }
 

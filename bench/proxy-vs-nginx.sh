@@ -18,7 +18,9 @@
 #
 # A/B: the row fulcrum-b is a second Fulcrum measured in the same rounds, from B_JAR (default: the same jar, e.g. a
 # build of another commit) with B_PROXY_EXTRA more fields in its proxy object (e.g. ', "recentRequests": 0' for the
-# request stream off); its round-by-round ratio to fulcrum is printed.
+# request stream off) and B_CONFIG_EXTRA more top-level fields (e.g. ', "pools": {...}, "routes": [...]' for the
+# cost of routing: bench/routing-extra.json is a split, two header routes and a 10% mirror over the same backends);
+# its round-by-round ratio to fulcrum is printed.
 #
 # Needs: nginx and wrk (Debian packages), java 17, and target/fulcrum.jar (mvn -q package -DskipTests).
 set -euo pipefail
@@ -39,7 +41,7 @@ start_nginx_proxy $NGINX $B1 $B2
 two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
 start_fulcrum "$WORK/fulcrum.json"
 if want fulcrum-b; then
-  two_backend_config "$WORK/fulcrum-b.json" $FULCRUM_B $ADMIN_B $B1 $B2 /dev/null "${B_PROXY_EXTRA:-}"
+  two_backend_config "$WORK/fulcrum-b.json" $FULCRUM_B $ADMIN_B $B1 $B2 /dev/null "${B_PROXY_EXTRA:-}" "${B_CONFIG_EXTRA:-}"
   start_fulcrum "$WORK/fulcrum-b.json" "${B_JAR:-$JAR}" fulcrum-b
 fi
 # Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine

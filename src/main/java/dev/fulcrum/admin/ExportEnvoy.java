@@ -30,6 +30,9 @@ import static dev.fulcrum.admin.ExportText.yamlString;
  *   <li>A hashing key becomes a route {@code hash_policy} marked {@code terminal}, followed by the client address:
  *       Envoy uses the first policy that yields a hash, so a request without the key hashes its source IP, as Fulcrum
  *       does (docs/REFERENCE.md §2.2).</li>
+ *   <li>Routes that match on more than a path prefix, split, mirror or carry a strategy are written by
+ *       {@link ExportEnvoyRoutes} (header and query matchers, {@code weighted_clusters},
+ *       {@code request_mirror_policies}).</li>
  *   <li>Read timeout: Envoy's route {@code timeout} bounds the whole response, which would cut server-sent events,
  *       so it is off ({@code 0s}) and {@code idle_timeout} carries Fulcrum's readMs.</li>
  * </ul>
@@ -73,6 +76,13 @@ final class ExportEnvoy {
         }
         for (ExportPool p : plan.pools()) {
             cluster(out, c, p);
+        }
+        if (!plan.plainRoutes()) {
+            for (ExportPool p : plan.routePools()) {
+                out.comment("a route's own copy of pool " + p.name() + " (its strategy counts apart from the pool's "
+                        + "other traffic)");
+                cluster(out, c, p);
+            }
         }
         out.out();
         return out.toString();
@@ -136,13 +146,16 @@ final class ExportEnvoy {
         out.comment("X-Forwarded-Host: route action append_x_forwarded_host: true (Envoy 1.26 and later)");
         out.line("routes:");
         boolean rootRouted = false;
-        for (RouteConfig r : plan.routes()) {
+        if (!plan.plainRoutes()) {
+            rootRouted = ExportEnvoyRoutes.routes(out, plan);
+        }
+        for (RouteConfig r : plan.plainRoutes() ? plan.routes() : List.<RouteConfig>of()) {
             ExportPool p = plan.pool(r.pool());
             if (p == null) {
                 continue;
             }
-            out.comment("route " + r.pathPrefix() + " -> pool " + r.pool() + (r.stripPrefix() ? ", prefix stripped" : ""));
-            String prefix = r.pathPrefix();
+            out.comment("route " + r.prefix() + " -> pool " + r.pool() + (r.stripPrefix() ? ", prefix stripped" : ""));
+            String prefix = r.prefix();
             String rewrite = r.stripPrefix() && !prefix.equals("/") ? "/" : null;
             if (prefix.equals("/")) {
                 rootRouted = true;
@@ -197,7 +210,7 @@ final class ExportEnvoy {
         out.out();
     }
 
-    private static void retryPolicy(Lines out, RetryConfig r) {
+    static void retryPolicy(Lines out, RetryConfig r) {
         if (r.maxRetries() <= 0) {
             return;
         }
@@ -222,7 +235,7 @@ final class ExportEnvoy {
         out.out();
     }
 
-    private static void hashPolicy(Lines out, ExportPool p) {
+    static void hashPolicy(Lines out, ExportPool p) {
         String type = p.strategy().type();
         boolean hashing = StrategySpec.CONSISTENT_HASH.equals(type) || StrategySpec.MAGLEV.equals(type)
                 || StrategySpec.IP_HASH.equals(type);
@@ -244,7 +257,7 @@ final class ExportEnvoy {
         out.in().in().line("source_ip: true").out().out();
     }
 
-    private static void hashItem(Lines out, String kind, String field) {
+    static void hashItem(Lines out, String kind, String field) {
         out.line("- " + kind + ":");
         out.in().in().line(field).out();
         out.line("terminal: true");
@@ -253,7 +266,7 @@ final class ExportEnvoy {
 
     // ---------------------------------------------------------------- clusters
 
-    private static void cluster(Lines out, FulcrumConfig c, ExportPool p) {
+    static void cluster(Lines out, FulcrumConfig c, ExportPool p) {
         StrategySpec s = p.strategy();
         List<ExportServer> live = p.servers();
         out.line("- name: " + yamlString(p.ident()));

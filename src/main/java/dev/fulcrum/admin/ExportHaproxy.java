@@ -27,6 +27,8 @@ import java.util.List;
  *   <li>Routes are decided before any prefix is stripped: each matching route sets {@code txn.fulcrum_route} (longest
  *       prefix first, first match wins), then the path is rewritten and {@code use_backend} reads the variable, so a
  *       rewrite cannot change which route matched.</li>
+ *   <li>Routes that match on more than a path prefix, split or carry a strategy or a class ceiling are written by
+ *       {@link ExportHaproxyRoutes}; HAProxy has no request mirror (a comment says so).</li>
  *   <li>Plain random is {@code balance random(1)}: HAProxy's bare {@code random} already draws two.</li>
  *   <li>Outlier detection becomes {@code observe layer7 error-limit N on-error mark-down}: N errors in a row take the
  *       server down until its health check passes {@code rise} times.</li>
@@ -67,6 +69,14 @@ final class ExportHaproxy {
         for (ExportPool p : plan.pools()) {
             out.line("");
             backend(out, c, p);
+        }
+        if (!plan.plainRoutes()) {
+            for (ExportPool p : plan.routePools()) {
+                out.line("");
+                out.comment("a route's own copy of pool " + p.name() + " (its strategy or class ceiling counts apart "
+                        + "from the pool's other traffic)");
+                backend(out, c, p);
+            }
         }
         return out.toString();
     }
@@ -127,6 +137,11 @@ final class ExportHaproxy {
         if (!c.proxy().preserveHost()) {
             out.comment("no equivalent: preserveHost off (HAProxy forwards the client's Host header as it is)");
         }
+        if (!plan.plainRoutes()) {
+            ExportHaproxyRoutes.frontend(out, plan);
+            out.out();
+            return;
+        }
         List<RouteConfig> routes = new ArrayList<>();
         for (RouteConfig r : plan.routes()) {
             if (plan.pool(r.pool()) != null) {
@@ -137,7 +152,7 @@ final class ExportHaproxy {
             out.comment("routes, longest prefix first; the first match wins, as in Fulcrum");
         }
         for (int i = 0; i < routes.size(); i++) {
-            String prefix = routes.get(i).pathPrefix();
+            String prefix = routes.get(i).prefix();
             if (prefix.endsWith("/")) {
                 out.line("acl route_" + i + " path_beg " + quote(prefix));
             } else {
@@ -152,8 +167,8 @@ final class ExportHaproxy {
         }
         for (int i = 0; i < routes.size(); i++) {
             RouteConfig r = routes.get(i);
-            if (r.stripPrefix() && !r.pathPrefix().equals("/")) {
-                String p = r.pathPrefix();
+            if (r.stripPrefix() && !r.prefix().equals("/")) {
+                String p = r.prefix();
                 String regex = p.endsWith("/") ? "^" + regexQuote(p) + "(.*)" : "^" + regexQuote(p) + "(/|$)(.*)";
                 String repl = p.endsWith("/") ? "/\\1" : "/\\2";
                 out.line("http-request replace-path " + quote(regex) + " " + quote(repl) + " if { var("
@@ -174,7 +189,7 @@ final class ExportHaproxy {
         out.out();
     }
 
-    private static void backend(Lines out, FulcrumConfig c, ExportPool p) {
+    static void backend(Lines out, FulcrumConfig c, ExportPool p) {
         StrategySpec s = p.strategy();
         List<String> notes = new ArrayList<>();
         List<String> balance = new ArrayList<>();
@@ -368,7 +383,7 @@ final class ExportHaproxy {
         return "\"" + arg.replace("\\", "\\\\").replace("\"", "\\\"").replace("$", "\\$") + "\"";
     }
 
-    private static String regexQuote(String s) {
+    static String regexQuote(String s) {
         return s.replaceAll("([\\\\.^$|?*+()\\[\\]{}])", "\\\\$1");
     }
 }

@@ -30,6 +30,9 @@ import java.util.Locale;
  *   <li>nginx refuses {@code backup} with {@code hash}, {@code ip_hash} and {@code random}; for those strategies the
  *       backups are written as commented-out servers.</li>
  *   <li>Active health checks, slow start and cookie insertion are nginx Plus features: they are comments.</li>
+ *   <li>Routes that match on more than a path prefix, split, mirror or carry a strategy or a class ceiling are
+ *       written by {@link ExportNginxRoutes} (maps, {@code split_clients}, {@code mirror}); a config whose routes are
+ *       all plain prefixes is written exactly as before such routes existed.</li>
  *   <li>The upstream {@code Connection} header is {@code ""} (keep-alive to the backends, with {@code keepalive 64})
  *       except on an upgrade request, where a {@code map} makes it {@code upgrade} so WebSocket passes through as it
  *       does in Fulcrum.</li>
@@ -55,6 +58,9 @@ final class ExportNginx {
         for (ExportPool p : plan.pools()) {
             out.line("");
             upstream(out, c, p);
+        }
+        if (!plan.plainRoutes()) {
+            ExportNginxRoutes.upstreamsAndMaps(out, plan);
         }
         out.line("");
         server(out, plan);
@@ -341,6 +347,12 @@ final class ExportNginx {
         } else {
             out.line("proxy_next_upstream off;");
         }
+        if (!plan.plainRoutes()) {
+            ExportNginxRoutes.locations(out, plan, proxyHeaders(c));
+            out.out();
+            out.line("}");
+            return;
+        }
         boolean rootRouted = false;
         for (RouteConfig r : plan.routes()) {
             ExportPool p = plan.pool(r.pool());
@@ -348,9 +360,9 @@ final class ExportNginx {
                 continue;
             }
             out.line("");
-            out.comment("route " + r.pathPrefix() + " -> pool " + r.pool() + (r.stripPrefix() ? ", prefix stripped" : ""));
+            out.comment("route " + r.prefix() + " -> pool " + r.pool() + (r.stripPrefix() ? ", prefix stripped" : ""));
             String pass = "proxy_pass http://" + p.ident() + (r.stripPrefix() ? "/" : "") + ";";
-            String prefix = r.pathPrefix();
+            String prefix = r.prefix();
             if (prefix.equals("/")) {
                 rootRouted = true;
                 location(out, "/", pass);
@@ -375,6 +387,19 @@ final class ExportNginx {
         }
         out.out();
         out.line("}");
+    }
+
+    /** The proxy_set_header lines of the server block, for a location that sets one more and so inherits none. */
+    static List<String> proxyHeaders(FulcrumConfig c) {
+        return List.of("proxy_set_header Upgrade $http_upgrade;", "proxy_set_header Connection $fulcrum_connection;",
+                c.proxy().preserveHost() ? "proxy_set_header Host $host;" : "proxy_set_header Host $proxy_host;",
+                "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
+                "proxy_set_header X-Forwarded-Proto $scheme;", "proxy_set_header X-Forwarded-Host $host;");
+    }
+
+    /** Writes an upstream block for a pool (also a route's own copy of one). */
+    static void upstreamOf(Lines out, FulcrumConfig c, ExportPool p) {
+        upstream(out, c, p);
     }
 
     private static void location(Lines out, String match, String body) {

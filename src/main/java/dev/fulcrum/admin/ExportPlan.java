@@ -3,6 +3,7 @@ package dev.fulcrum.admin;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.config.RouteConfig;
+import dev.fulcrum.config.RouteMatchConfig;
 import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
@@ -31,7 +32,8 @@ import java.util.Map;
  *
  * @param config the running config
  * @param pools  the pools to export, {@code default} first
- * @param routes the routes to export, longest prefix first; empty when one pool was asked for
+ * @param routes the routes to export in the order Fulcrum tries them (longest prefix first when every route matches on
+ *               its path prefix alone, else as written); empty when one pool was asked for
  */
 public record ExportPlan(FulcrumConfig config, List<ExportPool> pools, List<RouteConfig> routes) {
 
@@ -127,13 +129,47 @@ public record ExportPlan(FulcrumConfig config, List<ExportPool> pools, List<Rout
         List<RouteConfig> routes = new ArrayList<>();
         if (pool == null) {
             for (RouteConfig r : config.routes()) {
-                if (strategies.containsKey(r.pool())) {
+                if (targets(r).stream().allMatch(strategies::containsKey)) {
                     routes.add(r);
                 }
             }
-            routes.sort(Comparator.comparingInt((RouteConfig r) -> r.pathPrefix().length()).reversed());
+            // the order Fulcrum tries them in (Router): longest prefix first when every route matches on its path
+            // prefix alone, else as written, the first that matches winning
+            if (routes.stream().allMatch(ExportPlan::prefixAlone)) {
+                routes.sort(Comparator.comparingInt((RouteConfig r) -> r.prefix().length()).reversed());
+            }
         }
         return new ExportPlan(config, List.copyOf(pools), List.copyOf(routes));
+    }
+
+    /** The pools a route sends its requests to: its pool, or its split's arms (not its mirror). */
+    static List<String> targets(RouteConfig r) {
+        if (r.split() != null) {
+            return r.split().stream().map(a -> a.pool()).toList();
+        }
+        return r.pool() == null ? List.of() : List.of(r.pool());
+    }
+
+    /** True when the route matches on its path prefix alone (Fulcrum then tries the longest prefix first). */
+    static boolean prefixAlone(RouteConfig r) {
+        RouteMatchConfig m = r.match();
+        return r.prefix() != null && (m == null || m.host() == null && (m.method() == null || m.method().isEmpty())
+                && (m.headers() == null || m.headers().isEmpty()) && (m.cookies() == null || m.cookies().isEmpty())
+                && (m.query() == null || m.query().isEmpty()));
+    }
+
+    /**
+     * True when the route is a path prefix to one pool and nothing more: what every export wrote before routes could
+     * match, split and mirror, and still writes the same way.
+     */
+    static boolean plain(RouteConfig r) {
+        return prefixAlone(r) && r.pool() != null && r.split() == null && r.mirror() == null && r.strategy() == null
+                && r.maxInFlightPerBackend() == null && r.guard() == null;
+    }
+
+    /** True when every exported route is {@link #plain}. */
+    public boolean plainRoutes() {
+        return routes.stream().allMatch(ExportPlan::plain);
     }
 
     /** The exported pool a route goes to, or null when that pool is not exported. */
@@ -144,6 +180,59 @@ public record ExportPlan(FulcrumConfig config, List<ExportPool> pools, List<Rout
             }
         }
         return null;
+    }
+
+    /**
+     * What route {@code index} (in {@link #routes} order) sends to {@code pool}: the pool itself, or, when the route
+     * gives its own strategy or a class ceiling, a copy of the pool under the name {@code IDENT_rINDEX} with the
+     * route's strategy, so the target proxy counts that route's requests apart. Null when the pool is not exported.
+     */
+    public ExportPool routePool(int index, String pool) {
+        ExportPool p = pool(pool);
+        RouteConfig r = routes.get(index);
+        if (p == null || r.strategy() == null && r.maxInFlightPerBackend() == null) {
+            return p;
+        }
+        String ident = p.ident() + "_r" + index;
+        while (identTaken(ident)) {
+            ident = ident + "_";
+        }
+        // the class ceiling is a cap on each member of this copy only: the nearest the targets have
+        Integer ceiling = r.maxInFlightPerBackend();
+        List<ExportServer> servers = new ArrayList<>();
+        for (ExportServer m : p.servers()) {
+            Integer cap = m.maxInFlight();
+            if (ceiling != null) {
+                cap = cap == null ? ceiling : Integer.valueOf(Math.min(ceiling, cap));
+            }
+            servers.add(new ExportServer(m.id(), m.host(), m.port(), m.weight(), m.state(), m.backup(), cap));
+        }
+        return new ExportPool(p.name(), ident, r.strategy() == null ? p.strategy() : r.strategy().withDefaults(),
+                List.copyOf(servers));
+    }
+
+    private boolean identTaken(String ident) {
+        for (ExportPool p : pools) {
+            if (p.ident().equalsIgnoreCase(ident)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every route's own pool copies ({@link #routePool}), in route order, each once. */
+    public List<ExportPool> routePools() {
+        List<ExportPool> out = new ArrayList<>();
+        for (int i = 0; i < routes.size(); i++) {
+            for (String t : targets(routes.get(i))) {
+                ExportPool p = routePool(i, t);
+                if (p != null && !p.ident().equals(pool(t).ident())
+                        && out.stream().noneMatch(o -> o.ident().equals(p.ident()))) {
+                    out.add(p);
+                }
+            }
+        }
+        return out;
     }
 
     /** The pool unmatched requests go to: {@code default}, or the only pool exported. */

@@ -67,6 +67,75 @@ final class ExportText {
         return b.append('"').toString();
     }
 
+    /** {@code s} as a regular expression matching exactly that text (PCRE, RE2 and Java read it alike). */
+    static String regexLiteral(String s) {
+        return s.replaceAll("([\\\\.^$|?*+()\\[\\]{}])", "\\\\$1");
+    }
+
+    /** A route in a few words for a comment: what it matches and where it sends. */
+    static String describe(dev.fulcrum.config.RouteConfig r) {
+        StringBuilder b = new StringBuilder();
+        b.append(r.prefix() == null ? "any path" : r.prefix());
+        dev.fulcrum.config.RouteMatchConfig m = r.match();
+        if (m != null) {
+            if (m.host() != null) {
+                b.append(", host ").append(matchText(m.host()));
+            }
+            if (m.method() != null && !m.method().isEmpty()) {
+                b.append(", method ").append(String.join("|", m.method()));
+            }
+            named(b, "header", m.headers());
+            named(b, "cookie", m.cookies());
+            named(b, "query", m.query());
+        }
+        if (r.split() != null) {
+            b.append(" -> split");
+            r.split().forEach(a -> b.append(' ').append(a.pool()).append('=').append(a.weight()));
+            b.append(" sticky by ").append(r.stickyBy() == null ? "none" : r.stickyBy());
+        } else {
+            b.append(" -> pool ").append(r.pool());
+        }
+        if (r.stripPrefix()) {
+            b.append(", prefix stripped");
+        }
+        if (r.mirror() != null) {
+            b.append(", mirror ").append(number(r.mirror().percent())).append("% to ").append(r.mirror().pool());
+        }
+        if (r.routeClass() != null) {
+            b.append(", class ").append(r.routeClass());
+        }
+        return oneLine(b.toString());
+    }
+
+    private static void named(StringBuilder b, String what, java.util.Map<String, dev.fulcrum.config.MatchValue> m) {
+        if (m != null) {
+            m.forEach((k, v) -> b.append(", ").append(what).append(' ').append(k).append(' ').append(matchText(v)));
+        }
+    }
+
+    /** A match value in words: {@code = 1}, {@code prefix x}, {@code regex ^a}, {@code present}, {@code absent}. */
+    static String matchText(dev.fulcrum.config.MatchValue v) {
+        if (v.exact() != null) {
+            return "= " + v.exact();
+        }
+        if (v.prefix() != null) {
+            return "prefix " + v.prefix();
+        }
+        if (v.regex() != null) {
+            return "regex " + v.regex();
+        }
+        boolean present = v.present() != null ? v.present() : !Boolean.TRUE.equals(v.absent());
+        return present ? "present" : "absent";
+    }
+
+    /** True when the match value asks for the name to be there (present) or not (absent), not for a value. */
+    static Boolean presence(dev.fulcrum.config.MatchValue v) {
+        if (v.exact() != null || v.prefix() != null || v.regex() != null) {
+            return null;
+        }
+        return v.present() != null ? v.present() : !Boolean.TRUE.equals(v.absent());
+    }
+
     /** Text for a comment: one line, no control characters. */
     static String oneLine(String s) {
         return s == null ? "null" : s.replaceAll("[\\r\\n\\t]", " ");

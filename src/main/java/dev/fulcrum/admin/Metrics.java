@@ -63,7 +63,10 @@ final class Metrics implements RequestListener {
         }
     };
 
-    /** Mirror outcomes as {@code outcome} labels, by {@link Mirror#answeredIn} class. */
+    /**
+     * Mirror outcomes as {@code outcome} labels, by {@link Mirror#answeredIn} class; 1xx has no series (a copy
+     * answered 101 is counted in {@code sent} alone).
+     */
     private static final String[] OUTCOMES = {"failed", null, "2xx", "3xx", "4xx", "5xx"};
 
     Metrics(Engine engine) {

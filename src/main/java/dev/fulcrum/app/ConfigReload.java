@@ -44,7 +44,7 @@ import java.util.Map;
  *   <li>in one engine batch (one rebuild per pool at the end, so a pool of 1,000 reweighted backends rebuilds its
  *       ring once and traffic never sees it half applied): the engine settings (breakers, slow start, outlier
  *       detection), the {@link ConfigChanges#steps} worked out from the engine as it is inside the batch, the
- *       routes;</li>
+ *       routes, and last the pools the config drops;</li>
  *   <li>discovery sources, the admin token, the health checks and {@code proxy.logDecisions} (from the next
  *       request on).</li>
  * </ol>
@@ -97,8 +97,12 @@ final class ConfigReload {
         }
         engine.batch(() -> {
             engine.setSettings(next.toEngineSettings());
-            run(ConfigChanges.steps(running(running), next));
+            List<Step> steps = ConfigChanges.steps(running(running), next);
+            // the new routes before the pools they stop naming are removed (the steps' last): a request that reads
+            // the router never finds a route to a pool that is gone
+            run(steps.stream().filter(s -> !(s instanceof RemovePool)).toList());
             engine.setRouter(next.toRouter());
+            run(steps.stream().filter(s -> s instanceof RemovePool).toList());
         });
         discovery.configure(ConfigSpecs.discoveryByPool(next));
         admin.setToken(next.admin().token());

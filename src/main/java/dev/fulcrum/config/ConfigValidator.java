@@ -336,16 +336,19 @@ public final class ConfigValidator {
                         m.pathPrefix());
             }
             String prefix = r.prefix();
+            // where the prefix is written: the route's pathPrefix, or its match's
+            String prefixPath = r.pathPrefix() != null || m == null ? pp
+                    : ConfigPaths.child(ConfigPaths.child(path, "match"), "pathPrefix");
             if (r.pathPrefix() == null && m == null) {
                 problems.add(new ConfigProblem(pp, "required", "missing")); // or match, which says where else
             } else if (prefix != null && (!prefix.startsWith("/") || prefix.chars().anyMatch(ch -> ch <= ' '))) {
-                add(r.pathPrefix() != null ? pp : ConfigPaths.child(ConfigPaths.child(path, "match"), "pathPrefix"),
-                        "must start with / and contain no spaces", prefix);
-            } else if (prefix != null && (m == null || m.pathOnly()) && r.split() == null) {
+                add(prefixPath, "must start with / and contain no spaces", prefix);
+            } else if (prefix != null && (m == null || m.pathOnly())) {
+                // two routes by the same prefix alone: the first takes every request (split or not), the second none
                 if (seen.containsKey(prefix)) {
-                    add(pp, "duplicate prefix, already routed by " + seen.get(prefix), prefix);
+                    add(prefixPath, "duplicate prefix, already routed by " + seen.get(prefix), prefix);
                 } else {
-                    seen.put(prefix, pp);
+                    seen.put(prefix, prefixPath);
                 }
             }
             if (m != null) {
@@ -377,7 +380,12 @@ public final class ConfigValidator {
             if (r.routeClass() != null && !Limits.ROUTE_CLASS.matcher(r.routeClass()).matches()) {
                 add(ConfigPaths.child(path, "class"), Limits.ROUTE_CLASS_RULE, r.routeClass());
             }
-            if (r.strategy() != null) {
+            if (r.strategy() != null && r.split() != null) {
+                // a route's strategy keeps its state over one pool's backends; shared by the arms' pools it would be
+                // rebuilt at every change of arm, and each arm's pool has a strategy of its own
+                add(ConfigPaths.child(path, "strategy"), "only with pool, not with a split (each arm's pool picks "
+                        + "by its own strategy)", r.strategy().type());
+            } else if (r.strategy() != null) {
                 strategy(r.strategy().withDefaults(), ConfigPaths.child(path, "strategy"));
             }
             if (r.maxInFlightPerBackend() != null) {
@@ -437,8 +445,7 @@ public final class ConfigValidator {
 
     private void matchValue(MatchValue v, String path) {
         if (v.conditions() != 1) {
-            add(path, "must be a string, or an object with one of prefix, regex, present, absent",
-                    v.conditions() == 0 ? "{}" : "several");
+            add(path, MatchValue.RULE, v.conditions() == 0 ? "{}" : String.join(" and ", v.given()));
             return;
         }
         if (v.regex() != null) {
@@ -490,7 +497,7 @@ public final class ConfigValidator {
         GuardConfig g = r.guard();
         String armPath = ConfigPaths.child(path, "arm");
         if (r.split() == null) {
-            add(path, "only with a split", "guard");
+            add(path, "only with a split: it judges a split's canary arm against its first", "no split");
         } else if (g.arm() != null) {
             List<String> arms = r.split().stream().map(SplitArmConfig::pool).toList();
             int at = arms.indexOf(g.arm());

@@ -2,7 +2,9 @@ package dev.fulcrum.config;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.fulcrum.engine.routing.ValueMatcher;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,6 +14,8 @@ import java.util.Map;
  */
 public record MatchValue(String exact, String prefix, String regex, Boolean present, Boolean absent) {
     public static final MatchValue DEFAULTS = new MatchValue(null, null, null, null, null);
+    /** What a match value must be, as a refusal says it. */
+    static final String RULE = "must be a string, or an object with one of prefix, regex, present, absent";
 
     public static MatchValue exactly(String value) {
         return new MatchValue(value, null, null, null, null);
@@ -19,11 +23,20 @@ public record MatchValue(String exact, String prefix, String regex, Boolean pres
 
     /** How many conditions it gives (one is right). */
     int conditions() {
-        int n = 0;
-        for (Object o : new Object[] {exact, prefix, regex, present, absent}) {
-            n += o == null ? 0 : 1;
+        return given().size();
+    }
+
+    /** The names of the conditions it gives, in the order of the record ({@code [prefix, regex]}). */
+    List<String> given() {
+        List<String> out = new ArrayList<>();
+        Object[] values = {exact, prefix, regex, present, absent};
+        String[] names = {"exact", "prefix", "regex", "present", "absent"};
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                out.add(names[i]);
+            }
         }
-        return n;
+        return out;
     }
 
     /** The engine's matcher; call on a value that passed validation. */

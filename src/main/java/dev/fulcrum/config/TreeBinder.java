@@ -98,6 +98,11 @@ final class TreeBinder {
         if (raw == MatchValue.class && node.isTextual()) {
             return MatchValue.exactly(node.textValue()); // a route's match value: a bare string is the exact value
         }
+        if (raw == MatchValue.class && !node.isObject()) {
+            // "X-Canary": 1 is no match value: say both forms it may take, not only the object's
+            json.wrong(path, MatchValue.RULE, node);
+            return fallback;
+        }
         if (raw.isRecord()) {
             return record(node, raw, fallback, path);
         }
@@ -150,7 +155,8 @@ final class TreeBinder {
         if (node.isNull()) {
             Object scalar = scalar(node, raw, path);
             if (scalar == NOT_SCALAR) {
-                json.wrong(path, raw == List.class ? JsonBinder.MUST_BE_ARRAY : JsonBinder.MUST_BE_OBJECT, node);
+                json.wrong(path, raw == List.class ? JsonBinder.MUST_BE_ARRAY
+                        : raw == MatchValue.class ? MatchValue.RULE : JsonBinder.MUST_BE_OBJECT, node);
             }
             return placeholder;
         }

@@ -171,12 +171,15 @@ public final class Engine implements AutoCloseable {
 
     /**
      * The routes from now on. A route equal to one of the router before keeps that one's live state (its split as
-     * changed since, each arm's figures, the guard, the mirror's counters, the ceiling's counts).
+     * changed since, each arm's figures, the guard, the mirror's counters, the ceiling's counts). Done on the control
+     * thread, which alone changes a live split: a guard's rollback in the same second is carried over, not lost.
      */
     public void setRouter(Router r) {
         Router next = r == null ? Router.EMPTY : r;
-        next.adopt(router);
-        this.router = next;
+        run(() -> {
+            next.adopt(router);
+            this.router = next;
+        });
     }
 
     /**
@@ -248,14 +251,20 @@ public final class Engine implements AutoCloseable {
     /** Control thread: the new split, the event, and a guard set watching again once its canary takes users. */
     private void changeSplit(Router.Route route, Split next, String why) {
         Split before = route.split();
-        route.setSplit(next);
         CanaryGuard guard = route.guard();
+        int raised = -1;
         if (guard != null) {
             int arm = next.indexOf(guard.arm());
             int was = before.indexOf(guard.arm());
             if (arm >= 0 && next.arms().get(arm).weight() > 0 && (was < 0 || before.arms().get(was).weight() == 0)) {
-                guard.rearm(ticker.wallMillis());
+                raised = arm;
             }
+        }
+        // a canary raised from 0 starts its figures afresh: its last minute is the one it was rolled back for (or
+        // none), and judged on it the guard would roll a fixed canary back again
+        route.setSplit(next, raised);
+        if (raised >= 0) {
+            guard.rearm(ticker.wallMillis());
         }
         events.publishRoute(why, route.index(), null, before.describe(), next.describe());
     }

@@ -147,8 +147,9 @@ public final class Pool {
     }
 
     /**
-     * {@link #tryLease(String)} under a route's class ceiling (null: none): a backend at the ceiling is not leased,
-     * and the lease holds a place under it until released.
+     * {@link #tryLease(String)} for a route with a class ceiling (null: none): null also when the route is at its
+     * ceiling on that backend, so a sticky cookie never takes a route past it; the lease holds its place until
+     * released.
      */
     public Lease tryLease(String backendId, ClassCeiling ceiling) {
         PoolSnapshot s = snapshot;

@@ -151,8 +151,16 @@ public final class Router {
 
         /** Sets the live split (control thread); the figures of an arm whose pool stays are kept. */
         void setSplit(Split next) {
-            Arms now = arms;
-            arms = new Arms(next, stats(next, now));
+            setSplit(next, -1);
+        }
+
+        /** {@link #setSplit(Split)} with arm {@code fresh}'s figures started afresh (-1: none). */
+        void setSplit(Split next, int fresh) {
+            ArmStats[] stats = stats(next, arms);
+            if (fresh >= 0) {
+                stats[fresh] = new ArmStats();
+            }
+            arms = new Arms(next, stats);
         }
 
         /** Rolls each arm's figures up (control thread, once a second). */

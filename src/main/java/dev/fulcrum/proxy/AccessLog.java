@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The JSON-lines access log: one line per request with time, method, path, status, backend, attempts,
  * latency and bytes, and, while {@code proxy.logDecisions} is on, how the backend was chosen ({@code "decision"},
- * docs/REFERENCE.md §5).
+ * docs/REFERENCE.md §5); then, for a request a route took, {@code "route"} (its index), {@code "arm"} (a split's
+ * pool) and {@code "class"} where set, and {@code "shed": true} for one refused at its class ceiling. A mirrored copy
+ * is no client request and has no line.
  *
  * <p>Who owns what: each thread that logs (the proxy's I/O threads) appends to its own {@link Batch}, under
  * that batch's lock, which only the writer thread ever contends for, and only once per sweep. The writer

@@ -104,10 +104,11 @@ final class ExchangeRequest implements RequestContext {
 
     /**
      * A split request ended with {@code status} sent to its client after {@code latencyNanos}: its arm's figures
-     * count it. Called once per request, where it ends.
+     * count it, unless it was shed. A shed says the class sent more than its ceiling, not that the arm's release is
+     * worse, so it must not bring a canary guard to roll back. Called once per request, where it ends.
      */
     void recordArm(int status, long latencyNanos) {
-        if (arms != null) {
+        if (arms != null && !shed) {
             arms.stats()[arm].record(status, latencyNanos);
         }
     }

@@ -246,8 +246,14 @@ final class MirrorCopy extends ReadDeadlines.Waiter
             return;
         }
         conn = c;
-        ByteBuffer copy = RequestHead.composeMirror(exchange, targetPath, request, lease.backend().authority(),
-                handler.settings().preserveHost(), body, bodyLength);
+        ByteBuffer copy;
+        try {
+            copy = RequestHead.composeMirror(exchange, targetPath, request, lease.backend().authority(),
+                    handler.settings().preserveHost(), body, bodyLength);
+        } catch (RuntimeException e) { // the copy's failure alone, never the connection's caller's
+            failed(new IOException("mirror copy could not be composed: " + e, e));
+            return;
+        }
         body = null;
         responseHeaders = new HeaderMap(); // its own: another copy's answer may be parsed meanwhile
         c.send(copy, responseHeaders, exchange.getRequestMethod().equals(Methods.HEAD), this);
@@ -255,8 +261,7 @@ final class MirrorCopy extends ReadDeadlines.Waiter
 
     @Override
     public void connectFailed(IOException e) {
-        handler.log().attemptFailed(lease.backend().id(), Outcome.CONNECT_FAILURE, e);
-        finish(false);
+        failed(e);
     }
 
     @Override
@@ -312,8 +317,7 @@ final class MirrorCopy extends ReadDeadlines.Waiter
             }
         } catch (IOException e) {
             answerBody.getReadSetter().set(null);
-            handler.log().attemptFailed(lease.backend().id(), Outcome.CONNECT_FAILURE, e);
-            finish(false);
+            failed(e);
         }
     }
 
@@ -334,6 +338,9 @@ final class MirrorCopy extends ReadDeadlines.Waiter
 
     @Override
     public void failed(IOException e) {
+        if (done) {
+            return; // a late notice of a copy already over (its connection closing, say)
+        }
         handler.log().attemptFailed(lease.backend().id(), Outcome.CONNECT_FAILURE, e);
         finish(false);
     }

@@ -203,9 +203,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter {
         route.ceiling().shed();
         exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
         respondError(503, "routes[" + route.index() + "]" + (route.routeClass() == null ? ""
-                : " (class " + route.routeClass() + ")") + ": every backend of pool " + pool.name()
-                + " holds the route's class ceiling of " + route.ceiling().max()
-                + " request(s) in flight (maxInFlightPerBackend); shed, try again later");
+                : " (class " + route.routeClass() + ")") + ": no backend of pool " + pool.name()
+                + " can take it under the route's class ceiling of " + route.ceiling().max()
+                + " request(s) in flight per backend (maxInFlightPerBackend); shed, try again later");
     }
 
     /**

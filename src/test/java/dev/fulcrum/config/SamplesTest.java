@@ -33,7 +33,7 @@ class SamplesTest {
     void theExpectedSamplesAreAllThere() throws IOException {
         assertThat(sampleFiles().map(p -> p.getFileName().toString())).contains("workshop.json", "hashing.json",
                 "bounded-load.json", "breaker-demo.json", "slow-start.json", "slow-backend.json", "sticky.json",
-                "local-dev.json");
+                "local-dev.json", "canary.json", "mirror.json");
     }
 
     @Test
@@ -94,6 +94,34 @@ class SamplesTest {
     @Test
     void stickyEnablesStickySessions() {
         assertThat(ConfigLoader.load(SAMPLES.resolve("sticky.json")).stickySession().enabled()).isTrue();
+    }
+
+    @Test
+    void canarySendsTheCanaryHeaderToTheCanaryAndSplitsTheRest95To5StickyByCookieUnderAGuard() {
+        FulcrumConfig c = ConfigLoader.load(SAMPLES.resolve("canary.json"));
+
+        RouteConfig header = c.routes().get(0);
+        assertThat(header.match().headers()).containsEntry("X-Canary", MatchValue.exactly("1"));
+        assertThat(header.pool()).isEqualTo("canary");
+        RouteConfig split = c.routes().get(1);
+        assertThat(split.split()).containsExactly(new SplitArmConfig("stable", 95), new SplitArmConfig("canary", 5));
+        assertThat(split.stickyBy()).isEqualTo("cookie:user");
+        assertThat(split.guard()).isEqualTo(new GuardConfig("canary", 0.05, 0.5, 50, 5000));
+        // the canary is worse than stable, so the guard has something to catch
+        DemoBackendConfig canary = c.pools().get("canary").demoBackends().get(0);
+        assertThat(canary.errorRate()).isGreaterThan(0.05);
+        assertThat(c.pools().get("stable").demoBackends()).allMatch(d -> d.errorRate() == 0
+                && d.latencyMs() < canary.latencyMs());
+    }
+
+    @Test
+    void mirrorCopiesTenPercentOfStableToTheShadowPool() {
+        FulcrumConfig c = ConfigLoader.load(SAMPLES.resolve("mirror.json"));
+
+        assertThat(c.routes()).hasSize(1);
+        assertThat(c.routes().get(0).pool()).isEqualTo("stable");
+        assertThat(c.routes().get(0).mirror()).isEqualTo(new MirrorConfig("shadow", 10, 65536));
+        assertThat(c.pools().get("shadow").demoBackends()).isNotEmpty();
     }
 
     @Test

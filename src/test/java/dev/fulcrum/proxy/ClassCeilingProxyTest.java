@@ -96,6 +96,31 @@ class ClassCeilingProxyTest {
         assertThat(p.f.engine().router().route(0).ceiling().shedCount()).isZero();
     }
 
+    @Test
+    void aStickyCookieDoesNotTakeTheClassPastItsCeiling() throws Exception {
+        p = new RoutedProxy(dir).pool("default", "d").pool("work", "w1", "w2")
+                .extra(",\"stickySession\": {\"enabled\": true, \"cookie\": \"S\", \"ttlSeconds\": 600}")
+                .start(ROUTES);
+        var first = p.get("/first", "X-Class", "batch");
+        String owner = first.body();
+        String cookie = first.header("Set-Cookie");
+        assertThat(cookie).startsWith("S_work=");
+        String token = cookie.substring(0, cookie.indexOf(';'));
+        String other = owner.equals("w1") ? "w2" : "w1";
+        p.backend(owner).delayMs = 4_000; // slow on purpose: the sticky request holds the class's place there
+        CompletableFuture<HttpResponse<String>> held = p.f.http().sendAsync(HttpRequest.newBuilder(
+                URI.create(p.f.url() + "/held")).header("X-Class", "batch").header("Cookie", token)
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        await().atMost(Duration.ofSeconds(10)).until(() -> p.backend(owner).requests.get() == 2);
+
+        // the cookie names a backend at the class's ceiling: the pick goes to one below it
+        assertThat(p.who("/next", "X-Class", "batch", "Cookie", token)).isEqualTo(other);
+        assertThat(p.backend(owner).requests.get()).isEqualTo(2);
+        assertThat(held).isNotDone();
+        assertThat(held.get().body()).isEqualTo(owner);
+        assertThat(p.f.engine().router().route(0).ceiling().shedCount()).isZero();
+    }
+
     private JsonNode recorded(String path) throws Exception {
         for (JsonNode r : p.requests()) {
             if (r.get("path").asText().equals(path)) {

@@ -154,6 +154,33 @@ class MirrorProxyTest {
     }
 
     @Test
+    void aRefusedMirrorConnectionCostsTheClientNothingAndIsCountedOnce() throws Exception {
+        int closedPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort(); // closed again: connecting to it is refused
+        }
+        p = new RoutedProxy(dir).pool("default", "d").pool("live", "l")
+                .poolAt("shadow", "m", "http://127.0.0.1:" + closedPort).retries(2).start(ROUTES);
+
+        assertThat(p.who("/x")).isEqualTo("l");
+        await().atMost(Duration.ofSeconds(10)).until(() -> mirror().counts().failed() == 1);
+        assertThat(mirror().counts().sent()).isEqualTo(1);
+        assertThat(p.f.engine().answers().total()).isEqualTo(1);
+        assertThat(p.f.engine().answers().errors()).isZero();
+    }
+
+    @Test
+    void aMirrorPoolWithNoBackendToTakeTheCopyDropsIt() {
+        p = new RoutedProxy(dir).pool("default", "d").pool("live", "l").pool("shadow", "m").start(ROUTES);
+        assertThat(p.f.call("PUT", "/api/backends/m/weight", "{\"weight\": 0}").status()).isEqualTo(200);
+
+        assertThat(p.who("/x")).isEqualTo("l");
+        await().atMost(Duration.ofSeconds(10)).until(() -> mirror().counts().dropped() == 1);
+        assertThat(mirror().counts().sent()).isZero();
+        assertThat(p.backend("m").seen).isEmpty();
+    }
+
+    @Test
     void aMirrorBackendThatNeverAnswersIsGivenUpAfterReadMsAndTheClientDoesNotWait() throws Exception {
         RawBackend silent = RawBackend.start(RawBackend.blackHole());
         owned.add(silent);

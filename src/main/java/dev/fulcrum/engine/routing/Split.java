@@ -10,9 +10,11 @@ import java.util.List;
  * A route's weighted split between pools ({@code routes[i].split}, docs/REFERENCE.md §2.1), as nginx's
  * {@code split_clients} does it: the sticky key is hashed to a point in {@code [0, 1)} and the arms own consecutive
  * buckets of that line in their order, each as wide as its share of the weights. The same key lands in the same arm on
- * every request and on every instance with the same config, with no state shared. Growing the last arm (the canary)
- * from 5 to 10 moves the line between the arms, so only users of the arm before it move, and only into it. A request
- * without a key draws its point at random. Immutable; {@link #arm} allocates nothing.
+ * every request and on every instance with the same config, with no state shared. A change of weights moves the
+ * lines between the arms, and only users a line passes over change arms: moving weight from the arm before the last
+ * into the last (95/5 to 90/10) moves users of that arm into the last and none back; with two arms, growing the last
+ * alone does too; with more, a change of the total moves every line toward the start, so users move only toward later
+ * arms. A request without a key draws its point at random. Immutable; {@link #arm} allocates nothing.
  *
  * <p>Example: stable 95, canary 5; a key hashing to 0.97 goes to canary, one hashing to 0.93 to stable; at 90/10 the
  * second moves to canary and the first stays.
