@@ -274,7 +274,7 @@ public final class MainController {
             String target = r.pool() != null ? r.pool() : r.split() == null ? "?" : r.split().stream()
                     .map(a -> a.pool() + " " + a.weight()).collect(java.util.stream.Collectors.joining("/"));
             b.append(i == 0 ? "" : ", ").append(r.pathPrefix() != null && r.match() == null ? r.pathPrefix()
-                    : dev.fulcrum.ui.routes.RouteText.match(r)).append(" → ").append(target)
+                    : RouteText.match(r)).append(" → ").append(target)
                     .append(r.stripPrefix() ? " (strip)" : "");
         }
         return b.append(", else → default").toString();

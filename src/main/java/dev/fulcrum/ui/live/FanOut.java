@@ -111,7 +111,7 @@ public final class FanOut {
 
     /** A route's match in a few characters for a group's label: {@code (X-Canary: 1)}, {@code (/api)}. */
     private static String shortMatch(RouteInfo r) {
-        String m = dev.fulcrum.ui.routes.RouteText.match(r);
+        String m = dev.fulcrum.ui.RouteText.match(r);
         return "every request".equals(m) ? "" : " (" + (m.length() > 28 ? m.substring(0, 27) + "\u2026" : m) + ")";
     }
 

@@ -5,6 +5,7 @@ import dev.fulcrum.admin.EngineState.GuardInfo;
 import dev.fulcrum.admin.EngineState.MirrorInfo;
 import dev.fulcrum.admin.EngineState.RouteInfo;
 import dev.fulcrum.engine.routing.Split;
+import dev.fulcrum.ui.RouteText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

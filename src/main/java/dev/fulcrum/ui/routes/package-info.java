@@ -5,9 +5,14 @@
  *
  * <ul>
  *   <li>{@link dev.fulcrum.ui.routes.SplitPanelModel} says what a panel reads, plain Java from one sample;
- *       {@link dev.fulcrum.ui.routes.RouteText} how a route's match reads.</li>
+ *       {@link dev.fulcrum.ui.RouteText} how a route's match reads.</li>
  *   <li>{@link dev.fulcrum.ui.routes.SplitCommands} throttles the slider's sends and records undo.</li>
  *   <li>{@link dev.fulcrum.ui.routes.RoutesController} and {@link dev.fulcrum.ui.routes.RoutesTab} are the view.</li>
  * </ul>
+ *
+ * <p>May use: the ui root ({@code UiSession}, {@code UndoHistory}, {@code Views}, {@code RouteText}), admin values
+ * ({@code EngineState}, the engine client), engine values ({@code Split.Arm}, what {@code setSplit} takes), JavaFX.
+ * Must not use: other views' packages, app, proxy, engine internals. Every client call goes through the session's
+ * worker.
  */
 package dev.fulcrum.ui.routes;

@@ -1,4 +1,4 @@
-package dev.fulcrum.ui.routes;
+package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineState.RouteInfo;
 import java.util.ArrayList;

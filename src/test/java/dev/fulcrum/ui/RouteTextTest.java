@@ -1,4 +1,4 @@
-package dev.fulcrum.ui.routes;
+package dev.fulcrum.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
