@@ -271,7 +271,10 @@ public final class MainController {
         StringBuilder b = new StringBuilder("   ·   routes: ");
         for (int i = 0; i < s.routes().size(); i++) {
             EngineState.RouteInfo r = s.routes().get(i);
-            b.append(i == 0 ? "" : ", ").append(r.pathPrefix()).append(" → ").append(r.pool())
+            String target = r.pool() != null ? r.pool() : r.split() == null ? "?" : r.split().stream()
+                    .map(a -> a.pool() + " " + a.weight()).collect(java.util.stream.Collectors.joining("/"));
+            b.append(i == 0 ? "" : ", ").append(r.pathPrefix() != null && r.match() == null ? r.pathPrefix()
+                    : RouteText.match(r)).append(" → ").append(target)
                     .append(r.stripPrefix() ? " (strip)" : "");
         }
         return b.append(", else → default").toString();

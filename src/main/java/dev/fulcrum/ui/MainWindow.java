@@ -79,6 +79,11 @@ public final class MainWindow {
                     fleet::problems, text -> main.controller().showDivergence(text), err -> { }));
         }
         w.addRequestsTab(embedded);
+        if (!(session.client() instanceof HaproxyFleetClient)) {
+            // an HAProxy fleet reports no routes of ours; the tab shows itself once a route splits or mirrors
+            w.routes = dev.fulcrum.ui.routes.RoutesTab.create(session, main.controller().tabs().getTabs(),
+                    main.controller().tabsByName().get("Backends")).controller();
+        }
         if (workshop != null) {
             w.workshop = WorkshopTabs.create(session, workshop);
             main.controller().tabs().getTabs().addAll(w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient));
@@ -129,6 +134,12 @@ public final class MainWindow {
     }
 
     private RequestsController requests;
+    private dev.fulcrum.ui.routes.RoutesController routes;
+
+    /** The Routes tab's controller, or null (an HAProxy fleet). */
+    public dev.fulcrum.ui.routes.RoutesController routes() {
+        return routes;
+    }
 
     /** The Requests tab's controller (tests drive it). */
     public RequestsController requests() {

@@ -26,7 +26,7 @@ import javafx.util.Duration;
  */
 public final class TimelineBar extends HBox {
     static final Set<String> MARKED = Set.of("breaker", "health", "membership", "weight", "drain", "strategy", "config",
-            "panic", "plugin-failed", "disconnected", "reconnected");
+            "panic", "plugin-failed", "disconnected", "reconnected", "split", "guard");
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final TimeMachine machine;
@@ -111,7 +111,8 @@ public final class TimelineBar extends HBox {
             Rectangle r = new Rectangle(2, 10);
             r.getStyleClass().addAll("timeline-mark", "timeline-" + e.type());
             r.setLayoutX(f * (w - 2));
-            Tooltip.install(r, new Tooltip(e.type() + " " + (e.backend() == null ? "" : e.backend()) + " "
+            Tooltip.install(r, new Tooltip(e.type() + (e.route() == null ? "" : " route " + e.route()) + " "
+                    + (e.backend() == null ? "" : e.backend()) + " "
                     + (e.from() == null ? "" : e.from() + " → ") + (e.to() == null ? "" : e.to())));
             marks.getChildren().add(r);
         }

@@ -23,4 +23,14 @@ class RoutesTextTest {
     void withoutRoutesNothingIsShown() {
         assertThat(MainController.routesText(withRoutes(List.of()))).isEmpty();
     }
+
+    @Test
+    void aSplitRouteNamesItsArmsAndAHeaderMatchItsHeader() {
+        EngineState.RouteInfo split = new EngineState.RouteInfo(0, null, null, false,
+                Map.of("headers", Map.of("X-Canary", "1")), null, null, null,
+                List.of(new EngineState.ArmInfo("stable", 90, 0.9, 0, 0, 0, 0, 0, 0, 0),
+                        new EngineState.ArmInfo("canary", 10, 0.1, 0, 0, 0, 0, 0, 0, 0)), null, null, null, 0);
+        assertThat(MainController.routesText(withRoutes(List.of(split))))
+                .isEqualTo("   ·   routes: X-Canary: 1 → stable 90/canary 10, else → default");
+    }
 }

@@ -29,6 +29,9 @@ final class EventText {
         if ("demo".equals(e.type()) && blank(e.from())) {
             return "faults changed";
         }
+        if ("split".equals(e.type()) || "guard".equals(e.type())) {
+            return routePrefix(e) + (blank(e.from()) ? NONE : split(e.from()));
+        }
         return words(e.type(), e.from());
     }
 
@@ -36,7 +39,46 @@ final class EventText {
         if ("demo".equals(e.type()) && e.to() != null && e.to().trim().startsWith("{")) {
             return demoFaults(e.to());
         }
+        if ("split".equals(e.type())) {
+            return blank(e.to()) ? NONE : split(e.to());
+        }
+        if ("guard".equals(e.type())) {
+            return blank(e.to()) ? NONE : "rolled back: " + e.to();
+        }
         return words(e.type(), e.to());
+    }
+
+    private static String routePrefix(EngineEvent e) {
+        return e.route() == null ? "" : "route " + e.route() + ": ";
+    }
+
+    /**
+     * A split's weights ({@code stable=95 canary=5}) as shares: "stable 95%, canary 5%" when they add up to 100,
+     * "stable 3, canary 1 (75%, 25%)" otherwise; a value that is not such a list stays as it is.
+     */
+    static String split(String weights) {
+        List<String> pools = new ArrayList<>();
+        List<Integer> w = new ArrayList<>();
+        for (String part : weights.trim().split("\\s+")) {
+            int eq = part.lastIndexOf('=');
+            if (eq <= 0) {
+                return weights;
+            }
+            try {
+                w.add(Integer.parseInt(part.substring(eq + 1)));
+            } catch (NumberFormatException notAWeight) {
+                return weights;
+            }
+            pools.add(part.substring(0, eq));
+        }
+        int total = w.stream().mapToInt(Integer::intValue).sum();
+        List<String> out = new ArrayList<>();
+        List<String> shares = new ArrayList<>();
+        for (int i = 0; i < pools.size(); i++) {
+            out.add(pools.get(i) + " " + w.get(i) + (total == 100 ? "%" : ""));
+            shares.add(total == 0 ? "0%" : String.format(Locale.ROOT, "%.0f%%", 100.0 * w.get(i) / total));
+        }
+        return String.join(", ", out) + (total == 100 ? "" : " (" + String.join(", ", shares) + ")");
     }
 
     private static String words(String type, String value) {

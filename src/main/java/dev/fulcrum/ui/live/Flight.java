@@ -23,6 +23,8 @@ public final class Flight {
     public static final double BOUNCE = 0.30;
     public static final double HOME = 0.55;
     public static final double REFUSED_HOLD = 0.6;
+    /** A mirrored copy fades at the mirror pool's backend for this long; nothing comes back to any client. */
+    public static final double MIRROR_FADE = 0.7;
 
     /** What a dot's colour says. */
     public enum Kind { OK, REDIRECT, CLIENT_ERROR, SERVER_ERROR, CLIENT_GONE, REFUSED, UPGRADE }
@@ -61,6 +63,7 @@ public final class Flight {
     private final int count;
     private final String destination;
     private final boolean refused;
+    private final boolean mirror;
     private final int lane;
 
     /**
@@ -77,6 +80,7 @@ public final class Flight {
         this.lane = lane;
         this.kind = kind;
         this.count = count;
+        this.mirror = false;
         this.refused = refused || tried.isEmpty();
         double t = 0;
         Target client = new Target(Target.CLIENT, null, lane);
@@ -105,6 +109,33 @@ public final class Flight {
         this.end = t;
     }
 
+    /**
+     * A mirrored copy (docs/REFERENCE.md §2.1 {@code routes[].mirror}): it leaves the proxy at {@code born} for the
+     * mirror pool's backend that took it, and fades there; no client waits for it. Drawn as a ring, not a dot.
+     */
+    public static Flight mirror(double born, String backend, Kind kind, int count) {
+        return new Flight(born, backend, kind, count);
+    }
+
+    private Flight(double born, String backend, Kind kind, int count) {
+        this.born = born;
+        this.lane = 0;
+        this.kind = kind;
+        this.count = count;
+        this.mirror = true;
+        this.refused = false;
+        this.destination = backend;
+        Target out = new Target(Target.PROXY_OUT, null, 0);
+        Target b = new Target(Target.BACKEND, backend, 0);
+        double t = leg(0, TO_BACKEND, out, b);
+        this.end = leg(t, MIRROR_FADE, b, b);
+    }
+
+    /** A mirrored copy: a ring of its outcome's colour, never one of the client's requests. */
+    public boolean mirror() {
+        return mirror;
+    }
+
     private double leg(double at, double length, Target a, Target b) {
         legs.add(new Leg(at, at + length, a, b));
         return at + length;
@@ -127,7 +158,7 @@ public final class Flight {
                 double e = f * f * (3 - 2 * f); // ease in and out
                 StageLayout.Point a = g.a().at(layout);
                 StageLayout.Point b = g.b().at(layout);
-                boolean fading = refused && g.a().equals(g.b());
+                boolean fading = (refused || mirror) && g.a().equals(g.b());
                 return new Position(a.x() + (b.x() - a.x()) * e, a.y() + (b.y() - a.y()) * e, t / end, fading);
             }
         }

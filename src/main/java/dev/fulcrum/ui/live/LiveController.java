@@ -53,6 +53,9 @@ public final class LiveController {
     private final BooleanProperty showing = new SimpleBooleanProperty(this, "showing", true);
     private volatile RequestSource source;
     private StageLayout layout = new StageLayout(800, 500, List.of());
+    /** The routes' fan-out of the newest sample, or null when no route splits or mirrors. */
+    private FanOut fanOut;
+    private double textScale = 1;
     private double frameSeconds;
     private int framesThisSecond;
     private int framesLastSecond;
@@ -191,6 +194,10 @@ public final class LiveController {
     /** Present mode: larger type on the canvas. */
     public void setTextScale(double s) {
         canvas.setTextScale(s);
+        if (s != textScale) {
+            textScale = s;
+            relayout(); // the groups' labels take more room
+        }
     }
 
     public void setDark(boolean d) {
@@ -210,7 +217,7 @@ public final class LiveController {
         }
         // what a draw costs this machine: the system clock, whatever clock the window runs on
         long drawStarted = SystemClock.nanoTime();
-        canvas.draw(layout, model.flights(), model.now(), strategyText(), model.laneLabels());
+        canvas.draw(layout, model.flights(), model.now(), strategyText(), model.laneLabels(), fanOut);
         if (FRAME_LOG) {
             logFrame(seconds, SystemClock.nanoTime() - drawStarted);
         }
@@ -269,8 +276,16 @@ public final class LiveController {
         boolean reads = session.readsWeights(pool);
         // the pool's backends met together, in id order, whichever view meets them first: the same colours each start
         Palette.forPool(s, pool);
+        FanOut before = fanOut;
+        fanOut = FanOut.of(s, pool);
+        // with routes that split or mirror, every pool they send to is on the stage, group after group
+        java.util.Set<String> onStage = fanOut == null ? null : new java.util.HashSet<>(fanOut.backends());
+        if (fanOut != null) {
+            fanOut.groups().forEach(g -> Palette.forPool(s, g.pool()));
+        }
         for (BackendInfo b : s.backends()) {
-            if (pool == null || pool.equals(b.pool())) {
+            if (onStage != null ? onStage.contains(b.id()) : pool == null || pool.equals(b.pool())) {
+                reads = onStage == null ? reads : session.readsWeights(b.pool());
                 ids.add(b.id());
                 LiveCard c = cardById.computeIfAbsent(b.id(), id -> {
                     LiveCard card = new LiveCard(id, commands, session.ticker());
@@ -281,7 +296,12 @@ public final class LiveController {
                 c.show(b, reads);
             }
         }
-        if (!ids.equals(new ArrayList<>(cardById.keySet())) || ids.size() != layout.cards().size()) {
+        if (fanOut != null) {
+            ids = fanOut.backends().stream().filter(cardById::containsKey).toList();
+        }
+        boolean regrouped = (before == null) != (fanOut == null)
+                || (fanOut != null && !fanOut.groups().equals(before.groups()));
+        if (regrouped || !ids.equals(new ArrayList<>(cardById.keySet())) || ids.size() != layout.cards().size()) {
             cardById.keySet().retainAll(ids);
             cards.getChildren().removeIf(n -> n instanceof LiveCard lc && !cardById.containsKey(lc.backend()));
             relayout();
@@ -290,7 +310,7 @@ public final class LiveController {
 
     private void relayout() {
         List<String> ids = new ArrayList<>(cardById.keySet());
-        layout = new StageLayout(canvas.getWidth(), canvas.getHeight(), ids);
+        layout = new StageLayout(canvas.getWidth(), canvas.getHeight(), ids, fanOut, textScale);
         for (LiveCard c : cardById.values()) {
             StageLayout.Box box = layout.card(c.backend());
             if (box != null) {

@@ -51,6 +51,7 @@ public final class LiveModel {
     private double pausedFor;
     private long seenWhilePaused;
     private long requests;
+    private long mirrors;
     private long dots;
     private int scale = 1;
 
@@ -95,12 +96,20 @@ public final class LiveModel {
      * clumps the scale does not explain.
      */
     public void offer(RequestSource.Batch batch) {
-        int n = batch.requests().size();
+        int mirrored = 0;
+        for (RequestSample r : batch.requests()) {
+            if (isMirror(r)) {
+                mirrored++;
+            }
+        }
+        // a mirrored copy is no client's request: drawn as a ring, counted apart, never in the rate or the scale
+        int n = batch.requests().size() - mirrored;
+        mirrors += mirrored;
         long total = n + batch.dropped();
         double now = now();
         double covers = Double.isNaN(lastRead) ? FRAME : Math.max(0, now - lastRead);
         lastRead = now;
-        if (total == 0) {
+        if (total == 0 && mirrored == 0) {
             return;
         }
         requests += total;
@@ -125,23 +134,31 @@ public final class LiveModel {
         }
         double span = Math.max(SHORTEST_SPAN, now - since);
         scale = (int) Math.max(1, Math.ceil(lastSecond / span / MAX_DOTS_PER_SECOND));
-        if (n == 0) {
+        if (n == 0 && mirrored == 0) {
             return;
         }
         // at least one request's worth: a lone request after a slow frame is still the dot a user sent it for
-        double each = Math.max(total * Math.min(1, LONGEST_SPREAD / Math.max(covers, FRAME)), Math.min(total, 1)) / n;
+        double each = n == 0 ? 1
+                : Math.max(total * Math.min(1, LONGEST_SPREAD / Math.max(covers, FRAME)), Math.min(total, 1)) / n;
         List<Pending> born = new ArrayList<>();
         for (RequestSample r : batch.requests()) {
             List<String> tried = r.attempts().stream().map(RequestSample.Attempt::backend).toList();
-            boolean refused = r.refused() || tried.isEmpty();
+            boolean mirror = isMirror(r);
+            // a request shed at its class's ceiling is a refusal at the proxy, as one no backend could take
+            boolean refused = !mirror && (r.refused() || tried.isEmpty()
+                    || (r.routing() != null && r.routing().shed()));
+            if (mirror && tried.isEmpty()) {
+                continue; // a copy no backend took (dropped): nothing travelled
+            }
             Flight.Kind kind = Flight.kindOf(r.status(), refused);
-            double[] g = groups.computeIfAbsent(String.join(">", tried) + "|" + kind, k -> new double[1]);
+            double[] g = groups.computeIfAbsent((mirror ? "mirror|" : "") + String.join(">", tried) + "|" + kind,
+                    k -> new double[1]);
             g[0] += each;
             if (g[0] >= scale) {
                 int count = (int) Math.floor(g[0] / scale) * scale;
                 g[0] -= count;
                 int lane = laneOf(r.client());
-                born.add(new Pending(lane, tried, refused, r.latencyMs(), kind, count));
+                born.add(new Pending(lane, tried, refused, r.latencyMs(), kind, count, mirror));
             }
         }
         // this frame's dots leave over the time the batch covered (at least a tenth of a second), as their requests
@@ -149,8 +166,11 @@ public final class LiveModel {
         double spread = Math.max(0.1, Math.min(LONGEST_SPREAD, covers));
         for (int i = 0; i < born.size() && flights.size() < MAX_FLIGHTS; i++) {
             Pending p = born.get(i);
-            flights.add(new Flight(now + spread * i / born.size(), p.lane(), p.tried(), p.refused(), p.latencyMs(),
-                    p.kind(), p.count()));
+            double at = now + spread * i / born.size();
+            // a copy leaves the proxy as its client's request reaches it
+            flights.add(p.mirror() ? Flight.mirror(at + Flight.TO_PROXY, p.tried().get(p.tried().size() - 1),
+                    p.kind(), p.count())
+                    : new Flight(at, p.lane(), p.tried(), p.refused(), p.latencyMs(), p.kind(), p.count()));
             dots++;
         }
     }
@@ -163,7 +183,9 @@ public final class LiveModel {
      */
     public void skip(RequestSource.Batch backlog) {
         lastRead = now();
-        long total = backlog.requests().size() + backlog.dropped();
+        long copies = backlog.requests().stream().filter(LiveModel::isMirror).count();
+        mirrors += copies;
+        long total = backlog.requests().size() - copies + backlog.dropped();
         requests += total;
         if (paused()) {
             seenWhilePaused += total;
@@ -171,7 +193,16 @@ public final class LiveModel {
     }
 
     private record Pending(int lane, List<String> tried, boolean refused, double latencyMs, Flight.Kind kind,
-                           int count) {
+                           int count, boolean mirror) {
+    }
+
+    private static boolean isMirror(RequestSample r) {
+        return r.routing() != null && r.routing().mirror();
+    }
+
+    /** Mirrored copies seen since the stage opened: never among {@link #requests()}. */
+    public long mirrors() {
+        return mirrors;
     }
 
     /** The dots in flight now, oldest first; finished ones are forgotten. */

@@ -39,18 +39,45 @@ public final class StageLayout {
     private final Box proxy;
     private final Map<String, Box> cards = new LinkedHashMap<>();
     private final Point[] clients = new Point[CLIENT_LANES];
+    /** With a fan-out: each pool's group, its label above its cards, in the fan-out's order. */
+    private final Map<String, Box> groups = new LinkedHashMap<>();
+    /** A group's label line above its cards, and the space between two groups. */
+    static final double GROUP_HEAD = 20;
+    /** This layout's label line: {@link #GROUP_HEAD} grown with the type (present mode). */
+    private final double groupHead;
+    static final double GROUP_GAP = 12;
+    static final double GROUP_PAD = 4;
 
     public StageLayout(double width, double height, List<String> backends) {
+        this(width, height, backends, null);
+    }
+
+    /**
+     * With {@code fanOut} (not null), the cards stand in one column of groups, one per pool, each under its label,
+     * and the proxy sits further left to leave its edges room for their labels.
+     */
+    public StageLayout(double width, double height, List<String> backends, FanOut fanOut) {
+        this(width, height, backends, fanOut, 1);
+    }
+
+    /** As above, the groups' label lines grown by {@code textScale} (present mode's larger type). */
+    public StageLayout(double width, double height, List<String> backends, FanOut fanOut, double textScale) {
+        this.groupHead = GROUP_HEAD * Math.max(1, textScale);
         this.width = Math.max(width, 320);
         this.height = Math.max(height, 240);
         double pw = Math.min(190, this.width * 0.16);
         double ph = Math.min(130, this.height * 0.22);
-        this.proxy = new Box(this.width * 0.42 - pw / 2, this.height / 2 - ph / 2, pw, ph);
+        double proxyX = fanOut == null ? 0.42 : 0.36;
+        this.proxy = new Box(this.width * proxyX - pw / 2, this.height / 2 - ph / 2, pw, ph);
         // the first client in the middle, level with the proxy (the common case is one: a developer's browser), the
         // next above it, the third below
         int[] row = {1, 0, 2};
         for (int i = 0; i < CLIENT_LANES; i++) {
             clients[i] = new Point(this.width * 0.09, this.height * (row[i] + 1) / (CLIENT_LANES + 1));
+        }
+        if (fanOut != null) {
+            placeGroups(fanOut);
+            return;
         }
         int n = Math.max(1, backends.size());
         double gap = n > 8 ? 6 : GAP;
@@ -62,6 +89,38 @@ public final class StageLayout {
         for (int i = 0; i < backends.size(); i++) {
             cards.put(backends.get(i), new Box(x, top + i * (cardH + gap), w, cardH));
         }
+    }
+
+    private void placeGroups(FanOut fanOut) {
+        List<FanOut.Group> gs = fanOut.groups();
+        int n = 0;
+        for (FanOut.Group g : gs) {
+            n += Math.max(1, g.backends().size());
+        }
+        double gap = n > 8 ? 4 : 8;
+        // each group: its label, its cards with a gap between two, a little room under the last; a gap between groups
+        double fixed = gs.size() * (groupHead + GROUP_PAD) + (gs.size() - 1) * GROUP_GAP + gap * (n - gs.size());
+        double cardH = Math.max(CARD_MIN_H, Math.min(CARD_MAX_H, (this.height - 16 - fixed) / n));
+        double column = fixed + cardH * n;
+        double y = Math.max(4, (this.height - column) / 2);
+        double x = this.width * 0.62;
+        double w = this.width * 0.97 - x;
+        for (FanOut.Group g : gs) {
+            double top = y;
+            y += groupHead;
+            int k = Math.max(1, g.backends().size());
+            for (int i = 0; i < g.backends().size(); i++) {
+                cards.put(g.backends().get(i), new Box(x, y + i * (cardH + gap), w, cardH));
+            }
+            y += k * cardH + (k - 1) * gap + GROUP_PAD;
+            groups.put(g.pool(), new Box(x - 6, top, w + 12, y - top));
+            y += GROUP_GAP;
+        }
+    }
+
+    /** Each pool's group (label and cards) with a fan-out, else empty. */
+    public Map<String, Box> groups() {
+        return groups;
     }
 
     public double width() {

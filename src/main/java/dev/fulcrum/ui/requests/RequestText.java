@@ -166,6 +166,32 @@ public final class RequestText {
         return r.key() == null ? "–" : String.format("0x%016x (%s)", r.keyHash(), r.keyHashText());
     }
 
+    /**
+     * How the request was routed, or null for one that took no route: {@code route 0 · arm canary · class vip}, and
+     * {@code · a mirrored copy (its answer went to no client)} or {@code · shed at its class's ceiling}.
+     */
+    public static String routing(RequestSample r) {
+        RequestSample.Routing g = r.routing();
+        if (g == null || (g.route() == null && !g.mirror() && !g.shed())) {
+            return null;
+        }
+        java.util.List<String> parts = new java.util.ArrayList<>();
+        parts.add(g.route() == null ? "default pool" : "route " + g.route());
+        if (g.arm() != null) {
+            parts.add("arm " + g.arm());
+        }
+        if (g.routeClass() != null) {
+            parts.add("class " + g.routeClass());
+        }
+        if (g.mirror()) {
+            parts.add("a mirrored copy (its answer went to no client)");
+        }
+        if (g.shed()) {
+            parts.add("shed at its class's ceiling");
+        }
+        return String.join(" · ", parts);
+    }
+
     /** The details' "Timing" lines: label → value, in the order shown. */
     public static Map<String, String> details(RequestSample r, boolean open) {
         Map<String, String> m = new LinkedHashMap<>();
@@ -175,6 +201,9 @@ public final class RequestText {
         m.put("Status", status(r, open));
         m.put("Answered by", backend(r));
         m.put("Pool", r.pool());
+        if (routing(r) != null) {
+            m.put("Route", routing(r));
+        }
         m.put("Client", r.client());
         m.put("Protocol", (r.scheme() == null ? "" : r.scheme() + ", ") + (r.protocol() == null ? "–" : r.protocol()));
         m.put(r.upgraded() ? "Bytes from the client" : "Request body", size(r.bytesIn()));

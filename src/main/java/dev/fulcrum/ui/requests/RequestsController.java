@@ -70,6 +70,10 @@ public final class RequestsController {
     @FXML private ComboBox<RequestsViewModel.StatusClass> requestStatus;
     @FXML private ComboBox<String> requestBackend;
     @FXML private ComboBox<String> requestPool;
+    @FXML private ComboBox<String> requestRoute;
+    @FXML private ComboBox<String> requestArm;
+    @FXML private ComboBox<String> requestClass;
+    @FXML private ComboBox<RequestsViewModel.Mirrored> requestMirrored;
     @FXML private ToggleButton pauseRequests;
     @FXML private MenuButton exportHar;
     @FXML private MenuItem exportShown;
@@ -115,6 +119,22 @@ public final class RequestsController {
         requestBackend.valueProperty().bindBidirectional(model.backendProperty());
         requestPool.setItems(model.poolChoices());
         requestPool.valueProperty().bindBidirectional(model.poolProperty());
+        // the routing filters show once a routed request is seen: a config without routes sees the bar as it was
+        requestRoute.setItems(model.routeChoices());
+        requestRoute.valueProperty().bindBidirectional(model.routeProperty());
+        requestArm.setItems(model.armChoices());
+        requestArm.valueProperty().bindBidirectional(model.armProperty());
+        requestClass.setItems(model.classChoices());
+        requestClass.valueProperty().bindBidirectional(model.routeClassProperty());
+        requestMirrored.getItems().setAll(RequestsViewModel.Mirrored.values());
+        requestMirrored.valueProperty().bindBidirectional(model.mirroredProperty());
+        for (ComboBox<String> box : List.of(requestRoute, requestArm, requestClass)) {
+            showsItsValue(box);
+        }
+        for (javafx.scene.Node n : new javafx.scene.Node[] {requestRoute, requestArm, requestClass, requestMirrored}) {
+            n.visibleProperty().bind(model.routedProperty());
+            n.managedProperty().bind(model.routedProperty());
+        }
         pauseRequests.selectedProperty().bindBidirectional(model.pausedProperty());
         pauseRequests.textProperty().bind(javafx.beans.binding.Bindings.when(model.pausedProperty())
                 .then("Resume").otherwise("Pause"));
@@ -422,6 +442,22 @@ public final class RequestsController {
     /** Bound to the tab's selection: the open WebSockets are listed only while someone looks. */
     public BooleanProperty showingProperty() {
         return showing;
+    }
+
+    /**
+     * The box shows its value whatever its list does meanwhile: a choice that came into the list after it was chosen
+     * (the filter set before that arm's first request was seen) otherwise leaves the box blank while it filters.
+     */
+    private static void showsItsValue(ComboBox<String> box) {
+        javafx.scene.control.ListCell<String> cell = new javafx.scene.control.ListCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(box.getValue());
+            }
+        };
+        box.setButtonCell(cell);
+        box.valueProperty().addListener((o, a, v) -> cell.setText(v));
     }
 
     public RequestsViewModel viewModel() {

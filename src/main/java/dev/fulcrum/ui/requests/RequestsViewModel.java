@@ -37,6 +37,35 @@ public final class RequestsViewModel {
     public static final int MAX_ROWS = 5_000;
     public static final String ALL_BACKENDS = "all backends";
     public static final String ALL_POOLS = "all pools";
+    public static final String ALL_ROUTES = "all routes";
+    public static final String ALL_ARMS = "all arms";
+    public static final String ALL_CLASSES = "all classes";
+
+    /** The mirrored filter's choices: a mirrored copy is never one of the clients' requests. */
+    public enum Mirrored {
+        ALL("with mirrored"), CLIENT("client only"), MIRRORED("mirrored only");
+
+        private final String label;
+
+        Mirrored(String label) {
+            this.label = label;
+        }
+
+        boolean matches(RequestSample r) {
+            boolean copy = r.routing() != null && r.routing().mirror();
+            return this == ALL || (this == MIRRORED) == copy;
+        }
+
+        @Override
+        public String toString() {
+            return label;
+        }
+    }
+
+    /** The route filter's choice for route {@code index}: {@code route 0}. */
+    public static String routeChoice(int index) {
+        return "route " + index;
+    }
 
     /** The status filter's choices. */
     public enum StatusClass {
@@ -91,6 +120,15 @@ public final class RequestsViewModel {
     private final ObjectProperty<StatusClass> status = new SimpleObjectProperty<>(this, "status", StatusClass.ALL);
     private final StringProperty backend = new SimpleStringProperty(this, "backend", ALL_BACKENDS);
     private final StringProperty pool = new SimpleStringProperty(this, "pool", ALL_POOLS);
+    private final ObservableList<String> routes = FXCollections.observableArrayList(ALL_ROUTES);
+    private final ObservableList<String> arms = FXCollections.observableArrayList(ALL_ARMS);
+    private final ObservableList<String> classes = FXCollections.observableArrayList(ALL_CLASSES);
+    private final StringProperty route = new SimpleStringProperty(this, "route", ALL_ROUTES);
+    private final StringProperty arm = new SimpleStringProperty(this, "arm", ALL_ARMS);
+    private final StringProperty routeClass = new SimpleStringProperty(this, "routeClass", ALL_CLASSES);
+    private final ObjectProperty<Mirrored> mirrored = new SimpleObjectProperty<>(this, "mirrored", Mirrored.ALL);
+    /** Whether a routed request (a route, an arm, a class, a mirrored copy) has been seen: the routing filters show. */
+    private final BooleanProperty routed = new SimpleBooleanProperty(this, "routed", false);
     private final BooleanProperty paused = new SimpleBooleanProperty(this, "paused", false);
     private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "no requests yet");
 
@@ -99,6 +137,10 @@ public final class RequestsViewModel {
         status.addListener((o, a, b) -> refilter());
         backend.addListener((o, a, b) -> refilter());
         pool.addListener((o, a, b) -> refilter());
+        route.addListener((o, a, b) -> refilter());
+        arm.addListener((o, a, b) -> refilter());
+        routeClass.addListener((o, a, b) -> refilter());
+        mirrored.addListener((o, a, b) -> refilter());
         paused.addListener((o, a, p) -> {
             if (!p) {
                 resume();
@@ -261,8 +303,41 @@ public final class RequestsViewModel {
         if (p != null && !ALL_POOLS.equals(p) && !p.equals(r.pool())) {
             return false;
         }
+        if (!routingMatches(r)) {
+            return false;
+        }
         String t = text.get() == null ? "" : text.get().trim().toLowerCase(Locale.ROOT);
         return t.isEmpty() || searchable(r).contains(t);
+    }
+
+    /** The route, arm, class and mirrored filters; each at its "all" choice (or empty) passes everything. */
+    private boolean routingMatches(RequestSample r) {
+        RequestSample.Routing g = r.routing() == null ? RequestSample.Routing.NONE : r.routing();
+        String rt = route.get();
+        if (rt != null && !rt.isEmpty() && !ALL_ROUTES.equals(rt)
+                && (g.route() == null || !rt.equals(routeChoice(g.route())))) {
+            return false;
+        }
+        String a = arm.get();
+        if (a != null && !a.isEmpty() && !ALL_ARMS.equals(a) && !a.equals(g.arm())) {
+            return false;
+        }
+        String c = routeClass.get();
+        if (c != null && !c.isEmpty() && !ALL_CLASSES.equals(c) && !c.equals(g.routeClass())) {
+            return false;
+        }
+        Mirrored m = mirrored.get();
+        return m == null || m.matches(r);
+    }
+
+    private boolean routingFiltered() {
+        return chosen(route.get(), ALL_ROUTES) || chosen(arm.get(), ALL_ARMS) || chosen(routeClass.get(), ALL_CLASSES)
+                || (mirrored.get() != null && mirrored.get() != Mirrored.ALL);
+    }
+
+    /** Whether a filter's value narrows: neither empty nor its "all" choice. */
+    private static boolean chosen(String value, String all) {
+        return value != null && !value.isEmpty() && !all.equals(value);
     }
 
     private static String searchable(RequestSample r) {
@@ -272,6 +347,19 @@ public final class RequestsViewModel {
     }
 
     private void know(RequestSample r) {
+        RequestSample.Routing g = r.routing();
+        if (g != null && (g.route() != null || g.mirror())) {
+            routed.set(true);
+            if (g.route() != null) {
+                insertSorted(routes, routeChoice(g.route()));
+            }
+            if (g.arm() != null) {
+                insertSorted(arms, g.arm());
+            }
+            if (g.routeClass() != null) {
+                insertSorted(classes, g.routeClass());
+            }
+        }
         if (r.pool() != null) {
             insertSorted(pools, r.pool());
         }
@@ -308,7 +396,7 @@ public final class RequestsViewModel {
     private void summarise() {
         int shown = rows.size() - openShown;
         boolean filtered = status.get() != StatusClass.ALL || !ALL_BACKENDS.equals(backend.get())
-                || !ALL_POOLS.equals(pool.get()) || (text.get() != null && !text.get().isBlank());
+                || !ALL_POOLS.equals(pool.get()) || (text.get() != null && !text.get().isBlank()) || routingFiltered();
         StringBuilder b = new StringBuilder();
         if (kept.isEmpty() && open.isEmpty()) {
             b.append("no requests yet");
@@ -355,6 +443,39 @@ public final class RequestsViewModel {
     /** {@link #ALL_POOLS}, then every pool seen or known, sorted. */
     public ObservableList<String> poolChoices() {
         return pools;
+    }
+
+    public ObservableList<String> routeChoices() {
+        return routes;
+    }
+
+    public ObservableList<String> armChoices() {
+        return arms;
+    }
+
+    public ObservableList<String> classChoices() {
+        return classes;
+    }
+
+    public StringProperty routeProperty() {
+        return route;
+    }
+
+    public StringProperty armProperty() {
+        return arm;
+    }
+
+    public StringProperty routeClassProperty() {
+        return routeClass;
+    }
+
+    public ObjectProperty<Mirrored> mirroredProperty() {
+        return mirrored;
+    }
+
+    /** True once a routed request was seen: the route, arm, class and mirrored filters show from then on. */
+    public javafx.beans.value.ObservableBooleanValue routedProperty() {
+        return routed;
     }
 
     public StringProperty textProperty() {

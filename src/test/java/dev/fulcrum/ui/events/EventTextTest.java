@@ -27,4 +27,17 @@ class EventTextTest {
         assertThat(EventText.from(weight)).isEqualTo("1");
         assertThat(EventText.to(weight)).isEqualTo("5");
     }
+
+    @Test
+    void aSplitAndAGuardReadAsSharesAndTheReason() {
+        EngineEvent split = new EngineEvent("split", "canary", null, "stable=95 canary=5", "stable=100 canary=0", 0, 0);
+        assertThat(EventText.from(split)).isEqualTo("route 0: stable 95%, canary 5%");
+        assertThat(EventText.to(split)).isEqualTo("stable 100%, canary 0%");
+        assertThat(EventText.split("a=3 b=1")).isEqualTo("a 3, b 1 (75%, 25%)");
+        assertThat(EventText.split("not weights")).isEqualTo("not weights");
+        EngineEvent guard = new EngineEvent("guard", "canary", null, "stable=90 canary=10",
+                "canary errors 12.0% vs baseline 0.5%", 0, 1);
+        assertThat(EventText.from(guard)).isEqualTo("route 1: stable 90%, canary 10%");
+        assertThat(EventText.to(guard)).isEqualTo("rolled back: canary errors 12.0% vs baseline 0.5%");
+    }
 }
