@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,8 @@ class ClassCeilingProxyTest {
     @Test
     void aSecondRequestOfTheClassIsShedWhileTheFirstHoldsItsPlace() throws Exception {
         p = new RoutedProxy(dir).pool("default", "d").pool("work", "w").start(ROUTES);
-        p.backend("w").delayMs = 4_000; // slow on purpose: the first request holds the class's place meanwhile
+        CountDownLatch hold = new CountDownLatch(1);
+        p.backend("w").hold = hold; // the first request holds the class's place until the checks are done
         CompletableFuture<HttpResponse<String>> first = p.f.http().sendAsync(HttpRequest.newBuilder(
                 URI.create(p.f.url() + "/first")).header("X-Class", "batch").timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -62,6 +64,7 @@ class ClassCeilingProxyTest {
         assertThat(route.ceiling().shedCount()).isEqualTo(1);
         assertThat(p.f.backend("w").failures()).isZero();
 
+        hold.countDown();
         assertThat(first.get().statusCode()).isEqualTo(200);
         assertThat(p.who("/third", "X-Class", "batch")).isEqualTo("w");
         assertThat(route.ceiling().shedCount()).isEqualTo(1);
@@ -80,7 +83,8 @@ class ClassCeilingProxyTest {
     @Test
     void anotherRouteToTheSamePoolIsNotHeldByTheClasssCeiling() throws Exception {
         p = new RoutedProxy(dir).pool("default", "d").pool("work", "w").start(ROUTES);
-        p.backend("w").delayMs = 4_000; // slow on purpose: the first request holds the class's place meanwhile
+        CountDownLatch hold = new CountDownLatch(1);
+        p.backend("w").hold = hold; // the batch request holds the class's place until the plain one arrived
         CompletableFuture<HttpResponse<String>> batch = p.f.http().sendAsync(HttpRequest.newBuilder(
                 URI.create(p.f.url() + "/batch")).header("X-Class", "batch").timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -91,6 +95,7 @@ class ClassCeilingProxyTest {
         // the plain request reaches the backend while the batch one still holds the class's one place there
         await().atMost(Duration.ofSeconds(10)).until(() -> p.backend("w").requests.get() == 2);
         assertThat(batch).isNotDone();
+        hold.countDown();
         assertThat(plain.get().statusCode()).isEqualTo(200);
         assertThat(batch.get().statusCode()).isEqualTo(200);
         assertThat(p.f.engine().router().route(0).ceiling().shedCount()).isZero();
@@ -107,7 +112,8 @@ class ClassCeilingProxyTest {
         assertThat(cookie).startsWith("S_work=");
         String token = cookie.substring(0, cookie.indexOf(';'));
         String other = owner.equals("w1") ? "w2" : "w1";
-        p.backend(owner).delayMs = 4_000; // slow on purpose: the sticky request holds the class's place there
+        CountDownLatch hold = new CountDownLatch(1);
+        p.backend(owner).hold = hold; // the sticky request holds the class's place there until the checks are done
         CompletableFuture<HttpResponse<String>> held = p.f.http().sendAsync(HttpRequest.newBuilder(
                 URI.create(p.f.url() + "/held")).header("X-Class", "batch").header("Cookie", token)
                 .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
@@ -117,6 +123,7 @@ class ClassCeilingProxyTest {
         assertThat(p.who("/next", "X-Class", "batch", "Cookie", token)).isEqualTo(other);
         assertThat(p.backend(owner).requests.get()).isEqualTo(2);
         assertThat(held).isNotDone();
+        hold.countDown();
         assertThat(held.get().body()).isEqualTo(owner);
         assertThat(p.f.engine().router().route(0).ceiling().shedCount()).isZero();
     }

@@ -38,6 +38,11 @@ public final class RecordingBackend implements AutoCloseable {
     public final AtomicInteger requests = new AtomicInteger();
     /** Each answer waits this long after the body is read: a slow backend. */
     public volatile long delayMs;
+    /**
+     * While set and not counted down, each request waits on it before answering (at most 30 s): a request held for as
+     * long as a test needs it held, and let go at once.
+     */
+    public volatile java.util.concurrent.CountDownLatch hold;
     public volatile int status = 200;
     private Undertow server;
     /** While going down: connections are dropped unanswered, as by a crashed process (a graceful stop answers 503). */
@@ -149,6 +154,10 @@ public final class RecordingBackend implements AutoCloseable {
         try {
             if (delayMs > 0) {
                 SlowOnPurpose.pause(delayMs); // a slow backend on purpose
+            }
+            java.util.concurrent.CountDownLatch held = hold;
+            if (held != null) {
+                held.await(30, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
