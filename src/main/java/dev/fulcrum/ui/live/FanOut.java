@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * The Live stage's shape when routes split or mirror (docs/REFERENCE.md §2.1 {@code routes}): the proxy fans out to
- * one group of cards per pool (each split arm's pool, each mirror pool, and the pool selected in the toolbar when no
+ * one group of cards per pool (each split arm's pool, each mirror pool, each plain route's pool, and the pool selected
+ * in the toolbar when it has backends and no
  * route names it), each group labelled with its pool and the routes that send to it, and one edge from the proxy to
  * a group per arm or mirror, labelled with the configured share, the measured share and the rate. Plain Java from one
  * sample of the engine; {@link #of} answers null when no route splits or mirrors, and the stage is drawn as it always
@@ -67,11 +68,12 @@ public final class FanOut {
         Map<String, List<String>> routesOf = new LinkedHashMap<>();
         Map<String, Boolean> onlyMirror = new LinkedHashMap<>();
         List<Edge> edges = new ArrayList<>();
+        if (s.routes().stream().noneMatch(r -> r.split() != null && !r.split().isEmpty() || r.mirror() != null)) {
+            return null;
+        }
+        // once one route fans out, every route's pool has its group: a request of a plain route must land somewhere
         for (RouteInfo r : s.routes()) {
             boolean split = r.split() != null && !r.split().isEmpty();
-            if (!split && r.mirror() == null) {
-                continue;
-            }
             String name = "route " + r.index() + shortMatch(r);
             if (split) {
                 for (ArmInfo a : r.split()) {
@@ -96,7 +98,9 @@ public final class FanOut {
         if (routesOf.isEmpty()) {
             return null;
         }
-        if (selected != null && !routesOf.containsKey(selected) && s.pools().containsKey(selected)) {
+        boolean selectedHasBackends = s.backends().stream().anyMatch(b -> b.pool().equals(selected));
+        if (selected != null && !routesOf.containsKey(selected) && s.pools().containsKey(selected)
+                && selectedHasBackends) {
             routesOf.put(selected, List.of("the other requests"));
             onlyMirror.put(selected, false);
         }

@@ -71,6 +71,18 @@ class FanOutTest {
     }
 
     @Test
+    void aPlainRoutesPoolHasItsGroupOnceAnotherRouteFansOutAndAnEmptyDefaultHasNone() {
+        RouteInfo plain = new RouteInfo(1, "/", "default", false, null, null, null, null, null, null, null, null, 0);
+        FanOut f = FanOut.of(state(List.of(splitRoute(), plain)), "default");
+        assertThat(f.group("default").label()).as("its requests land in its group").isEqualTo("default · route 1 (/)");
+        assertThat(f.backends()).contains("d1");
+
+        EngineState noDefaultBackends = new EngineState("http://127.0.0.1:8080", Map.of(), state(List.of()).pools(),
+                List.of(splitRoute()), List.of(backend("s1", "stable"), backend("c1", "canary"), backend("m1", "shadow")));
+        assertThat(FanOut.of(noDefaultBackends, "default").group("default")).as("nothing to draw there").isNull();
+    }
+
+    @Test
     void groupsStandInOneColumnUnderTheirLabelsWithoutOverlapping() {
         FanOut f = FanOut.of(state(List.of(splitRoute())), "default");
         for (double[] size : new double[][] {{1280, 600}, {1024, 520}, {800, 400}}) {
