@@ -265,8 +265,7 @@ final class BalancingHandler implements HttpHandler {
             String id = sticky.backendFor(pool, StickyCookies.first(exchange.getRequestHeaders(), sticky.cookieName(pool.name())));
             if (id != null) {
                 // a route's class ceiling holds for the cookie's backend too: at the ceiling, the pick decides
-                stickyLease = route == null || route.ceiling() == null ? pool.tryLease(id)
-                        : pool.tryLease(id, route.ceiling());
+                stickyLease = pool.tryLease(id, route == null ? null : route.ceiling());
             }
         }
         // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread

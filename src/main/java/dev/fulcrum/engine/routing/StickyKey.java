@@ -1,6 +1,7 @@
 package dev.fulcrum.engine.routing;
 
 import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.rules.Limits;
 
 /**
  * Which part of a request keeps a user in one arm of a split ({@code routes[i].stickyBy}): {@code cookie:NAME},
@@ -29,7 +30,7 @@ public record StickyKey(Kind kind, String name) {
         if (!kind.equals("cookie") && !kind.equals("header")) {
             throw new IllegalArgumentException("must be cookie:NAME, header:NAME, ip or none");
         }
-        if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+        if (!Limits.TOKEN.matcher(name).matches()) {
             throw new IllegalArgumentException("needs a " + kind + " name after \"" + kind + ":\"");
         }
         return new StickyKey(kind.equals("cookie") ? Kind.COOKIE : Kind.HEADER, name);

@@ -13,7 +13,8 @@
  * the control thread ({@code Engine.setSplit}, the guard's rollback).
  *
  * <p>Dependencies. It may use {@code java.*}, HdrHistogram (through the engine's {@code BackendStats}), the engine's
- * {@code Backend}, the strategies' {@code RequestContext}, {@code Candidates} and {@code Strategy}, and the hash room's
- * {@code XxHash64}; it must not use Undertow, JavaFX, Jackson, or any {@code dev.fulcrum} package outside the engine.
+ * {@code Backend}, the strategies' {@code RequestContext}, {@code Candidates} and {@code Strategy}, the hash room's
+ * {@code XxHash64} and the rulebook, {@code dev.fulcrum.rules}; it must not use Undertow, JavaFX, Jackson, or any other
+ * {@code dev.fulcrum} package outside the engine.
  */
 package dev.fulcrum.engine.routing;
