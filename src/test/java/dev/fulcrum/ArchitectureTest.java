@@ -70,6 +70,7 @@ class ArchitectureTest {
         MAY_USE.put("trust", Set.of());
         MAY_USE.put("requests", Set.of("time", "rules"));
         MAY_USE.put("net", Set.of());
+        MAY_USE.put("i18n", Set.of());
         MAY_USE.put("spi", Set.of());
         MAY_USE.put("engine", Set.of("time", "rules", "spi"));
         MAY_USE.put("config", Set.of("engine", "rules", "time"));
@@ -81,9 +82,9 @@ class ArchitectureTest {
         MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests", "net"));
         MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "requests", "config", "proxy", "health",
                 "discovery", "demo", "admin", "net", "replay", "spi"));
-        MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app", "replay"));
+        MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app", "replay", "i18n"));
         MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app",
-                "lesson", "net", "replay"));
+                "lesson", "net", "replay", "i18n"));
 
         LIBRARY_USERS.put("javafx..", Set.of("ui"));
         LIBRARY_USERS.put("org.controlsfx..", Set.of("ui"));
@@ -101,6 +102,7 @@ class ArchitectureTest {
     static final Map<String, Class<?>> SAMPLE = Map.ofEntries(
             Map.entry("time", Ticker.class), Map.entry("rules", Limits.class), Map.entry("trust", Pem.class),
             Map.entry("requests", RequestStream.class), Map.entry("net", IpText.class),
+            Map.entry("i18n", dev.fulcrum.i18n.Texts.class),
             Map.entry("spi", dev.fulcrum.spi.StrategyProvider.class),
             Map.entry("engine", Engine.class), Map.entry("config", FulcrumConfig.class),
             Map.entry("replay", Recordings.class),
@@ -326,6 +328,7 @@ class ArchitectureTest {
     static final class BreaksEveryRule {
         Object[] uses() {
             return new Object[] {Ticker.class, Limits.class, Pem.class, RequestStream.class, IpText.class,
+                    dev.fulcrum.i18n.Texts.class,
                     dev.fulcrum.spi.StrategyProvider.class, Engine.class,
                     FulcrumConfig.class, Recordings.class,
                     ProxyServer.class, HealthChecker.class, Discovery.class, DemoBackend.class, EngineClient.class,

@@ -43,6 +43,7 @@ public final class FulcrumWindow extends Application {
         Gui.Options o = Gui.options();
         boolean attach = o != null && o.attachUrl() != null;
         prefs.attach(stage);
+        dev.fulcrum.i18n.Texts.use(prefs.language() != null ? prefs.language() : java.util.Locale.getDefault());
         stage.setTitle("Fulcrum");
         running = this;
         open(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…",
@@ -87,13 +88,12 @@ public final class FulcrumWindow extends Application {
                     System.out.println(app.readyLine());
                     System.out.flush();
                 }
+                workshop = ctx;
                 Platform.runLater(() -> {
-                    window = MainWindow.show(stage, s, prefs, ctx,
-                            c.owned() instanceof EmbeddedFulcrum app ? app : null);
+                    showWindow(s, c);
                     if (exitOnFailure && c.owned() instanceof EmbeddedFulcrum app && app.portNote() != null) {
                         stage.setTitle(stage.getTitle() + " (" + app.portNote() + ")");
                     }
-                    s.start();
                     if (gentleTraffic) {
                         s.traffic().startGentle();
                     }
@@ -121,6 +121,34 @@ public final class FulcrumWindow extends Application {
         }, "fulcrum-ui-connect");
         starter.setDaemon(true);
         starter.start();
+    }
+
+    private volatile WorkshopContext workshop;
+
+    /** The main window on {@code s}, and its sampling started (FX thread). */
+    private void showWindow(UiSession s, EngineConnector.Connection c) {
+        window = MainWindow.show(stage, s, prefs, workshop, c.owned() instanceof EmbeddedFulcrum app ? app : null);
+        window.onLanguageChange(this::relocalize);
+        s.start();
+    }
+
+    /**
+     * The window built again in {@code language} on the same engine: the views are made anew (their texts are read
+     * as they are built), the engine and its connection stay, so the proxy never stops for a language (FX thread).
+     */
+    private void relocalize(java.util.Locale language) {
+        EngineConnector.Connection c = connection;
+        UiSession old = session;
+        if (c == null || old == null || window == null) {
+            return;
+        }
+        dev.fulcrum.i18n.Texts.use(language);
+        window.close();
+        old.handOver();
+        UiSession s = new UiSession(c.client(), c.description());
+        s.setBreakerConfig(c.breaker());
+        session = s;
+        showWindow(s, c);
     }
 
     /** Workshop scenarios: stop the running engine, start one on the chosen sample (FX thread). */

@@ -39,6 +39,7 @@ public final class MainController {
     @FXML private Label engineLabel;
     @FXML private ComboBox<String> poolSelector;
     @FXML private ToggleSwitch darkToggle;
+    @FXML private ComboBox<java.util.Locale> languageBox;
     @FXML private javafx.scene.control.Button presentButton;
     @FXML private javafx.scene.layout.VBox bottom;
     @FXML private javafx.scene.control.ToolBar toolbar;
@@ -76,6 +77,21 @@ public final class MainController {
     @FXML
     private void initialize() {
         engineLabel.setText(session.description());
+        languageBox.setId("languageBox");
+        languageBox.getItems().setAll(dev.fulcrum.i18n.Texts.LANGUAGES);
+        languageBox.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(java.util.Locale l) {
+                return l == null ? "" : dev.fulcrum.i18n.Texts.nativeName(l);
+            }
+
+            @Override
+            public java.util.Locale fromString(String s) {
+                return null;
+            }
+        });
+        languageBox.setValue(dev.fulcrum.i18n.Texts.locale());
+        languageBox.setTooltip(new javafx.scene.control.Tooltip(dev.fulcrum.i18n.Texts.t("main.language")));
         bottom.getChildren().add(0, new TimelineBar(session.timeMachine()));
         rpsLabel.setId("totalRps");
         errorsLabel.setId("totalErrors");
@@ -289,6 +305,11 @@ public final class MainController {
         }
     }
 
+    /** The language menu: English, 简体中文, Polski. */
+    public ComboBox<java.util.Locale> languageBox() {
+        return languageBox;
+    }
+
     public ToggleSwitch darkToggle() {
         return darkToggle;
     }
@@ -410,13 +431,21 @@ public final class MainController {
         root.setRight(panel);
     }
 
-    /** Selects the tab whose text is {@code name} (Backends, Ring, Load...). */
+    /**
+     * Selects the view {@code name} (Backends, Ring, Load...): a tab's English name, kept as its user data, whatever
+     * language its title is in, so lessons and tests name views the same way in every language.
+     */
     public void select(String name) {
         for (Tab t : tabs.getTabs()) {
-            if (t.getText().equals(name)) {
+            if (name.equals(viewName(t))) {
                 tabs.getSelectionModel().select(t);
             }
         }
+    }
+
+    /** A tab's English name (its user data, set by whoever makes the tab), or its title when it has none. */
+    public static String viewName(Tab t) {
+        return t.getUserData() instanceof String name ? name : t.getText();
     }
 
     Map<String, Tab> tabsByName() {

@@ -25,7 +25,8 @@ public final class MainWindow {
     private final Views.Loaded<MainController> main;
     private final Scene scene;
 
-    private MainWindow(UiSession session, Views.Loaded<MainController> main, Scene scene) {
+    private MainWindow(UiSession session, Views.Loaded<MainController> main, Scene scene, WindowPrefs prefs) {
+        this.prefs = prefs;
         this.session = session;
         this.main = main;
         this.scene = scene;
@@ -39,6 +40,7 @@ public final class MainWindow {
         return present;
     }
 
+    private final WindowPrefs prefs;
     private TextScale textScale;
 
     /** Ctrl+plus, Ctrl+minus and Ctrl+0's text size. */
@@ -71,7 +73,7 @@ public final class MainWindow {
         } else {
             scene.setRoot(main.root());
         }
-        MainWindow w = new MainWindow(session, main, scene);
+        MainWindow w = new MainWindow(session, main, scene, prefs);
         main.controller().applyCapabilities(session.client().capabilities());
         if (session.client() instanceof HaproxyFleetClient fleet) {
             // the fleet's instances may disagree (a change behind the window's back) or not answer: say so until they do
@@ -144,6 +146,21 @@ public final class MainWindow {
     /** The Requests tab's controller (tests drive it). */
     public RequestsController requests() {
         return requests;
+    }
+
+    /**
+     * What picking a language in the window does after the choice is remembered: the window is built again in it
+     * (null: nothing more; a test's window keeps its views).
+     */
+    public void onLanguageChange(java.util.function.Consumer<java.util.Locale> rebuild) {
+        main.controller().languageBox().valueProperty().addListener((o, a, l) -> {
+            if (l != null && !l.equals(a) && !l.equals(dev.fulcrum.i18n.Texts.locale())) {
+                prefs.setLanguage(l);
+                if (rebuild != null) {
+                    rebuild.accept(l);
+                }
+            }
+        });
     }
 
     /** Light is the base stylesheet; dark adds its overrides on top. */

@@ -105,7 +105,11 @@ public final class UiSession implements AutoCloseable {
 
     /** Subscribes to events and starts sampling. Call once, from any thread. */
     public UiSession start() {
-        worker.execute(() -> client.subscribe(pendingEvents::add));
+        worker.execute(() -> client.subscribe(e -> {
+            if (!closed) { // a session handed over stops queueing what nobody will read
+                pendingEvents.add(e);
+            }
+        }));
         worker.scheduleWithFixedDelay(this::sample, 0, SAMPLE_PERIOD_MS, TimeUnit.MILLISECONDS);
         // demo faults change rarely and only through us or the admin API: once a second is plenty
         worker.scheduleWithFixedDelay(this::sampleDemo, 0, 1, TimeUnit.SECONDS);
@@ -441,6 +445,19 @@ public final class UiSession implements AutoCloseable {
 
     @Override
     public void close() {
+        handOver();
+        try {
+            client.close();
+        } catch (RuntimeException e) {
+            LOG.debug("closing the client failed", e);
+        }
+    }
+
+    /**
+     * Stops this session (its sampling, traffic and request streams) but leaves the engine client open for a new
+     * session on the same engine: the window built again in another language.
+     */
+    public void handOver() {
         closed = true;
         traffic.close();
         worker.shutdownNow();
@@ -451,11 +468,6 @@ public final class UiSession implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.debug("closing a request source failed", e);
             }
-        }
-        try {
-            client.close();
-        } catch (RuntimeException e) {
-            LOG.debug("closing the client failed", e);
         }
     }
 }

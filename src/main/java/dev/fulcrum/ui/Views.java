@@ -24,7 +24,7 @@ public final class Views {
         if (url == null) {
             throw new IllegalStateException("fxml/" + name + ".fxml is not on the classpath");
         }
-        FXMLLoader loader = new FXMLLoader(url);
+        FXMLLoader loader = new FXMLLoader(url, dev.fulcrum.i18n.Texts.bundle());
         loader.setControllerFactory(type -> {
             try {
                 try {

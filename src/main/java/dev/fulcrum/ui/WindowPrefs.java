@@ -45,6 +45,16 @@ public final class WindowPrefs {
         node.putDouble("textScale", factor);
     }
 
+    /** The language the operator picked in the window, or null to follow the system's. */
+    public java.util.Locale language() {
+        String tag = node.get("language", null);
+        return tag == null ? null : java.util.Locale.forLanguageTag(tag);
+    }
+
+    public void setLanguage(java.util.Locale language) {
+        node.put("language", language.toLanguageTag());
+    }
+
     /** Restores the size (and the position when one was saved), then saves both whenever they change. */
     public void attach(Stage stage) {
         stage.setWidth(width());
