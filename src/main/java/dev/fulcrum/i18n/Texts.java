@@ -26,7 +26,8 @@ public final class Texts {
     private static final ResourceBundle.Control NO_FALLBACK =
             ResourceBundle.Control.getNoFallbackControl(ResourceBundle.Control.FORMAT_PROPERTIES);
 
-    private static volatile Locale locale = supported(Locale.getDefault());
+    // English until the window picks its language: the command line and logs stay English
+    private static volatile Locale locale = Locale.ENGLISH;
     private static volatile ResourceBundle bundle = load(locale);
 
     private Texts() {

@@ -15,7 +15,8 @@ class TextsTest {
     }
 
     @Test
-    void theSystemLanguageIsUsedWhenSupportedAndEnglishOtherwise() {
+    void englishUntilTheWindowPicksAndTheClosestSupportedLanguageThen() {
+        assertThat(Texts.locale()).isEqualTo(Locale.ENGLISH);
         assertThat(Texts.supported(Locale.forLanguageTag("zh-CN"))).isEqualTo(Locale.SIMPLIFIED_CHINESE);
         assertThat(Texts.supported(Locale.forLanguageTag("zh-TW"))).isEqualTo(Locale.SIMPLIFIED_CHINESE);
         assertThat(Texts.supported(Locale.forLanguageTag("pl-PL")).getLanguage()).isEqualTo("pl");
