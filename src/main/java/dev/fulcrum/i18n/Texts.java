@@ -83,6 +83,20 @@ public final class Texts {
         return new MessageFormat(t(key), locale).format(args);
     }
 
+    /**
+     * A status word as the window shows it: {@code word("state", "DRAINING")} is the text of {@code state.draining}
+     * (排空中, opróżnianie). The value itself (the wire's, the engine's) never changes; one the bundle does not know
+     * is shown as it is.
+     */
+    public static String word(String group, String value) {
+        if (value == null) {
+            return "";
+        }
+        String key = group + "." + value.toLowerCase(Locale.ROOT);
+        String text = t(key);
+        return text.equals(key) ? value : text;
+    }
+
     /** How a language names itself, for the language menu: English, 简体中文, Polski. */
     public static String nativeName(Locale language) {
         return switch (supported(language).getLanguage()) {

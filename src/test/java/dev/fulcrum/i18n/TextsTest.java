@@ -47,6 +47,13 @@ class TextsTest {
     }
 
     @Test
+    void aStatusWordIsTranslatedButAnUnknownOneShowsAsItIs() {
+        Texts.use(Locale.SIMPLIFIED_CHINESE);
+        assertThat(Texts.word("breaker", "HALF_OPEN")).isEqualTo("半开");
+        assertThat(Texts.word("state", "LIMBO")).isEqualTo("LIMBO");
+    }
+
+    @Test
     void aLocalTextFallsBackToEnglishAndNeedsIt() {
         LocalText t = new LocalText(Map.of("en", "Drain it", "pl", "Opróżnij go"));
         assertThat(t.in("pl")).isEqualTo("Opróżnij go");
