@@ -5,6 +5,7 @@ import dev.fulcrum.engine.strategy.Placement;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.strategy.RandomSource;
 import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.util.HashMap;
@@ -80,20 +81,19 @@ public final class WhyController {
         boolean available = ctx.pools() != null;
         whyUnavailable.setVisible(!available);
         whyUnavailable.setManaged(!available);
-        whyUnavailable.setText("\"Why this backend\" asks the pool itself, so it is available for the embedded engine "
-                + "only. Attached to a remote Fulcrum, use its admin API: GET /api/ring/lookup?key=K&pool=P.");
+        whyUnavailable.setText(Texts.t("why.unavailable"));
         whyStep.setDisable(!available);
         whyResult.setVisible(false);
         whyStep.setOnAction(e -> step());
-        column("Backend", c -> c.backend() + (c.backup() ? " (backup)" : ""), 140);
-        column("Weight", c -> Integer.toString(c.weight()), 70);
-        column("Effective", c -> String.format(Locale.ROOT, "%.2f", c.effectiveWeight() / 100.0), 80);
-        column("In flight", c -> c.inFlight() + (c.maxInFlight() == null ? "" : " / " + c.maxInFlight()), 80);
-        column("Breaker", c -> c.breaker().name(), 100);
-        column("Admitting", c -> c.admitting() ? "yes" : "no (cap or breaker)", 130);
+        column(Texts.t("why.column.backend"), c -> c.backup() ? Texts.t("why.backup", c.backend()) : c.backend(), 140);
+        column(Texts.t("why.column.weight"), c -> Integer.toString(c.weight()), 70);
+        column(Texts.t("why.column.effective"), c -> String.format(Locale.ROOT, "%.2f", c.effectiveWeight() / 100.0), 80);
+        column(Texts.t("why.column.inflight"), c -> c.inFlight() + (c.maxInFlight() == null ? "" : " / " + c.maxInFlight()), 80);
+        column(Texts.t("why.column.breaker"), c -> Texts.word("breaker", c.breaker().name()), 100);
+        column(Texts.t("why.column.admitting"), c -> Texts.t(c.admitting() ? "why.admitting.yes" : "why.admitting.no"), 130);
         column("EWMA", c -> c.ewmaMs() == null ? "–" : String.format(Locale.ROOT, "%.1f ms", c.ewmaMs()), 90);
         whyCandidates.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        whyCandidates.setPlaceholder(new Label("no candidates: every member is filtered out"));
+        whyCandidates.setPlaceholder(new Label(Texts.t("why.nocandidates")));
     }
 
     private void column(String title, java.util.function.Function<DecisionTrace.Candidate, String> text, double width) {
@@ -182,24 +182,24 @@ public final class WhyController {
         whyResult.setVisible(true);
         whyPool.setText(t.pool());
         whyStrategy.setText(t.strategy());
-        whyKey.setText(t.hashKey() == null ? "– (" + t.strategy() + " does not hash)"
+        whyKey.setText(t.hashKey() == null ? Texts.t("why.nohash", t.strategy())
                 : t.hashKey() + " → \"" + t.key() + "\"");
         whyHash.setText(t.keyHash() == null ? "–" : String.format("0x%016x", t.keyHash()));
         whyPlacement.setText(placement(t.placement()));
-        whyCap.setText(t.boundedLoadCap() == null ? "–" : "at most " + t.boundedLoadCap() + " in flight for "
-                + (t.placement() == null ? "the key's owner" : t.placement().owner()) + " (its weight's share)");
-        whyDraws.setText(t.draws().isEmpty() ? "–" : String.join(", then ", t.draws()));
-        whyPicked.setText(t.picked() == null ? "nobody (the proxy answers 503)" : t.picked());
-        whyFlags.setText((t.fromBackup() ? "a backup took it (no primary could)" : "primary")
-                + (t.panic() ? " · PANIC: ejections ignored" : ""));
+        whyCap.setText(t.boundedLoadCap() == null ? "–" : Texts.t("why.cap", t.boundedLoadCap().toString(),
+                t.placement() == null ? Texts.t("why.cap.owner") : t.placement().owner()));
+        whyDraws.setText(t.draws().stream().reduce((a, b) -> Texts.t("why.draws.then", a, b)).orElse("–"));
+        whyPicked.setText(t.picked() == null ? Texts.t("why.picked.nobody") : t.picked());
+        whyFlags.setText(Texts.t(t.fromBackup() ? "why.tier.backup" : "why.tier.primary")
+                + (t.panic() ? " · " + Texts.t("why.tier.panic") : ""));
         whySummary.setText(t.summary());
         whyFiltered.getChildren().clear();
         if (t.filtered().isEmpty()) {
-            whyFiltered.getChildren().add(muted("nothing filtered: every member is a candidate"));
+            whyFiltered.getChildren().add(muted(Texts.t("why.nothingfiltered")));
         }
         for (DecisionTrace.Filtered f : t.filtered()) {
-            Label l = new Label(f.backend() + " — " + (f.reasons().isEmpty() ? "not a candidate"
-                    : f.reasons().stream().map(Enum::name).collect(Collectors.joining(", "))));
+            Label l = new Label(f.backend() + " — " + (f.reasons().isEmpty() ? Texts.t("why.notacandidate")
+                    : f.reasons().stream().map(x -> Texts.word("why.reason", x.name())).collect(Collectors.joining(", "))));
             l.setId("whyFiltered-" + f.backend());
             l.getStyleClass().add("filtered-backend");
             whyFiltered.getChildren().add(l);
@@ -213,13 +213,14 @@ public final class WhyController {
         if (p == null) {
             return "–";
         }
+        String index = Long.toString(p.index());
+        String size = Long.toString(p.size());
+        String position = Long.toString(p.position());
         return switch (p.kind()) {
-            case "ring" -> String.format("ring point %d of %d at 0x%016x, owned by %s", p.index(), p.size(),
-                    p.position(), p.owner());
-            case "maglev" -> "Maglev slot " + p.position() + " of " + p.size() + ", owned by " + p.owner();
-            case "weight-line" -> "position " + p.position() + " on the weight line of " + p.size() + ", owned by "
-                    + p.owner();
-            default -> p.kind() + " " + p.index() + " of " + p.size() + ", owned by " + p.owner();
+            case "ring" -> Texts.t("why.placement.ring", index, size, String.format("0x%016x", p.position()), p.owner());
+            case "maglev" -> Texts.t("why.placement.maglev", position, size, p.owner());
+            case "weight-line" -> Texts.t("why.placement.weightline", position, size, p.owner());
+            default -> Texts.t("why.placement.other", p.kind(), index, size, p.owner());
         };
     }
 
