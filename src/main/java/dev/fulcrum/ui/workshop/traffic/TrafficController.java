@@ -148,7 +148,8 @@ public final class TrafficController implements AutoCloseable {
         });
         trafficDistribution.setValue(ZIPF);
         trafficPostShare.valueProperty().addListener((o, a, v) ->
-                trafficPostShareText.setText(Texts.t("traffic.postshare", Long.toString(Math.round(v.doubleValue() * 100)))));
+                trafficPostShareText.setText(Texts.t("traffic.postshare",
+                        Long.toString(Math.round(v.doubleValue() * 100)))));
         trafficPostShareText.setText(Texts.t("traffic.postshare", "0"));
         trafficPlacement.textProperty().addListener((o, a, t) -> placementEdited |= !settingPlacement);
         trafficRecordFile.setText(Path.of(System.getProperty("java.io.tmpdir"), "fulcrum-traffic.jsonl").toString());
@@ -233,8 +234,8 @@ public final class TrafficController implements AutoCloseable {
         try {
             p = Double.parseDouble(trafficParam.getText().trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(Texts.t(HOT_KEY.equals(d) ? "traffic.error.share" : "traffic.error.exponent",
-                    trafficParam.getText()));
+            throw new IllegalArgumentException(Texts.t(HOT_KEY.equals(d) ? "traffic.error.share"
+                    : "traffic.error.exponent", trafficParam.getText()));
         }
         return HOT_KEY.equals(d) ? new KeyDistribution.HotKey(n, p) : new KeyDistribution.Zipf(n, p);
     }
@@ -296,9 +297,10 @@ public final class TrafficController implements AutoCloseable {
     public void replayIntoSideBySide() {
         Path file = Path.of(trafficReplayFile.getText().trim());
         double speed = trafficReplaySpeed.getValue();
-        session.call("read " + file, () -> TrafficReplay.toSimTrace(TrafficRecorder.read(file), speed),
-                trace -> replayIntoSideBySide.accept(trace, Texts.t("traffic.replay.label", file.getFileName().toString(),
-                        Double.toString(speed))),
+        session.call(Texts.t("traffic.call.read", file.toString()),
+                () -> TrafficReplay.toSimTrace(TrafficRecorder.read(file), speed),
+                trace -> replayIntoSideBySide.accept(trace, Texts.t("traffic.replay.label",
+                        file.getFileName().toString(), Double.toString(speed))),
                 msg -> vm.fail(Texts.t("traffic.error.replay", msg)));
     }
 
@@ -310,7 +312,7 @@ public final class TrafficController implements AutoCloseable {
     private void spike() {
         String id = trafficSpikeBackend.getValue();
         long ms = trafficSpikeMs.getValue();
-        session.run("spike " + id, () -> ctx.spike().accept(id, ms),
+        session.run(Texts.t("traffic.call.spike", id), () -> ctx.spike().accept(id, ms),
                 () -> vm.fail(Texts.t("traffic.spike.armed", id, Long.toString(ms))),
                 msg -> vm.fail(Texts.t("traffic.error.spike", msg)));
     }
