@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.workshop;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.scenarios.ScenariosController;
 import dev.fulcrum.ui.workshop.sidebyside.SideBySideController;
@@ -54,10 +55,10 @@ public final class WorkshopTabs {
         Loaded<SideBySideController> sbs = load("workshop-sidebyside", session, ctx);
         Loaded<WhyController> why = load("workshop-why", session, ctx);
         Loaded<ScenariosController> scenarios = load("workshop-scenarios", session, ctx);
-        Tab trafficTab = tab("Traffic", "workshopTrafficTab", traffic.root());
-        Tab sbsTab = tab("Side by side", "workshopSideBySideTab", sbs.root());
-        Tab whyTab = tab("Why this backend", "workshopWhyTab", why.root());
-        Tab scenariosTab = tab("Scenarios", "workshopScenariosTab", scenarios.root());
+        Tab trafficTab = tab("Traffic", Texts.t("workshop.tab.traffic"), "workshopTrafficTab", traffic.root());
+        Tab sbsTab = tab("Side by side", Texts.t("workshop.tab.sidebyside"), "workshopSideBySideTab", sbs.root());
+        Tab whyTab = tab("Why this backend", Texts.t("workshop.tab.why"), "workshopWhyTab", why.root());
+        Tab scenariosTab = tab("Scenarios", Texts.t("workshop.tab.scenarios"), "workshopScenariosTab", scenarios.root());
         traffic.controller().onReplayIntoSideBySide((trace, label) -> {
             sbs.controller().useTrace(trace, label);
             if (sbsTab.getTabPane() != null) {
@@ -68,8 +69,13 @@ public final class WorkshopTabs {
                 sbs.controller(), why.controller(), scenarios.controller());
     }
 
-    private static Tab tab(String text, String id, Parent root) {
-        Tab t = new Tab(text, root);
+    /**
+     * A tab titled in the window's language; {@code viewName}, its English name, is what lessons and tests select it by
+     * ({@code MainController.viewName}).
+     */
+    private static Tab tab(String viewName, String title, String id, Parent root) {
+        Tab t = new Tab(title, root);
+        t.setUserData(viewName);
         t.setId(id);
         t.setClosable(false);
         return t;
@@ -78,13 +84,13 @@ public final class WorkshopTabs {
     record Loaded<C>(Parent root, C controller) {
     }
 
-    /** Like {@code Views.load}, with controllers taking {@code (UiSession, WorkshopContext)}. */
+    /** Like {@code Views.load} (the window's bundle for {@code %key} texts), with controllers taking {@code (UiSession, WorkshopContext)}. */
     static <C> Loaded<C> load(String name, UiSession session, WorkshopContext ctx) {
         URL url = WorkshopTabs.class.getResource("/fxml/" + name + ".fxml");
         if (url == null) {
             throw new IllegalStateException("fxml/" + name + ".fxml is not on the classpath");
         }
-        FXMLLoader loader = new FXMLLoader(url);
+        FXMLLoader loader = new FXMLLoader(url, Texts.bundle());
         loader.setControllerFactory(type -> {
             try {
                 return type.getConstructor(UiSession.class, WorkshopContext.class).newInstance(session, ctx);

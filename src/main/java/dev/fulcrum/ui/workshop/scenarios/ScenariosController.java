@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.workshop.scenarios;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import javafx.fxml.FXML;
@@ -59,8 +60,8 @@ public final class ScenariosController {
         openScenario.disableProperty().bind(scenarioList.getSelectionModel().selectedItemProperty().isNull()
                 .or(javafx.beans.binding.Bindings.createBooleanBinding(() -> !canOpen)));
         scenarioNote.setText(canOpen
-                ? "Open restarts the embedded engine with the selected sample's config (double-click works too)."
-                : "Opening a scenario needs the embedded engine; start one with: fulcrum --config samples/NAME.json");
+                ? Texts.t("scenarios.note.open")
+                : Texts.t("scenarios.note.embedded"));
         openScenario.setOnAction(e -> open());
         scenarioList.setOnMouseClicked(e -> {
             if (e.getClickCount() == 2 && canOpen) {

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.workshop.sidebyside;
 
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.engine.sim.SideBySide;
@@ -77,7 +78,8 @@ public final class SideBySideController implements AutoCloseable {
     /** Assumed latency of a backend the engine has no measure for yet. */
     static final double DEFAULT_LATENCY_MS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(SideBySideController.class);
-    private static final String NONE = "(none)";
+    /** The backend boxes' "no backend" choice, in the window's language (no backend id is written so). */
+    private final String none = Texts.t("sidebyside.none");
 
     private final UiSession session;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
@@ -170,9 +172,8 @@ public final class SideBySideController implements AutoCloseable {
         sbsOpenRecording.setOnAction(e -> chooseRecording());
         sbsOpenResult.setOnAction(e -> chooseResult());
         sbsOpenRecording.disableProperty().bind(running);
-        sbsCompareStrategies.setTooltip(new javafx.scene.control.Tooltip("the strategies Open a recording… compares,"
-                + " as --strategies takes them: NAME or NAME:setting=value, separated by commas"));
-        sbsLogFormat.setTooltip(new javafx.scene.control.Tooltip("an nginx log's log_format (empty: combined)"));
+        sbsCompareStrategies.setTooltip(new javafx.scene.control.Tooltip(Texts.t("sidebyside.tooltip.strategies")));
+        sbsLogFormat.setTooltip(new javafx.scene.control.Tooltip(Texts.t("sidebyside.tooltip.logformat")));
         sbsOpenResult.disableProperty().bind(running);
         sbsCvChart.setAnimated(false);
         sbsCvChart.setLegendVisible(false);
@@ -190,9 +191,8 @@ public final class SideBySideController implements AutoCloseable {
         sbsLoadChart.setAnimated(false);
         sbsP99Chart.setAnimated(false);
         sbsP99Chart.setLegendVisible(false);
-        sbsTable.setPlaceholder(new Label("Run to compare the strategies on one trace"));
-        sbsNaive.setTooltip(new javafx.scene.control.Tooltip("naive weighted round robin: each backend's turns in a"
-                + " row (weights 5, 1, 1: A A A A A B C), beside smooth WRR's A A B A C A A"));
+        sbsTable.setPlaceholder(new Label(Texts.t("sidebyside.placeholder")));
+        sbsNaive.setTooltip(new javafx.scene.control.Tooltip(Texts.t("sidebyside.tooltip.naive")));
         // as tall as its rows, so it never scrolls them itself (the results around it do)
         sbsTable.setFixedCellSize(ROW_HEIGHT);
         sbsTable.prefHeightProperty().bind(javafx.beans.binding.Bindings.createDoubleBinding(
@@ -235,7 +235,7 @@ public final class SideBySideController implements AutoCloseable {
                 : sbsLogFormat.getText().trim();
         running.set(true);
         sbsProgress.setProgress(0);
-        message.set("reading " + file.getFileName());
+        message.set(Texts.t("sidebyside.reading", file.getFileName().toString()));
         java.util.concurrent.atomic.AtomicBoolean progressQueued = new java.util.concurrent.atomic.AtomicBoolean();
         double[] latest = new double[1];
         job = worker.submit(() -> {
@@ -254,30 +254,31 @@ public final class SideBySideController implements AutoCloseable {
                         });
                     }
                 });
-                String bad = rec.bad() == 0 ? "" : " · " + rec.badSummary()
-                        + (rec.problems().isEmpty() ? "" : "; first: " + rec.problems().get(0));
+                // the lines refused, in the replay's words (English, as --compare writes them)
+                String bad = rec.bad() == 0 ? "" : rec.badSummary()
+                        + (rec.problems().isEmpty() ? "" : Texts.t("sidebyside.first", rec.problems().get(0)));
                 boolean refused = rec.tooManyBad();
                 Platform.runLater(() -> {
                     running.set(false);
                     sbsProgress.setProgress(1);
                     if (refused) {
-                        message.set("not compared:" + bad.substring(2));
+                        message.set(Texts.t("sidebyside.notcompared", bad));
                         return;
                     }
-                    message.set(String.format(Locale.ROOT, "%s (%s): %d requests%s", r.recording(), r.format(),
-                            r.requests(), bad));
+                    message.set(Texts.t("sidebyside.compared", r.recording(), r.format(), Long.toString(r.requests()))
+                            + (bad.isEmpty() ? "" : " · " + bad));
                     comparison.set(r);
                 });
             } catch (CancellationException e) {
                 Platform.runLater(() -> {
                     running.set(false);
-                    message.set("cancelled");
+                    message.set(Texts.t("sidebyside.cancelled"));
                 });
             } catch (IOException | RuntimeException e) {
                 LOG.debug("comparing a recording failed", e);
                 Platform.runLater(() -> {
                     running.set(false);
-                    message.set("recording: " + e.getMessage());
+                    message.set(Texts.t("sidebyside.error.recording", e.getMessage()));
                 });
             }
         });
@@ -287,21 +288,21 @@ public final class SideBySideController implements AutoCloseable {
     public void openResult(Path file) {
         try {
             ComparisonResult r = ComparisonResult.read(file);
-            message.set(String.format(Locale.ROOT, "%s: %s (%s), %d requests", file.getFileName(), r.recording(),
-                    r.format(), r.requests()));
+            message.set(Texts.t("sidebyside.result", file.getFileName().toString(), r.recording(), r.format(),
+                    Long.toString(r.requests())));
             comparison.set(r);
         } catch (IOException | RuntimeException e) {
-            message.set("result: " + e.getMessage());
+            message.set(Texts.t("sidebyside.error.result", e.getMessage()));
         }
     }
 
     private void chooseRecording() {
         FileChooser fc = new FileChooser();
-        fc.setTitle("Open a recording to compare the strategies on");
+        fc.setTitle(Texts.t("sidebyside.chooser.recording"));
         fc.getExtensionFilters().addAll(
-                new FileChooser.ExtensionFilter("Recordings (HAR, access logs)", "*.har", "*.log", "*.json", "*.gz",
-                        "*.txt"),
-                new FileChooser.ExtensionFilter("Any file", "*"));
+                new FileChooser.ExtensionFilter(Texts.t("sidebyside.filter.recordings"), "*.har", "*.log", "*.json",
+                        "*.gz", "*.txt"),
+                new FileChooser.ExtensionFilter(Texts.t("sidebyside.filter.any"), "*"));
         File f = fc.showOpenDialog(sbsTable.getScene().getWindow());
         if (f != null) {
             openRecording(f.toPath());
@@ -310,7 +311,7 @@ public final class SideBySideController implements AutoCloseable {
 
     private void chooseResult() {
         FileChooser fc = new FileChooser();
-        fc.setTitle("Open a result of --compare");
+        fc.setTitle(Texts.t("sidebyside.chooser.result"));
         fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("JSON", "*.json"));
         File f = fc.showOpenDialog(sbsTable.getScene().getWindow());
         if (f != null) {
@@ -327,9 +328,9 @@ public final class SideBySideController implements AutoCloseable {
         sbsCvChart.setVisible(on);
         sbsCvChart.setManaged(on);
         sbsP99Chart.setLegendVisible(on);
-        sbsP99Chart.setTitle(on ? "Latency p50, p99 and p999, by strategy" : "p99 latency, by strategy");
-        sbsLoadChart.setTitle(on ? "Share of requests per backend, by strategy" : "Requests per backend, by strategy");
-        sbsLoadChart.getYAxis().setLabel(on ? "% of requests" : "requests");
+        sbsP99Chart.setTitle(Texts.t(on ? "sidebyside.chart.percentiles" : "sidebyside.chart.p99"));
+        sbsLoadChart.setTitle(Texts.t(on ? "sidebyside.chart.share" : "sidebyside.chart.load"));
+        sbsLoadChart.getYAxis().setLabel(Texts.t(on ? "sidebyside.axis.share" : "sidebyside.axis.requests"));
     }
 
     private void showComparison(ComparisonResult r) {
@@ -343,17 +344,17 @@ public final class SideBySideController implements AutoCloseable {
         }
         showingComparison(true);
         List<String> ids = r.backends().stream().map(ReplayBackend::id).toList();
-        compareColumn("Strategy", StrategyFigures::name, 215);
-        compareColumn("Requests", x -> Long.toString(x.routed()), 90);
+        compareColumn(Texts.t("sidebyside.column.strategy"), StrategyFigures::name, 215);
+        compareColumn(Texts.t("sidebyside.column.requests"), x -> Long.toString(x.routed()), 90);
         for (String b : ids) {
             compareColumn(b, x -> String.format(Locale.ROOT, "%.1f%%", 100 * x.share(b)), 70);
         }
-        compareColumn("Max/mean", x -> fmt2(x.maxMeanLoad()), 80);
+        compareColumn(Texts.t("sidebyside.column.maxmean"), x -> fmt2(x.maxMeanLoad()), 85);
         compareColumn("cv", x -> String.format(Locale.ROOT, "%.3f", x.cv()), 60);
         compareColumn("p50 ms", x -> fmt(x.p50Ms()), 70);
         compareColumn("p99 ms", x -> fmt(x.p99Ms()), 70);
         compareColumn("p999 ms", x -> fmt(x.p999Ms()), 75);
-        compareColumn("Keys moved when one leaves", x -> x.keysMoved() == null ? "N/A"
+        compareColumn(Texts.t("sidebyside.column.movedwhenoneleaves"), x -> x.keysMoved() == null ? Texts.t("sidebyside.na")
                 : String.join(", ", x.keysMoved().entrySet().stream().map(e -> String.format(Locale.ROOT,
                 "%s %.1f%%", e.getKey(), 100 * e.getValue())).toList()), 260);
         sbsCompareTable.getItems().setAll(r.strategies());
@@ -414,8 +415,8 @@ public final class SideBySideController implements AutoCloseable {
         sbsRate.setDisable(recorded);
         sbsKeys.setDisable(recorded);
         sbsUseGenerated.setVisible(recorded);
-        sbsTraceSource.setText(recorded ? "Trace: recording " + label + ", " + trace.size() + " requests"
-                : "Trace: generated (Poisson arrivals, Zipf s=1 keys, seeded)");
+        sbsTraceSource.setText(recorded ? Texts.t("sidebyside.trace.recorded", label, Integer.toString(trace.size()))
+                : Texts.t("sidebyside.trace.generated"));
     }
 
     /** The backends field: {@code id:weight:latencyMs} separated by commas. */
@@ -433,11 +434,11 @@ public final class SideBySideController implements AutoCloseable {
                 // a little jitter, as real backends have; the same for every strategy (SimBackend draws it per request)
                 out.add(new SimBackend(f[0].trim(), weight, latency, latency / 5, 0));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("backends: expected id:weight:latencyMs (got: " + p + ")");
+                throw new IllegalArgumentException(Texts.t("sidebyside.error.backend", p));
             }
         }
         if (out.isEmpty()) {
-            throw new IllegalArgumentException("backends: at least one required (got: " + sbsBackends.getText() + ")");
+            throw new IllegalArgumentException(Texts.t("sidebyside.error.nobackend", sbsBackends.getText()));
         }
         return out;
     }
@@ -454,12 +455,12 @@ public final class SideBySideController implements AutoCloseable {
         try {
             seed = Long.parseLong(sbsSeed.getText().trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("seed: must be a whole number (got: " + sbsSeed.getText() + ")");
+            throw new IllegalArgumentException(Texts.t("sidebyside.error.seed", sbsSeed.getText()));
         }
-        String remove = NONE.equals(sbsRemove.getValue()) ? null : sbsRemove.getValue();
+        String remove = none.equals(sbsRemove.getValue()) ? null : sbsRemove.getValue();
         SideBySide.Settings s = new SideBySide.Settings(backends(), strategies, sbsNaive.isSelected(), remove, null, seed);
         String slow = sbsSlowBackend.getValue();
-        return slow == null || NONE.equals(slow) ? s : s.withSlowBackend(slow, sbsSlowFactor.getValue());
+        return slow == null || none.equals(slow) ? s : s.withSlowBackend(slow, sbsSlowFactor.getValue());
     }
 
     /** Starts a run on the worker; the table and charts update when it ends. FX thread. */
@@ -477,7 +478,8 @@ public final class SideBySideController implements AutoCloseable {
         int keys = sbsKeys.getValue();
         running.set(true);
         sbsProgress.setProgress(0);
-        message.set(recorded != null ? "simulating " + recorded.size() + " requests" : "generating " + requests + " requests");
+        message.set(recorded != null ? Texts.t("sidebyside.simulating", Integer.toString(recorded.size()))
+                : Texts.t("sidebyside.generating", Integer.toString(requests)));
         job = worker.submit(() -> {
             try {
                 // generated on the worker: five million requests take over a second, the window must not freeze
@@ -485,27 +487,27 @@ public final class SideBySideController implements AutoCloseable {
                         : SimTrace.generate(requests, rate, new KeyDistribution.Zipf(keys, 1.0), 0, settings.seed());
                 SideBySideReport r = SideBySide.run(settings, trace, p -> Platform.runLater(() -> {
                     sbsProgress.setProgress(p.fraction());
-                    message.set("simulating " + p.strategy() + " (" + (p.lane() + 1) + " of " + p.lanes() + ")");
+                    message.set(Texts.t("sidebyside.lane", p.strategy(), Integer.toString(p.lane() + 1),
+                            Integer.toString(p.lanes())));
                 }));
                 Platform.runLater(() -> {
                     running.set(false);
                     sbsProgress.setProgress(1);
-                    message.set(String.format(Locale.ROOT, "%d requests, seed %d%s", r.requests(), r.seed(),
-                            r.removedBackend() == null ? "" : String.format(Locale.ROOT,
-                                    " · keys moved when %s leaves: ideally %.1f%%", r.removedBackend(),
-                                    100 * r.idealMovedFraction())));
+                    message.set(Texts.t("sidebyside.done", Long.toString(r.requests()), Long.toString(r.seed()))
+                            + (r.removedBackend() == null ? "" : " · " + Texts.t("sidebyside.done.moved",
+                                    r.removedBackend(), String.format(Locale.ROOT, "%.1f", 100 * r.idealMovedFraction()))));
                     report.set(r);
                 });
             } catch (CancellationException e) {
                 Platform.runLater(() -> {
                     running.set(false);
-                    message.set("cancelled");
+                    message.set(Texts.t("sidebyside.cancelled"));
                 });
             } catch (RuntimeException e) {
                 LOG.debug("side-by-side run failed", e);
                 Platform.runLater(() -> {
                     running.set(false);
-                    message.set("side by side: " + e.getMessage());
+                    message.set(Texts.t("sidebyside.error.run", e.getMessage()));
                 });
             }
         });
@@ -522,14 +524,14 @@ public final class SideBySideController implements AutoCloseable {
     public void exportCsv(Path file) throws IOException {
         SideBySideReport r = report.get();
         if (r == null) {
-            throw new IllegalStateException("export: nothing to export yet; run first");
+            throw new IllegalStateException(Texts.t("sidebyside.error.nothingtoexport"));
         }
         Files.writeString(file, r.toCsv(), StandardCharsets.UTF_8);
     }
 
     private void chooseAndExport() {
         FileChooser fc = new FileChooser();
-        fc.setTitle("Export side by side as CSV");
+        fc.setTitle(Texts.t("sidebyside.chooser.export"));
         fc.setInitialFileName("side-by-side-seed-" + report.get().seed() + ".csv");
         fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("CSV", "*.csv"));
         File f = fc.showSaveDialog(sbsTable.getScene().getWindow());
@@ -538,9 +540,9 @@ public final class SideBySideController implements AutoCloseable {
         }
         try {
             exportCsv(f.toPath());
-            message.set("exported to " + f);
+            message.set(Texts.t("sidebyside.exported", f.toString()));
         } catch (IOException | RuntimeException e) {
-            message.set("export: " + e.getMessage());
+            message.set(Texts.t("sidebyside.error.export", e.getMessage()));
         }
     }
 
@@ -599,16 +601,16 @@ public final class SideBySideController implements AutoCloseable {
         } catch (RuntimeException e) {
             return; // being typed
         }
-        List<String> slow = new ArrayList<>(List.of(NONE));
+        List<String> slow = new ArrayList<>(List.of(none));
         slow.addAll(ids);
         if (!slow.equals(sbsSlowBackend.getItems())) {
             String keepSlow = sbsSlowBackend.getValue();
             String keepRemove = sbsRemove.getValue();
             sbsSlowBackend.getItems().setAll(slow);
             sbsRemove.getItems().setAll(slow);
-            sbsSlowBackend.setValue(slow.contains(keepSlow) ? keepSlow : NONE);
-            String last = ids.stream().sorted().reduce((a, b) -> b).orElse(NONE);
-            sbsRemove.setValue(slow.contains(keepRemove) && keepRemove != null ? keepRemove : ids.size() > 1 ? last : NONE);
+            sbsSlowBackend.setValue(slow.contains(keepSlow) ? keepSlow : none);
+            String last = ids.stream().sorted().reduce((a, b) -> b).orElse(none);
+            sbsRemove.setValue(slow.contains(keepRemove) && keepRemove != null ? keepRemove : ids.size() > 1 ? last : none);
         }
     }
 
@@ -623,19 +625,21 @@ public final class SideBySideController implements AutoCloseable {
             sbsTable.getItems().clear();
             return;
         }
-        column("Strategy", StrategyResult::strategy, 215);
+        column(Texts.t("sidebyside.column.strategy"), StrategyResult::strategy, 215);
         for (String b : r.backends()) {
             column(b, x -> Long.toString(x.requestsPerBackend().getOrDefault(b, 0L)), 70);
         }
-        column("Max/avg", x -> fmt2(x.maxAvgLoadRatio()), 70);
-        column("Max/avg weighted", x -> fmt2(x.maxAvgWeightedRatio()), 150);
+        // the headers' widths leave room for their longest language (Polish: "Maks./śr.", "Najdłuższa seria")
+        column(Texts.t("sidebyside.column.maxavg"), x -> fmt2(x.maxAvgLoadRatio()), 85);
+        column(Texts.t("sidebyside.column.maxavgweighted"), x -> fmt2(x.maxAvgWeightedRatio()), 150);
         column("p50 ms", x -> fmt(x.p50Ms()), 70);
         column("p99 ms", x -> fmt(x.p99Ms()), 70);
-        column("Longest run", x -> x.longestRun() + (x.longestRunBackend() == null ? "" : " (" + x.longestRunBackend() + ")"), 110);
-        column("Keys moved", x -> x.keysMoved() == null ? "N/A" : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMoved()), 100);
-        column("Needlessly", x -> x.keysMovedNeedlessly() == null ? "N/A"
+        column(Texts.t("sidebyside.column.longestrun"), x -> x.longestRun() + (x.longestRunBackend() == null ? "" : " (" + x.longestRunBackend() + ")"), 130);
+        column(Texts.t("sidebyside.column.moved"), x -> x.keysMoved() == null ? Texts.t("sidebyside.na")
+                : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMoved()), 100);
+        column(Texts.t("sidebyside.column.needlessly"), x -> x.keysMovedNeedlessly() == null ? Texts.t("sidebyside.na")
                 : String.format(Locale.ROOT, "%.1f%%", 100 * x.keysMovedNeedlessly()), 90);
-        column("Unrouted", x -> Long.toString(x.unrouted()), 80);
+        column(Texts.t("sidebyside.column.unrouted"), x -> Long.toString(x.unrouted()), 80);
         sbsTable.getItems().setAll(r.results());
 
         for (String b : r.backends()) {

@@ -4,7 +4,7 @@
  * recording (HAR, nginx log, Fulcrum's access log) or a {@code result.json} of {@code --compare} compared side by side
  * ({@link dev.fulcrum.replay.Comparison}).
  *
- * <p>May use: the workshop package, engine.sim, demo (recordings), replay, JavaFX. Must not use: other views, app,
- * proxy.
+ * <p>May use: the workshop package, engine.sim, demo (recordings), replay, i18n (its texts), JavaFX. Must not use:
+ * other views, app, proxy.
  */
 package dev.fulcrum.ui.workshop.sidebyside;

@@ -8,6 +8,7 @@ import dev.fulcrum.demo.TrafficSettings;
 import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.sim.KeyDistribution;
 import dev.fulcrum.engine.sim.SimRequest;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.SessionTraffic;
 import dev.fulcrum.ui.UiSession;
@@ -44,6 +45,7 @@ import javafx.stage.FileChooser;
  * JSON-lines file, replay one through the proxy at any speed or into the side-by-side simulator.
  */
 public final class TrafficController implements AutoCloseable {
+    // the distributions as the box holds them; it shows each in the window's language (traffic.distribution.*)
     static final String UNIFORM = "Uniform";
     static final String ZIPF = "Zipf";
     static final String HOT_KEY = "Hot key";
@@ -126,16 +128,29 @@ public final class TrafficController implements AutoCloseable {
             });
         }
         trafficDistribution.getItems().setAll(UNIFORM, ZIPF, HOT_KEY);
+        trafficDistribution.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(String d) {
+                return d == null ? "" : Texts.t(UNIFORM.equals(d) ? "traffic.distribution.uniform"
+                        : HOT_KEY.equals(d) ? "traffic.distribution.hotkey" : "traffic.distribution.zipf");
+            }
+
+            @Override
+            public String fromString(String text) {
+                return text; // the box is not editable: nothing is typed into it
+            }
+        });
         trafficDistribution.valueProperty().addListener((o, a, d) -> {
             boolean uniform = UNIFORM.equals(d);
             trafficParam.setDisable(uniform);
-            trafficParamLabel.setText(HOT_KEY.equals(d) ? "hot share p" : "exponent s");
+            trafficParamLabel.setText(Texts.t(HOT_KEY.equals(d) ? "traffic.param.hotshare" : "traffic.param.exponent"));
             trafficParam.setText(HOT_KEY.equals(d) ? "0.5" : Double.toString(SessionTraffic.DEFAULT_ZIPF));
         });
         trafficDistribution.setValue(ZIPF);
         trafficPostShare.valueProperty().addListener((o, a, v) ->
-                trafficPostShareText.setText(Math.round(v.doubleValue() * 100) + "% POST"));
-        trafficPostShareText.setText("0% POST");
+                trafficPostShareText.setText(Texts.t("traffic.postshare",
+                        Long.toString(Math.round(v.doubleValue() * 100)))));
+        trafficPostShareText.setText(Texts.t("traffic.postshare", "0"));
         trafficPlacement.textProperty().addListener((o, a, t) -> placementEdited |= !settingPlacement);
         trafficRecordFile.setText(Path.of(System.getProperty("java.io.tmpdir"), "fulcrum-traffic.jsonl").toString());
         trafficRecordFile.disableProperty().bind(trafficRecord.selectedProperty().not());
@@ -144,7 +159,7 @@ public final class TrafficController implements AutoCloseable {
         trafficReplayFile.setText(trafficRecordFile.getText());
         trafficReplayChoose.setOnAction(e -> choose(trafficReplayFile, false));
 
-        perBackend.setName("answers");
+        perBackend.setName(Texts.t("traffic.series.answers"));
         trafficBackends.getData().add(perBackend);
         trafficBackends.setAnimated(false);
         trafficBackends.setLegendVisible(false);
@@ -193,8 +208,7 @@ public final class TrafficController implements AutoCloseable {
         if (s == null) {
             return;
         }
-        trafficRateLast.setText(String.format(Locale.ROOT, "%.1f req/s (target %.1f)", vm.rateLastSecond(),
-                s.targetRate()));
+        trafficRateLast.setText(Texts.t("traffic.rate.last", one(vm.rateLastSecond()), one(s.targetRate())));
         showBackends(vm.recentByBackend());
     }
 
@@ -220,8 +234,8 @@ public final class TrafficController implements AutoCloseable {
         try {
             p = Double.parseDouble(trafficParam.getText().trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException((HOT_KEY.equals(d) ? "share" : "exponent") + ": must be a number (got: "
-                    + trafficParam.getText() + ")");
+            throw new IllegalArgumentException(Texts.t(HOT_KEY.equals(d) ? "traffic.error.share"
+                    : "traffic.error.exponent", trafficParam.getText()));
         }
         return HOT_KEY.equals(d) ? new KeyDistribution.HotKey(n, p) : new KeyDistribution.Zipf(n, p);
     }
@@ -244,7 +258,7 @@ public final class TrafficController implements AutoCloseable {
             vm.replay(settings(), TrafficRecorder.read(Path.of(trafficReplayFile.getText().trim())),
                     trafficReplaySpeed.getValue());
         } catch (RuntimeException | IOException e) {
-            vm.fail("replay: " + e.getMessage());
+            vm.fail(Texts.t("traffic.error.replay", e.getMessage()));
         }
     }
 
@@ -254,10 +268,11 @@ public final class TrafficController implements AutoCloseable {
      */
     private void chooseAndReplayRecording() {
         FileChooser fc = new FileChooser();
-        fc.setTitle("Replay a recording through the proxy");
+        fc.setTitle(Texts.t("traffic.chooser.recording"));
         fc.getExtensionFilters().addAll(
-                new FileChooser.ExtensionFilter("Recordings", "*.har", "*.log", "*.json", "*.jsonl", "*.gz", "*.txt"),
-                new FileChooser.ExtensionFilter("All files", "*"));
+                new FileChooser.ExtensionFilter(Texts.t("traffic.filter.recordings"), "*.har", "*.log", "*.json",
+                        "*.jsonl", "*.gz", "*.txt"),
+                new FileChooser.ExtensionFilter(Texts.t("traffic.filter.all"), "*"));
         File current = new File(trafficReplayFile.getText());
         if (current.getParentFile() != null && current.getParentFile().isDirectory()) {
             fc.setInitialDirectory(current.getParentFile());
@@ -282,9 +297,11 @@ public final class TrafficController implements AutoCloseable {
     public void replayIntoSideBySide() {
         Path file = Path.of(trafficReplayFile.getText().trim());
         double speed = trafficReplaySpeed.getValue();
-        session.call("read " + file, () -> TrafficReplay.toSimTrace(TrafficRecorder.read(file), speed),
-                trace -> replayIntoSideBySide.accept(trace, file.getFileName() + " at " + speed + "x"),
-                msg -> vm.fail("replay: " + msg));
+        session.call(Texts.t("traffic.call.read", file.toString()),
+                () -> TrafficReplay.toSimTrace(TrafficRecorder.read(file), speed),
+                trace -> replayIntoSideBySide.accept(trace, Texts.t("traffic.replay.label",
+                        file.getFileName().toString(), Double.toString(speed))),
+                msg -> vm.fail(Texts.t("traffic.error.replay", msg)));
     }
 
     /** Where "Replay into side-by-side" sends the trace (WorkshopTabs wires the side-by-side view). */
@@ -295,14 +312,16 @@ public final class TrafficController implements AutoCloseable {
     private void spike() {
         String id = trafficSpikeBackend.getValue();
         long ms = trafficSpikeMs.getValue();
-        session.run("spike " + id, () -> ctx.spike().accept(id, ms),
-                () -> vm.fail("the next request to " + id + " takes " + ms + " ms"), msg -> vm.fail("spike: " + msg));
+        session.run(Texts.t("traffic.call.spike", id), () -> ctx.spike().accept(id, ms),
+                () -> vm.fail(Texts.t("traffic.spike.armed", id, Long.toString(ms))),
+                msg -> vm.fail(Texts.t("traffic.error.spike", msg)));
     }
 
     private void choose(TextField field, boolean save) {
         FileChooser fc = new FileChooser();
-        fc.setTitle(save ? "Record traffic to" : "Replay traffic from");
-        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("JSON lines", "*.jsonl", "*.json", "*.txt"));
+        fc.setTitle(Texts.t(save ? "traffic.chooser.record" : "traffic.chooser.replay"));
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter(Texts.t("traffic.filter.jsonlines"), "*.jsonl",
+                "*.json", "*.txt"));
         File current = new File(field.getText());
         if (current.getParentFile() != null && current.getParentFile().isDirectory()) {
             fc.setInitialDirectory(current.getParentFile());
@@ -338,7 +357,7 @@ public final class TrafficController implements AutoCloseable {
     private void show(TrafficSnapshot s) {
         if (s == null) {
             trafficProgress.setProgress(0);
-            trafficStatus.setText("idle");
+            trafficStatus.setText(Texts.t("traffic.status.idle"));
             trafficRateLast.setText("–");
             trafficRateOverall.setText("–");
             trafficCompleted.setText("–");
@@ -348,19 +367,20 @@ public final class TrafficController implements AutoCloseable {
         }
         trafficProgress.setProgress(s.progress());
         trafficStatus.setText(switch (s.state()) {
-            case IDLE -> "idle";
-            case RUNNING -> String.format(Locale.ROOT, "running %.0f of %.0f s", s.elapsedNanos() / 1e9, s.durationNanos() / 1e9);
-            case DRAINING -> "waiting for " + s.inFlight() + " answers";
-            case DONE -> String.format(Locale.ROOT, "done after %.1f s", s.elapsedNanos() / 1e9);
+            case IDLE -> Texts.t("traffic.status.idle");
+            case RUNNING -> Texts.t("traffic.status.running", String.format(Locale.ROOT, "%.0f", s.elapsedNanos() / 1e9),
+                    String.format(Locale.ROOT, "%.0f", s.durationNanos() / 1e9));
+            case DRAINING -> Texts.t("traffic.status.draining", Long.toString(s.inFlight()));
+            case DONE -> Texts.t("traffic.status.done", one(s.elapsedNanos() / 1e9));
         });
-        trafficRateOverall.setText(String.format(Locale.ROOT, "%.1f req/s", s.rateOverall()));
-        trafficCompleted.setText(String.format(Locale.ROOT, "%d answered of %d sent · %d in flight · %d skipped (cap)"
-                + " · %d GET / %d POST", s.completed(), s.sent(), s.inFlight(), s.skipped(), s.gets(), s.posts()));
+        trafficRateOverall.setText(Texts.t("traffic.rate", one(s.rateOverall())));
+        trafficCompleted.setText(Texts.t("traffic.completed", Long.toString(s.completed()), Long.toString(s.sent()),
+                Long.toString(s.inFlight()), Long.toString(s.skipped()), Long.toString(s.gets()),
+                Long.toString(s.posts())));
         trafficErrors.setText(errorsText(s));
         TrafficSnapshot.Latency l = s.latency();
-        trafficLatency.setText(l.count() == 0 ? "–" : String.format(Locale.ROOT,
-                "p50 %.1f ms · p90 %.1f ms · p99 %.1f ms · p99.9 %.1f ms · max %.1f ms", l.p50Ms(), l.p90Ms(), l.p99Ms(),
-                l.p999Ms(), l.maxMs()));
+        trafficLatency.setText(l.count() == 0 ? "–" : Texts.t("traffic.latency", one(l.p50Ms()), one(l.p90Ms()),
+                one(l.p99Ms()), one(l.p999Ms()), one(l.maxMs())));
         showRecent();
     }
 
@@ -371,9 +391,16 @@ public final class TrafficController implements AutoCloseable {
     static String errorsText(TrafficSnapshot s) {
         String statuses = s.byStatus().entrySet().stream().filter(e -> e.getKey() >= 400)
                 .map(e -> e.getKey() + ": " + e.getValue()).collect(Collectors.joining(", "));
-        return s.errors() + (s.errors() == 1 ? " error" : " errors") + (statuses.isEmpty() ? "" : " (" + statuses + ")")
-                + (s.connectionErrors() > 0 ? " · " + s.connectionErrors() + " connection errors" : "")
-                + (s.timeouts() > 0 ? " · " + s.timeouts() + " timeouts" : "");
+        return Texts.t(s.errors() == 1 ? "traffic.errors.one" : "traffic.errors", Long.toString(s.errors()))
+                + (statuses.isEmpty() ? "" : " (" + statuses + ")")
+                + (s.connectionErrors() > 0 ? " · " + Texts.t("traffic.errors.connection",
+                        Long.toString(s.connectionErrors())) : "")
+                + (s.timeouts() > 0 ? " · " + Texts.t("traffic.errors.timeouts", Long.toString(s.timeouts())) : "");
+    }
+
+    /** A figure with one decimal, as every language here writes it in the window (1234.5). */
+    private static String one(double d) {
+        return String.format(Locale.ROOT, "%.1f", d);
     }
 
     private void showBackends(Map<String, Long> counts) {

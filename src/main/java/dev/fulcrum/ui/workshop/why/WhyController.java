@@ -5,6 +5,7 @@ import dev.fulcrum.engine.strategy.Placement;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.strategy.RandomSource;
 import dev.fulcrum.engine.strategy.SimpleRequest;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.util.HashMap;
@@ -80,20 +81,22 @@ public final class WhyController {
         boolean available = ctx.pools() != null;
         whyUnavailable.setVisible(!available);
         whyUnavailable.setManaged(!available);
-        whyUnavailable.setText("\"Why this backend\" asks the pool itself, so it is available for the embedded engine "
-                + "only. Attached to a remote Fulcrum, use its admin API: GET /api/ring/lookup?key=K&pool=P.");
+        whyUnavailable.setText(Texts.t("why.unavailable"));
         whyStep.setDisable(!available);
         whyResult.setVisible(false);
         whyStep.setOnAction(e -> step());
-        column("Backend", c -> c.backend() + (c.backup() ? " (backup)" : ""), 140);
-        column("Weight", c -> Integer.toString(c.weight()), 70);
-        column("Effective", c -> String.format(Locale.ROOT, "%.2f", c.effectiveWeight() / 100.0), 80);
-        column("In flight", c -> c.inFlight() + (c.maxInFlight() == null ? "" : " / " + c.maxInFlight()), 80);
-        column("Breaker", c -> c.breaker().name(), 100);
-        column("Admitting", c -> c.admitting() ? "yes" : "no (cap or breaker)", 130);
+        column(Texts.t("why.column.backend"), c -> c.backup() ? Texts.t("why.backup", c.backend()) : c.backend(), 140);
+        column(Texts.t("why.column.weight"), c -> Integer.toString(c.weight()), 70);
+        column(Texts.t("why.column.effective"),
+                c -> String.format(Locale.ROOT, "%.2f", c.effectiveWeight() / 100.0), 80);
+        column(Texts.t("why.column.inflight"),
+                c -> c.inFlight() + (c.maxInFlight() == null ? "" : " / " + c.maxInFlight()), 80);
+        column(Texts.t("why.column.breaker"), c -> Texts.word("breaker", c.breaker().name()), 100);
+        column(Texts.t("why.column.admitting"),
+                c -> Texts.t(c.admitting() ? "why.admitting.yes" : "why.admitting.no"), 130);
         column("EWMA", c -> c.ewmaMs() == null ? "–" : String.format(Locale.ROOT, "%.1f ms", c.ewmaMs()), 90);
         whyCandidates.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        whyCandidates.setPlaceholder(new Label("no candidates: every member is filtered out"));
+        whyCandidates.setPlaceholder(new Label(Texts.t("why.nocandidates")));
     }
 
     private void column(String title, java.util.function.Function<DecisionTrace.Candidate, String> text, double width) {
@@ -162,10 +165,10 @@ public final class WhyController {
         }
         String poolName = session.pool();
         SimpleRequest request = request();
-        session.call("why this backend", () -> {
+        session.call(Texts.t("why.call"), () -> {
             Pool pool = ctx.pools().apply(poolName);
             if (pool == null) {
-                throw new IllegalArgumentException("pool: no such pool (got: " + poolName + ")");
+                throw new IllegalArgumentException(Texts.t("why.error.nopool", poolName));
             }
             String sticky = ctx.sticky() == null ? null : ctx.sticky().apply(pool, request);
             return DecisionTrace.explain(pool, request, RandomSource.threadLocal(), sticky);
@@ -182,24 +185,25 @@ public final class WhyController {
         whyResult.setVisible(true);
         whyPool.setText(t.pool());
         whyStrategy.setText(t.strategy());
-        whyKey.setText(t.hashKey() == null ? "– (" + t.strategy() + " does not hash)"
+        whyKey.setText(t.hashKey() == null ? Texts.t("why.nohash", t.strategy())
                 : t.hashKey() + " → \"" + t.key() + "\"");
         whyHash.setText(t.keyHash() == null ? "–" : String.format("0x%016x", t.keyHash()));
         whyPlacement.setText(placement(t.placement()));
-        whyCap.setText(t.boundedLoadCap() == null ? "–" : "at most " + t.boundedLoadCap() + " in flight for "
-                + (t.placement() == null ? "the key's owner" : t.placement().owner()) + " (its weight's share)");
-        whyDraws.setText(t.draws().isEmpty() ? "–" : String.join(", then ", t.draws()));
-        whyPicked.setText(t.picked() == null ? "nobody (the proxy answers 503)" : t.picked());
-        whyFlags.setText((t.fromBackup() ? "a backup took it (no primary could)" : "primary")
-                + (t.panic() ? " · PANIC: ejections ignored" : ""));
-        whySummary.setText(t.summary());
+        whyCap.setText(t.boundedLoadCap() == null ? "–" : Texts.t("why.cap", t.boundedLoadCap().toString(),
+                t.placement() == null ? Texts.t("why.cap.owner") : t.placement().owner()));
+        whyDraws.setText(t.draws().stream().reduce((a, b) -> Texts.t("why.draws.then", a, b)).orElse("–"));
+        whyPicked.setText(t.picked() == null ? Texts.t("why.picked.nobody") : t.picked());
+        whyFlags.setText(Texts.t(t.fromBackup() ? "why.tier.backup" : "why.tier.primary")
+                + (t.panic() ? " · " + Texts.t("why.tier.panic") : ""));
+        whySummary.setText(summary(t));
         whyFiltered.getChildren().clear();
         if (t.filtered().isEmpty()) {
-            whyFiltered.getChildren().add(muted("nothing filtered: every member is a candidate"));
+            whyFiltered.getChildren().add(muted(Texts.t("why.nothingfiltered")));
         }
         for (DecisionTrace.Filtered f : t.filtered()) {
-            Label l = new Label(f.backend() + " — " + (f.reasons().isEmpty() ? "not a candidate"
-                    : f.reasons().stream().map(Enum::name).collect(Collectors.joining(", "))));
+            Label l = new Label(f.backend() + " — " + (f.reasons().isEmpty() ? Texts.t("why.notacandidate")
+                    : f.reasons().stream().map(x -> Texts.word("why.reason", x.name()))
+                            .collect(Collectors.joining(", "))));
             l.setId("whyFiltered-" + f.backend());
             l.getStyleClass().add("filtered-backend");
             whyFiltered.getChildren().add(l);
@@ -209,17 +213,104 @@ public final class WhyController {
         whyCandidates.setMinHeight(Region.USE_PREF_SIZE);
     }
 
+    /**
+     * The decision in a few sentences, in the window's language: the engine's own {@link DecisionTrace#summary()} is
+     * English (the admin API's), so the window says the same from the trace's fields. A request its sticky cookie
+     * sends to a backend that can take it goes there without the strategy; the steps below still show what the
+     * strategy would do.
+     */
+    static String summary(DecisionTrace t) {
+        String sticky = t.stickyCookie();
+        boolean anyPrimaryAdmits = t.candidates().stream().anyMatch(c -> !c.backup() && c.admitting());
+        boolean stickyTakes = sticky != null && t.candidates().stream().anyMatch(c -> c.backend().equals(sticky)
+                && c.admitting() && (!c.backup() || !anyPrimaryAdmits));
+        if (stickyTakes) {
+            return Texts.t("why.summary.stickyhit", sticky);
+        }
+        List<String> parts = new java.util.ArrayList<>();
+        Placement p = t.placement();
+        if (t.key() != null) {
+            String landing = p == null ? "" : switch (p.kind()) {
+                case "ring" -> Texts.t("why.summary.ring", hex(p.position()), Long.toString(p.index()),
+                        Long.toString(p.size()), p.owner());
+                case "maglev" -> Texts.t("why.summary.maglev", Long.toString(p.index()), Long.toString(p.size()),
+                        p.owner());
+                default -> Texts.t("why.summary.weightline", Long.toString(p.position()), Long.toString(p.size()),
+                        p.owner());
+            };
+            parts.add(Texts.t("why.summary.key", t.key(), hex(t.keyHash())) + landing);
+        }
+        if (!t.filtered().isEmpty()) {
+            parts.add(Texts.t("why.summary.filtered", t.filtered().stream()
+                    .map(f -> Texts.t("why.summary.filteredone", f.backend(), f.reasons().stream()
+                            .map(x -> Texts.word("why.reason", x.name())).collect(Collectors.joining(", "))))
+                    .collect(Collectors.joining(", "))));
+        }
+        int n = t.candidates().size();
+        parts.add(Texts.t(n == 1 ? "why.summary.candidate" : "why.summary.candidates", Integer.toString(n))
+                + (t.panic() ? " " + Texts.t("why.summary.panic") : ""));
+        if (t.boundedLoadCap() != null) {
+            parts.add(Texts.t("why.summary.cap", Texts.t("why.cap", t.boundedLoadCap().toString(),
+                    p == null ? Texts.t("why.cap.owner") : p.owner())));
+        }
+        if (!t.draws().isEmpty()) {
+            parts.add(Texts.t("why.summary.drew",
+                    t.draws().stream().reduce((a, b) -> Texts.t("why.summary.and", a, b)).orElseThrow()));
+        }
+        if (!t.scores().isEmpty()) {
+            parts.add(Texts.t("why.summary.scored", t.scores().stream().map(x -> x.backend() + " " + score(x.score())
+                    + (x.fallback() == null ? "" : " (" + fallback(x.fallback()) + ")")).collect(Collectors.joining(", "))));
+        }
+        for (String f : t.fallbacks()) {
+            parts.add(Texts.t("why.summary.fallback", f));
+        }
+        if (t.picked() == null) {
+            parts.add(Texts.t("why.summary.nobody"));
+        } else if (t.fromBackup()) {
+            parts.add(Texts.t("why.summary.pickedbackup", t.picked()));
+        } else if (p != null && !t.picked().equals(p.owner())) {
+            parts.add(Texts.t(t.boundedLoadCap() != null ? "why.summary.pickedovercap" : "why.summary.pickednotowner",
+                    t.picked(), p.owner()));
+        } else {
+            parts.add(Texts.t("why.summary.picked", t.picked()));
+        }
+        String said = Texts.t("why.summary", t.strategy(),
+                parts.stream().reduce((a, b) -> Texts.t("why.summary.then", a, b)).orElseThrow());
+        return sticky == null ? said : Texts.t("why.summary.stickymiss", sticky, said);
+    }
+
+    /** A score as the engine's summary writes it: up to three decimals, no trailing zeros. */
+    private static String score(double score) {
+        String s = String.format(Locale.ROOT, "%.3f", score).replaceAll("0+$", "");
+        return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    /** Why a stand-in score was used (the engine's fallback names: stale, missing, cold-start), in words. */
+    private static String fallback(String name) {
+        return switch (name) {
+            case "stale" -> Texts.t("why.fallback.stale");
+            case "missing" -> Texts.t("why.fallback.missing");
+            case "cold-start" -> Texts.t("why.fallback.coldstart");
+            default -> Texts.t("why.fallback.other", name);
+        };
+    }
+
+    private static String hex(Long h) {
+        return h == null ? "-" : String.format(Locale.ROOT, "0x%016x", h);
+    }
+
     private static String placement(Placement p) {
         if (p == null) {
             return "–";
         }
+        String index = Long.toString(p.index());
+        String size = Long.toString(p.size());
+        String position = Long.toString(p.position());
         return switch (p.kind()) {
-            case "ring" -> String.format("ring point %d of %d at 0x%016x, owned by %s", p.index(), p.size(),
-                    p.position(), p.owner());
-            case "maglev" -> "Maglev slot " + p.position() + " of " + p.size() + ", owned by " + p.owner();
-            case "weight-line" -> "position " + p.position() + " on the weight line of " + p.size() + ", owned by "
-                    + p.owner();
-            default -> p.kind() + " " + p.index() + " of " + p.size() + ", owned by " + p.owner();
+            case "ring" -> Texts.t("why.placement.ring", index, size, String.format("0x%016x", p.position()), p.owner());
+            case "maglev" -> Texts.t("why.placement.maglev", position, size, p.owner());
+            case "weight-line" -> Texts.t("why.placement.weightline", position, size, p.owner());
+            default -> Texts.t("why.placement.other", p.kind(), index, size, p.owner());
         };
     }
 
