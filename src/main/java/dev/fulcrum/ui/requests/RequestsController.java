@@ -472,11 +472,11 @@ public final class RequestsController {
             @Override
             protected void updateItem(String item, boolean empty) {
                 super.updateItem(item, empty);
-                setText(box.getValue());
+                setText(RequestsViewModel.choiceText(box.getValue()));
             }
         };
         box.setButtonCell(cell);
-        box.valueProperty().addListener((o, a, v) -> cell.setText(v));
+        box.valueProperty().addListener((o, a, v) -> cell.setText(RequestsViewModel.choiceText(v)));
     }
 
     public RequestsViewModel viewModel() {

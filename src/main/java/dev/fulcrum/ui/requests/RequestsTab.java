@@ -31,7 +31,7 @@ public final class RequestsTab {
         if (url == null) {
             throw new IllegalStateException("fxml/requests.fxml is not on the classpath");
         }
-        FXMLLoader loader = new FXMLLoader(url);
+        FXMLLoader loader = new FXMLLoader(url, Texts.bundle()); // the %key texts in the window's language
         loader.setControllerFactory(type -> new RequestsController(session, ctx));
         Parent root;
         try {
