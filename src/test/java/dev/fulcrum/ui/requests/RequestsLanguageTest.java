@@ -19,6 +19,7 @@ import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TableView;
 import javafx.scene.control.TextField;
+import javafx.scene.layout.VBox;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -58,13 +59,14 @@ class RequestsLanguageTest {
 
     @Test
     void inChineseTheTabsSpeakChineseAndNothingIsCut(FxRobot robot) {
-        List<String> cut = tabsIn(Locale.SIMPLIFIED_CHINESE, robot, "请求", "方法", "全量发布", "守护：");
+        List<String> cut = tabsIn(Locale.SIMPLIFIED_CHINESE, robot, "请求", "方法", "路由到后端池 ", "全量发布", "守护：");
         assertThat(cut).as("texts cut in the Requests and Routes tabs in Chinese").isEmpty();
     }
 
     @Test
     void inPolishTheTabsSpeakPolishAndNothingIsCut(FxRobot robot) {
-        List<String> cut = tabsIn(Locale.forLanguageTag("pl"), robot, "Żądania", "Metoda", "Wdróż", "strażnik: ");
+        List<String> cut = tabsIn(Locale.forLanguageTag("pl"), robot, "Żądania", "Metoda", "Skierowane do puli ", "Wdróż",
+                "strażnik: ");
         assertThat(cut).as("texts cut in the Requests and Routes tabs in Polish").isEmpty();
     }
 
@@ -73,7 +75,7 @@ class RequestsLanguageTest {
      * two tabs.
      */
     private List<String> tabsIn(Locale language, FxRobot robot, String requestsTitle, String methodHeader,
-                                String promote, String guardStart) {
+                                String routedStart, String promote, String guardStart) {
         List<String> cut = new ArrayList<>();
         Texts.use(language);
         try {
@@ -101,6 +103,9 @@ class RequestsLanguageTest {
                 fx.onFx(() -> details.getSelectionModel().select(at));
                 cut.addAll(cutIn(requests, "Requests " + fx.onFx(() -> details.getTabs().get(at).getText())));
             }
+            // "Why this backend" tells the record in the language
+            VBox why = robot.lookup("#whyRecorded").queryAs(VBox.class);
+            assertThat(fx.onFx(() -> ((Label) why.getChildren().get(0)).getText())).startsWith(routedStart);
 
             // the Routes tab: the split panel in the language
             await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> tab(window, "routesTab")) != null);
