@@ -73,7 +73,8 @@ public final class RecordedDecision {
         }
         RequestSample.Attempt last = r.attempts().isEmpty() ? null : r.attempts().get(r.attempts().size() - 1);
         if (r.status() == 499) {
-            return last == null ? Texts.t("requests.why.hung_up") : Texts.t("requests.why.hung_up.while", last.backend());
+            return last == null ? Texts.t("requests.why.hung_up")
+                    : Texts.t("requests.why.hung_up.while", last.backend());
         }
         if (r.backend() == null) {
             return Texts.t(r.attempts().size() > 1 ? "requests.why.no_answer.retries" : "requests.why.no_answer",

@@ -325,6 +325,8 @@ public final class RequestsController {
         for (int i = 0; i < facts.size(); i++) {
             Label name = new Label(facts.get(i).getKey());
             name.getStyleClass().add("grid-head");
+            // the names stay whole (Polish ones are long) and the values wrap beside them
+            name.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
             Label value = new Label(facts.get(i).getValue());
             value.setWrapText(true);
             timingGrid.add(name, i < half ? 0 : 2, i % half);

@@ -113,7 +113,8 @@ public final class SplitPanelModel {
         ArmInfo b = baseline();
         ArmInfo c = canary();
         String min = Integer.toString(minRequests());
-        String need = route.guard() != null ? Texts.t("routes.need.guard", min) : Texts.t("routes.need.comparison", min);
+        String need = route.guard() != null ? Texts.t("routes.need.guard", min)
+                : Texts.t("routes.need.comparison", min);
         if (tooFew()) {
             List<String> short_ = new ArrayList<>();
             for (ArmInfo a : List.of(b, c)) {
@@ -161,7 +162,8 @@ public final class SplitPanelModel {
                     String.format(Locale.ROOT, "%.1f", g.errorRateAbove() * 100)));
         }
         if (g.p99AboveBaselineBy() != null) {
-            bounds.add(Texts.t("routes.guard.p99_above", String.format(Locale.ROOT, "%.2f", 1 + g.p99AboveBaselineBy())));
+            bounds.add(Texts.t("routes.guard.p99_above",
+                    String.format(Locale.ROOT, "%.2f", 1 + g.p99AboveBaselineBy())));
         }
         // the engine's reason stays as the engine words it; the window's sentence around it is translated
         String watch = Texts.t("routes.guard.rolls", g.arm() == null ? Texts.t("routes.guard.the_canary") : g.arm(),

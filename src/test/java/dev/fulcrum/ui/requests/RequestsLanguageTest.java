@@ -59,14 +59,15 @@ class RequestsLanguageTest {
 
     @Test
     void inChineseTheTabsSpeakChineseAndNothingIsCut(FxRobot robot) {
-        List<String> cut = tabsIn(Locale.SIMPLIFIED_CHINESE, robot, "请求", "方法", "路由到后端池 ", "全量发布", "守护：");
+        List<String> cut = tabsIn(Locale.SIMPLIFIED_CHINESE, robot, "请求", "方法", "路由到后端池 ", "全量发布",
+                "守护：");
         assertThat(cut).as("texts cut in the Requests and Routes tabs in Chinese").isEmpty();
     }
 
     @Test
     void inPolishTheTabsSpeakPolishAndNothingIsCut(FxRobot robot) {
-        List<String> cut = tabsIn(Locale.forLanguageTag("pl"), robot, "Żądania", "Metoda", "Skierowane do puli ", "Wdróż",
-                "strażnik: ");
+        List<String> cut = tabsIn(Locale.forLanguageTag("pl"), robot, "Żądania", "Metoda", "Skierowane do puli ",
+                "Wdróż", "strażnik: ");
         assertThat(cut).as("texts cut in the Requests and Routes tabs in Polish").isEmpty();
     }
 
