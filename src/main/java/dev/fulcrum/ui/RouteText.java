@@ -1,6 +1,7 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineState.RouteInfo;
+import dev.fulcrum.i18n.Texts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +33,14 @@ public final class RouteText {
         named(parts, m.get("headers"), "");
         named(parts, m.get("cookies"), "cookie ");
         named(parts, m.get("query"), "?");
-        return parts.isEmpty() ? "every request" : String.join(" · ", parts);
+        return parts.isEmpty() ? Texts.t("routes.match.every") : String.join(" · ", parts);
     }
 
     /** {@code route 0 (/api · X-Canary: 1)}, with its class when it has one. */
     public static String name(RouteInfo r) {
-        return "route " + r.index() + " (" + match(r) + ")"
-                + (r.routeClass() == null ? "" : " class " + r.routeClass());
+        String index = Integer.toString(r.index());
+        return r.routeClass() == null ? Texts.t("routes.name", index, match(r))
+                : Texts.t("routes.name.class", index, match(r), r.routeClass());
     }
 
     private static void named(List<String> parts, Object map, String before) {
@@ -60,10 +62,10 @@ public final class RouteText {
                 return name + " ~ " + mv.get("regex");
             }
             if (Boolean.TRUE.equals(mv.get("present"))) {
-                return name + " present";
+                return Texts.t("routes.match.present", name);
             }
             if (Boolean.TRUE.equals(mv.get("absent"))) {
-                return name + " absent";
+                return Texts.t("routes.match.absent", name);
             }
             return name + " " + mv;
         }

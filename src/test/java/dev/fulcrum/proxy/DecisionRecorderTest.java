@@ -106,6 +106,6 @@ class DecisionRecorderTest {
     @Test
     void noPickNoDecision() {
         assertThat(new DecisionRecorder(new ExchangeRequest(null, "/")).decision()).isNull();
-        assertThat(DecisionText.lines(null)).containsExactly(DecisionText.NOT_RECORDED);
+        assertThat(DecisionText.lines(null)).containsExactly(DecisionText.notRecorded());
     }
 }

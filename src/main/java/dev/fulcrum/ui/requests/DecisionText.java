@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.requests;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.requests.Decision;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +17,9 @@ import java.util.Locale;
  */
 public final class DecisionText {
     /** Said when a request carries no decision. */
-    public static final String NOT_RECORDED = "How the strategy chose was not recorded: turn on proxy.logDecisions "
-            + "to keep the candidates, scores, draws and fallbacks of each request.";
+    public static String notRecorded() {
+        return Texts.t("requests.decision.not_recorded");
+    }
 
     private DecisionText() {
     }
@@ -32,10 +34,10 @@ public final class DecisionText {
         for (Decision.Candidate c : p.candidates()) {
             List<String> notes = new ArrayList<>();
             if (c.id().equals(p.picked())) {
-                notes.add("picked");
+                notes.add(Texts.t("requests.decision.note.picked"));
             }
             if (c.backup()) {
-                notes.add("backup");
+                notes.add(Texts.t("requests.decision.note.backup"));
             }
             if (c.skipped() != null) {
                 notes.add(skipped(c.skipped()));
@@ -51,8 +53,9 @@ public final class DecisionText {
 
     /** The heading of pick {@code p}: {@code Attempt 2: weighted-random picked b}. */
     public static String heading(Decision.Pick p) {
-        return "Attempt " + p.attempt() + ": " + (p.strategy() == null ? "the strategy" : p.strategy())
-                + (p.picked() == null ? " found no backend that could take it" : " picked " + p.picked());
+        String attempt = Integer.toString(p.attempt());
+        return p.picked() == null ? Texts.t("requests.decision.heading.none", attempt, strategy(p))
+                : Texts.t("requests.decision.heading", attempt, strategy(p), p.picked());
     }
 
     /** The decision in sentences, pick by pick. */
@@ -68,7 +71,7 @@ public final class DecisionText {
     public static List<String> lines(Decision d, Long staleAfterMs) {
         List<String> out = new ArrayList<>();
         if (d == null) {
-            out.add(NOT_RECORDED);
+            out.add(notRecorded());
             return out;
         }
         for (Decision.Pick p : d.picks()) {
@@ -80,19 +83,20 @@ public final class DecisionText {
     /** One pick in sentences: what it chose among, what it drew, what stood in for a score, any fallback. */
     public static List<String> lines(Decision.Pick p, Long staleAfterMs) {
         List<String> out = new ArrayList<>();
-        String strategy = p.strategy() == null ? "the strategy" : p.strategy();
+        String strategy = p.strategy() == null ? "" : p.strategy();
         List<String> could = new ArrayList<>();
         for (Decision.Candidate c : p.candidates()) {
             if (c.skipped() == null) {
                 could.add(c.id());
             }
         }
-        out.add("Attempt " + p.attempt() + ": " + strategy + " chose among " + (could.isEmpty() ? "none"
-                : String.join(", ", could)) + (p.picked() == null ? "; none could take it." : " and picked "
-                + p.picked() + "."));
+        String attempt = Integer.toString(p.attempt());
+        String among = could.isEmpty() ? Texts.t("requests.decision.nobody") : String.join(", ", could);
+        out.add(p.picked() == null ? Texts.t("requests.decision.chose.none", attempt, strategy(p), among)
+                : Texts.t("requests.decision.chose", attempt, strategy(p), among, p.picked()));
         for (Decision.Candidate c : p.candidates()) {
             if (c.skipped() != null) {
-                out.add(c.id() + " was left out: " + skipped(c.skipped()) + ".");
+                out.add(Texts.t("requests.decision.left_out", c.id(), skipped(c.skipped())));
             }
         }
         String draws = draws(p);
@@ -105,8 +109,8 @@ public final class DecisionText {
             }
         }
         if (p.fallback() != null) {
-            out.add("The configured strategy did not make this pick (" + p.fallback() + "); the pool's fallback "
-                    + "strategy did" + (p.picked() == null ? ", and found none." : ": " + p.picked() + "."));
+            out.add(p.picked() == null ? Texts.t("requests.decision.fallback.none", p.fallback())
+                    : Texts.t("requests.decision.fallback", p.fallback(), p.picked()));
         }
         return out;
     }
@@ -114,30 +118,35 @@ public final class DecisionText {
     /** Why a candidate could not be chosen, in words. */
     static String skipped(String why) {
         return switch (why) {
-            case "tried" -> "this request had already failed on it";
-            case "busy" -> "it could take no more now (at its in-flight cap, draining, or its breaker refused)";
+            case "tried" -> Texts.t("requests.decision.skipped.tried");
+            case "busy" -> Texts.t("requests.decision.skipped.busy");
             default -> why;
         };
     }
 
+    /** The pick's strategy by its name, or "the strategy" when the record has none. */
+    private static String strategy(Decision.Pick p) {
+        return p.strategy() == null ? Texts.t("requests.decision.the_strategy") : p.strategy();
+    }
+
     /** A stand-in score in words: {@code b scored the average 0.61 because its metrics were stale (older than 10 s)}. */
     static String scoreFallback(String strategy, Decision.Candidate c, Long staleAfterMs) {
+        String score = c.score() == null ? "" : " " + number(c.score());
         if (c.fallback().equals("cold-start") && strategy.equals("score")) {
-            return c.id() + " joined the pool recently: its own score"
-                    + (c.score() == null ? "" : " " + number(c.score()))
-                    + " stands, but its share is held to the strategy's coldStartShare of an equal one (a cold start).";
+            return Texts.t("requests.decision.cold_start_share", c.id(), score);
         }
         String because = switch (c.fallback()) {
-            case "stale" -> "its metrics were stale (older than " + (staleAfterMs == null ? "the strategy's staleAfterMs"
-                    : seconds(staleAfterMs)) + ")";
-            case "missing" -> "it has reported no metrics";
-            case "cold-start" -> "it is new and has no history yet (a cold start)";
+            case "stale" -> Texts.t("requests.decision.because.stale", staleAfterMs == null
+                    ? Texts.t("requests.decision.stale_after") : seconds(staleAfterMs));
+            case "missing" -> Texts.t("requests.decision.because.missing");
+            case "cold-start" -> Texts.t("requests.decision.because.cold_start");
             default -> c.fallback();
         };
-        String score = c.score() == null ? "" : " " + number(c.score());
-        return c.id() + (strategy.equals("adaptive") ? " scored the average" + score
-                : " was given" + (score.isEmpty() ? " a stand-in score" : score + " in place of its own score"))
-                + " because " + because + ".";
+        if (strategy.equals("adaptive")) {
+            return Texts.t("requests.decision.scored_average", c.id(), score, because);
+        }
+        return score.isEmpty() ? Texts.t("requests.decision.given_stand_in", c.id(), because)
+                : Texts.t("requests.decision.given", c.id(), score, because);
     }
 
     /** The draws in words, as the strategy used them; null when it drew nothing. */
@@ -147,37 +156,38 @@ public final class DecisionText {
             return null;
         }
         String first = number(d.get(0));
-        String more = d.size() == 1 ? "" : "; then " + joined(d.subList(1, d.size()));
+        String end = d.size() == 1 ? Texts.t("requests.draw.end")
+                : Texts.t("requests.draw.more", joined(d.subList(1, d.size())));
         String strategy = p.strategy() == null ? "" : p.strategy();
         switch (strategy) {
             case "weighted-random" -> {
                 String owner = segmentOwner(p, d.get(0));
-                return "Drew " + first + " along the weight line" + (owner == null ? "" : ", which falls in " + owner)
-                        + (d.size() == 1 ? "." : more + ", among those that could take it.");
+                return Texts.t("requests.draw.weight_line", first)
+                        + (owner == null ? "" : Texts.t("requests.draw.falls_in", owner)) + end;
             }
             case "random" -> {
                 int n = p.candidates().size();
                 String owner = n == 0 ? null : p.candidates().get(Math.min(n - 1, (int) Math.floor(d.get(0) * n + 1e-9)))
                         .id();
-                return "Drew " + first + (owner == null ? "" : ": " + owner + ", one of " + n + " equally likely")
-                        + (d.size() == 1 ? "." : more + ", among those that could take it.");
+                return Texts.t("requests.draw.random", first)
+                        + (owner == null ? "" : Texts.t("requests.draw.equally", owner, Integer.toString(n))) + end;
             }
             case "power-of-two" -> {
                 List<String> drawn = new ArrayList<>();
                 for (Decision.Candidate c : p.candidates()) {
                     if (c.score() != null) {
-                        drawn.add(c.id() + " (" + number(c.score()) + " in flight per unit of weight)");
+                        drawn.add(Texts.t("requests.draw.per_weight", c.id(), number(c.score())));
                     }
                 }
-                return "Drew " + joined(d) + ": " + String.join(" and ", drawn) + "; the fewest in flight per unit of "
-                        + "weight wins" + (p.picked() == null ? "." : ", " + p.picked() + ".");
+                return Texts.t("requests.draw.fewest", joined(d), String.join(Texts.t("requests.draw.and"), drawn))
+                        + (p.picked() == null ? Texts.t("requests.draw.end") : Texts.t("requests.draw.wins",
+                        p.picked()));
             }
             case "adaptive" -> {
-                return "Drew " + first + " along the pick weights (1 - score + 0.1, times the weight)"
-                        + (d.size() == 1 ? "." : more + ", among those that could take it.");
+                return Texts.t("requests.draw.pick_weights", first) + end;
             }
             default -> {
-                return "Drew " + joined(d) + ".";
+                return Texts.t("requests.draw.plain", joined(d));
             }
         }
     }
@@ -200,7 +210,7 @@ public final class DecisionText {
             }
             double end = start + c.weight() / total;
             if (draw < end || end >= 1 - 1e-12) {
-                return c.id() + "'s share [" + number(start) + ", " + number(end) + ")";
+                return Texts.t("requests.draw.share", c.id(), number(start), number(end));
             }
             start = end;
         }

@@ -2,6 +2,7 @@ package dev.fulcrum.ui.requests;
 
 import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.strategy.RequestContext;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.requests.RequestSample;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -40,23 +41,23 @@ public final class RecordedDecision {
      */
     public static List<String> recorded(RequestSample r, Long staleAfterMs) {
         List<String> out = new ArrayList<>();
-        out.add("Routed to pool " + r.pool() + ".");
+        out.add(Texts.t("requests.why.routed", r.pool()));
         if (r.key() == null) {
-            out.add("Not hashed: the pool's strategy picked without a key.");
+            out.add(Texts.t("requests.why.not_hashed"));
         } else {
-            out.add("Hashed \"" + r.key() + "\" to " + String.format("0x%016x", r.keyHash()) + ".");
+            out.add(Texts.t("requests.why.hashed", r.key(), String.format("0x%016x", r.keyHash())));
         }
         if (r.sticky()) {
-            out.add("Sticky: its cookie named " + stickyBackend(r) + ", which took it without asking the strategy.");
+            out.add(Texts.t("requests.why.sticky", stickyBackend(r)));
         }
         if (r.spilled()) {
-            out.add("Spilled: the key's owner was at its bounded-loads cap, so the key walked on to the next backend.");
+            out.add(Texts.t("requests.why.spilled"));
         }
         List<RequestSample.Attempt> tries = r.attempts();
         for (int i = 0; i < tries.size(); i++) {
             RequestSample.Attempt a = tries.get(i);
-            out.add((i == 0 ? "Tried " : "Then ") + a.backend() + ": " + RequestText.outcome(a.outcome()) + " after "
-                    + RequestText.duration(a.ms()) + ".");
+            out.add(Texts.t(i == 0 ? "requests.why.tried" : "requests.why.then", a.backend(),
+                    RequestText.outcome(a.outcome()), RequestText.duration(a.ms())));
         }
         if (r.decision() != null) {
             out.addAll(DecisionText.lines(r.decision(), staleAfterMs));
@@ -66,21 +67,23 @@ public final class RecordedDecision {
     }
 
     private static String ending(RequestSample r) {
+        String status = Integer.toString(r.status());
         if (r.refused()) {
-            return "Refused: no backend could take it (" + r.status() + ").";
+            return Texts.t("requests.why.refused", status);
         }
         RequestSample.Attempt last = r.attempts().isEmpty() ? null : r.attempts().get(r.attempts().size() - 1);
         if (r.status() == 499) {
-            return "The client hung up (499)" + (last == null ? "." : " while " + last.backend() + " had it.");
+            return last == null ? Texts.t("requests.why.hung_up")
+                    : Texts.t("requests.why.hung_up.while", last.backend());
         }
         if (r.backend() == null) {
-            return "No backend answered: the proxy answered " + r.status()
-                    + (r.attempts().size() > 1 ? " after the retries allowed." : ".");
+            return Texts.t(r.attempts().size() > 1 ? "requests.why.no_answer.retries" : "requests.why.no_answer",
+                    status);
         }
         if (r.upgraded()) {
-            return r.backend() + " switched protocols (101): a WebSocket through it, both ways.";
+            return Texts.t("requests.why.switched", r.backend());
         }
-        return r.backend() + " answered " + r.status() + (r.retried() ? ", after the retry." : ".");
+        return Texts.t(r.retried() ? "requests.why.answered.retry" : "requests.why.answered", r.backend(), status);
     }
 
     /** The backend a sticky request's cookie named (its first attempt), or null when it was not sticky. */
@@ -91,20 +94,20 @@ public final class RecordedDecision {
     /** The decision the pool makes now for the same request, beside the recorded one. */
     public static List<String> now(DecisionTrace t, RequestSample r) {
         List<String> out = new ArrayList<>();
-        out.add("The pool as it is now, not as it was when the request ran: " + t.summary());
+        out.add(Texts.t("requests.why.now", t.summary()));
         if (t.key() != null && r.key() != null && !t.key().equals(r.key())) {
-            out.add("It now hashes \"" + t.key() + "\" (" + t.hashKey() + "), not the recorded \"" + r.key() + "\".");
+            out.add(Texts.t("requests.why.now.hashes", t.key(), String.valueOf(t.hashKey()), r.key()));
         } else if (t.key() != null && r.key() == null) {
-            out.add("It now hashes \"" + t.key() + "\" (" + t.hashKey() + "); the request was not hashed.");
+            out.add(Texts.t("requests.why.now.hashes.unhashed", t.key(), String.valueOf(t.hashKey())));
         }
         String was = r.attempts().isEmpty() ? null : r.attempts().get(0).backend();
         if (t.picked() == null) {
-            out.add("Now nobody could take it (503)" + (was == null ? "." : "; then it went to " + was + "."));
+            out.add(was == null ? Texts.t("requests.why.now.nobody") : Texts.t("requests.why.now.nobody.went", was));
         } else if (Objects.equals(t.picked(), was)) {
-            out.add("Now it would go to " + t.picked() + ", where it went first.");
+            out.add(Texts.t("requests.why.now.same", t.picked()));
         } else {
-            out.add("Now it would go to " + t.picked() + (was == null ? "; then nobody could take it."
-                    : "; then it went to " + was + " first."));
+            out.add(was == null ? Texts.t("requests.why.now.elsewhere.nobody", t.picked())
+                    : Texts.t("requests.why.now.elsewhere", t.picked(), was));
         }
         return out;
     }

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.requests;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.requests.RequestSample;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -41,7 +42,8 @@ public final class RequestText {
 
     /** The status; an open WebSocket's is {@code 101 open}. */
     public static String status(RequestSample r, boolean open) {
-        return open ? r.status() + " open" : Integer.toString(r.status());
+        // the status code first: the table colours the cell by it
+        return open ? Texts.t("requests.text.status_open", Integer.toString(r.status())) : Integer.toString(r.status());
     }
 
     /** The backend whose answer the client got, or a dash. */
@@ -55,13 +57,13 @@ public final class RequestText {
      */
     public static String attempts(RequestSample r) {
         if (r.attempts().isEmpty()) {
-            return r.refused() ? "none (refused)" : "–";
+            return r.refused() ? Texts.t("requests.text.refused") : "–";
         }
         StringBuilder b = new StringBuilder();
         for (RequestSample.Attempt a : r.attempts()) {
             b.append(b.length() == 0 ? "" : " → ").append(a.backend());
             if (CLIENT_ABORT.equals(a.outcome())) {
-                b.append(" (client left)");
+                b.append(Texts.t("requests.text.client_left"));
             } else if (!SUCCESS.equals(a.outcome())) {
                 b.append(" ✗");
             }
@@ -76,7 +78,7 @@ public final class RequestText {
 
     /** The request's time from arrival to end; an open WebSocket's so far, as {@code open 12.0 s}. */
     public static String latency(RequestSample r, boolean open) {
-        return (open ? "open " : "") + duration(r.latencyMs());
+        return open ? Texts.t("requests.text.open_for", duration(r.latencyMs())) : duration(r.latencyMs());
     }
 
     /** {@code 0.42 ms}, {@code 12.3 ms}, {@code 412 ms}, {@code 1.53 s}, {@code 2 min 05 s}. */
@@ -126,7 +128,7 @@ public final class RequestText {
     /** Header lines as sent, {@code Name: value} each (credentials already masked by the proxy). */
     public static String headers(List<RequestSample.Header> headers) {
         if (headers.isEmpty()) {
-            return "(none recorded)";
+            return Texts.t("requests.text.no_headers");
         }
         StringBuilder b = new StringBuilder();
         for (RequestSample.Header h : headers) {
@@ -139,26 +141,26 @@ public final class RequestText {
     public static String flags(RequestSample r, boolean open) {
         List<String> f = new ArrayList<>();
         if (r.retried()) {
-            f.add("retried");
+            f.add(Texts.t("requests.flag.retried"));
         }
         if (r.sticky()) {
-            f.add("sticky");
+            f.add(Texts.t("requests.flag.sticky"));
         }
         if (r.spilled()) {
-            f.add("spilled");
+            f.add(Texts.t("requests.flag.spilled"));
         }
         if (r.refused()) {
-            f.add("refused");
+            f.add(Texts.t("requests.flag.refused"));
         }
         if (r.upgraded()) {
-            f.add(open ? "upgraded (open)" : "upgraded");
+            f.add(Texts.t(open ? "requests.flag.upgraded_open" : "requests.flag.upgraded"));
         }
-        return f.isEmpty() ? "none" : String.join(", ", f);
+        return f.isEmpty() ? Texts.t("requests.flag.none") : String.join(", ", f);
     }
 
     /** The hashed key and its hash, or why there is none. */
     public static String key(RequestSample r) {
-        return r.key() == null ? "– (the strategy did not hash it)" : "\"" + r.key() + "\"";
+        return r.key() == null ? Texts.t("requests.text.not_hashed") : "\"" + r.key() + "\"";
     }
 
     /** The 64-bit hash as hex and as the admin API's unsigned decimal, or a dash. */
@@ -176,18 +178,19 @@ public final class RequestText {
             return null;
         }
         java.util.List<String> parts = new java.util.ArrayList<>();
-        parts.add(g.route() == null ? "default pool" : "route " + g.route());
+        parts.add(g.route() == null ? Texts.t("requests.routing.default_pool")
+                : Texts.t("requests.routing.route", Integer.toString(g.route())));
         if (g.arm() != null) {
-            parts.add("arm " + g.arm());
+            parts.add(Texts.t("requests.routing.arm", g.arm()));
         }
         if (g.routeClass() != null) {
-            parts.add("class " + g.routeClass());
+            parts.add(Texts.t("requests.routing.class", g.routeClass()));
         }
         if (g.mirror()) {
-            parts.add("a mirrored copy (its answer went to no client)");
+            parts.add(Texts.t("requests.routing.mirrored"));
         }
         if (g.shed()) {
-            parts.add("shed at its class's ceiling");
+            parts.add(Texts.t("requests.routing.shed"));
         }
         return String.join(" · ", parts);
     }
@@ -195,22 +198,26 @@ public final class RequestText {
     /** The details' "Timing" lines: label → value, in the order shown. */
     public static Map<String, String> details(RequestSample r, boolean open) {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("Request", r.method() + " " + target(r));
-        m.put("Started", DATE_TIME.format(Instant.ofEpochMilli(r.startMillis())));
-        m.put(open ? "Open for" : "Took", duration(r.latencyMs()) + (open ? " so far" : ""));
-        m.put("Status", status(r, open));
-        m.put("Answered by", backend(r));
-        m.put("Pool", r.pool());
+        m.put(Texts.t("requests.detail.request"), r.method() + " " + target(r));
+        m.put(Texts.t("requests.detail.started"), DATE_TIME.format(Instant.ofEpochMilli(r.startMillis())));
+        m.put(open ? Texts.t("requests.detail.open_for") : Texts.t("requests.detail.took"),
+                open ? Texts.t("requests.detail.so_far", duration(r.latencyMs())) : duration(r.latencyMs()));
+        m.put(Texts.t("requests.detail.status"), status(r, open));
+        m.put(Texts.t("requests.detail.answered_by"), backend(r));
+        m.put(Texts.t("requests.detail.pool"), r.pool());
         if (routing(r) != null) {
-            m.put("Route", routing(r));
+            m.put(Texts.t("requests.detail.route"), routing(r));
         }
-        m.put("Client", r.client());
-        m.put("Protocol", (r.scheme() == null ? "" : r.scheme() + ", ") + (r.protocol() == null ? "–" : r.protocol()));
-        m.put(r.upgraded() ? "Bytes from the client" : "Request body", size(r.bytesIn()));
-        m.put(r.upgraded() ? "Bytes to the client" : "Response", size(r.bytesOut()));
-        m.put("Key", key(r));
-        m.put("Hash", hash(r));
-        m.put("Flags", flags(r, open));
+        m.put(Texts.t("requests.detail.client"), r.client());
+        m.put(Texts.t("requests.detail.protocol"), (r.scheme() == null ? "" : r.scheme() + ", ")
+                + (r.protocol() == null ? "–" : r.protocol()));
+        m.put(Texts.t(r.upgraded() ? "requests.detail.bytes_from_client" : "requests.detail.request_body"),
+                size(r.bytesIn()));
+        m.put(Texts.t(r.upgraded() ? "requests.detail.bytes_to_client" : "requests.detail.response"),
+                size(r.bytesOut()));
+        m.put(Texts.t("requests.detail.key"), key(r));
+        m.put(Texts.t("requests.detail.hash"), hash(r));
+        m.put(Texts.t("requests.detail.flags"), flags(r, open));
         return m;
     }
 }

@@ -5,6 +5,7 @@ import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.engine.DecisionTrace;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.engine.strategy.RandomSource;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.ui.UiSession;
 import java.io.File;
@@ -128,6 +129,19 @@ public final class RequestsController {
         requestClass.valueProperty().bindBidirectional(model.routeClassProperty());
         requestMirrored.getItems().setAll(RequestsViewModel.Mirrored.values());
         requestMirrored.valueProperty().bindBidirectional(model.mirroredProperty());
+        for (ComboBox<String> box : List.of(requestBackend, requestPool, requestRoute, requestArm, requestClass)) {
+            box.setConverter(new javafx.util.StringConverter<>() {
+                @Override
+                public String toString(String choice) {
+                    return RequestsViewModel.choiceText(choice);
+                }
+
+                @Override
+                public String fromString(String text) {
+                    return text; // the boxes are not editable
+                }
+            });
+        }
         for (ComboBox<String> box : List.of(requestRoute, requestArm, requestClass)) {
             showsItsValue(box);
         }
@@ -137,7 +151,7 @@ public final class RequestsController {
         }
         pauseRequests.selectedProperty().bindBidirectional(model.pausedProperty());
         pauseRequests.textProperty().bind(javafx.beans.binding.Bindings.when(model.pausedProperty())
-                .then("Resume").otherwise("Pause"));
+                .then(Texts.t("requests.resume")).otherwise(Texts.t("requests.pause")));
         requestCount.textProperty().bind(model.summaryProperty());
 
         requestsTable.setItems(model.rows());
@@ -178,12 +192,12 @@ public final class RequestsController {
         attemptOutcomeColumn.setCellValueFactory(d -> new ReadOnlyStringWrapper(RequestText.outcome(d.getValue().outcome())));
         attemptMsColumn.setCellValueFactory(d -> new ReadOnlyStringWrapper(RequestText.duration(d.getValue().ms())));
 
-        exportShown.setOnAction(e -> chooseAndExport(model.shown(), "the list"));
-        exportSelected.setOnAction(e -> chooseAndExport(selected(), "the selection"));
+        exportShown.setOnAction(e -> chooseAndExport(model.shown(), true));
+        exportSelected.setOnAction(e -> chooseAndExport(selected(), false));
         exportHar.setOnShowing(e -> {
-            exportShown.setText("The list (" + model.rows().size() + ")…");
-            exportSelected.setText("The selected requests (" + requestsTable.getSelectionModel().getSelectedItems().size()
-                    + ")…");
+            exportShown.setText(Texts.t("requests.export.list.count", model.rows().size()));
+            exportSelected.setText(Texts.t("requests.export.selected.count",
+                    requestsTable.getSelectionModel().getSelectedItems().size()));
             exportSelected.setDisable(requestsTable.getSelectionModel().getSelectedItems().isEmpty());
         });
         boolean local = ctx.https() != null;
@@ -236,7 +250,8 @@ public final class RequestsController {
             return;
         }
         source = s;
-        session.read("recent requests", () -> s.recent(RequestsViewModel.MAX_ROWS), model::seed, msg -> { });
+        session.read(Texts.t("requests.task.recent"), () -> s.recent(RequestsViewModel.MAX_ROWS), model::seed,
+                msg -> { });
         runWhileShown();
         refreshOpen();
     }
@@ -279,7 +294,7 @@ public final class RequestsController {
             return;
         }
         readingOpen = true;
-        session.read("open WebSockets", () -> session.client().openTunnels(), open -> {
+        session.read(Texts.t("requests.task.open"), () -> session.client().openTunnels(), open -> {
             readingOpen = false;
             model.setOpen(open);
         }, msg -> readingOpen = false);
@@ -310,6 +325,8 @@ public final class RequestsController {
         for (int i = 0; i < facts.size(); i++) {
             Label name = new Label(facts.get(i).getKey());
             name.getStyleClass().add("grid-head");
+            // the names stay whole (Polish ones are long) and the values wrap beside them
+            name.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
             Label value = new Label(facts.get(i).getValue());
             value.setWrapText(true);
             timingGrid.add(name, i < half ? 0 : 2, i % half);
@@ -334,7 +351,7 @@ public final class RequestsController {
     private void showDecision(dev.fulcrum.requests.Decision d) {
         decisionPane.getChildren().clear();
         if (d == null) {
-            Label none = new Label(DecisionText.NOT_RECORDED);
+            Label none = new Label(DecisionText.notRecorded());
             none.setWrapText(true);
             none.getStyleClass().add("muted");
             decisionPane.getChildren().add(none);
@@ -347,7 +364,9 @@ public final class RequestsController {
             table.setHgap(12);
             table.setVgap(2);
             table.getStyleClass().add("decision-table");
-            String[] head = {"Backend", "Weight", "In flight", "Score", "Note"};
+            String[] head = {Texts.t("requests.decision.backend"), Texts.t("requests.decision.weight"),
+                Texts.t("requests.decision.in_flight"), Texts.t("requests.decision.score"),
+                Texts.t("requests.decision.note")};
             for (int c = 0; c < head.length; c++) {
                 Label h = new Label(head[c]);
                 h.getStyleClass().add("grid-head");
@@ -368,16 +387,15 @@ public final class RequestsController {
     /** The embedded engine's live pool, asked about the same request (on the session's worker). */
     private void askThePoolNow(RequestsViewModel.Row row) {
         if (ctx.pools() == null) {
-            lines(whyNow, List.of("Asking the pool again needs it in this process (the embedded engine); attached "
-                    + "to a remote Fulcrum, the record above is what is known."));
+            lines(whyNow, List.of(Texts.t("requests.why.remote")));
             return;
         }
         RequestSample r = row.request();
-        lines(whyNow, List.of("asking the pool…"));
-        session.read("why this backend", () -> {
+        lines(whyNow, List.of(Texts.t("requests.why.asking")));
+        session.read(Texts.t("requests.task.why"), () -> {
             Pool pool = ctx.pools().apply(r.pool());
             if (pool == null) {
-                throw new IllegalArgumentException("pool " + r.pool() + " is not there any more");
+                throw new IllegalArgumentException(Texts.t("requests.why.pool_gone", r.pool()));
             }
             return DecisionTrace.explain(pool, RecordedDecision.request(r), RandomSource.threadLocal(),
                     RecordedDecision.stickyBackend(r));
@@ -404,15 +422,16 @@ public final class RequestsController {
 
     // ---------------------------------------------------------------- HAR export
 
-    private void chooseAndExport(List<RequestSample> what, String description) {
+    /** Exports the list ({@code list}) or the selection. */
+    private void chooseAndExport(List<RequestSample> what, boolean list) {
         if (what.isEmpty()) {
-            exportResult.setText("nothing to export: " + description + " is empty");
+            exportResult.setText(Texts.t(list ? "requests.export.empty.list" : "requests.export.empty.selection"));
             return;
         }
         FileChooser chooser = new FileChooser();
-        chooser.setTitle("Export " + description + " as HAR");
+        chooser.setTitle(Texts.t(list ? "requests.export.title.list" : "requests.export.title.selection"));
         chooser.setInitialFileName("fulcrum.har");
-        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("HAR files", "*.har"));
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(Texts.t("requests.export.files"), "*.har"));
         File f = chooser.showSaveDialog(requestsTable.getScene().getWindow());
         if (f != null) {
             exportHar(what, f.toPath());
@@ -421,10 +440,12 @@ public final class RequestsController {
 
     /** Writes {@code what} to {@code file} off the FX thread; the line beside the summary says how it went. */
     public CompletableFuture<Path> exportHar(List<RequestSample> what, Path file) {
-        exportResult.setText("writing " + what.size() + " requests…");
+        exportResult.setText(Texts.t("requests.export.writing", what.size()));
         return HarExport.write(what, file).whenComplete((p, e) -> Platform.runLater(() -> exportResult.setText(
-                e == null ? "wrote " + what.size() + (what.size() == 1 ? " request to " : " requests to ") + p
-                        : "could not export: " + (e.getCause() == null ? e : e.getCause()).getMessage())));
+                e == null ? Texts.t(what.size() == 1 ? "requests.export.wrote.one" : "requests.export.wrote",
+                        what.size(), p.toString())
+                        : Texts.t("requests.export.failed",
+                                (e.getCause() == null ? e : e.getCause()).getMessage()))));
     }
 
     // ---------------------------------------------------------------- for the window
@@ -453,11 +474,11 @@ public final class RequestsController {
             @Override
             protected void updateItem(String item, boolean empty) {
                 super.updateItem(item, empty);
-                setText(box.getValue());
+                setText(RequestsViewModel.choiceText(box.getValue()));
             }
         };
         box.setButtonCell(cell);
-        box.valueProperty().addListener((o, a, v) -> cell.setText(v));
+        box.valueProperty().addListener((o, a, v) -> cell.setText(RequestsViewModel.choiceText(v)));
     }
 
     public RequestsViewModel viewModel() {

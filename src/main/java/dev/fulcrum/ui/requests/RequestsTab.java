@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.requests;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
 import java.io.IOException;
@@ -30,7 +31,7 @@ public final class RequestsTab {
         if (url == null) {
             throw new IllegalStateException("fxml/requests.fxml is not on the classpath");
         }
-        FXMLLoader loader = new FXMLLoader(url);
+        FXMLLoader loader = new FXMLLoader(url, Texts.bundle()); // the %key texts in the window's language
         loader.setControllerFactory(type -> new RequestsController(session, ctx));
         Parent root;
         try {
@@ -40,8 +41,9 @@ public final class RequestsTab {
         }
         root.getStylesheets().add(Views.stylesheet("requests"));
         RequestsController c = loader.getController();
-        Tab tab = new Tab("Requests", root);
+        Tab tab = new Tab(Texts.t("requests.tab"), root);
         tab.setId("requestsTab");
+        tab.setUserData("Requests"); // the view's English name: lessons and tests select it by this
         tab.setClosable(false);
         c.showingProperty().bind(tab.selectedProperty());
         return new Built(tab, c);

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.requests;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.requests.RequestSample;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import javafx.collections.ObservableList;
 public final class RequestsViewModel {
     /** Requests kept: a person scrolls back minutes, not hours (a guess); the HAR export takes what is kept. */
     public static final int MAX_ROWS = 5_000;
+    // the filters' "all" choices are values, not texts: the boxes show them through choiceText
     public static final String ALL_BACKENDS = "all backends";
     public static final String ALL_POOLS = "all pools";
     public static final String ALL_ROUTES = "all routes";
@@ -43,12 +45,13 @@ public final class RequestsViewModel {
 
     /** The mirrored filter's choices: a mirrored copy is never one of the clients' requests. */
     public enum Mirrored {
-        ALL("with mirrored"), CLIENT("client only"), MIRRORED("mirrored only");
+        ALL("requests.filter.with_mirrored"), CLIENT("requests.filter.client_only"),
+        MIRRORED("requests.filter.mirrored_only");
 
-        private final String label;
+        private final String key;
 
-        Mirrored(String label) {
-            this.label = label;
+        Mirrored(String key) {
+            this.key = key;
         }
 
         boolean matches(RequestSample r) {
@@ -58,8 +61,26 @@ public final class RequestsViewModel {
 
         @Override
         public String toString() {
-            return label;
+            return Texts.t(key);
         }
+    }
+
+    /**
+     * How a route, arm, class, backend or pool filter's choice reads: its "all" choice in the window's language,
+     * {@code route 0} as {@code 路由 0}; a name as it is.
+     */
+    public static String choiceText(String choice) {
+        if (choice == null) {
+            return "";
+        }
+        return switch (choice) {
+            case ALL_BACKENDS -> Texts.t("requests.filter.all_backends");
+            case ALL_POOLS -> Texts.t("requests.filter.all_pools");
+            case ALL_ROUTES -> Texts.t("requests.filter.all_routes");
+            case ALL_ARMS -> Texts.t("requests.filter.all_arms");
+            case ALL_CLASSES -> Texts.t("requests.filter.all_classes");
+            default -> choice.matches("route \\d+") ? Texts.t("requests.filter.route", choice.substring(6)) : choice;
+        };
     }
 
     /** The route filter's choice for route {@code index}: {@code route 0}. */
@@ -69,12 +90,12 @@ public final class RequestsViewModel {
 
     /** The status filter's choices. */
     public enum StatusClass {
-        ALL("all statuses", 0, 999),
-        SWITCHED("101 (WebSocket)", 101, 101),
+        ALL("requests.filter.all_statuses", 0, 999),
+        SWITCHED("requests.filter.websocket", 101, 101),
         SUCCESS("2xx", 200, 299),
         REDIRECT("3xx", 300, 399),
         CLIENT_ERROR("4xx", 400, 499),
-        CLIENT_LEFT("499 (client left)", 499, 499),
+        CLIENT_LEFT("requests.filter.client_left", 499, 499),
         SERVER_ERROR("5xx", 500, 599);
 
         private final String label;
@@ -91,9 +112,10 @@ public final class RequestsViewModel {
             return status >= from && status <= to;
         }
 
+        /** A status class is shown as it is ({@code 2xx}); the others through their key. */
         @Override
         public String toString() {
-            return label;
+            return label.startsWith("requests.") ? Texts.t(label) : label;
         }
     }
 
@@ -130,7 +152,8 @@ public final class RequestsViewModel {
     /** Whether a routed request (a route, an arm, a class, a mirrored copy) has been seen: the routing filters show. */
     private final BooleanProperty routed = new SimpleBooleanProperty(this, "routed", false);
     private final BooleanProperty paused = new SimpleBooleanProperty(this, "paused", false);
-    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary", "no requests yet");
+    private final ReadOnlyStringWrapper summary = new ReadOnlyStringWrapper(this, "summary",
+            Texts.t("requests.summary.none"));
 
     public RequestsViewModel() {
         text.addListener((o, a, b) -> refilter());
@@ -399,30 +422,32 @@ public final class RequestsViewModel {
                 || !ALL_POOLS.equals(pool.get()) || (text.get() != null && !text.get().isBlank()) || routingFiltered();
         StringBuilder b = new StringBuilder();
         if (kept.isEmpty() && open.isEmpty()) {
-            b.append("no requests yet");
+            b.append(Texts.t("requests.summary.none"));
         } else {
-            b.append(filtered ? count(shown) + " of " + count(kept.size()) : count(kept.size()))
-                    .append(kept.size() == 1 ? " request" : " requests");
+            boolean one = kept.size() == 1;
+            b.append(filtered ? Texts.t(one ? "requests.summary.filtered.one" : "requests.summary.filtered",
+                    count(shown), count(kept.size()))
+                    : Texts.t(one ? "requests.summary.count.one" : "requests.summary.count", count(kept.size())));
             if (evicted > 0) {
-                b.append(" (the newest ").append(count(kept.size())).append(" of ").append(count(kept.size() + evicted))
-                        .append(')');
+                b.append(Texts.t("requests.summary.newest", count(kept.size()), count(kept.size() + evicted)));
             }
         }
         if (openShown > 0 || !open.isEmpty()) {
-            b.append(" · ").append(filtered ? count(openShown) + " of " + count(open.size()) : count(open.size()))
-                    .append(" open");
+            b.append(" · ").append(filtered ? Texts.t("requests.summary.open.filtered", count(openShown),
+                    count(open.size())) : Texts.t("requests.summary.open", count(open.size())));
         }
         if (unsampled > 0) {
-            b.append(" · ").append(count(unsampled)).append(" not sampled");
+            b.append(" · ").append(Texts.t("requests.summary.not_sampled", count(unsampled)));
         }
         if (paused.get()) {
-            b.append(" · paused, ").append(count(newWhilePaused)).append(" new");
+            b.append(" · ").append(Texts.t("requests.summary.paused", count(newWhilePaused)));
         }
         summary.set(b.toString());
     }
 
+    /** Grouped as the window's language groups thousands: 5,000 in English, 5 000 in Polish. */
     private static String count(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
+        return String.format(Texts.locale(), "%,d", n);
     }
 
     /** What the table shows: the open WebSockets that pass the filters, then the requests that do, newest first. */

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.requests;
 
+import dev.fulcrum.i18n.Texts;
 import java.util.function.Consumer;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
@@ -21,37 +22,32 @@ import javafx.stage.Window;
  */
 final class TrustDialog {
     private final Dialog<Void> dialog = new Dialog<>();
-    private final Button trust = new Button("Trust the local certificate");
-    private final Button untrust = new Button("Remove the trust");
+    private final Button trust = new Button(Texts.t("trust.trust"));
+    private final Button untrust = new Button(Texts.t("trust.untrust"));
     private final TextArea output = new TextArea();
 
     TrustDialog(Window owner, RequestsContext.LocalHttps https) {
         dialog.initOwner(owner);
         dialog.initModality(Modality.NONE);
-        dialog.setTitle("Local HTTPS");
-        dialog.setHeaderText("HTTPS for your dev servers, trusted by your browsers");
+        dialog.setTitle(Texts.t("trust.title"));
+        dialog.setHeaderText(Texts.t("trust.header"));
         String url = https.url();
-        Label address = new Label(url == null
-                ? "HTTPS is off. Add \"tls\": {\"enabled\": true} to \"proxy\" in the config (port 8443, or --tls-port N),"
-                        + " and Fulcrum serves HTTPS beside HTTP with a certificate from its local authority."
-                : "HTTPS address: " + url);
+        Label address = new Label(url == null ? Texts.t("trust.off") : Texts.t("trust.address", url));
         address.setId("httpsAddress");
         address.setWrapText(true);
-        Label explain = new Label("Trusting puts Fulcrum's local certificate authority into your browsers' stores "
-                + "(Chromium, Chrome, Firefox; needs certutil, Debian's libnss3-tools), as java -jar fulcrum.jar --trust "
-                + "does, and prints the command for the system store, which needs root. Restart the browser afterwards.");
+        Label explain = new Label(Texts.t("trust.explain"));
         explain.setWrapText(true);
         explain.getStyleClass().add("muted");
         trust.setId("trustHttps");
         untrust.setId("untrustHttps");
-        trust.setOnAction(e -> run("trust", https::trust));
-        untrust.setOnAction(e -> run("untrust", https::untrust));
+        trust.setOnAction(e -> run(msg -> Texts.t("trust.failed.trust", msg), https::trust));
+        untrust.setOnAction(e -> run(msg -> Texts.t("trust.failed.untrust", msg), https::untrust));
         output.setId("trustOutput");
         output.setEditable(false);
         output.setWrapText(true);
         output.getStyleClass().add("mono");
         output.setPrefRowCount(14);
-        output.setPromptText("what each step did appears here");
+        output.setPromptText(Texts.t("trust.output"));
         VBox.setVgrow(output, Priority.ALWAYS);
         VBox box = new VBox(10, address, explain, new HBox(8, trust, untrust), output);
         box.setPadding(new Insets(4, 0, 0, 0));
@@ -65,8 +61,8 @@ final class TrustDialog {
         dialog.show();
     }
 
-    /** Runs the steps off the FX thread; the buttons rest until they are done. */
-    private void run(String what, Consumer<Consumer<String>> steps) {
+    /** Runs the steps off the FX thread; the buttons rest until they are done. {@code failed} words an error. */
+    private void run(java.util.function.UnaryOperator<String> failed, Consumer<Consumer<String>> steps) {
         trust.setDisable(true);
         untrust.setDisable(true);
         output.clear();
@@ -75,7 +71,7 @@ final class TrustDialog {
                 steps.accept(line -> Platform.runLater(() -> output.appendText(line + "\n")));
             } catch (RuntimeException e) {
                 String msg = e.getMessage() == null ? e.toString() : e.getMessage();
-                Platform.runLater(() -> output.appendText(what + " failed: " + msg + "\n"));
+                Platform.runLater(() -> output.appendText(failed.apply(msg) + "\n"));
             } finally {
                 Platform.runLater(() -> {
                     trust.setDisable(false);

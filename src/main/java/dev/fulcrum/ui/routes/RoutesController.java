@@ -3,6 +3,7 @@ package dev.fulcrum.ui.routes;
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.RouteInfo;
 import dev.fulcrum.engine.routing.Split;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.UndoHistory;
 import java.util.ArrayList;
@@ -47,11 +48,11 @@ public final class RoutesController {
     public RoutesController(UiSession session) {
         this.session = session;
         this.commands = new SplitCommands(
-                (route, arms) -> session.run("split of route " + route,
+                (route, arms) -> session.run(Texts.t("routes.task.split", Integer.toString(route)),
                         () -> session.client().setSplit(route, arms)),
-                (route, restore, to) -> session.run("split of route " + route, () -> { },
-                        () -> session.undo().record(new UndoHistory.Change("split of route " + route + " "
-                                + words(restore) + " → " + words(to),
+                (route, restore, to) -> session.run(Texts.t("routes.task.split", Integer.toString(route)), () -> { },
+                        () -> session.undo().record(new UndoHistory.Change(Texts.t("routes.undo.split",
+                                Integer.toString(route), words(restore), words(to)),
                                 () -> session.client().setSplit(route, restore))), null));
     }
 
@@ -96,8 +97,8 @@ public final class RoutesController {
                 routesBox.getChildren().add(p.box);
             }
             if (routes.isEmpty()) {
-                Label none = new Label("No route splits or mirrors its requests (routes[].split, routes[].mirror in"
-                        + " the config).");
+                Label none = new Label(Texts.t("routes.none"));
+                none.setWrapText(true);
                 none.getStyleClass().add("muted");
                 routesBox.getChildren().add(none);
             }
@@ -128,8 +129,8 @@ public final class RoutesController {
         final Slider slider = new Slider(0, 100, 0);
         final Label sliderValue = new Label();
         final Label sliderName = new Label();
-        final Button promote = new Button("Promote");
-        final Button rollback = new Button("Roll back");
+        final Button promote = new Button(Texts.t("routes.promote"));
+        final Button rollback = new Button(Texts.t("routes.rollback"));
         final Label mirror = new Label();
         final HBox splitRow;
         SplitPanelModel model;
@@ -167,11 +168,11 @@ public final class RoutesController {
             sliderName.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
             promote.setId("split-promote-" + route);
             rollback.setId("split-rollback-" + route);
-            promote.setTooltip(new Tooltip("every user of this route to the canary (its last arm)"));
-            rollback.setTooltip(new Tooltip("every user of this route back to the baseline (its first arm)"));
-            promote.setOnAction(e -> session.run("promote route " + route,
+            promote.setTooltip(new Tooltip(Texts.t("routes.promote.tooltip")));
+            rollback.setTooltip(new Tooltip(Texts.t("routes.rollback.tooltip")));
+            promote.setOnAction(e -> session.run(Texts.t("routes.task.promote", Integer.toString(route)),
                     () -> session.client().promote(route)));
-            rollback.setOnAction(e -> session.run("roll back route " + route,
+            rollback.setOnAction(e -> session.run(Texts.t("routes.task.rollback", Integer.toString(route)),
                     () -> session.client().rollback(route)));
             mirror.setId("split-mirror-" + route);
             mirror.setWrapText(true);
@@ -216,7 +217,7 @@ public final class RoutesController {
         void show(SplitPanelModel m) {
             model = m;
             title.setText(m.title());
-            guard.setText("guard: " + m.guardState());
+            guard.setText(Texts.t("routes.guard", m.guardState()));
             guard.getStyleClass().removeIf(c -> c.startsWith("guard-"));
             guard.getStyleClass().add(m.guardStyle());
             guardDetail.setText(m.guardDetail());
@@ -234,7 +235,7 @@ public final class RoutesController {
                 if (m.tooFew()) {
                     judgement.getStyleClass().add("split-too-few");
                 }
-                sliderName.setText(m.canary().pool() + "'s share");
+                sliderName.setText(Texts.t("routes.slider", m.canary().pool()));
                 boolean local = slider.isValueChanging() || nowMillis() < localUntil;
                 if (!local) {
                     updating = true;
@@ -254,7 +255,8 @@ public final class RoutesController {
 
         void showArms(SplitPanelModel m) {
             List<SplitPanelModel.Column> cols = m.columns();
-            String[] rows = {"", "share", "rate", "errors", "p50", "p99", "last minute"};
+            String[] rows = {"", Texts.t("routes.arms.share"), Texts.t("routes.arms.rate"),
+                Texts.t("routes.arms.errors"), "p50", "p99", Texts.t("routes.arms.last_minute")};
             if (arms.getChildren().size() != rows.length * (cols.size() + 1)) {
                 arms.getChildren().clear();
                 for (int r = 0; r < rows.length; r++) {

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.routes;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
 import javafx.collections.ObservableList;
@@ -25,8 +26,9 @@ public final class RoutesTab {
     public static Built create(UiSession session, ObservableList<Tab> tabs, Tab after) {
         Views.Loaded<RoutesController> loaded = Views.load("routes", session);
         loaded.root().getStylesheets().add(Views.stylesheet("routes"));
-        Tab tab = new Tab("Routes", loaded.root());
+        Tab tab = new Tab(Texts.t("routes.tab"), loaded.root());
         tab.setId("routesTab");
+        tab.setUserData("Routes"); // the view's English name: lessons and tests select it by this
         tab.setClosable(false);
         loaded.controller().showingProperty().bind(tab.selectedProperty());
         Runnable place = () -> {

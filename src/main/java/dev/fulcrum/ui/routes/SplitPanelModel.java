@@ -5,6 +5,7 @@ import dev.fulcrum.admin.EngineState.GuardInfo;
 import dev.fulcrum.admin.EngineState.MirrorInfo;
 import dev.fulcrum.admin.EngineState.RouteInfo;
 import dev.fulcrum.engine.routing.Split;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.RouteText;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,8 +47,9 @@ public final class SplitPanelModel {
 
     /** {@code route 0 · X-Canary: 1 · class vip}. */
     public String title() {
-        return "Route " + route.index() + " · " + RouteText.match(route)
-                + (route.routeClass() == null ? "" : " · class " + route.routeClass());
+        String index = Integer.toString(route.index());
+        return route.routeClass() == null ? Texts.t("routes.title", index, RouteText.match(route))
+                : Texts.t("routes.title.class", index, RouteText.match(route), route.routeClass());
     }
 
     /** Each arm, in order (baseline first, canary last). */
@@ -59,13 +61,14 @@ public final class SplitPanelModel {
         int n = route.split().size();
         for (int i = 0; i < n; i++) {
             ArmInfo a = route.split().get(i);
-            String role = i == 0 ? "baseline" : i == n - 1 ? "canary" : "arm " + (i + 1);
+            String role = i == 0 ? Texts.t("routes.role.baseline") : i == n - 1 ? Texts.t("routes.role.canary")
+                    : Texts.t("routes.role.arm", Integer.toString(i + 1));
             out.add(new Column(a.pool(), role,
-                    pct(a.share()) + " configured (weight " + a.weight() + ") · " + pct(a.measuredShare()) + " measured",
-                    String.format(Locale.ROOT, "%.1f req/s", a.rps()),
+                    Texts.t("routes.share", pct(a.share()), Integer.toString(a.weight()), pct(a.measuredShare())),
+                    Texts.t("routes.rate", String.format(Locale.ROOT, "%.1f", a.rps())),
                     String.format(Locale.ROOT, "%.1f%%", a.errorRate() * 100),
                     ms(a.p50Ms()), ms(a.p99Ms()),
-                    String.format(Locale.ROOT, "%,d requests (%,d errors)", a.requests(), a.errors())));
+                    Texts.t("routes.requests", count(a.requests()), count(a.errors()))));
         }
         return out;
     }
@@ -96,9 +99,10 @@ public final class SplitPanelModel {
         }
         ArmInfo b = baseline();
         ArmInfo c = canary();
-        return String.format(Locale.ROOT, "%s − %s: errors %+.1f points · p50 %+.0f ms · p99 %+.0f ms",
-                c.pool(), b.pool(), (c.errorRate() - b.errorRate()) * 100, c.p50Ms() - b.p50Ms(),
-                c.p99Ms() - b.p99Ms());
+        return Texts.t("routes.difference", c.pool(), b.pool(),
+                String.format(Locale.ROOT, "%+.1f", (c.errorRate() - b.errorRate()) * 100),
+                String.format(Locale.ROOT, "%+.0f", c.p50Ms() - b.p50Ms()),
+                String.format(Locale.ROOT, "%+.0f", c.p99Ms() - b.p99Ms()));
     }
 
     /** Whether the samples are big enough, in words naming both sizes. */
@@ -108,32 +112,34 @@ public final class SplitPanelModel {
         }
         ArmInfo b = baseline();
         ArmInfo c = canary();
-        String need = route.guard() != null ? "the " + minRequests() + " the guard needs"
-                : "the " + minRequests() + " a comparison needs";
+        String min = Integer.toString(minRequests());
+        String need = route.guard() != null ? Texts.t("routes.need.guard", min)
+                : Texts.t("routes.need.comparison", min);
         if (tooFew()) {
             List<String> short_ = new ArrayList<>();
             for (ArmInfo a : List.of(b, c)) {
                 if (a.requests() < minRequests()) {
-                    short_.add(String.format(Locale.ROOT, "%s has %,d", a.pool(), a.requests()));
+                    short_.add(Texts.t("routes.has", a.pool(), count(a.requests())));
                 }
             }
-            return "too few requests to judge: " + String.join(", ", short_) + " of " + need
-                    + " in the last minute";
+            return Texts.t("routes.too_few", String.join(", ", short_), need);
         }
-        return String.format(Locale.ROOT, "samples: %s %,d · %s %,d requests in the last minute (at least %d each)",
-                b.pool(), b.requests(), c.pool(), c.requests(), minRequests());
+        return Texts.t("routes.samples", b.pool(), count(b.requests()), c.pool(), count(c.requests()), min);
     }
 
     /** The guard's state in a word or two: watching, too few, breaching, rolled back, idle; "no guard". */
     public String guardState() {
         GuardInfo g = route.guard();
         if (g == null) {
-            return "no guard";
+            return Texts.t("routes.guard.none");
         }
         return switch (g.state() == null ? "" : g.state()) {
-            case "too-few" -> "too few requests";
-            case "rolled-back" -> "rolled back";
-            case "" -> "not judged yet";
+            case "watching" -> Texts.t("routes.guard.watching");
+            case "too-few" -> Texts.t("routes.guard.too_few");
+            case "breaching" -> Texts.t("routes.guard.breaching");
+            case "rolled-back" -> Texts.t("routes.guard.rolled_back");
+            case "idle" -> Texts.t("routes.guard.idle");
+            case "" -> Texts.t("routes.guard.not_judged");
             default -> g.state();
         };
     }
@@ -148,19 +154,21 @@ public final class SplitPanelModel {
     public String guardDetail() {
         GuardInfo g = route.guard();
         if (g == null) {
-            return "nothing rolls this canary back but you";
+            return Texts.t("routes.guard.detail.none");
         }
         List<String> bounds = new ArrayList<>();
         if (g.errorRateAbove() != null) {
-            bounds.add(String.format(Locale.ROOT, "errors above baseline + %.1f points", g.errorRateAbove() * 100));
+            bounds.add(Texts.t("routes.guard.errors_above",
+                    String.format(Locale.ROOT, "%.1f", g.errorRateAbove() * 100)));
         }
         if (g.p99AboveBaselineBy() != null) {
-            bounds.add(String.format(Locale.ROOT, "p99 above baseline × %.2f", 1 + g.p99AboveBaselineBy()));
+            bounds.add(Texts.t("routes.guard.p99_above",
+                    String.format(Locale.ROOT, "%.2f", 1 + g.p99AboveBaselineBy())));
         }
-        String watch = "rolls " + (g.arm() == null ? "the canary" : g.arm()) + " back on "
-                + (bounds.isEmpty() ? "no bound" : String.join(" or ", bounds))
-                + String.format(Locale.ROOT, " held %.0f s, from %d requests an arm", g.forMs() / 1000.0,
-                g.minRequests());
+        // the engine's reason stays as the engine words it; the window's sentence around it is translated
+        String watch = Texts.t("routes.guard.rolls", g.arm() == null ? Texts.t("routes.guard.the_canary") : g.arm(),
+                bounds.isEmpty() ? Texts.t("routes.guard.no_bound") : String.join(Texts.t("routes.guard.or"), bounds),
+                String.format(Locale.ROOT, "%.0f", g.forMs() / 1000.0), Integer.toString(g.minRequests()));
         return g.reason() == null || g.reason().isBlank() ? watch : g.reason() + " · " + watch;
     }
 
@@ -170,9 +178,8 @@ public final class SplitPanelModel {
         if (m == null) {
             return null;
         }
-        return String.format(Locale.ROOT, "mirror %s of requests to %s: %,d sent · %,d errors (%,d no answer) · %,d too"
-                        + " large (over %,d bytes) · %,d dropped", pct(m.percent() / 100), m.pool(), m.sent(),
-                m.errors(), m.failed(), m.tooLarge(), m.maxBodyBytes(), m.dropped());
+        return Texts.t("routes.mirror", pct(m.percent() / 100), m.pool(), count(m.sent()), count(m.errors()),
+                count(m.failed()), count(m.tooLarge()), count(m.maxBodyBytes()), count(m.dropped()));
     }
 
     /** The canary's share now, 0-100, rounded. */
@@ -217,6 +224,11 @@ public final class SplitPanelModel {
         double p = share * 100;
         return p == Math.rint(p) || p >= 10 ? String.format(Locale.ROOT, "%.0f%%", p)
                 : String.format(Locale.ROOT, "%.1f%%", p);
+    }
+
+    /** A count grouped as the window's language groups thousands: 1,234 in English, 1 234 in Polish. */
+    static String count(long n) {
+        return String.format(Texts.locale(), "%,d", n);
     }
 
     static String ms(double v) {
