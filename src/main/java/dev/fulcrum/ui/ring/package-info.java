@@ -8,7 +8,7 @@
  *
  * <p>Its texts come from the i18n bundles ({@code ring.*} keys), the engine's values behind them unchanged.
  *
- * <p>May use: the ui root, i18n, admin values, engine values and the engine's hashing ({@code engine.hash}), JavaFX. Must not
- * use: other views' packages, app, proxy.
+ * <p>May use: the ui root, i18n, admin values, engine values and the engine's hashing ({@code engine.hash}), JavaFX.
+ * Must not use: other views' packages, app, proxy.
  */
 package dev.fulcrum.ui.ring;
