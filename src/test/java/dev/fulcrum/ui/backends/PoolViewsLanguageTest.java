@@ -92,6 +92,21 @@ class PoolViewsLanguageTest {
         }
     }
 
+    @Test
+    void theAddDialogsChecksSpeakPolishAndKeepTheFieldsConfigNames() {
+        Texts.use(Locale.forLanguageTag("pl"));
+        try {
+            // the field as the config names it and an ASCII colon (the dialog reads the field from them), the words
+            // around the value in Polish
+            assertThat(BackendForm.problems("a", "", "lots", java.util.Set.of("a"))).containsExactly(
+                    "id: już istnieje (podano: a)",
+                    "url: wymagany, np. http://127.0.0.1:9001 (podano: nic)",
+                    "weight: musi być liczbą całkowitą od 0 do 1000 (podano: lots)");
+        } finally {
+            Texts.use(Locale.ENGLISH);
+        }
+    }
+
     private static void same(ResourceBundle en, String key, String descriptor, List<String> drifted) {
         if (!en.containsKey(key) || !en.getString(key).equals(descriptor)) {
             drifted.add(key + ": " + (en.containsKey(key) ? en.getString(key) : "missing") + " / " + descriptor);
