@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.backends;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.i18n.Texts;
 import javafx.beans.value.ChangeListener;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -14,9 +15,9 @@ import javafx.scene.layout.HBox;
  * drained, the word "drained" in its place).
  */
 final class ActionsCell extends TableCell<BackendRow, BackendRow> {
-    private final Button drain = new Button("Drain");
-    private final Button enable = new Button("Enable");
-    private final Button remove = new Button("Remove");
+    private final Button drain = new Button(Texts.t("backends.drain"));
+    private final Button enable = new Button(Texts.t("backends.enable"));
+    private final Button remove = new Button(Texts.t("backends.remove"));
     private final ProgressBar progress = new ProgressBar(0);
     private final Label left = new Label();
     private final HBox box = new HBox(4, drain, enable, remove, progress, left);
@@ -25,16 +26,16 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
 
     ActionsCell(BackendsViewModel vm) {
         box.getStyleClass().add("row-actions");
-        drain.setTooltip(new Tooltip("Stop sending new requests; in-flight ones finish (D)"));
-        enable.setTooltip(new Tooltip("Back into rotation (E)"));
-        remove.setTooltip(new Tooltip("Drain, then remove (Del)"));
+        drain.setTooltip(new Tooltip(Texts.t("backends.drain.tooltip")));
+        enable.setTooltip(new Tooltip(Texts.t("backends.enable.tooltip")));
+        remove.setTooltip(new Tooltip(Texts.t("backends.remove.tooltip")));
         progress.setPrefWidth(70);
         // the buttons keep their whole labels at any column width (never "Dr…"); the progress gives way
         for (Button b : new Button[] {drain, enable, remove}) {
             b.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         }
         progress.setMinWidth(30);
-        left.setTooltip(new Tooltip("In flight while draining; once drained, nothing is left to finish"));
+        left.setTooltip(new Tooltip(Texts.t("backends.drainleft.tooltip")));
         drain.setOnAction(e -> vm.drain(row));
         enable.setOnAction(e -> vm.enable(row));
         remove.setOnAction(e -> {
@@ -86,7 +87,8 @@ final class ActionsCell extends TableCell<BackendRow, BackendRow> {
         shown(progress, p >= 0 && !drained);
         shown(left, p >= 0 || drained);
         progress.setProgress(drained ? 1 : Math.max(0, p));
-        left.setText("DRAINED".equals(b.state()) ? "drained" : b.activeRequests() + " in flight");
+        left.setText("DRAINED".equals(b.state()) ? Texts.t("backends.drained")
+                : Texts.t("backends.drainleft", String.valueOf(b.activeRequests())));
     }
 
     private static void shown(javafx.scene.Node n, boolean shown) {

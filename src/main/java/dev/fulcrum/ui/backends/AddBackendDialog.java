@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.backends;
 
+import dev.fulcrum.i18n.Texts;
 import java.util.List;
 import java.util.Set;
 import javafx.event.ActionEvent;
@@ -25,29 +26,29 @@ final class AddBackendDialog {
     private final TextField weight = new TextField("1");
     private final TextField labels = new TextField();
     private final Label problems = new Label();
-    private final ButtonType addType = new ButtonType("Add", ButtonType.OK.getButtonData());
+    private final ButtonType addType = new ButtonType(Texts.t("backends.dialog.add"), ButtonType.OK.getButtonData());
 
     AddBackendDialog(Window owner, BackendsViewModel vm, Set<String> existingIds, String pool) {
         dialog.initOwner(owner);
-        dialog.setTitle("Add a backend");
-        dialog.setHeaderText("New backend in pool " + pool);
+        dialog.setTitle(Texts.t("backends.dialog.title"));
+        dialog.setHeaderText(Texts.t("backends.dialog.header", pool));
         id.setId("addId");
         url.setId("addUrl");
         weight.setId("addWeight");
         labels.setId("addLabels");
-        labels.setPromptText("optional, e.g. zone=b, cost=0.2");
+        labels.setPromptText(Texts.t("backends.dialog.labels.prompt"));
         problems.setId("addProblems");
         problems.getStyleClass().add("form-problems");
         problems.setWrapText(true);
         problems.setMaxWidth(420);
-        id.setPromptText("e.g. api-3");
+        id.setPromptText(Texts.t("backends.dialog.id.prompt"));
         GridPane grid = new GridPane();
         grid.setHgap(8);
         grid.setVgap(8);
-        grid.addRow(0, new Label("Id"), id);
-        grid.addRow(1, new Label("URL"), url);
-        grid.addRow(2, new Label("Weight"), weight);
-        grid.addRow(3, new Label("Labels"), labels);
+        grid.addRow(0, new Label(Texts.t("backends.dialog.id")), id);
+        grid.addRow(1, new Label(Texts.t("backends.dialog.url")), url);
+        grid.addRow(2, new Label(Texts.t("backends.dialog.weight")), weight);
+        grid.addRow(3, new Label(Texts.t("backends.dialog.labels")), labels);
         grid.add(problems, 0, 4, 2, 1);
         dialog.getDialogPane().setContent(grid);
         dialog.getDialogPane().getButtonTypes().addAll(addType, ButtonType.CANCEL);

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.backends;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.rules.Violation;
 import java.util.ArrayList;
@@ -12,7 +13,9 @@ import java.util.TreeMap;
 /**
  * Checks the Add dialog's fields before anything is sent, with the admin API's wording (field, rule, value):
  * {@code weight: must be between 0 and 1000 (got: -3)}. The engine checks again; its answer (say, an id
- * taken meanwhile in another pool) is shown the same way.
+ * taken meanwhile in another pool) is shown the same way. The form's own words come from the bundles; a rule of
+ * {@link Limits} (the config's and the admin API's) stays as they write it, and each line starts with the field's
+ * config name and an ASCII colon in every language, which the dialog reads to show a field's problem once it is typed.
  */
 public final class BackendForm {
     private BackendForm() {
@@ -27,24 +30,24 @@ public final class BackendForm {
         List<String> out = new ArrayList<>();
         String i = id == null ? "" : id.trim();
         if (Limits.id(i) != null) {
-            out.add("id: " + Limits.ID_RULE + " (got: " + show(i) + ")");
+            out.add(problem("id", Limits.ID_RULE, show(i)));
         } else if (existingIds.contains(i)) {
-            out.add("id: already exists (got: " + i + ")");
+            out.add(problem("id", Texts.t("backends.form.exists"), i));
         }
         String u = url == null ? "" : url.trim();
-        String urlProblem = u.isEmpty() ? "required, e.g. http://127.0.0.1:9001" : Limits.url(u);
+        String urlProblem = u.isEmpty() ? Texts.t("backends.form.url.required") : Limits.url(u);
         if (urlProblem != null) {
-            out.add("url: " + urlProblem + " (got: " + show(u) + ")");
+            out.add(problem("url", urlProblem, show(u)));
         }
         String w = weightText == null ? "" : weightText.trim();
         try {
             int weight = Integer.parseInt(w);
             if (Limits.weight(weight) != null) {
-                out.add("weight: " + Limits.weight(weight) + " (got: " + weight + ")");
+                out.add(problem("weight", Limits.weight(weight), String.valueOf(weight)));
             }
         } catch (NumberFormatException e) {
-            out.add("weight: must be a whole number between " + Limits.WEIGHT.min() + " and " + Limits.WEIGHT.max()
-                    + " (got: " + show(w) + ")");
+            out.add(problem("weight", Texts.t("backends.form.weight.whole", String.valueOf(Limits.WEIGHT.min()),
+                    String.valueOf(Limits.WEIGHT.max())), show(w)));
         }
         return out;
     }
@@ -70,12 +73,12 @@ public final class BackendForm {
         for (String entry : entries(labelsText)) {
             int eq = entry.indexOf('=');
             if (eq < 0) {
-                out.add("labels: write name=value, separated by commas (got: " + entry + ")");
+                out.add(problem("labels", Texts.t("backends.form.labels.write"), entry));
                 continue;
             }
             String name = entry.substring(0, eq).trim();
             if (labels.put(name, entry.substring(eq + 1).trim()) != null) {
-                out.add("labels." + name + ": given twice (got: " + name + ")");
+                out.add(problem("labels." + name, Texts.t("backends.form.labels.twice"), name));
             }
         }
         for (Violation v : Limits.labels(labels)) {
@@ -114,7 +117,12 @@ public final class BackendForm {
         return new Values(id.trim(), url.trim(), Integer.parseInt(weightText.trim()));
     }
 
+    /** {@code field: rule (got: value)}, the field as the config names it. */
+    private static String problem(String field, String rule, String got) {
+        return Texts.t("backends.form.problem", field, rule, got);
+    }
+
     private static String show(String s) {
-        return s.isEmpty() ? "nothing" : s;
+        return s.isEmpty() ? Texts.t("backends.form.nothing") : s;
     }
 }

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.backends;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.ColumnWidths;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.UndoHistory;
@@ -78,8 +79,9 @@ public final class BackendsController {
         text(rpsColumn, b -> Double.isNaN(b.rps()) ? "\u2013" : String.format("%.1f", b.rps()));
         text(latencyColumn, b -> latencyText(b.latencyP50Ms(), b.latencyP99Ms()));
         idColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
-        stateColumn.setCellFactory(c -> new StyledCell("state-"));
-        breakerColumn.setCellFactory(c -> new StyledCell("breaker-"));
+        stateColumn.setCellFactory(c -> new StyledCell("state-", BackendsController::stateWord));
+        healthColumn.setCellFactory(c -> new WordCell(v -> Texts.word("health", v)));
+        breakerColumn.setCellFactory(c -> new StyledCell("breaker-", v -> Texts.word("breaker", v)));
         weightColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
         weightColumn.setCellFactory(c -> new WeightCell(vm));
         actionsColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(c.getValue()));
@@ -118,7 +120,7 @@ public final class BackendsController {
         addButton.disableProperty().bind(session.staleProperty());
         undoButton.disableProperty().bind(session.undo().lastProperty().isNull().or(session.staleProperty()));
         undoLabel.textProperty().bind(session.undo().lastProperty().map(UndoHistory.Change::description)
-                .map(d -> "last change: " + d).orElse(""));
+                .map(d -> Texts.t("backends.lastchange", d)).orElse(""));
     }
 
     private static void text(TableColumn<BackendRow, String> col, Function<BackendInfo, String> f) {
@@ -129,25 +131,50 @@ public final class BackendsController {
         });
     }
 
+    /** The state as the window words it: {@code UP (unverified)} is the UP word and "(unverified)" in the language. */
+    static String stateWord(String shownState) {
+        String unverified = " (unverified)";
+        return shownState.endsWith(unverified)
+                ? Texts.t("backends.state.unverified", Texts.word("state",
+                        shownState.substring(0, shownState.length() - unverified.length())))
+                : Texts.word("state", shownState);
+    }
+
+    /** A status value (the engine's, kept as the cell's item) shown as its word in the window's language. */
+    private static class WordCell extends TableCell<BackendRow, String> {
+        private final Function<String, String> word;
+
+        WordCell(Function<String, String> word) {
+            this.word = word;
+        }
+
+        @Override
+        protected void updateItem(String item, boolean empty) {
+            super.updateItem(item, empty);
+            setText(empty || item == null ? null : word.apply(item));
+        }
+    }
+
     /**
-     * Text with a style class per value (state-UP, breaker-OPEN...) so CSS colours it; a value of several words
-     * gets them joined by dashes ("UP (unverified)": state-UP-unverified), so it is not coloured as UP.
+     * A status word with a style class per value (state-UP, breaker-OPEN...) so CSS colours it; a value of several
+     * words gets them joined by dashes ("UP (unverified)": state-UP-unverified), so it is not coloured as UP. The
+     * class comes from the engine's value, whatever the language shows.
      */
-    private static final class StyledCell extends TableCell<BackendRow, String> {
+    private static final class StyledCell extends WordCell {
         private final String prefix;
 
-        StyledCell(String prefix) {
+        StyledCell(String prefix, Function<String, String> word) {
+            super(word);
             this.prefix = prefix;
         }
 
         @Override
         protected void updateItem(String item, boolean empty) {
             super.updateItem(item, empty);
-            setText(empty ? null : item);
             String wanted = empty || item == null ? null : prefix + styleOf(item);
             boolean unverified = !empty && item != null && item.endsWith("(unverified)");
             if (unverified != (getTooltip() != null)) {
-                setTooltip(unverified ? new javafx.scene.control.Tooltip(BackendInfo.UNVERIFIED_MEANS) : null);
+                setTooltip(unverified ? new javafx.scene.control.Tooltip(Texts.t("backends.unverified.means")) : null);
             }
             // touch the style classes only when the value's class changes: every change re-applies CSS
             if (wanted == null || !getStyleClass().contains(wanted)) {

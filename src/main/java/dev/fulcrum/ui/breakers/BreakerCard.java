@@ -3,6 +3,7 @@ package dev.fulcrum.ui.breakers;
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.i18n.Texts;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -42,7 +43,7 @@ final class BreakerCard extends VBox {
     private final Label bypassed = new Label();
     private final FlowPane timeline = new FlowPane(4, 4);
     private final FlowPane probes = new FlowPane(4, 4);
-    private final Label probesLabel = new Label("half-open probes");
+    private final Label probesLabel = new Label(Texts.t("breakers.probes"));
     private final FlowPane faults = new FlowPane(6, 4);
     private final BreakerStage stage;
     private int shownEvents = -1;
@@ -77,14 +78,14 @@ final class BreakerCard extends VBox {
         FlowPane machine = new FlowPane(4, 4);
         machine.setAlignment(Pos.CENTER_LEFT);
         for (int i = 0; i < 3; i++) {
-            states[i] = new Label(STATES.get(i));
+            states[i] = new Label(Texts.word("breaker", STATES.get(i)));
             states[i].getStyleClass().addAll("breaker-node", "breaker-node-" + STATES.get(i));
             machine.getChildren().add(states[i]);
             if (i < 2) {
                 machine.getChildren().add(new Label("→"));
             }
         }
-        machine.getChildren().add(new Label("→ CLOSED"));
+        machine.getChildren().add(new Label("→ " + Texts.word("breaker", "CLOSED")));
         failureBar.setPrefWidth(160);
         slowBar.setPrefWidth(160);
         recent.setPrefWrapLength(360);
@@ -111,21 +112,21 @@ final class BreakerCard extends VBox {
         timeline.setClip(clip);
         VBox.setVgrow(timeline, javafx.scene.layout.Priority.ALWAYS);
         recent.getStyleClass().add("breaker-recent");
-        javafx.scene.control.Button trip = new javafx.scene.control.Button("Trip: every answer 500");
+        javafx.scene.control.Button trip = new javafx.scene.control.Button(Texts.t("breakers.fault.trip"));
         trip.setId("breakerTrip-" + id);
         trip.setOnAction(e -> fault.accept(1.0));
-        javafx.scene.control.Button heal = new javafx.scene.control.Button("Heal");
+        javafx.scene.control.Button heal = new javafx.scene.control.Button(Texts.t("breakers.fault.heal"));
         heal.setId("breakerHeal-" + id);
         heal.setOnAction(e -> fault.accept(0.0));
-        faults.getChildren().addAll(new Label("demo fault"), trip, heal);
+        faults.getChildren().addAll(new Label(Texts.t("breakers.fault")), trip, heal);
         faults.setAlignment(Pos.CENTER_LEFT);
         faults.getStyleClass().add("breaker-faults");
         getChildren().addAll(header, bypassed, machine, faults,
-                new Label("recent calls (oldest first)"), recent, recentNote,
-                row(new Label("failures"), failureBar, failureText),
-                row(new Label("slow calls"), slowBar, slowText), countdown,
+                new Label(Texts.t("breakers.recent")), recent, recentNote,
+                row(new Label(Texts.t("breakers.failures")), failureBar, failureText),
+                row(new Label(Texts.t("breakers.slow")), slowBar, slowText), countdown,
                 row(probesLabel, probes),
-                new Label("transitions (newest first)"), timeline);
+                new Label(Texts.t("breakers.transitions")), timeline);
     }
 
     /** A transition from the engine's events: the card plays it (see {@link BreakerStage}). */
@@ -144,7 +145,7 @@ final class BreakerCard extends VBox {
     void tick() {
         stage.advance();
         String st = stage.state();
-        stateLabel.setText(stage.state());
+        stateLabel.setText(Texts.word("breaker", st));
         stateNote.setText(stage.pastNote());
         stateLabel.getStyleClass().remove("past");
         if (stage.past()) {
@@ -168,7 +169,7 @@ final class BreakerCard extends VBox {
         double slowT = config == null ? Double.NaN : config.slowCallRateThreshold();
         String trip = stage.tripText(failT, slowT);
         if (trip != null) {
-            recentNote.setText((keptWindow ? "the last calls before it tripped: " : "no window while OPEN: ") + trip);
+            recentNote.setText(Texts.t(keptWindow ? "breakers.recent.kept.trip" : "breakers.recent.open.trip", trip));
             Double f = stage.trippedFailureRate();
             if (f != null) {
                 failureBar.setProgress(Math.min(1, f / 100));
@@ -176,7 +177,7 @@ final class BreakerCard extends VBox {
                 if (!Double.isNaN(failT) && f >= failT) {
                     failureBar.getStyleClass().add("over");
                 }
-                failureText.setText(String.format("%.0f%% when it tripped", f));
+                failureText.setText(Texts.t("breakers.rate.tripped", BreakerStage.whole(f)));
             }
         }
         List<String> slots = stage.probeSlots(config == null ? 1 : config.halfOpenCalls());
@@ -184,7 +185,7 @@ final class BreakerCard extends VBox {
         for (int i = 0; i < slots.size(); i++) {
             probes.getChildren().get(i).getStyleClass().setAll("probe-cell", "probe-" + slots.get(i));
         }
-        probesLabel.setText(slots.isEmpty() ? "half-open probes: none now" : "half-open probes");
+        probesLabel.setText(Texts.t(slots.isEmpty() ? "breakers.probes.none" : "breakers.probes"));
     }
 
     /** The window's cells as shown, each its style classes ("call-FAILURE", and "kept" while OPEN); for tests. */
@@ -262,8 +263,8 @@ final class BreakerCard extends VBox {
         }
         List<String> shown = keptWindow ? lastCalls : calls;
         cells(recent, shown.size(), 12);
-        recentNote.setText(keptWindow ? "the last calls before it tripped; while OPEN calls are refused"
-                : calls.isEmpty() ? (open ? "no window while OPEN: calls are refused" : "no calls yet") : "");
+        recentNote.setText(keptWindow ? Texts.t("breakers.recent.kept")
+                : calls.isEmpty() ? Texts.t(open ? "breakers.recent.open" : "breakers.recent.none") : "");
         recentNote.getStyleClass().setAll("label", "muted");
         for (int i = 0; i < shown.size(); i++) {
             Region cell = (Region) recent.getChildren().get(i);
@@ -283,13 +284,16 @@ final class BreakerCard extends VBox {
             // newest first, the last six (what the card has room for): enough to see a flapping breaker without scrolling
             for (int i = events.size() - 1; i >= Math.max(0, events.size() - 6); i--) {
                 EngineEvent e = events.get(i);
-                String what = "breaker".equals(e.type()) ? "" : e.type() + " ";
-                Label l = new Label(TIME.format(Instant.ofEpochMilli(e.at())) + "  " + what + e.from() + " → " + e.to());
+                boolean breaker = "breaker".equals(e.type());
+                String what = breaker ? "" : ("health".equals(e.type()) ? Texts.t("breakers.event.health") : e.type()) + " ";
+                String group = breaker ? "breaker" : "state";
+                Label l = new Label(TIME.format(Instant.ofEpochMilli(e.at())) + "  " + what + Texts.word(group, e.from())
+                        + " → " + Texts.word(group, e.to()));
                 l.getStyleClass().addAll("transition", "breaker".equals(e.type()) ? "breaker-" + e.to() : "state-" + e.to());
                 timeline.getChildren().add(l);
             }
             if (events.isEmpty()) {
-                timeline.getChildren().add(new Label("none yet"));
+                timeline.getChildren().add(new Label(Texts.t("breakers.transitions.none")));
             }
         }
     }
@@ -301,10 +305,10 @@ final class BreakerCard extends VBox {
      */
     static String bypassedBecause(EngineState.BackendInfo b) {
         return switch (b.state()) {
-            case "EJECTED" -> String.format("Ejected by outlier detection for %.0f s more (%d× so far): no calls reach "
-                    + "the breaker until then.", Math.ceil(b.ejectedForMs() / 1000.0), b.timesEjected());
-            case "DOWN" -> "DOWN by its health checks: no calls reach the breaker until they pass again.";
-            case "DRAINING", "DRAINED" -> b.state() + ": no new calls reach the breaker.";
+            case "EJECTED" -> Texts.t("breakers.bypassed.ejected", BreakerStage.whole(Math.ceil(b.ejectedForMs() / 1000.0)),
+                    String.valueOf(b.timesEjected()));
+            case "DOWN" -> Texts.t("breakers.bypassed.down");
+            case "DRAINING", "DRAINED" -> Texts.t("breakers.bypassed.drain", Texts.word("state", b.state()));
             default -> null;
         };
     }
@@ -314,7 +318,7 @@ final class BreakerCard extends VBox {
         double pct = rate;
         if (rate < 0) {
             bar.setProgress(0);
-            text.setText("not enough calls yet");
+            text.setText(Texts.t("breakers.rate.few"));
             return;
         }
         bar.setProgress(Math.min(1, pct / 100));
@@ -323,8 +327,8 @@ final class BreakerCard extends VBox {
         if (over) {
             bar.getStyleClass().add("over");
         }
-        text.setText(Double.isNaN(threshold) ? String.format("%.0f%%", pct)
-                : String.format("%.0f%% (opens at %.0f%%)", pct, threshold));
+        text.setText(Double.isNaN(threshold) ? BreakerStage.whole(pct) + "%"
+                : Texts.t("breakers.rate", BreakerStage.whole(pct), BreakerStage.whole(threshold)));
     }
 
     String backendId() {

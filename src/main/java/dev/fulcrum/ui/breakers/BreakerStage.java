@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.breakers;
 
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.time.Ticker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -96,7 +97,8 @@ final class BreakerStage {
 
     /** The text beside the state: the state, and when it is past, how long ago it happened. */
     String stateText() {
-        return past() ? state() + " " + pastNote() : state();
+        String word = Texts.word("breaker", state());
+        return past() ? word + " " + pastNote() : word;
     }
 
     /** When the state lit is past, how long ago it happened and the state now, e.g. "(0.2 s ago; now CLOSED)"; else "". */
@@ -105,7 +107,7 @@ final class BreakerStage {
             return "";
         }
         double ago = Math.max(0, ticker.wallMillis() - shown.atMillis()) / 1000.0;
-        return String.format(Locale.ROOT, "(%.1f s ago; now %s)", ago, liveState());
+        return Texts.t("breakers.past", decimal(ago), Texts.word("breaker", liveState()));
     }
 
     /** While OPEN: the time left until HALF_OPEN, counted down between samples and never "0.0 s". */
@@ -113,15 +115,15 @@ final class BreakerStage {
         String st = state();
         if ("OPEN".equals(st) && !past() && live != null) {
             double left = live.msUntilHalfOpen() - (ticker.nanos() - sampledAtNanos) / 1e6;
-            return left >= 100 ? String.format(Locale.ROOT, "HALF_OPEN in %.1f s", left / 1000.0)
-                    : "HALF_OPEN at the next tick";
+            return left >= 100 ? Texts.t("breakers.halfopen.in", decimal(left / 1000.0))
+                    : Texts.t("breakers.halfopen.nexttick");
         }
         if ("OPEN".equals(st)) {
-            return "was OPEN: calls were refused";
+            return Texts.t("breakers.wasopen");
         }
         if ("HALF_OPEN".equals(st)) {
-            return past() ? "probed: " + (queue.isEmpty() && "CLOSED".equals(liveState()) || next("CLOSED")
-                    ? "the probes came back fine" : "a probe failed") : "probing: the next calls decide";
+            return past() ? Texts.t(queue.isEmpty() && "CLOSED".equals(liveState()) || next("CLOSED")
+                    ? "breakers.probed.fine" : "breakers.probed.failed") : Texts.t("breakers.probing");
         }
         return "";
     }
@@ -140,19 +142,29 @@ final class BreakerStage {
             return null;
         }
         if ("HALF_OPEN".equals(openedFrom)) {
-            return "opened again: a probe failed";
+            return Texts.t("breakers.trip.again");
         }
         if (live == null || live.trippedFailureRate() == null) {
-            return Double.isNaN(failureThreshold) ? "tripped by its window"
-                    : String.format(Locale.ROOT, "tripped: failures reached %.0f%%", failureThreshold);
+            return Double.isNaN(failureThreshold) ? Texts.t("breakers.trip.window")
+                    : Texts.t("breakers.trip.reached", whole(failureThreshold));
         }
         double f = live.trippedFailureRate();
         double s = live.trippedSlowCallRate() == null ? 0 : live.trippedSlowCallRate();
         boolean slow = !Double.isNaN(slowThreshold) && s >= slowThreshold
                 && (Double.isNaN(failureThreshold) || f < failureThreshold);
-        return slow ? String.format(Locale.ROOT, "tripped at %.0f%% slow calls (opens at %.0f%%)", s, slowThreshold)
-                : Double.isNaN(failureThreshold) ? String.format(Locale.ROOT, "tripped at %.0f%% failures", f)
-                : String.format(Locale.ROOT, "tripped at %.0f%% failures (opens at %.0f%%)", f, failureThreshold);
+        return slow ? Texts.t("breakers.trip.slow", whole(s), whole(slowThreshold))
+                : Double.isNaN(failureThreshold) ? Texts.t("breakers.trip.failures", whole(f))
+                : Texts.t("breakers.trip.failures.threshold", whole(f), whole(failureThreshold));
+    }
+
+    /** {@code 0.2}: one decimal, with the window language's decimal mark (0,2 in Polish). */
+    static String decimal(double v) {
+        return String.format(Texts.locale(), "%.1f", v);
+    }
+
+    /** {@code 63}: a percentage or a count rounded to a whole number, never grouped (1500, not 1,500). */
+    static String whole(double v) {
+        return String.format(Locale.ROOT, "%.0f", v);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.fulcrum.ui.breakers;
 
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,11 +72,13 @@ public final class BreakersController {
 
     /** The header: the thresholds the engine runs now. */
     private void showThresholds(dev.fulcrum.config.BreakerConfig cfg) {
-        thresholdsLabel.setText(cfg == null ? "thresholds: not published by this engine"
-                : cfg.enabled() ? String.format("window %d calls, at least %d; opens at %.0f%% failures or %.0f%% calls slower "
-                        + "than %d ms; stays open %d ms, then lets %d probe calls through", cfg.window(), cfg.minimumCalls(),
-                        cfg.failureRateThreshold(), cfg.slowCallRateThreshold(), cfg.slowCallMs(), cfg.openMs(),
-                        cfg.halfOpenCalls()) : "circuit breakers are disabled in this config");
+        // counts and milliseconds as written in the config (60000, not 60,000)
+        thresholdsLabel.setText(cfg == null ? Texts.t("breakers.thresholds.none")
+                : cfg.enabled() ? Texts.t("breakers.thresholds", String.valueOf(cfg.window()),
+                        String.valueOf(cfg.minimumCalls()), BreakerStage.whole(cfg.failureRateThreshold()),
+                        BreakerStage.whole(cfg.slowCallRateThreshold()), String.valueOf(cfg.slowCallMs()),
+                        String.valueOf(cfg.openMs()), String.valueOf(cfg.halfOpenCalls()))
+                : Texts.t("breakers.thresholds.disabled"));
     }
 
     /** A config applied (a saved file, a lesson, its Stop) may change the thresholds: read them again. */

@@ -1,12 +1,12 @@
 package dev.fulcrum.ui.ring;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.time.Ticker;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -75,23 +75,27 @@ public final class KeyFlow {
         /** The count alone, for the caption over the drawing: "moved 12 of 94 keys seen", "Removing b would move ...". */
         public String headline() {
             if (would) {
-                return seen == 0 ? String.format(Locale.ROOT, "%s would move %.1f%% of the key space", cause,
-                        predicted * 100) : String.format(Locale.ROOT, "%s would move %d of %d keys seen", cause, moved, seen);
+                return seen == 0 ? Texts.t("ring.moved.would.space", cause, percent(predicted))
+                        : Texts.t("ring.moved.would.keys", cause, String.valueOf(moved), String.valueOf(seen));
             }
-            return String.format(Locale.ROOT, "Moved %d of %d keys seen", moved, seen);
+            return Texts.t("ring.moved.headline", String.valueOf(moved), String.valueOf(seen));
         }
 
         public String text() {
             if (would) {
                 return seen == 0
-                        ? String.format(Locale.ROOT, "%s would move %.1f%% of the key space (no keys seen in the last "
-                                + "minute)", cause, predicted * 100)
-                        : String.format(Locale.ROOT, "%s would move %d of %d keys seen (%.1f%% of the key space)",
-                                cause, moved, seen, predicted * 100);
+                        ? Texts.t("ring.moved.would.space.nokeys", cause, percent(predicted))
+                        : Texts.t("ring.moved.would.text", cause, String.valueOf(moved), String.valueOf(seen),
+                                percent(predicted));
             }
-            return String.format(Locale.ROOT, "moved %d of %d keys seen (what-if predicted %.1f%%%s)", moved, seen,
-                    predicted * 100, cause == null ? "" : ", " + cause);
+            String text = Texts.t("ring.moved.text", String.valueOf(moved), String.valueOf(seen), percent(predicted));
+            return cause == null ? text : Texts.t("ring.moved.text.on", text, cause);
         }
+    }
+
+    /** {@code 12.5}: a fraction as a percentage with one decimal, in the window language's decimal mark. */
+    static String percent(double fraction) {
+        return String.format(Texts.locale(), "%.1f", fraction * 100);
     }
 
     private static final class Key {

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.ring;
 
+import dev.fulcrum.i18n.Texts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -425,7 +426,8 @@ public final class RingCanvas extends Region {
     private List<Bounds> centreText(GraphicsContext gc, double cx, double cy, double inner) {
         double maxWidth = Math.max(40, 1.55 * inner);
         double maxHeight = Math.max(20, 1.1 * inner);
-        String count = geometry.pointCount() + " points, " + geometry.parts().size() + " backends";
+        String count = Texts.t("ring.canvas.count", String.valueOf(geometry.pointCount()),
+                String.valueOf(geometry.parts().size()));
         List<Object[]> lines = null; // text, font
         for (double k = 1.0; k >= 0.6 - 1e-9 && lines == null; k -= 0.05) {
             lines = centreLines(count, k, maxWidth, maxHeight, false);
@@ -811,7 +813,7 @@ public final class RingCanvas extends Region {
         Font small = font(0.75);
         Font share = font(0.75);
         double barHeight = Math.max(22 * s, lineHeight(share) + 4);
-        List<String> head = wrap("maglev lookup table: " + geometry.pointCount() + " runs of slots, slot 0 at the left",
+        List<String> head = wrap(Texts.t("ring.canvas.table", String.valueOf(geometry.pointCount())),
                 title, width);
         String markerText = marker == null || markerLabel == null ? null : markerLabel;
         List<String> markerLines = markerText == null ? List.of() : wrap(markerText, bold(0.85), width);
@@ -838,7 +840,7 @@ public final class RingCanvas extends Region {
         gc.setFont(small);
         gc.setTextAlign(TextAlignment.LEFT);
         gc.setTextBaseline(VPos.TOP);
-        gc.fillText("share of the slots now", left, y);
+        gc.fillText(Texts.t("ring.canvas.share.now"), left, y);
         y += lineHeight(small);
         shareBand(gc, left, width, y, barHeight, null, share);
         y += barHeight + 6 * s;
@@ -847,7 +849,7 @@ public final class RingCanvas extends Region {
             gc.setFont(small);
             gc.setTextAlign(TextAlignment.LEFT);
             gc.setTextBaseline(VPos.TOP);
-            gc.fillText("after the what-if", left, y);
+            gc.fillText(Texts.t("ring.canvas.share.after"), left, y);
             y += lineHeight(small);
             shareBand(gc, left, width, y, barHeight, previewShare, share);
             y += barHeight + 6 * s;

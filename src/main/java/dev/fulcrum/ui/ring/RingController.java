@@ -2,6 +2,7 @@ package dev.fulcrum.ui.ring;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.UiSession;
 import java.util.List;
@@ -111,6 +112,21 @@ public final class RingController {
         ringKey.textProperty().addListener((o, a, k) -> debounce.playFromStart());
         vm.lookupProperty().addListener((o, a, l) -> showLookup(l));
         whatIfMode.getItems().setAll(RingViewModel.Mode.values());
+        whatIfMode.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(RingViewModel.Mode m) {
+                return m == null ? "" : Texts.t(switch (m) {
+                    case REMOVE -> "ring.whatif.mode.remove";
+                    case ADD -> "ring.whatif.mode.add";
+                    case REWEIGHT -> "ring.whatif.mode.reweight";
+                });
+            }
+
+            @Override
+            public RingViewModel.Mode fromString(String text) {
+                return null; // a choice box is never typed in
+            }
+        });
         whatIfMode.setValue(RingViewModel.Mode.REMOVE);
         whatIfMode.valueProperty().addListener((o, a, m) -> modeChanged(m));
         modeChanged(RingViewModel.Mode.REMOVE);
@@ -173,8 +189,8 @@ public final class RingController {
         canvas.redraw();
         if (seconds - lastFigures >= 0.5) {
             lastFigures = seconds;
-            ringSeen.setText(noRequests ? "this engine shows no requests: no keys to draw"
-                    : String.format("%,d keys seen in the last minute", vm.keys().seen()));
+            ringSeen.setText(noRequests ? Texts.t("ring.seen.none")
+                    : Texts.t("ring.seen", String.format(Texts.locale(), "%,d", vm.keys().seen())));
         }
     }
 
@@ -198,7 +214,7 @@ public final class RingController {
     private void modeChanged(RingViewModel.Mode m) {
         boolean add = m == RingViewModel.Mode.ADD;
         whatIfBackend.setEditable(add);
-        whatIfBackend.setPromptText(add ? "new id" : "backend");
+        whatIfBackend.setPromptText(Texts.t(add ? "ring.whatif.newid" : "ring.whatif.backend"));
         whatIfUrl.setVisible(add);
         whatIfUrl.setManaged(add);
         whatIfWeight.setDisable(m == RingViewModel.Mode.REMOVE);
@@ -256,11 +272,12 @@ public final class RingController {
         showingCounts = false;
         boolean teaching = pool > 0 && drawn != pool;
         // short lines: beside the ring on a projector they must leave room for every backend's share below
-        virtualNodesInfo.setText(!ring ? "" : String.format(teaching ? "The pool keeps %d." : "The pool uses %d.", pool));
-        applyVirtualNodes.setText("Apply to the pool");
+        virtualNodesInfo.setText(!ring ? "" : Texts.t(teaching ? "ring.points.keeps" : "ring.points.uses",
+                String.valueOf(pool)));
+        applyVirtualNodes.setText(Texts.t("ring.points.apply"));
         applyVirtualNodes.setVisible(teaching);
         applyVirtualNodes.setManaged(teaching);
-        canvas.setCentreNote(teaching ? String.format("drawn at %d per backend; the pool uses %d", drawn, pool) : null);
+        canvas.setCentreNote(teaching ? Texts.t("ring.points.drawn", String.valueOf(drawn), String.valueOf(pool)) : null);
         canvas.redraw();
     }
 
@@ -277,21 +294,20 @@ public final class RingController {
     /** What a before/after's marks mean, under its count on the canvas. */
     static String caption(KeyFlow.Moved m, boolean changesDrawn, RingGeometry g) {
         boolean table = g != null && g.isTable();
-        StringBuilder b = new StringBuilder();
+        List<String> b = new java.util.ArrayList<>();
         if (m.would()) {
-            b.append(m.seen() == 0 ? "No keys seen in the last minute."
-                    : String.format(java.util.Locale.ROOT, "%.1f%% of the key space changes owner.", m.predicted() * 100));
-            b.append(" Only the keys that would move are drawn large");
+            b.add(m.seen() == 0 ? Texts.t("ring.caption.nokeys")
+                    : Texts.t("ring.caption.changes", KeyFlow.percent(m.predicted())));
+            b.add(Texts.t(table ? "ring.caption.would.table" : "ring.caption.would.ring"));
         } else {
-            b.append(String.format(java.util.Locale.ROOT, "The what-if predicted %.1f%%%s.", m.predicted() * 100,
-                    m.cause() == null ? "" : ", " + m.cause()));
-            b.append(" Only the keys that moved are drawn large");
+            b.add(m.cause() == null ? Texts.t("ring.caption.predicted", KeyFlow.percent(m.predicted()))
+                    : Texts.t("ring.caption.predicted.on", KeyFlow.percent(m.predicted()), m.cause()));
+            b.add(Texts.t(table ? "ring.caption.moved.table" : "ring.caption.moved.ring"));
         }
-        b.append(table ? ", in the slot they keep." : ": each goes from its old owner's point to its new owner's.");
         if (changesDrawn && !table) {
-            b.append(" Outer arcs: the stretches that change owner.");
+            b.add(Texts.t("ring.caption.arcs"));
         }
-        return b.toString();
+        return sentences(b);
     }
 
     private void showLegend(RingGeometry g) {
@@ -304,18 +320,19 @@ public final class RingController {
         }
         EngineClient.Preview preview = vm.previewProperty().get();
         String of = g.isTable() ? "table" : "ring";
-        legendTitle.setText(preview == null ? "Share of the " + of : "Share of the " + of + ": now → after");
+        legendTitle.setText(Texts.t(preview == null ? "ring.share." + of : "ring.share." + of + ".after"));
         ringExplain.setText(explain(g, preview != null, vm.previewChangesProperty().get() != null));
         Spread spread = vm.spreadProperty().get();
         Spread after = vm.spreadAfterProperty().get();
         double scale = Math.max(spread == null ? 0 : spread.scale(), after == null ? 0 : after.scale());
         for (RingGeometry.Part p : g.parts()) {
             // a Maglev table comes as runs of slots, so its count is the share of the table, not the runs drawn
-            String afterText = preview == null ? "" : String.format(" → %.1f%%", preview.share().getOrDefault(p.backend(), 0.0) * 100);
+            String afterText = preview == null ? "" : " → " + KeyFlow.percent(preview.share().getOrDefault(p.backend(), 0.0)) + "%";
             // a ring's points per backend are the count above times its weight: the row keeps to its share
             Label l = new Label(g.isTable() && g.tableSize() > 0
-                    ? String.format("%s  %.1f%%%s  (%d slots)", p.backend(), p.share() * 100, afterText, Math.round(p.share() * g.tableSize()))
-                    : String.format("%s  %.1f%%%s", p.backend(), p.share() * 100, afterText));
+                    ? p.backend() + "  " + KeyFlow.percent(p.share()) + "%" + afterText + "  "
+                            + Texts.t("ring.legend.slots", String.valueOf(Math.round(p.share() * g.tableSize())))
+                    : p.backend() + "  " + KeyFlow.percent(p.share()) + "%" + afterText);
             l.setWrapText(true);
             l.setId("legend-" + p.backend());
             l.setUserData(Palette.web(p.colour()));
@@ -329,26 +346,24 @@ public final class RingController {
             line.getStyleClass().add("ring-legend-row");
             legend.getChildren().add(line);
         }
-        spreadRatio.setText(spread == null ? "" : spread.ratioText()
-                + (after == null ? "" : " → " + after.ratioText().replace("max/min ", "")));
+        spreadRatio.setText(spread == null ? "" : spread.ratioText() + (after == null ? "" : " → " + after.ratio()));
+    }
+
+    /** Sentences one after the other: a space between them, none in Chinese, whose full stop keeps its own room. */
+    static String sentences(List<String> sentences) {
+        return String.join("zh".equals(Texts.language()) ? "" : " ", sentences);
     }
 
     /** What the picture's parts mean, for the side panel. */
     static String explain(RingGeometry g, boolean preview, boolean changesDrawn) {
-        StringBuilder b = new StringBuilder(g.isTable()
-                ? "Band: the owner of each slot of the table. Dots: the keys seen in the last minute, each in its slot "
-                        + "(outlined while falling in or changing owner)."
-                : "Ring: the owner of each stretch of the key space (a key belongs to the first point clockwise from "
-                        + "its hash). Dots: the keys seen in the last minute, inside the ring at their hash (outlined "
-                        + "while landing).");
-        b.append(" Bars: each backend's share; the dark mark is its fair share, its weight's part of the total;"
-                + " max/min: the most favoured backend's share over the least favoured's, each by its fair share"
-                + " (1.00× is even).");
+        List<String> b = new java.util.ArrayList<>();
+        b.add(Texts.t(g.isTable() ? "ring.explain.table" : "ring.explain.ring"));
+        b.add(Texts.t("ring.explain.bars"));
         if (preview) {
-            b.append(changesDrawn ? " Outer arcs: only the stretches the what-if gives another owner, in the new owner's colour."
-                    : g.isTable() ? " Lower bar: the shares after the what-if." : " The what-if's shares: in the list above.");
+            b.add(Texts.t(changesDrawn ? "ring.explain.preview.arcs"
+                    : g.isTable() ? "ring.explain.preview.table" : "ring.explain.preview.list"));
         }
-        return b.toString();
+        return sentences(b);
     }
 
     private void showLookup(EngineClient.Lookup l) {
@@ -361,8 +376,8 @@ public final class RingController {
         double at = g == null ? RingGeometry.fraction(l.hash()) : g.keyPosition(l.hash());
         // the teaching view draws another ring than the pool's: the key's owner on it, beside the pool's answer
         String drawnOwner = g == null || !vm.teaching() || g.ownerIdAt(at) == null ? l.backend() : g.ownerIdAt(at);
-        lookupLabel.setText("hash " + l.hash() + "\n→ " + l.backend()
-                + (drawnOwner.equals(l.backend()) ? "" : "\n(on the ring drawn: " + drawnOwner + ")"));
+        lookupLabel.setText(Texts.t("ring.lookup.hash", String.valueOf(l.hash())) + "\n→ " + l.backend()
+                + (drawnOwner.equals(l.backend()) ? "" : "\n" + Texts.t("ring.lookup.drawn", drawnOwner)));
         canvas.setMarker(at, l.key() + " → " + drawnOwner);
     }
 
@@ -384,7 +399,7 @@ public final class RingController {
         if (w.backend() == null || w.backend().isBlank()) {
             vm.clearPreview();
             previewLabel.textProperty().unbind();
-            previewLabel.setText("Choose a backend first.");
+            previewLabel.setText(Texts.t("ring.whatif.choose"));
             previewLabel.textProperty().bind(vm.previewTextProperty());
             return;
         }

@@ -2,6 +2,7 @@ package dev.fulcrum.ui.ring;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.UiSession;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ public final class RingViewModel {
     private final UiSession session;
     private final BackendCommands commands;
     private final ReadOnlyObjectWrapper<RingGeometry> geometry = new ReadOnlyObjectWrapper<>(this, "geometry");
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", "loading…");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(this, "message", Texts.t("ring.loading"));
     private final ReadOnlyObjectWrapper<EngineClient.Lookup> lookup = new ReadOnlyObjectWrapper<>(this, "lookup");
     private final ReadOnlyObjectWrapper<EngineClient.Preview> preview = new ReadOnlyObjectWrapper<>(this, "preview");
     private final ReadOnlyStringWrapper previewText = new ReadOnlyStringWrapper(this, "previewText", "");
@@ -156,7 +157,7 @@ public final class RingViewModel {
                         // answer would come from no ring or the last one and stay "…" after a switch of strategy)
                         lookup(lastKey);
                     }
-                }, msg -> message.set("Cannot read the ring: " + msg));
+                }, msg -> message.set(Texts.t("ring.error.read", msg)));
     }
 
     /**
@@ -191,7 +192,7 @@ public final class RingViewModel {
                     if (pool.equals(session.pool()) && r == poolRing && drawn == drawnVirtualNodes.get()) {
                         show(g, pool + "|" + strategyType(pool), reseat);
                     }
-                }, msg -> message.set("Cannot draw the ring: " + msg));
+                }, msg -> message.set(Texts.t("ring.error.draw", msg)));
     }
 
     /** The pool's own virtual nodes per backend, 0 when its strategy has none (round robin, maglev...). */
@@ -243,9 +244,9 @@ public final class RingViewModel {
             }
         });
         spec.put(VIRTUAL_NODES, count);
-        virtualNodesResult.set("applying…");
+        virtualNodesResult.set(Texts.t("ring.applying"));
         session.run("virtual nodes of " + pool, () -> session.client().setStrategy(pool, spec),
-                () -> virtualNodesResult.set("Pool " + pool + " now has " + count + " points per backend."),
+                () -> virtualNodesResult.set(Texts.t("ring.points.applied", pool, String.valueOf(count))),
                 virtualNodesResult::set);
     }
 
@@ -285,8 +286,7 @@ public final class RingViewModel {
             spread.set(null);
             keys.clear();
             moved.set(null);
-            message.set("The " + of.substring(of.indexOf('|') + 1) + " strategy has no ring or table: keys are not "
-                    + "hashed to backends. Choose consistent-hash or maglev in the Strategy tab to see one.");
+            message.set(Texts.t("ring.none", of.substring(of.indexOf('|') + 1)));
         } else {
             double changed = before == null || !of.equals(shownOf) || reseat ? 0 : RingGeometry.movedFraction(before, g);
             if (before != null && !of.equals(shownOf)) {
@@ -297,7 +297,7 @@ public final class RingViewModel {
                 keys.reseat(g);
             } else if (changed > 0) {
                 moved.set(keys.change(g, changed, teaching()
-                        ? "on the ring drawn at " + drawnVirtualNodes.get() + " per backend" : null));
+                        ? Texts.t("ring.moved.drawn", String.valueOf(drawnVirtualNodes.get())) : null));
             } else {
                 keys.setGeometry(g);
             }
@@ -447,7 +447,7 @@ public final class RingViewModel {
             // the keys seen that it would give another owner, counted, where the view knows the ring after it
             previewText.set(pv.after() != null
                     ? keys.preview(pv.after(), pv.preview().movedFraction(), describe(w)).text()
-                    : String.format("%s would move %.1f%% of keys", describe(w), pv.preview().movedFraction() * 100));
+                    : Texts.t("ring.preview.moved", describe(w), KeyFlow.percent(pv.preview().movedFraction())));
         }, msg -> {
             previewGeometry.set(null);
             previewChanges.set(null);
@@ -515,9 +515,9 @@ public final class RingViewModel {
 
     static String describe(WhatIf w) {
         return switch (w.mode()) {
-            case REMOVE -> "Removing " + w.backend();
-            case ADD -> "Adding " + w.backend() + " (weight " + w.weight() + ")";
-            case REWEIGHT -> "Reweighting " + w.backend() + " to " + w.weight();
+            case REMOVE -> Texts.t("ring.whatif.removing", w.backend());
+            case ADD -> Texts.t("ring.whatif.adding", w.backend(), String.valueOf(w.weight()));
+            case REWEIGHT -> Texts.t("ring.whatif.reweighting", w.backend(), String.valueOf(w.weight()));
         };
     }
 }

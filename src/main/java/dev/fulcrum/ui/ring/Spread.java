@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.ring;
 
+import dev.fulcrum.i18n.Texts;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -63,7 +64,12 @@ public record Spread(List<Row> rows, double maxOverMin) {
 
     /** "max/min 1.82×": how far the most favoured backend's share is from the least favoured's, each by its due. */
     public String ratioText() {
-        return Double.isInfinite(maxOverMin) ? "max/min ∞ (a backend owns nothing)"
-                : String.format(java.util.Locale.ROOT, "max/min %.2f×", maxOverMin);
+        return Double.isInfinite(maxOverMin) ? Texts.t("ring.spread.infinite")
+                : "max/min " + ratio();
+    }
+
+    /** {@code 1.82×}: the ratio alone, for "now → after". */
+    String ratio() {
+        return Double.isInfinite(maxOverMin) ? "∞" : String.format(Texts.locale(), "%.2f×", maxOverMin);
     }
 }

@@ -6,7 +6,9 @@
  * each backend's share against its fair share ({@link dev.fulcrum.ui.ring.Spread}); {@link dev.fulcrum.ui.ring.KeyFlow}
  * shows the keys a change or a what-if moves.
  *
- * <p>May use: the ui root, admin values, engine values and the engine's hashing ({@code engine.hash}), JavaFX. Must not
- * use: other views' packages, app, proxy.
+ * <p>Its texts come from the i18n bundles ({@code ring.*} keys), the engine's values behind them unchanged.
+ *
+ * <p>May use: the ui root, i18n, admin values, engine values and the engine's hashing ({@code engine.hash}), JavaFX.
+ * Must not use: other views' packages, app, proxy.
  */
 package dev.fulcrum.ui.ring;

@@ -4,6 +4,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategyOption;
 import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +31,8 @@ public final class StrategyController {
     private final Map<String, Control> fields = new LinkedHashMap<>();
     /** Each setting's row (and a formula's problem line under it), to put the chosen strategy's in its order. */
     private final Map<String, List<javafx.scene.Node>> rowsByOption = new LinkedHashMap<>();
+    /** Each setting's label and help: several strategies share a setting's row, each words it its own way. */
+    private final Map<String, Label[]> wordsByOption = new LinkedHashMap<>();
     private Map<String, Object> shown;
 
     @FXML private Label currentLabel;
@@ -77,7 +80,8 @@ public final class StrategyController {
                 field = words;
             } else {
                 TextField text = new TextField();
-                text.setPrefWidth(o.kind() == StrategyOption.Kind.FORMULA ? 520
+                // a formula's field as wide as the default score formula, whole
+                text.setPrefWidth(o.kind() == StrategyOption.Kind.FORMULA ? 560
                         : o.kind() == StrategyOption.Kind.NUMBER_MAP ? 260 : 120);
                 field = text;
             }
@@ -86,6 +90,9 @@ public final class StrategyController {
             label.setMinWidth(120);
             Label hint = new Label(o.hint());
             hint.getStyleClass().add("muted");
+            // a long help (Polish runs a third longer) wraps beside its field rather than end in "..."
+            hint.setWrapText(true);
+            wordsByOption.put(o.name(), new Label[] {label, hint});
             HBox row = new HBox(8, label, field, hint);
             row.getStyleClass().add("form-row");
             optionRows.getChildren().add(row);
@@ -165,7 +172,7 @@ public final class StrategyController {
         List<javafx.scene.Node> shownRows = new ArrayList<>();
         if (scoring) {
             Label title = scoreBars.getChildren().isEmpty() || !(scoreBars.getChildren().get(0) instanceof Label l)
-                    ? new Label("Scores now") : l;
+                    ? new Label(Texts.t("strategy.scores")) : l;
             title.getStyleClass().setAll("label", "grid-head");
             shownRows.add(title);
         }
@@ -206,10 +213,16 @@ public final class StrategyController {
     /** {@code 0.62}, {@code 0.55 (stale)}, {@code excluded (missing)}, or {@code not a candidate}. */
     static String scoreText(EngineState.BackendInfo b) {
         if (b.score() == null && b.scoreFallback() == null) {
-            return "not a candidate";
+            return Texts.t("strategy.score.none");
         }
-        String v = b.score() == null ? "excluded" : String.format(java.util.Locale.ROOT, "%.3f", b.score());
-        return b.scoreFallback() == null ? v : v + " (" + b.scoreFallback() + ")";
+        String v = b.score() == null ? Texts.t("strategy.score.excluded")
+                : String.format(java.util.Locale.ROOT, "%.3f", b.score());
+        if (b.scoreFallback() == null) {
+            return v;
+        }
+        // the engine's word for why ("stale", "missing"), in the window's language where the bundles know it
+        String why = StrategyForm.localized("strategy.score.fallback." + b.scoreFallback(), b.scoreFallback());
+        return Texts.t("strategy.score.fallback", v, why);
     }
 
     private void typeChanged(String t) {
@@ -238,6 +251,9 @@ public final class StrategyController {
             }
             StrategySpec d = StrategySpec.of(t);
             for (StrategyOption o : StrategyForm.optionsOf(t)) {
+                Label[] words = wordsByOption.get(o.name());
+                words[0].setText(StrategyForm.label(t, o));
+                words[1].setText(StrategyForm.help(t, o));
                 Object v = d.option(o.name());
                 Control f = fields.get(o.name());
                 if (f instanceof TextField text && text.getText().isBlank() && v != null) {
@@ -258,7 +274,7 @@ public final class StrategyController {
             return;
         }
         shown = cur;
-        currentLabel.setText("Pool " + session.pool() + " uses " + StrategyForm.describe(cur));
+        currentLabel.setText(Texts.t("strategy.current", session.pool(), StrategyForm.describe(cur)));
         String type = String.valueOf(cur.get("type"));
         strategyType.setValue(type);
         for (Map.Entry<String, Control> e : fields.entrySet()) {
@@ -287,7 +303,7 @@ public final class StrategyController {
     private void apply() {
         String type = strategyType.getValue();
         if (type == null) {
-            strategyResult.setText("type: choose a strategy");
+            strategyResult.setText(Texts.t("strategy.choose"));
             return;
         }
         Map<String, String> values = new HashMap<>();
@@ -302,9 +318,9 @@ public final class StrategyController {
         Map<String, Object> spec = StrategyForm.toMap(type, values);
         String pool = session.pool();
         strategyResult.getStyleClass().remove("form-problems");
-        strategyResult.setText("applying…");
+        strategyResult.setText(Texts.t("strategy.applying"));
         session.run("strategy of " + pool, () -> session.client().setStrategy(pool, spec),
-                () -> strategyResult.setText("Applied to pool " + pool + ": " + StrategyForm.describe(spec)), msg -> {
+                () -> strategyResult.setText(Texts.t("strategy.applied", pool, StrategyForm.describe(spec))), msg -> {
                     strategyResult.getStyleClass().add("form-problems");
                     strategyResult.setText(msg);
                 });

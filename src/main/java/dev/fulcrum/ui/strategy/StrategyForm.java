@@ -3,6 +3,7 @@ package dev.fulcrum.ui.strategy;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategyDescriptor;
 import dev.fulcrum.engine.strategy.StrategyOption;
+import dev.fulcrum.i18n.Texts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,17 +15,21 @@ import java.util.stream.Collectors;
 /**
  * The Strategy form's words and fields, all read from each strategy's {@link StrategyDescriptor}: its title, its
  * sentence, the settings it takes, how they read, and how the form's texts become the strategy object
- * {@code setStrategy} expects.
+ * {@code setStrategy} expects. The descriptor's texts are English (the admin API and the command line print them);
+ * the window shows them in its language from the bundles' {@code strategy.TYPE.title}, {@code strategy.TYPE.sentence}
+ * and {@code strategy.TYPE.SETTING.label}, {@code .help} and {@code .phrase}, and a strategy the bundles do not know
+ * (a plugin's) in its descriptor's words.
  */
 public final class StrategyForm {
     private StrategyForm() {
     }
 
-    /** Each strategy's one sentence, by name. */
-    public static final Map<String, String> EXPLANATIONS = byName(StrategyDescriptor::sentence);
+    /** Each strategy's one sentence, by name, in the window's language. */
+    public static final Map<String, String> EXPLANATIONS =
+            byName(d -> localized("strategy." + d.name() + ".sentence", d.sentence()));
 
-    /** What a person calls each strategy (the config's names are for files and the API). */
-    public static final Map<String, String> NAMES = byName(StrategyDescriptor::title);
+    /** What a person calls each strategy (the config's names are for files and the API), in the window's language. */
+    public static final Map<String, String> NAMES = byName(d -> localized("strategy." + d.name() + ".title", d.title()));
 
     /** Keys offered in the form's key box (any other header, cookie or query name may be typed). */
     public static final List<String> KEYS = List.of("ip", "path", "header:X-User", "cookie:session", "query:user");
@@ -55,6 +60,29 @@ public final class StrategyForm {
         };
     }
 
+    /** The bundle's text of {@code key}, or {@code english} (a descriptor's own words) when no bundle has it. */
+    static String localized(String key, String english) {
+        String text = Texts.t(key);
+        return text.equals(key) ? english : text;
+    }
+
+    /** A setting's label beside its field, as {@code type} names it. */
+    public static String label(String type, StrategyOption o) {
+        return localized("strategy." + type + "." + o.name() + ".label", o.label());
+    }
+
+    /** The few words after a setting's field, as {@code type} explains it. */
+    public static String help(String type, StrategyOption o) {
+        return localized("strategy." + type + "." + o.name() + ".help", o.hint());
+    }
+
+    /** A setting with its value in words, {@code 160 virtual nodes per backend}. */
+    static String phrase(String type, StrategyOption o, Object value) {
+        String key = "strategy." + type + "." + o.name() + ".phrase";
+        return Texts.t(key).equals(key) ? String.format(Locale.ROOT, o.phrase(), text(value))
+                : Texts.t(key, text(value));
+    }
+
     /** The settings {@code type} takes, in its descriptor's order (none for an unknown type). */
     public static List<StrategyOption> optionsOf(String type) {
         StrategyDescriptor d = type == null ? null : Strategies.descriptor(type);
@@ -73,10 +101,10 @@ public final class StrategyForm {
      */
     public static String describe(Map<String, Object> strategy) {
         if (strategy == null || strategy.get("type") == null) {
-            return "no strategy";
+            return Texts.t("strategy.none");
         }
         String type = strategy.get("type").toString();
-        StringBuilder b = new StringBuilder(NAMES.getOrDefault(type, type));
+        String name = NAMES.getOrDefault(type, type);
         List<String> parts = new ArrayList<>();
         for (StrategyOption o : optionsOf(type)) {
             Object v = strategy.get(o.name());
@@ -84,15 +112,13 @@ public final class StrategyForm {
                 continue;
             }
             if (o.kind() == StrategyOption.Kind.HASH_KEY) {
-                b.append(" on ").append(keyText(v.toString()));
+                name = Texts.t("strategy.describe.key", name, keyText(v.toString()));
             } else if (!(v instanceof Map<?, ?> m) || !m.isEmpty()) {
-                parts.add(String.format(Locale.ROOT, o.phrase(), text(v)));
+                parts.add(phrase(type, o, v));
             }
         }
-        for (String p : parts) {
-            b.append(", ").append(p);
-        }
-        return b.toString();
+        parts.add(0, name);
+        return String.join(Texts.t("strategy.describe.separator"), parts);
     }
 
     /** A setting's value as the form shows it: a map of numbers as {@code cpu 0.5, latency 0.3}. */
@@ -103,15 +129,19 @@ public final class StrategyForm {
         return String.valueOf(v);
     }
 
-    /** {@code path} → "the path", {@code header:X-User} → "header X-User", {@code ip} → "the client's IP". */
+    /**
+     * {@code path} → "the path", {@code header:X-User} → "header X-User", {@code ip} → "the client's IP"; a kind of
+     * key the bundles do not know is written as the config writes it.
+     */
     static String keyText(String key) {
         int colon = key.indexOf(':');
         if (colon > 0) {
-            return key.substring(0, colon) + " " + key.substring(colon + 1);
+            String kind = key.substring(0, colon);
+            return localized("strategy.key." + kind, kind) + " " + key.substring(colon + 1);
         }
         return switch (key) {
-            case "ip" -> "the client's IP";
-            case "path" -> "the path";
+            case "ip" -> Texts.t("strategy.key.ip");
+            case "path" -> Texts.t("strategy.key.path");
             default -> key;
         };
     }
