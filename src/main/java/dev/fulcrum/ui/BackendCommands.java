@@ -2,6 +2,7 @@ package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import java.util.function.Consumer;
 
 /**
@@ -66,7 +67,7 @@ public final class BackendCommands {
 
     /** Sends a weight without recording it (the live updates while a slider is dragged). */
     public void sendWeight(String id, int weight) {
-        session.run("weight of " + id, () -> client().setWeight(id, weight));
+        session.run(Texts.t("main.command.weight", id), () -> client().setWeight(id, weight));
     }
 
     /** Sets a weight and records {@code from} as what undo restores. */
@@ -83,30 +84,31 @@ public final class BackendCommands {
     }
 
     private void weightChange(String id, int from, int to, Runnable send) {
-        session.run("weight of " + id, send,
-                () -> record("weight of " + id + " " + from + " → " + to, () -> client().setWeight(id, from)), null);
+        session.run(Texts.t("main.command.weight", id), send,
+                () -> record(Texts.t("main.command.weight.change", id, Integer.toString(from), Integer.toString(to)),
+                        () -> client().setWeight(id, from)), null);
     }
 
     public void drain(EngineState.BackendInfo b) {
-        session.call("drain " + b.id(), () -> {
+        session.call(Texts.t("main.command.drain", b.id()), () -> {
             boolean wasInRotation = !drainingNow(b);
             client().drain(b.id());
             return wasInRotation;
         }, wasInRotation -> {
             if (wasInRotation) {
-                record("drain " + b.id(), () -> client().enable(b.id()));
+                record(Texts.t("main.command.drain", b.id()), () -> client().enable(b.id()));
             }
         }, null);
     }
 
     public void enable(EngineState.BackendInfo b) {
-        session.call("enable " + b.id(), () -> {
+        session.call(Texts.t("main.command.enable", b.id()), () -> {
             boolean wasDraining = drainingNow(b);
             client().enable(b.id());
             return wasDraining;
         }, wasDraining -> {
             if (wasDraining) {
-                record("enable " + b.id(), () -> client().drain(b.id()));
+                record(Texts.t("main.command.enable", b.id()), () -> client().drain(b.id()));
             }
         }, null);
     }
@@ -117,11 +119,11 @@ public final class BackendCommands {
      */
     public void remove(EngineState.BackendInfo b) {
         // undone, the backend comes back as it was: its cap, backup flag, and a drain the operator had started
-        session.call("remove " + b.id(), () -> {
+        session.call(Texts.t("main.command.remove", b.id()), () -> {
             boolean wasDrained = drainingNow(b);
             client().remove(b.id());
             return wasDrained;
-        }, wasDrained -> record("remove " + b.id(), () -> {
+        }, wasDrained -> record(Texts.t("main.command.remove", b.id()), () -> {
             EngineState s = client().state();
             if (s.backend(b.id()) != null) {
                 client().enable(b.id());
@@ -156,8 +158,8 @@ public final class BackendCommands {
         // a backend without labels goes by the plain add, which every engine takes (an HAProxy fleet too)
         Runnable command = labels.isEmpty() ? () -> client().addBackend(pool, id, url, weight)
                 : () -> client().addBackend(pool, id, url, weight, null, false, labels);
-        session.run("add " + id, command, () -> {
-            record("add " + id, () -> client().remove(id));
+        session.run(Texts.t("main.command.add", id), command, () -> {
+            record(Texts.t("main.command.add", id), () -> client().remove(id));
             if (onDone != null) {
                 onDone.run();
             }
@@ -172,7 +174,7 @@ public final class BackendCommands {
     public void undo() {
         UndoHistory.Change c = session.undo().pop();
         if (c != null) {
-            session.run("undo " + c.description(), c.reverse());
+            session.run(Texts.t("main.command.undo", c.description()), c.reverse());
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.fulcrum.ui;
 import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.connect.EngineConnector;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import javafx.application.Application;
@@ -43,14 +44,14 @@ public final class FulcrumWindow extends Application {
         Gui.Options o = Gui.options();
         boolean attach = o != null && o.attachUrl() != null;
         prefs.attach(stage);
-        dev.fulcrum.i18n.Texts.use(prefs.language() != null ? prefs.language() : java.util.Locale.getDefault());
+        Texts.use(prefs.language() != null ? prefs.language() : java.util.Locale.getDefault());
         stage.setTitle("Fulcrum");
         running = this;
-        open(attach ? "Connecting to " + o.attachUrl() + "…" : "Starting the embedded engine…",
+        open(attach ? Texts.t("window.connecting", o.attachUrl()) : Texts.t("window.starting"),
                 attach ? () -> EngineConnector.attach(o.attachUrl(), o.token(), dev.fulcrum.ui.connect.TokenDialog.asking(stage))
                         : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile(),
                                 o.embedded().overrides()),
-                attach ? "Cannot attach to " + o.attachUrl() : "Cannot start the engine", true,
+                attach ? Texts.t("window.attach.failed", o.attachUrl()) : Texts.t("window.start.failed"), true,
                 !attach && o.embedded().gentleTraffic());
         stage.show();
     }
@@ -110,7 +111,8 @@ public final class FulcrumWindow extends Application {
                 }
                 Platform.runLater(() -> {
                     Alert a = new Alert(Alert.AlertType.ERROR, msg);
-                    a.setHeaderText(exitOnFailure ? "Fulcrum could not start" : "The scenario could not be opened");
+                    a.setTitle(Texts.t("window.error"));
+                    a.setHeaderText(exitOnFailure ? Texts.t("window.failed") : Texts.t("window.scenario.failed"));
                     a.initOwner(stage);
                     a.showAndWait();
                     if (exitOnFailure) {
@@ -142,7 +144,7 @@ public final class FulcrumWindow extends Application {
         if (c == null || old == null || window == null) {
             return;
         }
-        dev.fulcrum.i18n.Texts.use(language);
+        Texts.use(language);
         window.close();
         old.handOver();
         UiSession s = new UiSession(c.client(), c.description());
@@ -157,7 +159,7 @@ public final class FulcrumWindow extends Application {
         try {
             next = ConfigLoader.loadResource(resource);
         } catch (RuntimeException e) {
-            Notifier.error(stage, "Cannot open " + resource + ": " + e.getMessage());
+            Notifier.error(stage, Texts.t("window.open.failed", resource) + ": " + e.getMessage());
             return;
         }
         MainWindow oldWindow = window;
@@ -171,7 +173,7 @@ public final class FulcrumWindow extends Application {
         }
         // stopping the running engine (its listeners, demo backends) happens off the FX thread, before the new
         // one binds the same ports
-        open("Opening " + resource + "…", () -> {
+        open(Texts.t("window.opening", resource), () -> {
             if (oldSession != null) {
                 oldSession.close();
             }
@@ -179,7 +181,7 @@ public final class FulcrumWindow extends Application {
                 old.close();
             }
             return EngineConnector.embedded(next, null, c -> c);
-        }, "Cannot open " + resource, false, false);
+        }, Texts.t("window.open.failed", resource), false, false);
     }
 
     private void closeCurrent() {

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.backends.BackendsController;
 import dev.fulcrum.ui.breakers.BreakersController;
 import dev.fulcrum.ui.demo.DemoController;
@@ -78,11 +79,11 @@ public final class MainController {
     private void initialize() {
         engineLabel.setText(session.description());
         languageBox.setId("languageBox");
-        languageBox.getItems().setAll(dev.fulcrum.i18n.Texts.LANGUAGES);
+        languageBox.getItems().setAll(Texts.LANGUAGES);
         languageBox.setConverter(new javafx.util.StringConverter<>() {
             @Override
             public String toString(java.util.Locale l) {
-                return l == null ? "" : dev.fulcrum.i18n.Texts.nativeName(l);
+                return l == null ? "" : Texts.nativeName(l);
             }
 
             @Override
@@ -90,8 +91,8 @@ public final class MainController {
                 return null;
             }
         });
-        languageBox.setValue(dev.fulcrum.i18n.Texts.locale());
-        languageBox.setTooltip(new javafx.scene.control.Tooltip(dev.fulcrum.i18n.Texts.t("main.language")));
+        languageBox.setValue(Texts.locale());
+        languageBox.setTooltip(new javafx.scene.control.Tooltip(Texts.t("main.language")));
         bottom.getChildren().add(0, new TimelineBar(session.timeMachine()));
         rpsLabel.setId("totalRps");
         errorsLabel.setId("totalErrors");
@@ -161,17 +162,16 @@ public final class MainController {
         staleBanner.setManaged(nowStale);
         if (nowStale) {
             String since = CLOCK.format(java.time.Instant.ofEpochMilli(staleness.lastAnswerWallMillis()));
-            staleBanner.setText(session.description() + " not answering since " + since
-                    + ": the figures shown are from then, and changes wait until it answers");
+            staleBanner.setText(Texts.t("main.stale.banner", session.description(), since));
         } else if (ms < STATUS_STALE_MS || session.state() == null) {
             return;
         }
         stale = true;
         String error = session.lastErrorProperty().get();
-        statusBar.setText("the engine is not answering (" + ms / 1000 + " s): the figures shown are from "
-                + CLOCK.format(java.time.Instant.ofEpochMilli(staleness.lastAnswerWallMillis()))
+        statusBar.setText(Texts.t("main.stale.status", Long.toString(ms / 1000),
+                CLOCK.format(java.time.Instant.ofEpochMilli(staleness.lastAnswerWallMillis())))
                 + (error == null ? "" : "   ·   " + error));
-        rpsLabel.setText("– req/s");
+        rpsLabel.setText(Texts.t("main.status.norps"));
         if (!statusBar.getStyleClass().contains("stale")) {
             statusBar.getStyleClass().add("stale");
         }
@@ -184,9 +184,8 @@ public final class MainController {
     private void showNewInstance() {
         totals = new RunningTotals();
         liveCounts = new long[] {0, 0};
-        instanceBanner.setText(session.description() + " is a new instance since "
-                + CLOCK.format(java.time.Instant.ofEpochMilli(session.staleness().lastAnswerWallMillis()))
-                + ": its counters start from 0, and the undo history of the old one was cleared (click to hide)");
+        instanceBanner.setText(Texts.t("main.instance.banner", session.description(),
+                CLOCK.format(java.time.Instant.ofEpochMilli(session.staleness().lastAnswerWallMillis()))));
         instanceBanner.setVisible(true);
         instanceBanner.setManaged(true);
     }
@@ -231,9 +230,11 @@ public final class MainController {
             failures = liveCounts[1];
         }
         boolean panic = s.pools().values().stream().anyMatch(EngineState.PoolInfo::panic);
-        statusBar.setText("proxy " + s.proxy() + routesText(s) + (panic ? "   ·   PANIC: too few healthy backends" : ""));
-        rpsLabel.setText(String.format("%.1f req/s", rps));
-        errorsLabel.setText(String.format("errors %.1f/s · %d of %d total", errorRps, failures, total));
+        statusBar.setText(Texts.t("main.status.proxy", s.proxy()) + routesText(s)
+                + (panic ? "   ·   " + Texts.t("main.status.panic") : ""));
+        rpsLabel.setText(Texts.t("main.status.rps", String.format("%.1f", rps)));
+        errorsLabel.setText(Texts.t("main.status.errors", String.format("%.1f", errorRps), Long.toString(failures),
+                Long.toString(total)));
     }
 
     /**
@@ -284,16 +285,16 @@ public final class MainController {
         if (s.routes() == null || s.routes().isEmpty()) {
             return "";
         }
-        StringBuilder b = new StringBuilder("   ·   routes: ");
+        StringBuilder b = new StringBuilder();
         for (int i = 0; i < s.routes().size(); i++) {
             EngineState.RouteInfo r = s.routes().get(i);
             String target = r.pool() != null ? r.pool() : r.split() == null ? "?" : r.split().stream()
                     .map(a -> a.pool() + " " + a.weight()).collect(java.util.stream.Collectors.joining("/"));
             b.append(i == 0 ? "" : ", ").append(r.pathPrefix() != null && r.match() == null ? r.pathPrefix()
                     : RouteText.match(r)).append(" → ").append(target)
-                    .append(r.stripPrefix() ? " (strip)" : "");
+                    .append(r.stripPrefix() ? " " + Texts.t("main.routes.strip") : "");
         }
-        return b.append(", else → default").toString();
+        return "   ·   " + Texts.t("main.routes", b.toString());
     }
 
     private void showDemoTab(boolean show) {
@@ -415,7 +416,7 @@ public final class MainController {
             divergence.setStyle("-fx-text-fill: #b45309; -fx-font-weight: bold;");
             statusBar.getLeftItems().add(divergence);
         }
-        divergence.setText(show ? "instances disagree: " + text : "");
+        divergence.setText(show ? Texts.t("main.divergence", text) : "");
         divergence.setVisible(show);
         divergence.setManaged(show);
     }

@@ -2,6 +2,7 @@ package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import dev.fulcrum.app.EmbeddedFulcrum;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.requests.RequestsContext;
 import dev.fulcrum.ui.requests.RequestsController;
 import dev.fulcrum.ui.requests.RequestsTab;
@@ -77,8 +78,9 @@ public final class MainWindow {
         main.controller().applyCapabilities(session.client().capabilities());
         if (session.client() instanceof HaproxyFleetClient fleet) {
             // the fleet's instances may disagree (a change behind the window's back) or not answer: say so until they do
-            w.divergenceTimer = FxTicks.every(javafx.util.Duration.seconds(1), () -> session.call("read divergence",
-                    fleet::problems, text -> main.controller().showDivergence(text), err -> { }));
+            w.divergenceTimer = FxTicks.every(javafx.util.Duration.seconds(1), () -> session.call(
+                    Texts.t("main.divergence.read"), fleet::problems, text -> main.controller().showDivergence(text),
+                    err -> { }));
         }
         w.addRequestsTab(embedded);
         if (!(session.client() instanceof HaproxyFleetClient)) {
@@ -154,7 +156,7 @@ public final class MainWindow {
      */
     public void onLanguageChange(java.util.function.Consumer<java.util.Locale> rebuild) {
         main.controller().languageBox().valueProperty().addListener((o, a, l) -> {
-            if (l != null && !l.equals(a) && !l.equals(dev.fulcrum.i18n.Texts.locale())) {
+            if (l != null && !l.equals(a) && !l.equals(Texts.locale())) {
                 prefs.setLanguage(l);
                 if (rebuild != null) {
                     rebuild.accept(l);

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui;
 
+import dev.fulcrum.i18n.Texts;
 import javafx.geometry.Pos;
 import javafx.stage.Window;
 import javafx.util.Duration;
@@ -14,7 +15,7 @@ final class Notifier {
         if (owner == null || !owner.isShowing()) {
             return;
         }
-        Notifications.create().owner(owner).title("Refused").text(message).position(Pos.BOTTOM_RIGHT)
+        Notifications.create().owner(owner).title(Texts.t("main.refused")).text(message).position(Pos.BOTTOM_RIGHT)
                 .hideAfter(Duration.seconds(6)).showError();
     }
 }

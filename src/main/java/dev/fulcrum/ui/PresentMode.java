@@ -1,6 +1,7 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import javafx.scene.Scene;
 import javafx.scene.control.TabPane;
 import javafx.scene.control.TextInputControl;
@@ -114,8 +115,8 @@ public final class PresentMode {
     private void fault(double rate) {
         EngineState.BackendInfo b = selected();
         if (b != null && session.demoStateProperty().get().containsKey(b.id())) {
-            session.run((rate > 0 ? "trip " : "heal ") + b.id(), () -> session.client().updateDemo(b.id(), null,
-                    rate, false));
+            String what = rate > 0 ? Texts.t("present.trip", b.id()) : Texts.t("present.heal", b.id());
+            session.run(what, () -> session.client().updateDemo(b.id(), null, rate, false));
         }
     }
 }

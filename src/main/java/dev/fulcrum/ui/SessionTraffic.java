@@ -10,6 +10,7 @@ import dev.fulcrum.demo.TrafficRequest;
 import dev.fulcrum.demo.TrafficSettings;
 import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.sim.KeyDistribution;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.replay.LiveReplay;
 import dev.fulcrum.replay.ReplayFiles;
 import dev.fulcrum.replay.ReplayProgress;
@@ -118,7 +119,7 @@ public final class SessionTraffic implements AutoCloseable {
     public URI target() {
         EngineState s = session.state();
         if (s == null || s.proxy() == null) {
-            throw new IllegalStateException("traffic: the proxy's address is not known yet");
+            throw new IllegalStateException(Texts.t("main.traffic.noproxy"));
         }
         URI proxy = URI.create(s.proxy());
         String admin = session.client() instanceof HttpEngineClient h ? h.adminUrl().getHost() : null;
@@ -205,29 +206,29 @@ public final class SessionTraffic implements AutoCloseable {
         try {
             TrafficSettings s = (form != null ? form.get() : defaults()).withRate(GENTLE_RATE)
                     .withDuration(Duration.ofSeconds(GENTLE_DURATION_S));
-            begin(TrafficGenerator.create(s), null, String.format(Locale.ROOT,
-                    "sending %.0f req/s for %d s, started with the window (Stop ends it)", s.ratePerSecond(),
-                    s.duration().toSeconds()));
+            begin(TrafficGenerator.create(s), null, Texts.t("main.traffic.gentle",
+                    String.format(Locale.ROOT, "%.0f", s.ratePerSecond()), Long.toString(s.duration().toSeconds())));
         } catch (RuntimeException | IOException e) {
-            fail("traffic: " + e.getMessage());
+            fail(Texts.t("main.traffic.failed", e.getMessage()));
         }
     }
 
     /** Starts a run; {@code recordTo} (nullable) receives every request sent, as JSON lines. FX thread. */
     public void start(TrafficSettings settings, Path recordTo) throws IOException {
-        begin(TrafficGenerator.create(settings), recordTo, String.format(Locale.ROOT, "sending %.0f req/s for %d s",
-                settings.ratePerSecond(), settings.duration().toSeconds()));
+        begin(TrafficGenerator.create(settings), recordTo, Texts.t("main.traffic.sending",
+                String.format(Locale.ROOT, "%.0f", settings.ratePerSecond()),
+                Long.toString(settings.duration().toSeconds())));
     }
 
     /** Replays a recorded trace through the proxy at {@code speed} (1 = as recorded). FX thread. */
     public void replay(TrafficSettings base, List<TrafficRequest> trace, double speed) throws IOException {
         begin(TrafficReplay.through(base, trace, speed), null,
-                String.format(Locale.ROOT, "replaying %d requests at %sx", trace.size(), speed));
+                Texts.t("main.traffic.replaying", Integer.toString(trace.size()), Double.toString(speed)));
     }
 
     private void begin(TrafficGenerator g, Path recordTo, String what) throws IOException {
         if (running.get()) {
-            throw new IllegalStateException("traffic: a run is going; stop it first");
+            throw new IllegalStateException(Texts.t("main.traffic.busy"));
         }
         TrafficRecorder recorder = recordTo == null ? null : TrafficRecorder.open(recordTo);
         if (recorder != null) {
@@ -236,7 +237,7 @@ public final class SessionTraffic implements AutoCloseable {
         generator = g;
         startListeners.forEach(Runnable::run);
         running.set(true);
-        message.set(what + (recorder == null ? "" : ", recording to " + recordTo));
+        message.set(recorder == null ? what : Texts.t("main.traffic.recording", what, recordTo.toString()));
         g.addListener(s -> Platform.runLater(() -> {
             if (generator == g) {
                 show(s);
@@ -259,8 +260,8 @@ public final class SessionTraffic implements AutoCloseable {
                     show(last);
                 }
                 running.set(false);
-                message.set("done" + (recorder == null ? "" : ": " + recorder.recorded() + " requests recorded to "
-                        + recorder.file()));
+                message.set(recorder == null ? Texts.t("main.traffic.done") : Texts.t("main.traffic.recorded",
+                        Long.toString(recorder.recorded()), recorder.file().toString()));
             });
         });
         try {
@@ -290,19 +291,19 @@ public final class SessionTraffic implements AutoCloseable {
      */
     public void replayRecording(Path file, double speed) {
         if (replayRunning.get()) {
-            replayMessage.set("replay: one is going; cancel it first");
+            replayMessage.set(Texts.t("main.replay.busy"));
             return;
         }
         try {
             LiveReplay.requireSpeed(speed);
         } catch (IllegalArgumentException e) {
-            replayMessage.set("replay: " + e.getMessage());
+            replayMessage.set(Texts.t("main.replay.failed", e.getMessage()));
             return;
         }
         replayRunning.set(true);
         replayProgress.set(null);
         cancelledWhileReading = false;
-        replayMessage.set("reading " + file.getFileName() + "…");
+        replayMessage.set(Texts.t("main.replay.reading", file.getFileName().toString()));
         Thread reader = new Thread(() -> {
             ReplayFiles.Checked c = null;
             String problem;
@@ -310,16 +311,17 @@ public final class SessionTraffic implements AutoCloseable {
                 c = ReplayFiles.check(file, null, null);
                 problem = c.tooManyBad() ? c.badSummary() : null;
             } catch (IOException | RuntimeException e) {
-                problem = file + ": " + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage());
+                problem = file + ": " + (e instanceof java.nio.file.NoSuchFileException
+                        ? Texts.t("main.replay.nofile") : e.getMessage());
             }
             ReplayFiles.Checked checked = c;
             String refused = problem;
             Platform.runLater(() -> {
                 replayRunning.set(false);
                 if (refused != null) {
-                    replayMessage.set("replay: " + refused);
+                    replayMessage.set(Texts.t("main.replay.failed", refused));
                 } else if (cancelledWhileReading) {
-                    replayMessage.set("replay: cancelled before the first request");
+                    replayMessage.set(Texts.t("main.replay.cancelled"));
                 } else {
                     replayRecording(checked, speed);
                 }
@@ -336,21 +338,22 @@ public final class SessionTraffic implements AutoCloseable {
      */
     public void replayRecording(ReplayFiles.Checked recording, double speed) {
         if (liveReplay != null && replayRunning.get()) {
-            replayMessage.set("replay: one is going; cancel it first");
+            replayMessage.set(Texts.t("main.replay.busy"));
             return;
         }
         LiveReplay r;
         try {
             r = LiveReplay.of(recording.source(), recording.span(), target(), speed, null);
         } catch (RuntimeException e) {
-            replayMessage.set("replay: " + e.getMessage());
+            replayMessage.set(Texts.t("main.replay.failed", e.getMessage()));
             return;
         }
         liveReplay = r;
         replayRunning.set(true);
-        replayMessage.set(String.format(Locale.ROOT, "replaying %d requests of %s at %sx%s", recording.span().count(),
-                recording.file().getFileName(), speed, recording.bad() == 0 ? ""
-                        : " (" + recording.bad() + " bad lines skipped)"));
+        String replaying = Texts.t("main.replay.replaying", Long.toString(recording.span().count()),
+                recording.file().getFileName().toString(), Double.toString(speed));
+        replayMessage.set(recording.bad() == 0 ? replaying
+                : Texts.t("main.replay.skipped", replaying, Long.toString(recording.bad())));
         r.addListener(p -> Platform.runLater(() -> {
             if (liveReplay == r && p.state() != ReplayProgress.State.DONE) {
                 replayProgress.set(p);

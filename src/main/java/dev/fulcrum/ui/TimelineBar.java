@@ -1,10 +1,11 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.i18n.Texts;
+import dev.fulcrum.ui.events.EventText;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 import java.util.Set;
 import javafx.geometry.Pos;
 import javafx.scene.control.Button;
@@ -32,8 +33,8 @@ public final class TimelineBar extends HBox {
     private final TimeMachine machine;
     private final Slider slider = new Slider(0, TimeMachine.KEEP_MS, TimeMachine.KEEP_MS);
     private final Pane marks = new Pane();
-    private final Label when = new Label("live");
-    private final Button live = new Button("Live");
+    private final Label when = new Label(Texts.t("main.timeline.live"));
+    private final Button live = new Button(Texts.t("main.timeline.back"));
     private boolean moving;
     /** The window's end, wall milliseconds: now while live, frozen while looking back. */
     private long end;
@@ -52,7 +53,7 @@ public final class TimelineBar extends HBox {
         marks.setMinHeight(6);
         StackPane track = new StackPane(marks, slider);
         HBox.setHgrow(track, Priority.ALWAYS);
-        Label title = new Label("Time");
+        Label title = new Label(Texts.t("main.timeline.title"));
         // the track gives up its width, never the words beside it
         title.setMinWidth(Region.USE_PREF_SIZE);
         live.setMinWidth(Region.USE_PREF_SIZE);
@@ -77,7 +78,7 @@ public final class TimelineBar extends HBox {
 
     /** A moment of the window's clock as the timeline says it, {@code 10:42:07}; "the pause" for none (-1). */
     public static String clock(long wallMillis) {
-        return wallMillis < 0 ? "the pause" : CLOCK.format(Instant.ofEpochMilli(wallMillis));
+        return wallMillis < 0 ? Texts.t("main.timeline.pause") : CLOCK.format(Instant.ofEpochMilli(wallMillis));
     }
 
     private void show() {
@@ -92,8 +93,8 @@ public final class TimelineBar extends HBox {
             moving = false;
         }
         live.setDisable(viewing < 0);
-        when.setText(viewing < 0 ? "live" : String.format(Locale.ROOT, "%s (%d s ago)",
-                CLOCK.format(Instant.ofEpochMilli(viewing)), (machine.now() - viewing) / 1000));
+        when.setText(viewing < 0 ? Texts.t("main.timeline.live") : Texts.t("main.timeline.ago",
+                CLOCK.format(Instant.ofEpochMilli(viewing)), Long.toString((machine.now() - viewing) / 1000)));
         drawMarks();
     }
 
@@ -111,9 +112,11 @@ public final class TimelineBar extends HBox {
             Rectangle r = new Rectangle(2, 10);
             r.getStyleClass().addAll("timeline-mark", "timeline-" + e.type());
             r.setLayoutX(f * (w - 2));
-            Tooltip.install(r, new Tooltip(e.type() + (e.route() == null ? "" : " route " + e.route()) + " "
+            Tooltip.install(r, new Tooltip(Texts.word("events.type", e.type())
+                    + (e.route() == null ? "" : " " + Texts.t("events.route", Integer.toString(e.route()))) + " "
                     + (e.backend() == null ? "" : e.backend()) + " "
-                    + (e.from() == null ? "" : e.from() + " → ") + (e.to() == null ? "" : e.to())));
+                    + (e.from() == null ? "" : EventText.words(e.type(), e.from()) + " → ")
+                    + (e.to() == null ? "" : EventText.words(e.type(), e.to()))));
             marks.getChildren().add(r);
         }
     }

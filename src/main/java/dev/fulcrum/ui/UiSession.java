@@ -5,6 +5,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.time.Ticker;
 import java.util.ArrayList;
 import java.util.List;
@@ -134,7 +135,7 @@ public final class UiSession implements AutoCloseable {
             FxTicks.soon(() -> { // after any sample handed over before it, as the samples were read
                 // the events that came meanwhile too: an engine gone says so in one ("disconnected")
                 takeEvents();
-                lastError.set("cannot read the engine's state: " + why);
+                lastError.set(Texts.t("main.error.state", why));
                 staleness.failed(state() != null);
             });
         }
@@ -244,13 +245,14 @@ public final class UiSession implements AutoCloseable {
         Throwable cause = e instanceof java.io.UncheckedIOException u && u.getCause() != null ? u.getCause() : e;
         String where = description.startsWith("remote ") ? description.substring(7) : description;
         if (cause instanceof java.net.ConnectException) {
-            return where + " is not reachable: nothing answers there (connection refused)";
+            return Texts.t("main.error.refused", where);
         }
         if (cause instanceof java.net.http.HttpTimeoutException) {
-            return where + " did not answer in time";
+            return Texts.t("main.error.timeout", where);
         }
         if (cause instanceof java.io.IOException io) {
-            return where + " is not reachable (" + (io.getMessage() == null ? "connection lost" : io.getMessage()) + ")";
+            return Texts.t("main.error.unreachable", where,
+                    io.getMessage() == null ? Texts.t("main.error.lost") : io.getMessage());
         }
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.time.Ticker;
 import javafx.scene.control.Label;
 import javafx.scene.control.Slider;
@@ -31,7 +32,7 @@ public final class WeightSlider {
     private final String idPrefix;
     private final Slider slider = new Slider(0, 20, 1);
     private final Label effective = new Label();
-    private final Label ignored = new Label("ignored");
+    private final Label ignored = new Label(Texts.t("main.weight.ignored"));
     private final HBox box = new HBox(6, slider, effective, ignored);
     private BackendInfo info;
     private boolean updating;
@@ -53,8 +54,7 @@ public final class WeightSlider {
         effective.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         ignored.getStyleClass().add("weight-ignored");
         ignored.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
-        ignored.setTooltip(new Tooltip("this pool's strategy reads no weights: the weight is kept, and changes no "
-                + "pick until the pool's strategy reads weights"));
+        ignored.setTooltip(new Tooltip(Texts.t("main.weight.ignored.tip")));
         ignored.managedProperty().bind(ignored.visibleProperty());
         ignored.setVisible(false);
         slider.valueChangingProperty().addListener((o, was, changing) -> {
@@ -132,7 +132,8 @@ public final class WeightSlider {
 
     private void showEffective(BackendInfo b, int weight) {
         boolean ramping = Math.abs(b.effectiveWeight() - b.weight()) > 0.005;
-        effective.setText(ramping ? weight + " (now " + fmt(b.effectiveWeight()) + ")" : Integer.toString(weight));
+        effective.setText(ramping ? Texts.t("main.weight.ramping", Integer.toString(weight), fmt(b.effectiveWeight()))
+                : Integer.toString(weight));
     }
 
     private static String fmt(double d) {

@@ -7,6 +7,7 @@ import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.i18n.Texts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
@@ -100,9 +101,7 @@ public final class EngineConnector {
     /** Why the engine refused, and the two ways to give the window a token. */
     static String tokenProblem(String url, String token, String serverMessage) {
         String what = token == null || token.isBlank()
-                ? "the engine at " + url + " needs an admin token and none was given"
-                : "the engine at " + url + " refused the admin token given";
-        return what + " (" + serverMessage + "): pass it with --token T or in the environment variable "
-                + HttpEngineClient.TOKEN_ENV + ", or enter it here";
+                ? Texts.t("connect.token.none", url) : Texts.t("connect.token.refused", url);
+        return Texts.t("connect.token.problem", what, serverMessage, HttpEngineClient.TOKEN_ENV);
     }
 }

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.connect;
 
+import dev.fulcrum.i18n.Texts;
 import java.util.concurrent.CompletableFuture;
 import javafx.application.Platform;
 import javafx.geometry.Insets;
@@ -45,18 +46,22 @@ public final class TokenDialog {
     /** The dialog: its result is the token typed when Retry is pressed with one, else null. */
     static Dialog<String> dialog(String problem) {
         Dialog<String> d = new Dialog<>();
-        d.setTitle("Fulcrum: admin token");
-        d.setHeaderText("The engine wants an admin token");
+        d.setTitle(Texts.t("connect.token.title"));
+        d.setHeaderText(Texts.t("connect.token.header"));
         Label why = new Label(problem);
         why.setWrapText(true);
         why.setMaxWidth(460);
         PasswordField token = new PasswordField();
         token.setId("tokenField");
-        token.setPromptText("admin token");
+        token.setPromptText(Texts.t("connect.token.prompt"));
         VBox box = new VBox(10, why, token);
         box.setPadding(new Insets(10));
         d.getDialogPane().setContent(box);
         d.getDialogPane().getButtonTypes().setAll(RETRY, QUIT);
+        // the button types are constants (the result converter tells them apart); their buttons get the window's
+        // language
+        ((javafx.scene.control.Button) d.getDialogPane().lookupButton(RETRY)).setText(Texts.t("connect.token.retry"));
+        ((javafx.scene.control.Button) d.getDialogPane().lookupButton(QUIT)).setText(Texts.t("connect.token.quit"));
         d.getDialogPane().lookupButton(RETRY).disableProperty().bind(token.textProperty().isEmpty());
         d.setResultConverter(b -> b == RETRY && !token.getText().isBlank() ? token.getText().trim() : null);
         Platform.runLater(token::requestFocus);

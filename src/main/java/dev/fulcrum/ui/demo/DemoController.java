@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.demo;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class DemoController {
         final Label latencyText = new Label();
         final Slider errorRate = new Slider(0, 1, 0);
         final Label errorText = new Label();
-        final ToggleSwitch down = new ToggleSwitch("down");
+        final ToggleSwitch down = new ToggleSwitch(Texts.t("demo.down.switch"));
         boolean updating;
 
         Row(String id) {
@@ -100,15 +101,15 @@ public final class DemoController {
     }
 
     private void send(String id, Double latencyMs, Double errorRate, Boolean down) {
-        session.run("demo " + id, () -> session.client().updateDemo(id, latencyMs, errorRate, down));
+        session.run(Texts.t("demo.command", id), () -> session.client().updateDemo(id, latencyMs, errorRate, down));
     }
 
     private void show(Map<String, Map<String, Object>> demo) {
         if (!demo.keySet().equals(rows.keySet())) {
             rows.keySet().retainAll(demo.keySet());
             demoGrid.getChildren().clear();
-            demoGrid.addRow(0, head("Demo backend"), head("Latency"), new Label(), head("Error rate"), new Label(),
-                    head("Down"));
+            demoGrid.addRow(0, head(Texts.t("demo.column.backend")), head(Texts.t("demo.column.latency")), new Label(),
+                    head(Texts.t("demo.column.errors")), new Label(), head(Texts.t("demo.column.down")));
             int r = 1;
             for (String id : demo.keySet()) {
                 Row row = rows.computeIfAbsent(id, Row::new);

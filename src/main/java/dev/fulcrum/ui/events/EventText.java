@@ -3,6 +3,7 @@ package dev.fulcrum.ui.events;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.strategy.Strategies;
 import dev.fulcrum.engine.strategy.StrategyDescriptor;
+import dev.fulcrum.i18n.Texts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,9 +18,11 @@ import java.util.regex.Pattern;
  * event with to {@code {"latencyMs":200,"down":true}} reads From "faults changed", To "latency 200 ms, down";
  * a missing value reads "–", never an empty cell. A {@code plugin-failed} event reads From the plugin strategy's title
  * and To why it failed, e.g. "cheapest first" / "its pick threw IllegalStateException: no cost"; its pool's fallback
- * strategy picks from then on.
+ * strategy picks from then on. A status word (a backend's state, a breaker's) and the engine's own words for a change
+ * ({@code added}, {@code applied}, panic {@code on}) read in the window's language; the values themselves, a
+ * refusal's reason and a strategy's title stay as the engine gives them.
  */
-final class EventText {
+public final class EventText {
     static final String NONE = "\u2013";
 
     private EventText() {
@@ -27,7 +30,7 @@ final class EventText {
 
     static String from(EngineEvent e) {
         if ("demo".equals(e.type()) && blank(e.from())) {
-            return "faults changed";
+            return Texts.t("events.demo.changed");
         }
         if ("split".equals(e.type()) || "guard".equals(e.type())) {
             return routePrefix(e) + (blank(e.from()) ? NONE : split(e.from()));
@@ -43,13 +46,13 @@ final class EventText {
             return blank(e.to()) ? NONE : split(e.to());
         }
         if ("guard".equals(e.type())) {
-            return blank(e.to()) ? NONE : "rolled back: " + e.to();
+            return blank(e.to()) ? NONE : Texts.t("events.guard.rolledback", e.to());
         }
         return words(e.type(), e.to());
     }
 
     private static String routePrefix(EngineEvent e) {
-        return e.route() == null ? "" : "route " + e.route() + ": ";
+        return e.route() == null ? "" : Texts.t("events.route", Integer.toString(e.route())) + ": ";
     }
 
     /**
@@ -81,7 +84,11 @@ final class EventText {
         return String.join(", ", out) + (total == 100 ? "" : " (" + String.join(", ", shares) + ")");
     }
 
-    private static String words(String type, String value) {
+    /**
+     * A From or To of an event of {@code type} as the window shows it: a state or breaker word, a membership or panic
+     * change in words, a strategy's title; other values (weights, the engine's messages) as they are.
+     */
+    public static String words(String type, String value) {
         if (blank(value)) {
             return NONE;
         }
@@ -90,7 +97,25 @@ final class EventText {
         if (strategy != null) {
             return strategy.title();
         }
-        return value;
+        return switch (type) {
+            case "breaker" -> Texts.word("breaker", value);
+            case "health" -> stateOrHealth(value);
+            case "drain" -> Texts.word("state", value);
+            case "membership", "panic" -> Texts.word("events.value", value);
+            case "config" -> value.startsWith(REJECTED)
+                    ? Texts.t("events.config.rejected", value.substring(REJECTED.length()))
+                    : Texts.word("events.value", value);
+            default -> value;
+        };
+    }
+
+    /** How a refused config's event begins ({@code rejected: PROBLEMS}); the problems stay the engine's. */
+    private static final String REJECTED = "rejected: ";
+
+    /** A health change: a backend's state (UP, EJECTED...) or, from an HAProxy fleet, its health (UNKNOWN...). */
+    private static String stateOrHealth(String value) {
+        String state = Texts.word("state", value);
+        return state.equals(value) ? Texts.word("health", value) : state;
     }
 
     /** One {@code "name": value} of a flat JSON object whose values are numbers or booleans. */
@@ -109,20 +134,22 @@ final class EventText {
         List<String> parts = new ArrayList<>();
         try {
             if (fields.containsKey("latencyMs") && !"null".equals(fields.get("latencyMs"))) {
-                parts.add(String.format(Locale.ROOT, "latency %.0f ms", Double.parseDouble(fields.get("latencyMs"))));
+                parts.add(Texts.t("events.demo.latency",
+                        String.format(Locale.ROOT, "%.0f", Double.parseDouble(fields.get("latencyMs")))));
             }
             if (fields.containsKey("errorRate") && !"null".equals(fields.get("errorRate"))) {
-                parts.add(String.format(Locale.ROOT, "errors %.0f%%", Double.parseDouble(fields.get("errorRate")) * 100));
+                parts.add(Texts.t("events.demo.errors",
+                        String.format(Locale.ROOT, "%.0f", Double.parseDouble(fields.get("errorRate")) * 100)));
             }
         } catch (NumberFormatException notANumber) {
             return json;
         }
         if ("true".equals(fields.get("down"))) {
-            parts.add("down");
+            parts.add(Texts.t("events.demo.down"));
         } else if ("false".equals(fields.get("down"))) {
-            parts.add("up");
+            parts.add(Texts.t("events.demo.up"));
         }
-        return parts.isEmpty() ? "no change" : String.join(", ", parts);
+        return parts.isEmpty() ? Texts.t("events.demo.nochange") : String.join(Texts.t("events.list.separator"), parts);
     }
 
     private static boolean blank(String s) {

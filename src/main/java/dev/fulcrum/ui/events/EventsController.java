@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.events;
 
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -52,7 +53,7 @@ public final class EventsController {
         eventsTable.setItems(filtered);
         dev.fulcrum.ui.ColumnWidths.follow(eventsTable, eventCount); // present mode's type: figures stay whole
         col(atColumn, e -> TIME.format(Instant.ofEpochMilli(e.at())));
-        col(typeColumn, EngineEvent::type);
+        col(typeColumn, e -> typeWord(e.type()));
         col(poolColumn, e -> e.pool() == null ? EventText.NONE : e.pool());
         col(backendColumn, EngineEvent::backend);
         col(fromColumn, EventText::from);
@@ -60,11 +61,23 @@ public final class EventsController {
         backendColumn.setCellFactory(c -> new dev.fulcrum.ui.IdCell<>());
         eventType.getItems().setAll(ALL, "breaker", "health", "membership", "weight", "strategy", "drain", "panic", "plugin-failed", "demo", "config",
                 "disconnected", "reconnected");
+        // the items stay the event types the engine sends; the box shows them in words
+        eventType.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(String type) {
+                return type == null ? "" : ALL.equals(type) ? Texts.t("events.type.all") : typeWord(type);
+            }
+
+            @Override
+            public String fromString(String text) {
+                return text;
+            }
+        });
         eventType.setValue(ALL);
         eventFilter.textProperty().addListener((o, a, b) -> refilter());
         eventType.valueProperty().addListener((o, a, b) -> refilter());
         filtered.addListener((ListChangeListener<EngineEvent>) c -> {
-            eventCount.setText(filtered.size() + " of " + session.events().size() + " events");
+            showCount();
             followLater();
         });
         followEvents.selectedProperty().addListener((o, a, follow) -> followLater());
@@ -100,9 +113,19 @@ public final class EventsController {
         String type = eventType.getValue();
         String text = eventFilter.getText() == null ? "" : eventFilter.getText().trim().toLowerCase(Locale.ROOT);
         filtered.setPredicate(e -> (type == null || ALL.equals(type) || type.equals(e.type()))
-                && (text.isEmpty() || (e.type() + " " + e.pool() + " " + e.backend() + " " + EventText.from(e) + " "
-                        + EventText.to(e))
+                && (text.isEmpty() || (e.type() + " " + typeWord(e.type()) + " " + e.pool() + " " + e.backend() + " "
+                        + EventText.from(e) + " " + EventText.to(e))
                         .toLowerCase(Locale.ROOT).contains(text)));
-        eventCount.setText(filtered.size() + " of " + session.events().size() + " events");
+        showCount();
+    }
+
+    private void showCount() {
+        eventCount.setText(Texts.t("events.count", Integer.toString(filtered.size()),
+                Integer.toString(session.events().size())));
+    }
+
+    /** An event's type as the table shows it ({@code breaker} reads 熔断器 in Chinese); one it does not know as is. */
+    static String typeWord(String type) {
+        return Texts.word("events.type", type);
     }
 }

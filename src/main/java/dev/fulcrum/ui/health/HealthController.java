@@ -1,6 +1,8 @@
 package dev.fulcrum.ui.health;
 
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
+import dev.fulcrum.ui.StatusText;
 import dev.fulcrum.ui.UiSession;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -59,7 +61,7 @@ public final class HealthController {
         if (!showing.get()) {
             return;
         }
-        session.call("probe history", () -> session.client().probeHistory(), p -> {
+        session.call(Texts.t("health.read"), () -> session.client().probeHistory(), p -> {
             if (!p.equals(probes)) {
                 probes = p; // a new identity only when something changed: the grid is rebuilt only then
             }
@@ -73,8 +75,7 @@ public final class HealthController {
         }
         EngineState.PoolInfo pool = s.pools().get(session.pool());
         boolean panic = pool != null && pool.panic();
-        panicLabel.setText(panic ? "PANIC: too few healthy backends in " + session.pool()
-                + ", so traffic goes to every backend, healthy or not" : "pool " + session.pool() + ": not in panic mode");
+        panicLabel.setText(panic ? Texts.t("health.panic", session.pool()) : Texts.t("health.nopanic", session.pool()));
         panicLabel.getStyleClass().remove("panic");
         if (panic) {
             panicLabel.getStyleClass().add("panic");
@@ -92,7 +93,9 @@ public final class HealthController {
         }
         shown = sig.toString();
         healthGrid.getChildren().clear();
-        String[] heads = {"Backend", "Health", "State", "Ejected", "Probes (oldest → newest)", "Last probe"};
+        String[] heads = {Texts.t("health.column.backend"), Texts.t("health.column.health"),
+            Texts.t("health.column.state"), Texts.t("health.column.ejected"), Texts.t("health.column.probes"),
+            Texts.t("health.column.last")};
         for (int i = 0; i < heads.length; i++) {
             Label h = new Label(heads[i]);
             h.getStyleClass().add("grid-head");
@@ -103,18 +106,18 @@ public final class HealthController {
             if (!b.pool().equals(session.pool())) {
                 continue;
             }
-            Label health = new Label(b.health());
+            Label health = new Label(Texts.word("health", b.health()));
             health.getStyleClass().add("health-" + b.health());
             health.setId("health-" + b.id());
             // back from an ejection with nothing shown to work yet: "UP (unverified)", not coloured as UP
-            Label state = new Label(b.shownState());
+            Label state = new Label(StatusText.shownState(b));
             state.setId("healthState-" + b.id());
             state.getStyleClass().add("state-" + (b.unverified() ? "UP-unverified" : b.state()));
             if (b.unverified()) {
-                Tooltip.install(state, new Tooltip(EngineState.BackendInfo.UNVERIFIED_MEANS));
+                Tooltip.install(state, new Tooltip(StatusText.unverifiedMeans()));
             }
             Label ejected = new Label(b.timesEjected() + "×" + ("EJECTED".equals(b.state())
-                    ? String.format(", back in %.1f s", b.ejectedForMs() / 1000.0) : ""));
+                    ? Texts.t("health.backin", String.format("%.1f", b.ejectedForMs() / 1000.0)) : ""));
             List<Map<String, Object>> list = probes.getOrDefault(b.id(), List.of());
             HBox strip = new HBox(2);
             strip.setAlignment(Pos.CENTER_LEFT);
@@ -127,7 +130,7 @@ public final class HealthController {
                 Tooltip.install(cell, new Tooltip(describe(p)));
                 strip.getChildren().add(cell);
             }
-            Label last = new Label(list.isEmpty() ? "no probes (health checks off?)" : describe(list.get(list.size() - 1)));
+            Label last = new Label(list.isEmpty() ? Texts.t("health.noprobes") : describe(list.get(list.size() - 1)));
             healthGrid.addRow(row++, new Label(b.id()), health, state, ejected, strip, last);
         }
     }
@@ -138,6 +141,7 @@ public final class HealthController {
         boolean ok = Boolean.TRUE.equals(p.get("ok"));
         Object lat = p.get("latencyMs");
         String latency = lat instanceof Number n ? String.format("%.0f ms", n.doubleValue()) : "";
-        return when + " " + (ok ? "ok " + latency : "failed: " + p.get("error"));
+        return when + " " + (ok ? Texts.t("health.probe.ok", latency) : Texts.t("health.probe.failed",
+                String.valueOf(p.get("error"))));
     }
 }

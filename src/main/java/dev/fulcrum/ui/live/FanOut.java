@@ -3,6 +3,7 @@ package dev.fulcrum.ui.live;
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.ArmInfo;
 import dev.fulcrum.admin.EngineState.RouteInfo;
+import dev.fulcrum.i18n.Texts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,13 +75,13 @@ public final class FanOut {
         // once one route fans out, every route's pool has its group: a request of a plain route must land somewhere
         for (RouteInfo r : s.routes()) {
             boolean split = r.split() != null && !r.split().isEmpty();
-            String name = "route " + r.index() + shortMatch(r);
+            String name = Texts.t("live.fan.route", Integer.toString(r.index())) + shortMatch(r);
             if (split) {
                 for (ArmInfo a : r.split()) {
                     routesOf.computeIfAbsent(a.pool(), p -> new ArrayList<>()).add(name);
                     onlyMirror.put(a.pool(), false);
-                    edges.add(new Edge(a.pool(), pct(a.share()) + " set · " + pct(a.measuredShare()) + " measured",
-                            String.format(Locale.ROOT, "%.1f req/s", a.rps()), false));
+                    edges.add(new Edge(a.pool(), Texts.t("live.fan.share", pct(a.share()), pct(a.measuredShare())),
+                            Texts.t("live.rate", String.format(Locale.ROOT, "%.1f", a.rps())), false));
                 }
             } else if (r.pool() != null) {
                 routesOf.computeIfAbsent(r.pool(), p -> new ArrayList<>()).add(name);
@@ -89,10 +90,11 @@ public final class FanOut {
             }
             if (r.mirror() != null) {
                 String pool = r.mirror().pool();
-                routesOf.computeIfAbsent(pool, p -> new ArrayList<>()).add("mirror of route " + r.index());
+                routesOf.computeIfAbsent(pool, p -> new ArrayList<>())
+                        .add(Texts.t("live.fan.mirrorof", Integer.toString(r.index())));
                 onlyMirror.putIfAbsent(pool, true);
-                edges.add(new Edge(pool, "mirror " + pct(r.mirror().percent() / 100),
-                        String.format(Locale.ROOT, "%,d copies", r.mirror().sent()), true));
+                edges.add(new Edge(pool, Texts.t("live.fan.mirror", pct(r.mirror().percent() / 100)),
+                        Texts.t("live.fan.copies", String.format(Locale.ROOT, "%,d", r.mirror().sent())), true));
             }
         }
         if (routesOf.isEmpty()) {
@@ -101,7 +103,7 @@ public final class FanOut {
         boolean selectedHasBackends = s.backends().stream().anyMatch(b -> b.pool().equals(selected));
         if (selected != null && !routesOf.containsKey(selected) && s.pools().containsKey(selected)
                 && selectedHasBackends) {
-            routesOf.put(selected, List.of("the other requests"));
+            routesOf.put(selected, List.of(Texts.t("live.fan.others")));
             onlyMirror.put(selected, false);
         }
         List<Group> groups = new ArrayList<>();
@@ -115,8 +117,19 @@ public final class FanOut {
 
     /** A route's match in a few characters for a group's label: {@code (X-Canary: 1)}, {@code (/api)}. */
     private static String shortMatch(RouteInfo r) {
+        if (matchesEverything(r)) {
+            return "";
+        }
         String m = dev.fulcrum.ui.RouteText.match(r);
-        return "every request".equals(m) ? "" : " (" + (m.length() > 28 ? m.substring(0, 27) + "\u2026" : m) + ")";
+        return " (" + (m.length() > 28 ? m.substring(0, 27) + "\u2026" : m) + ")";
+    }
+
+    /** Whether a route has no condition (RouteText calls its match "every request"): the fields RouteText reads. */
+    private static boolean matchesEverything(RouteInfo r) {
+        Map<String, Object> m = r.match() == null ? Map.of() : r.match();
+        return r.pathPrefix() == null && java.util.stream.Stream.of("pathPrefix", "method", "host", "headers",
+                "cookies", "query").allMatch(k -> m.get(k) == null
+                        || m.get(k) instanceof Map<?, ?> fields && fields.isEmpty());
     }
 
     static String pct(double share) {

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.live;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.Palette;
 import java.util.EnumMap;
 import java.util.List;
@@ -26,10 +27,19 @@ final class LiveCanvas extends Canvas {
             Flight.Kind.CLIENT_GONE, Color.web("#8a8f98"),
             Flight.Kind.REFUSED, Color.web("#b4232b"),
             Flight.Kind.UPGRADE, Color.web("#8e44ad")));
-    static final Map<Flight.Kind, String> MEANING = new EnumMap<>(Map.of(
-            Flight.Kind.OK, "2xx", Flight.Kind.REDIRECT, "3xx", Flight.Kind.CLIENT_ERROR, "4xx",
-            Flight.Kind.SERVER_ERROR, "5xx", Flight.Kind.CLIENT_GONE, "client left (499)",
-            Flight.Kind.REFUSED, "refused (503)", Flight.Kind.UPGRADE, "WebSocket"));
+
+    /** What a kind of dot means, for the legend: the status class, or what happened in words. */
+    static String meaning(Flight.Kind k) {
+        return switch (k) {
+            case OK -> "2xx";
+            case REDIRECT -> "3xx";
+            case CLIENT_ERROR -> "4xx";
+            case SERVER_ERROR -> "5xx";
+            case CLIENT_GONE -> Texts.t("live.legend.gone");
+            case REFUSED -> Texts.t("live.legend.refused");
+            case UPGRADE -> "WebSocket";
+        };
+    }
 
     private boolean dark;
     private double textScale = 1;
@@ -112,7 +122,10 @@ final class LiveCanvas extends Canvas {
             g.setFill(ink);
             g.setFont(Font.font(null, FontWeight.NORMAL, 11 * textScale));
             g.setTextAlign(TextAlignment.CENTER);
-            g.fillText(laneLabels[i].isEmpty() ? "clients" : laneLabels[i], c.x(), c.y() + 32 * textScale);
+            // a shared lane is named "clients" by the model; drawn in the window's language
+            String lane = laneLabels[i].isEmpty() || RateSource.CLIENT.equals(laneLabels[i]) ? Texts.t("live.clients")
+                    : laneLabels[i];
+            g.fillText(lane, c.x(), c.y() + 32 * textScale);
         }
 
         // the proxy

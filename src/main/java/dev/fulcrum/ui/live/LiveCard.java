@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.live;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.time.Ticker;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.Palette;
@@ -113,14 +114,15 @@ final class LiveCard extends VBox {
     /** A new sample of the backend; {@code readsWeights} is whether its pool's strategy reads weights. */
     void show(BackendInfo b, boolean readsWeights) {
         weight.show(b, readsWeights);
-        state.setText(b.shownState()); // "UP (unverified)" back from an ejection with nothing shown to work yet
+        // "UP (unverified)" back from an ejection with nothing shown to work yet
+        state.setText(dev.fulcrum.ui.StatusText.shownState(b));
         state.getStyleClass().setAll("live-chip", "state-" + (b.unverified() ? "UP-unverified" : b.state()));
         String br = b.breaker() == null ? "CLOSED" : b.breaker().state();
         breaker.setText(breakerText(b));
         breaker.getStyleClass().setAll("live-chip", "breaker-" + br);
         breaker.setVisible(!"CLOSED".equals(br));
-        figures.setText(scoreText(b) + String.format(Locale.ROOT, "%.0f req/s · p99 %s · %d in flight", b.rps(),
-                ms(b.latencyP99Ms()), b.activeRequests()));
+        figures.setText(scoreText(b) + Texts.t("live.card.figures", String.format(Locale.ROOT, "%.0f", b.rps()),
+                ms(b.latencyP99Ms()), Integer.toString(b.activeRequests())));
         queueMore.setText(b.activeRequests() > 0 ? "+" + b.activeRequests() : "");
         int shown = Math.min(Math.min(QUEUE_SHOWN, squaresThatFit()), b.activeRequests());
         if (queue.getChildren().size() != shown) {
@@ -197,8 +199,10 @@ final class LiveCard extends VBox {
         if (b.score() == null && b.scoreFallback() == null) {
             return "";
         }
-        String value = b.score() == null ? "excluded" : String.format(Locale.ROOT, "%.2f", b.score());
-        return "score " + value + (b.scoreFallback() == null ? "" : " (" + b.scoreFallback() + ")") + " · ";
+        String value = b.score() == null ? Texts.t("live.card.excluded")
+                : String.format(Locale.ROOT, "%.2f", b.score());
+        return Texts.t("live.card.score", value + (b.scoreFallback() == null ? "" : " (" + b.scoreFallback() + ")"))
+                + " · ";
     }
 
     /** The breaker chip: OPEN with the seconds until HALF_OPEN, HALF_OPEN, or nothing while CLOSED. */
@@ -207,8 +211,9 @@ final class LiveCard extends VBox {
             return "";
         }
         return switch (b.breaker().state()) {
-            case "OPEN" -> String.format(Locale.ROOT, "OPEN %.0f s", Math.ceil(b.breaker().msUntilHalfOpen() / 1000.0));
-            case "HALF_OPEN" -> "HALF_OPEN";
+            case "OPEN" -> Texts.t("live.card.open", Texts.word("breaker", "OPEN"),
+                    String.format(Locale.ROOT, "%.0f", Math.ceil(b.breaker().msUntilHalfOpen() / 1000.0)));
+            case "HALF_OPEN" -> Texts.word("breaker", "HALF_OPEN");
             default -> "";
         };
     }

@@ -3,6 +3,7 @@ package dev.fulcrum.ui.live;
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.admin.RequestSource;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.time.SystemClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.FramePacer;
@@ -95,7 +96,7 @@ public final class LiveController {
         canvas.heightProperty().addListener((o, a, b) -> relayout());
         for (Flight.Kind k : Flight.Kind.values()) {
             Circle dot = new Circle(5, LiveCanvas.COLOURS.get(k));
-            Label l = new Label(LiveCanvas.MEANING.get(k), dot);
+            Label l = new Label(LiveCanvas.meaning(k), dot);
             l.getStyleClass().add("live-legend");
             liveLegend.getChildren().add(l);
         }
@@ -110,7 +111,7 @@ public final class LiveController {
         session.timeMachine().viewingAtProperty().addListener((o, a, t) -> {
             boolean paused = t.longValue() >= 0;
             livePause.setSelected(paused);
-            livePause.setText(paused ? "Live" : "Pause");
+            livePause.setText(paused ? Texts.t("live.resume") : Texts.t("live.pause"));
             if (paused) {
                 model.pause();
             } else {
@@ -167,11 +168,11 @@ public final class LiveController {
         liveTraffic.setVisible(traffic.possible());
         liveTraffic.setManaged(traffic.possible());
         var running = traffic.runningProperty();
-        liveTraffic.textProperty().bind(running.map(r -> r ? "Stop traffic" : "Start traffic"));
+        liveTraffic.textProperty().bind(running.map(r -> r ? Texts.t("live.traffic.stop")
+                : Texts.t("live.traffic.start")));
         liveTraffic.disableProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(
                 () -> !running.get() && !traffic.ready(), running, session.stateProperty()));
-        liveTraffic.setTooltip(new javafx.scene.control.Tooltip("Real requests through the proxy, as the Traffic tab"
-                + " sends them (its rate, keys and duration); Stop there or here ends them"));
+        liveTraffic.setTooltip(new javafx.scene.control.Tooltip(Texts.t("live.traffic.tip")));
         liveTraffic.setOnAction(e -> {
             if (running.get()) {
                 traffic.stop();
@@ -245,19 +246,19 @@ public final class LiveController {
     }
 
     private void showFigures() {
-        liveFrames.setText(pacer.cap() > 0 ? framesLastSecond + " frames/s (the machine is busy: the proxy first)"
-                : framesLastSecond + " frames/s");
+        String frames = Integer.toString(framesLastSecond);
+        liveFrames.setText(pacer.cap() > 0 ? Texts.t("live.frames.busy", frames) : Texts.t("live.frames", frames));
         if (session.stale()) {
-            liveRate.setText("the engine is not answering: nothing new to draw");
+            liveRate.setText(Texts.t("live.stale"));
         } else if (model.paused()) {
-            liveRate.setText(String.format(Locale.ROOT, "paused: %,d requests since %s", model.seenWhilePaused(),
+            liveRate.setText(Texts.t("live.paused", String.format(Locale.ROOT, "%,d", model.seenWhilePaused()),
                     TimelineBar.clock(session.timeMachine().pausedSince())));
         } else {
-            liveRate.setText(String.format(Locale.ROOT, "%,.0f req/s", rateLastSecond));
+            liveRate.setText(Texts.t("live.rate", String.format(Locale.ROOT, "%,.0f", rateLastSecond)));
         }
-        liveScale.setText((model.scale() > 1 ? "1 dot = " + model.scale() + " requests" : "1 dot = 1 request")
-                + (noRequests ? " · drawn from each backend's reported rate: this engine shows no single request"
-                        + " (an HAProxy fleet, or proxy.recentRequests 0)" : ""));
+        String scale = model.scale() > 1 ? Texts.t("live.scale", Integer.toString(model.scale()))
+                : Texts.t("live.scale.one");
+        liveScale.setText(noRequests ? Texts.t("live.scale.rates", scale) : scale);
     }
 
     private String strategyText() {

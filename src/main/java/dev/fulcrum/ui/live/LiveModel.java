@@ -232,7 +232,7 @@ public final class LiveModel {
     /** What each client lane is labelled: the address that has it, or "clients" for a shared or empty one. */
     public String[] laneLabels() {
         String[] out = new String[StageLayout.CLIENT_LANES];
-        java.util.Arrays.fill(out, lanes.size() >= StageLayout.CLIENT_LANES ? "clients" : "");
+        java.util.Arrays.fill(out, lanes.size() >= StageLayout.CLIENT_LANES ? RateSource.CLIENT : "");
         lanes.forEach((client, lane) -> out[lane] = client);
         return out;
     }

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.load;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.Palette;
 import dev.fulcrum.ui.UiSession;
 import java.util.List;
@@ -50,7 +51,9 @@ public final class LoadController {
                 @Override
                 public String toString(Number n) {
                     long ago = Math.round(vm.nowProperty().get() - n.doubleValue());
-                    return ago == 0 ? "now" : "-" + (ago / 60 > 0 && ago % 60 == 0 ? ago / 60 + "m" : ago + "s");
+                    return ago == 0 ? Texts.t("load.axis.now") : ago / 60 > 0 && ago % 60 == 0
+                            ? Texts.t("load.axis.minutes", Long.toString(ago / 60))
+                            : Texts.t("load.axis.seconds", Long.toString(ago));
                 }
 
                 @Override
@@ -95,7 +98,7 @@ public final class LoadController {
             series.addListener((javafx.collections.ListChangeListener<XYChart.Series<Number, Number>>) c -> colour());
         }
         vm.pausedProperty().bind(pauseButton.selectedProperty());
-        pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? "Resume" : "Pause"));
+        pauseButton.textProperty().bind(pauseButton.selectedProperty().map(p -> p ? Texts.t("load.resume") : Texts.t("load.pause")));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.fulcrum.ui.load;
 
 import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import java.util.HashMap;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ public final class LoadViewModel {
 
     public LoadViewModel(UiSession session) {
         this.session = session;
-        inFlightSeries.setName("in flight");
+        inFlightSeries.setName(Texts.t("load.series.inflight"));
         session.stateProperty().addListener((o, a, s) -> sample(s, session.ticker().wallMillis()));
         session.poolProperty().addListener((o, a, p) -> clear());
         paused.addListener((o, a, p) -> flush());
