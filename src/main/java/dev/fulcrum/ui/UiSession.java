@@ -257,8 +257,23 @@ public final class UiSession implements AutoCloseable {
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
+    /** The engine in words of the window's language: "embedded engine, proxy URL", "remote engine at URL", ... */
     public String description() {
-        return description;
+        return inLanguage(description);
+    }
+
+    /**
+     * {@code english}, a client's own description ({@link EngineClient#describe}, English as the API and logs are),
+     * said in the window's language; one of another form is shown as it is.
+     */
+    static String inLanguage(String english) {
+        for (String[] form : new String[][] {{"embedded engine, proxy ", "main.engine.embedded"},
+                {"remote engine at ", "main.engine.remote"}, {"HAProxy fleet: ", "main.engine.fleet"}}) {
+            if (english.startsWith(form[0])) {
+                return Texts.t(form[1], english.substring(form[0].length()));
+            }
+        }
+        return english;
     }
 
     public UndoHistory undo() {
