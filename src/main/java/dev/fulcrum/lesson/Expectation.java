@@ -70,8 +70,8 @@ sealed interface Expectation {
             }
             long n = by.getOrDefault(backend, 0L);
             double share = (double) n / total;
-            return Check.of(bound.holds(share), bound.line(words("lesson.check.share", backend), share) + " "
-                    + outOf(n, total, requestClass));
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.share", backend), share),
+                    outOf(n, total, requestClass)));
         }
     }
 
@@ -96,8 +96,8 @@ sealed interface Expectation {
                 }
             }
             double share = (double) n / total;
-            return Check.of(bound.holds(share), bound.line(words("lesson.check.pool_share", pool), share) + " "
-                    + outOf(n, total, requestClass));
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.pool_share", pool), share),
+                    outOf(n, total, requestClass)));
         }
     }
 
@@ -120,8 +120,8 @@ sealed interface Expectation {
                 }
             }
             double share = (double) most / total;
-            return Check.of(bound.holds(share), bound.line(words("lesson.check.max_share", top), share) + " "
-                    + outOf(most, total, null));
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.max_share", top), share),
+                    outOf(most, total, null)));
         }
     }
 
@@ -204,9 +204,9 @@ sealed interface Expectation {
                 }
                 double other = at(theirs) / 1000.0;
                 double ratio = other > 0 ? ms / other : Double.POSITIVE_INFINITY;
-                return Check.of(bound.holds(ratio), bound.line(words("lesson.check.latency.versus", what,
-                        Bound.number(Math.round(ms)), percentile, versus, Bound.number(Math.round(other))), ratio)
-                        + " " + words("lesson.check.latency.versus.count", micros.length, theirs.length));
+                return Check.of(bound.holds(ratio), counted(bound.line(words("lesson.check.latency.versus", what,
+                        Bound.number(Math.round(ms)), percentile, versus, Bound.number(Math.round(other))), ratio),
+                        words("lesson.check.latency.versus.count", micros.length, theirs.length)));
             }
             return Check.of(bound.holds(ms), words("lesson.check.latency", what, Bound.number(Math.round(ms)),
                     bound.text(bound.holds(ms)), micros.length));
@@ -259,8 +259,8 @@ sealed interface Expectation {
             long sent = method.equals("POST") ? t.posts() : t.gets();
             long received = f.receivedSinceTrafficStart(method);
             long again = Math.max(0, received - sent);
-            return Check.of(bound.holds(again), bound.line(words("lesson.check.resent", method), again) + " "
-                    + words("lesson.check.resent.counts", sent, received));
+            return Check.of(bound.holds(again), counted(bound.line(words("lesson.check.resent", method), again),
+                    words("lesson.check.resent.counts", sent, received)));
         }
     }
 
@@ -367,8 +367,8 @@ sealed interface Expectation {
                 return Check.of(false, words("lesson.check.mirrored.none_sent", pool, copies));
             }
             double per = (double) copies / sent;
-            return Check.of(bound.holds(per), bound.line(words("lesson.check.mirrored", pool), per) + " "
-                    + words("lesson.check.mirrored.counts", copies, sent));
+            return Check.of(bound.holds(per), counted(bound.line(words("lesson.check.mirrored", pool), per),
+                    words("lesson.check.mirrored.counts", copies, sent)));
         }
     }
 
@@ -391,8 +391,8 @@ sealed interface Expectation {
             }
             // the engine's errors are the copies answered 5xx or not at all (failed counts the latter again)
             double share = (double) c.errors() / c.sent();
-            return Check.of(bound.holds(share), bound.line(words("lesson.check.mirror_errors", pool), share) + " "
-                    + words("lesson.check.mirror_errors.counts", c.errors(), c.sent()));
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.mirror_errors", pool), share),
+                    words("lesson.check.mirror_errors.counts", c.errors(), c.sent())));
         }
     }
 
@@ -436,8 +436,8 @@ sealed interface Expectation {
                 return Check.of(false, words("lesson.check.weight.no_backend", backend));
             }
             double w = b.effectiveWeight();
-            return Check.of(bound.holds(w), bound.line(words("lesson.check.weight", backend), w) + " "
-                    + words("lesson.check.weight.set", b.weight()));
+            return Check.of(bound.holds(w), counted(bound.line(words("lesson.check.weight", backend), w),
+                    words("lesson.check.weight.set", b.weight())));
         }
     }
 
@@ -720,6 +720,11 @@ sealed interface Expectation {
     static String whose(String requestClass) {
         return requestClass == null ? words("lesson.check.answers") : words("lesson.check.answers.class",
                 requestClass);
+    }
+
+    /** A check line and the counts it rests on in brackets after it: {@code ... in [0.09, 0.13] (112 of 1000 answers)}. */
+    private static String counted(String line, String counts) {
+        return words("lesson.check.counted", line, counts);
     }
 
     /** {@code (112 of 1000 answers)}, or {@code (12 of 100 vip answers)} for one class. */
