@@ -44,7 +44,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "weight of " + backend + " to " + weight;
+            return Check.words("lesson.do.weight", backend, weight);
         }
     }
 
@@ -56,7 +56,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "drain " + backend;
+            return Check.words("lesson.do.drain", backend);
         }
     }
 
@@ -68,7 +68,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "enable " + backend;
+            return Check.words("lesson.do.enable", backend);
         }
     }
 
@@ -80,7 +80,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "remove " + backend;
+            return Check.words("lesson.do.remove", backend);
         }
     }
 
@@ -93,7 +93,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "add demo backend " + backend + " (weight " + weight + ")";
+            return Check.words("lesson.do.add", backend, weight);
         }
     }
 
@@ -108,13 +108,13 @@ sealed interface Action {
         public String describe() {
             StringBuilder b = new StringBuilder(backend + ":");
             if (latencyMs != null) {
-                b.append(" latency ").append(Bound.number(latencyMs)).append(" ms");
+                b.append(' ').append(Check.words("lesson.do.demo.latency", Bound.number(latencyMs)));
             }
             if (errorRate != null) {
-                b.append(" errors ").append(Bound.number(errorRate * 100)).append('%');
+                b.append(' ').append(Check.words("lesson.do.demo.errors", Bound.number(errorRate * 100)));
             }
             if (down != null) {
-                b.append(down ? " down" : " up");
+                b.append(' ').append(Check.words(down ? "lesson.do.demo.down" : "lesson.do.demo.up"));
             }
             return b.toString();
         }
@@ -129,7 +129,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            StringBuilder b = new StringBuilder("strategy " + strategy.get("type"));
+            StringBuilder b = new StringBuilder(Check.words("lesson.do.strategy", strategy.get("type")));
             strategy.forEach((k, v) -> {
                 if (!k.equals("type")) {
                     b.append(' ').append(k).append(' ').append(v);
@@ -160,7 +160,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "stop the traffic";
+            return Check.words("lesson.do.stop_traffic");
         }
     }
 
@@ -174,8 +174,9 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "what if: " + (remove != null ? "remove " + String.join(", ", remove)
-                    : add != null ? "add " + add : "weights " + weights);
+            return remove != null ? Check.words("lesson.do.preview.remove", String.join(", ", remove))
+                    : add != null ? Check.words("lesson.do.preview.add", add)
+                    : Check.words("lesson.do.preview.weights", weights);
         }
     }
 
@@ -189,18 +190,18 @@ sealed interface Action {
         /** Each value the patch sets, by its config path: {@code config circuitBreaker.openMs 1500}. */
         @Override
         public String describe() {
-            StringBuilder b = new StringBuilder("config");
-            describe(patch, "", b);
-            return b.toString();
+            List<String> values = new java.util.ArrayList<>();
+            describe(patch, "", values);
+            return Check.words("lesson.do.config", String.join(", ", values));
         }
 
-        private static void describe(com.fasterxml.jackson.databind.JsonNode n, String path, StringBuilder b) {
+        private static void describe(com.fasterxml.jackson.databind.JsonNode n, String path, List<String> values) {
             if (n.isObject() && !n.isEmpty()) {
                 n.fields().forEachRemaining(f -> describe(f.getValue(), path.isEmpty() ? f.getKey()
-                        : path + "." + f.getKey(), b));
+                        : path + "." + f.getKey(), values));
             } else {
-                b.append(b.length() > "config".length() ? ", " : " ").append(path).append(' ')
-                        .append(n.isNull() ? "removed" : n.isTextual() ? n.asText() : n.toString());
+                values.add(path + " " + (n.isNull() ? Check.words("lesson.do.config.removed")
+                        : n.isTextual() ? n.asText() : n.toString()));
             }
         }
     }
@@ -226,8 +227,8 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "split of route " + route + " to " + weights.stream().map(String::valueOf)
-                    .collect(java.util.stream.Collectors.joining("/"));
+            return Check.words("lesson.do.split", route, weights.stream().map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining("/")));
         }
     }
 
@@ -240,7 +241,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "promote route " + route + " (every user to its last arm)";
+            return Check.words("lesson.do.promote", route);
         }
     }
 
@@ -253,7 +254,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "roll back route " + route + " (every user to its first arm)";
+            return Check.words("lesson.do.rollback", route);
         }
     }
 
@@ -277,7 +278,7 @@ sealed interface Action {
 
         @Override
         public String describe() {
-            return "wait " + Bound.number(ms / 1000.0) + " s";
+            return Check.words("lesson.do.wait", Bound.number(ms / 1000.0));
         }
     }
 }

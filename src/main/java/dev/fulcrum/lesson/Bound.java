@@ -44,20 +44,29 @@ public record Bound(double low, boolean lowInclusive, double high, boolean highI
         return lowOk && highOk;
     }
 
-    /** {@code in [0.09, 0.13]}, {@code above 250}, {@code below 100}, {@code at least 5}, {@code at most 0}. */
+    /**
+     * {@code in [0.09, 0.13]}, {@code above 250}, {@code below 100}, {@code at least 5}, {@code at most 0}, in the
+     * window's language.
+     */
     public String text() {
-        if (Double.isInfinite(high)) {
-            return (lowInclusive ? "at least " : "above ") + number(low);
-        }
-        if (Double.isInfinite(low)) {
-            return (highInclusive ? "at most " : "below ") + number(high);
-        }
-        return "in [" + number(low) + ", " + number(high) + "]";
+        return text(true);
     }
 
-    /** {@code <what> <value> <bound>}, with {@code not} before the bound when the value misses it. */
+    /** As {@link #text()}, or the bound missed ({@code not in [0.09, 0.13]}) when {@code met} is false. */
+    String text(boolean met) {
+        String not = met ? "" : ".not";
+        if (Double.isInfinite(high)) {
+            return Check.words("lesson.check.bound." + (lowInclusive ? "at_least" : "above") + not, number(low));
+        }
+        if (Double.isInfinite(low)) {
+            return Check.words("lesson.check.bound." + (highInclusive ? "at_most" : "below") + not, number(high));
+        }
+        return Check.words("lesson.check.bound.between" + not, number(low), number(high));
+    }
+
+    /** {@code <what> <value> <bound>}, the bound said as missed ({@code not ...}) when the value misses it. */
     String line(String what, double value) {
-        return what + " " + number(value) + " " + (holds(value) ? "" : "not ") + text();
+        return Check.words("lesson.check.figure", what, number(value), text(holds(value)));
     }
 
     /** A figure as a check line prints it: whole numbers bare, others to three significant digits (0.112, 312, 1.08). */

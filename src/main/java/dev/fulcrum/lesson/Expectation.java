@@ -12,6 +12,7 @@ import dev.fulcrum.engine.sim.SimBackend;
 import dev.fulcrum.engine.sim.SimTrace;
 import dev.fulcrum.engine.sim.StrategyFigures;
 import dev.fulcrum.engine.sim.StrategyResult;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.replay.ComparisonResult;
 import dev.fulcrum.replay.StrategyList;
 import java.util.ArrayList;
@@ -64,13 +65,13 @@ sealed interface Expectation {
             Map<String, Long> by = byBackend(f, requestClass);
             long total = total(by);
             if (total == 0) {
-                return Check.of(false, "share of " + backend + ": no " + answersOf(requestClass)
-                        + " in this step");
+                return Check.of(false, words("lesson.check.none", words("lesson.check.share", backend),
+                        answersOf(requestClass)));
             }
             long n = by.getOrDefault(backend, 0L);
             double share = (double) n / total;
-            return Check.of(bound.holds(share), bound.line("share of " + backend, share) + " (" + n + " of " + total
-                    + (requestClass == null ? " answers)" : " " + requestClass + " answers)"));
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.share", backend), share),
+                    outOf(n, total, requestClass)));
         }
     }
 
@@ -84,7 +85,8 @@ sealed interface Expectation {
             Map<String, Long> by = byBackend(f, requestClass);
             long total = total(by);
             if (total == 0) {
-                return Check.of(false, "share of pool " + pool + ": no " + answersOf(requestClass) + " in this step");
+                return Check.of(false, words("lesson.check.none", words("lesson.check.pool_share", pool),
+                        answersOf(requestClass)));
             }
             java.util.Set<String> members = members(f.state(), pool);
             long n = 0;
@@ -94,8 +96,8 @@ sealed interface Expectation {
                 }
             }
             double share = (double) n / total;
-            return Check.of(bound.holds(share), bound.line("share of pool " + pool, share) + " (" + n + " of "
-                    + total + (requestClass == null ? " answers)" : " " + requestClass + " answers)"));
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.pool_share", pool), share),
+                    outOf(n, total, requestClass)));
         }
     }
 
@@ -106,7 +108,8 @@ sealed interface Expectation {
             Map<String, Long> by = byBackend(f, null);
             long total = total(by);
             if (total == 0) {
-                return Check.of(false, "largest share: no answers to the lesson's traffic in this step");
+                return Check.of(false, words("lesson.check.none", words("lesson.check.max_share.what"),
+                        answersOf(null)));
             }
             String top = null;
             long most = -1;
@@ -117,8 +120,8 @@ sealed interface Expectation {
                 }
             }
             double share = (double) most / total;
-            return Check.of(bound.holds(share), bound.line("largest share (" + top + ")", share) + " (" + most + " of "
-                    + total + " answers)");
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.max_share", top), share),
+                    outOf(most, total, null)));
         }
     }
 
@@ -128,7 +131,7 @@ sealed interface Expectation {
         public Check check(Figures f) {
             long n = byBackend(f, null).entrySet().stream().filter(e -> !e.getKey().equals("-") && e.getValue() > 0)
                     .count();
-            return Check.of(bound.holds(n), bound.line("backends answering", n));
+            return Check.of(bound.holds(n), bound.line(words("lesson.check.backends_used"), n));
         }
     }
 
@@ -141,7 +144,7 @@ sealed interface Expectation {
         @Override
         public Check check(Figures f) {
             long n = total(byBackend(f, requestClass));
-            return Check.of(bound.holds(n), bound.line(answersOf(requestClass) + " in this step", n));
+            return Check.of(bound.holds(n), bound.line(words("lesson.check.answered", answersOf(requestClass)), n));
         }
     }
 
@@ -164,8 +167,7 @@ sealed interface Expectation {
                 n = f.runAnswers().stream().filter(a -> a.status() == status
                         && requestClass.equals(a.requestClass())).count();
             }
-            String whose = requestClass == null ? "answers" : requestClass + " answers";
-            return Check.of(bound.holds(n), bound.line(whose + " with status " + status + " in this traffic run:", n));
+            return Check.of(bound.holds(n), bound.line(words("lesson.check.status", whose(requestClass), status), n));
         }
     }
 
@@ -188,26 +190,26 @@ sealed interface Expectation {
 
         @Override
         public Check check(Figures f) {
-            String what = requestClass == null ? percentile : percentile + " of " + requestClass;
+            String what = requestClass == null ? percentile : words("lesson.check.latency.of", percentile,
+                    requestClass);
             long[] micros = micros(f, requestClass);
             if (micros.length == 0) {
-                return Check.of(false, what + ": no " + answersOf(requestClass) + " in this step");
+                return Check.of(false, words("lesson.check.none", what, answersOf(requestClass)));
             }
             double ms = at(micros) / 1000.0;
             if (versus != null) {
                 long[] theirs = micros(f, versus);
                 if (theirs.length == 0) {
-                    return Check.of(false, what + ": no " + answersOf(versus) + " in this step to compare with");
+                    return Check.of(false, words("lesson.check.latency.none_versus", what, answersOf(versus)));
                 }
                 double other = at(theirs) / 1000.0;
                 double ratio = other > 0 ? ms / other : Double.POSITIVE_INFINITY;
-                return Check.of(bound.holds(ratio), bound.line(what + " " + Bound.number(Math.round(ms)) + " ms over "
-                        + percentile + " of " + versus + " " + Bound.number(Math.round(other)) + " ms:", ratio) + " ("
-                        + micros.length + " and " + theirs.length + " answers)");
+                return Check.of(bound.holds(ratio), counted(bound.line(words("lesson.check.latency.versus", what,
+                        Bound.number(Math.round(ms)), percentile, versus, Bound.number(Math.round(other))), ratio),
+                        words("lesson.check.latency.versus.count", micros.length, theirs.length)));
             }
-            String line = what + " " + Bound.number(Math.round(ms)) + " ms " + (bound.holds(ms) ? "" : "not ")
-                    + bound.text() + " ms (" + micros.length + " answers)";
-            return Check.of(bound.holds(ms), line);
+            return Check.of(bound.holds(ms), words("lesson.check.latency", what, Bound.number(Math.round(ms)),
+                    bound.text(bound.holds(ms)), micros.length));
         }
 
         /** This step's answered latencies of one class (all: null), sorted. */
@@ -235,11 +237,11 @@ sealed interface Expectation {
         public Check check(Figures f) {
             TrafficSnapshot t = f.traffic();
             if (t == null) {
-                return Check.of(false, "traffic run: none started");
+                return Check.of(false, words("lesson.check.traffic.none"));
             }
             boolean done = t.state() == TrafficSnapshot.State.DONE;
-            return Check.of(done, done ? "traffic run done (" + t.completed() + " answers)"
-                    : "traffic run " + t.state() + ", not done");
+            return Check.of(done, done ? words("lesson.check.traffic.done", t.completed())
+                    : words("lesson.check.traffic.not_done", t.state()));
         }
     }
 
@@ -252,13 +254,13 @@ sealed interface Expectation {
         public Check check(Figures f) {
             TrafficSnapshot t = f.traffic();
             if (t == null) {
-                return Check.of(false, method + " sent again: no traffic started");
+                return Check.of(false, words("lesson.check.resent.none", method));
             }
             long sent = method.equals("POST") ? t.posts() : t.gets();
             long received = f.receivedSinceTrafficStart(method);
             long again = Math.max(0, received - sent);
-            return Check.of(bound.holds(again), bound.line(method + " sent again", again) + " (" + sent + " sent, "
-                    + received + " received by the backends)");
+            return Check.of(bound.holds(again), counted(bound.line(words("lesson.check.resent", method), again),
+                    words("lesson.check.resent.counts", sent, received)));
         }
     }
 
@@ -268,16 +270,15 @@ sealed interface Expectation {
         public Check check(Figures f) {
             TrafficSnapshot t = f.traffic();
             if (t == null) {
-                return Check.of(false, "no " + method + " sent twice: no traffic started");
+                return Check.of(false, words("lesson.check.sent_once.no_traffic", method));
             }
             long sent = method.equals("POST") ? t.posts() : t.gets();
             long received = f.receivedSinceTrafficStart(method);
-            String counts = sent + " sent, " + received + " received by the backends";
             if (sent == 0) {
-                return Check.of(false, "no " + method + " sent twice: the traffic sent none (" + counts + ")");
+                return Check.of(false, words("lesson.check.sent_once.none_sent", method, sent, received));
             }
-            return received <= sent ? Check.of(true, "no " + method + " sent twice (" + counts + ")")
-                    : Check.of(false, (received - sent) + " " + method + " requests sent twice (" + counts + ")");
+            return received <= sent ? Check.of(true, words("lesson.check.sent_once", method, sent, received))
+                    : Check.of(false, words("lesson.check.sent_twice", received - sent, method, sent, received));
         }
     }
 
@@ -289,15 +290,17 @@ sealed interface Expectation {
         public Check check(Figures f) {
             EngineState.BackendInfo b = f.state().backend(backend);
             if (b == null || b.breaker() == null) {
-                return Check.of(false, "breaker of " + backend + ": no such backend");
+                return Check.of(false, words("lesson.check.breaker.no_backend", backend));
             }
             String now = b.breaker().state();
             if (now.equals(breakerState)) {
-                return Check.of(true, "breaker of " + backend + " " + now);
+                return Check.of(true, words("lesson.check.breaker.is", backend, breaker(now)));
             }
             boolean reached = f.breakerEvents(backend).stream().anyMatch(e -> breakerState.equals(e.to()));
-            return reached ? Check.of(true, "breaker of " + backend + " went " + breakerState + " (now " + now + ")")
-                    : Check.of(false, "breaker of " + backend + " " + now + ", expected " + breakerState);
+            return reached ? Check.of(true, words("lesson.check.breaker.went_now", backend, breaker(breakerState),
+                    breaker(now)))
+                    : Check.of(false, words("lesson.check.breaker.expected", backend, breaker(now),
+                    breaker(breakerState)));
         }
     }
 
@@ -315,10 +318,10 @@ sealed interface Expectation {
                     matched++;
                 }
             }
-            String want = String.join(" → ", states);
-            String got = seen.isEmpty() ? "no transition" : String.join(" → ", seen);
-            return matched == states.size() ? Check.of(true, "breaker of " + backend + " went " + want)
-                    : Check.of(false, "breaker of " + backend + ": " + got + ", expected " + want);
+            String want = breakers(states);
+            String got = seen.isEmpty() ? words("lesson.check.breaker.no_transition") : breakers(seen);
+            return matched == states.size() ? Check.of(true, words("lesson.check.breaker.went", backend, want))
+                    : Check.of(false, words("lesson.check.breaker.went_expected", backend, got, want));
         }
     }
 
@@ -334,13 +337,14 @@ sealed interface Expectation {
         public Check check(Figures f) {
             List<EngineEvent> seen = f.events(type);
             if (seen.isEmpty()) {
-                return Check.of(!happened, "no " + type + " event in this step");
+                return Check.of(!happened, words("lesson.check.event.none", type));
             }
             EngineEvent e = seen.get(seen.size() - 1);
-            String what = type + " event" + (seen.size() > 1 ? " (" + seen.size() + ")" : "")
-                    + (e.route() == null ? "" : " on route " + e.route()) + ": "
-                    + (e.from() == null ? "" : e.from() + " → ") + e.to();
-            return Check.of(happened, happened ? what : what + ", expected none");
+            String event = seen.size() > 1 ? words("lesson.check.event.times", type, seen.size())
+                    : words("lesson.check.event", type);
+            String what = words(e.route() == null ? "lesson.check.event.what" : "lesson.check.event.on_route", event,
+                    (e.from() == null ? "" : e.from() + " → ") + e.to(), e.route());
+            return Check.of(happened, happened ? what : words("lesson.check.event.unexpected", what));
         }
     }
 
@@ -360,12 +364,11 @@ sealed interface Expectation {
             long copies = f.mirroredSinceStepStart(pool);
             long sent = f.sentSinceStepStart();
             if (sent == 0) {
-                return Check.of(false, "copies mirrored to " + pool + ": the lesson's traffic sent nothing in this step ("
-                        + copies + " copies received)");
+                return Check.of(false, words("lesson.check.mirrored.none_sent", pool, copies));
             }
             double per = (double) copies / sent;
-            return Check.of(bound.holds(per), bound.line("copies mirrored to " + pool + " per request", per) + " ("
-                    + copies + " copies received, " + sent + " requests sent)");
+            return Check.of(bound.holds(per), counted(bound.line(words("lesson.check.mirrored", pool), per),
+                    words("lesson.check.mirrored.counts", copies, sent)));
         }
     }
 
@@ -384,13 +387,12 @@ sealed interface Expectation {
         public Check check(Figures f) {
             EngineState.MirrorCounts c = f.mirrorCountsSinceStepStart(pool);
             if (c.sent() == 0) {
-                return Check.of(false, "errors of the copies mirrored to " + pool + ": the engine sent none in this"
-                        + " step");
+                return Check.of(false, words("lesson.check.mirror_errors.none", pool));
             }
             // the engine's errors are the copies answered 5xx or not at all (failed counts the latter again)
             double share = (double) c.errors() / c.sent();
-            return Check.of(bound.holds(share), bound.line("errors of the copies mirrored to " + pool, share) + " ("
-                    + c.errors() + " of " + c.sent() + " copies answered 5xx or not at all)");
+            return Check.of(bound.holds(share), counted(bound.line(words("lesson.check.mirror_errors", pool), share),
+                    words("lesson.check.mirror_errors.counts", c.errors(), c.sent())));
         }
     }
 
@@ -407,8 +409,8 @@ sealed interface Expectation {
         @Override
         public Check check(Figures f) {
             long n = f.shedSinceStepStart(route);
-            return Check.of(bound.holds(n), bound.line("requests shed" + (route == null ? "" : " by route " + route)
-                    + " in this step", n));
+            return Check.of(bound.holds(n), bound.line(route == null ? words("lesson.check.shed")
+                    : words("lesson.check.shed.route", route), n));
         }
     }
 
@@ -418,8 +420,10 @@ sealed interface Expectation {
         public Check check(Figures f) {
             EngineState.BackendInfo b = f.state().backend(backend);
             String now = b == null ? "gone" : b.state();
-            return backendState.equals(now) ? Check.of(true, "state of " + backend + " " + now)
-                    : Check.of(false, "state of " + backend + " " + now + ", expected " + backendState);
+            String said = b == null ? words("lesson.check.state.gone") : Texts.word("state", now);
+            return backendState.equals(now) ? Check.of(true, words("lesson.check.state", backend, said))
+                    : Check.of(false, words("lesson.check.state.expected", backend, said,
+                    Texts.word("state", backendState)));
         }
     }
 
@@ -429,11 +433,11 @@ sealed interface Expectation {
         public Check check(Figures f) {
             EngineState.BackendInfo b = f.state().backend(backend);
             if (b == null) {
-                return Check.of(false, "effective weight of " + backend + ": no such backend");
+                return Check.of(false, words("lesson.check.weight.no_backend", backend));
             }
             double w = b.effectiveWeight();
-            return Check.of(bound.holds(w), bound.line("effective weight of " + backend, w) + " (weight "
-                    + b.weight() + ")");
+            return Check.of(bound.holds(w), counted(bound.line(words("lesson.check.weight", backend), w),
+                    words("lesson.check.weight.set", b.weight())));
         }
     }
 
@@ -443,9 +447,10 @@ sealed interface Expectation {
         public Check check(Figures f) {
             EngineClient.Preview p = f.lastPreview();
             if (p == null) {
-                return Check.of(false, "preview: none asked for in this step");
+                return Check.of(false, words("lesson.check.preview.none"));
             }
-            return Check.of(bound.holds(p.movedFraction()), bound.line("preview: keys moved", p.movedFraction()));
+            return Check.of(bound.holds(p.movedFraction()), bound.line(words("lesson.check.preview"),
+                    p.movedFraction()));
         }
     }
 
@@ -462,8 +467,8 @@ sealed interface Expectation {
         public Check check(Figures f) {
             List<String> got = f.picks(backends.size(), path, headers);
             String seen = String.join(" ", got);
-            return got.equals(backends) ? Check.of(true, "sequence " + seen)
-                    : Check.of(false, "sequence " + seen + ", expected " + String.join(" ", backends));
+            return got.equals(backends) ? Check.of(true, words("lesson.check.sequence", seen))
+                    : Check.of(false, words("lesson.check.sequence.expected", seen, String.join(" ", backends)));
         }
     }
 
@@ -504,20 +509,22 @@ sealed interface Expectation {
                 }
                 if (pools.size() > 1) {
                     changed++;
-                    example = example == null ? "k" + k + " went to " + String.join(" and ", pools) : example;
+                    example = example == null ? words("lesson.check.sticky.example", "k" + k,
+                            String.join(" " + words("lesson.check.and") + " ", pools)) : example;
                 } else if (pools.size() == 1) {
                     users.merge(pools.iterator().next(), 1, Integer::sum);
                 }
             }
-            StringBuilder line = new StringBuilder(keys + " users by " + keyIn + ", " + requests + " requests each: ");
-            users.forEach((pool, n) -> line.append(n).append(" in ").append(pool).append(", "));
-            line.append(changed == 0 ? "none changed arm" : changed + " changed arm (" + example + ")");
+            StringBuilder line = new StringBuilder(words("lesson.check.sticky", keys, keyIn, requests) + " ");
+            users.forEach((pool, n) -> line.append(words("lesson.check.sticky.in", n, pool)).append(", "));
+            line.append(changed == 0 ? words("lesson.check.sticky.none_changed")
+                    : words("lesson.check.sticky.changed", changed, example));
             if (unanswered > 0) {
-                line.append(", ").append(unanswered).append(" requests answered by no backend");
+                line.append(", ").append(words("lesson.check.sticky.unanswered", unanswered));
             }
             boolean shown = users.size() > 1;
             if (changed == 0 && !shown) {
-                line.append(": every user landed in one arm, so stickiness was not shown");
+                line.append(": ").append(words("lesson.check.sticky.not_shown"));
             }
             return Check.of(changed == 0 && unanswered == 0 && shown, line.toString());
         }
@@ -542,8 +549,7 @@ sealed interface Expectation {
                     who = got.get(i);
                 }
             }
-            return Check.of(bound.holds(best), bound.line(requests + " requests one after the other: longest run of"
-                    + " one backend (" + who + ")", best));
+            return Check.of(bound.holds(best), bound.line(words("lesson.check.longest_run", requests, who), best));
         }
     }
 
@@ -569,15 +575,15 @@ sealed interface Expectation {
                 }
             }
             if (backends.isEmpty()) {
-                return Check.of(false, "simulated " + strategy + ": the pool has no backends");
+                return Check.of(false, words("lesson.check.simulated.empty", strategy));
             }
             boolean naive = strategy.equals(NAIVE);
             SideBySide.Settings s = new SideBySide.Settings(backends,
                     naive ? List.of() : List.of(StrategySpec.of(strategy)), naive, null, null, 1);
             StrategyResult r = SideBySide.run(s, SimTrace.generate(requests, 100, new KeyDistribution.Uniform(100), 0, 1))
                     .results().get(0);
-            return Check.of(bound.holds(r.longestRun()), bound.line("simulated " + strategy + ", " + requests
-                    + " requests: longest run of one backend (" + r.longestRunBackend() + ")", r.longestRun()));
+            return Check.of(bound.holds(r.longestRun()), bound.line(words("lesson.check.simulated", strategy, requests,
+                    r.longestRunBackend()), r.longestRun()));
         }
     }
 
@@ -606,10 +612,11 @@ sealed interface Expectation {
             StrategyFigures mine = r.strategies().get(0);
             StrategyFigures theirs = r.strategies().get(1);
             double ratio = theirs.p99Ms() > 0 ? mine.p99Ms() / theirs.p99Ms() : Double.POSITIVE_INFINITY;
-            return Check.of(bound.holds(ratio), bound.line(String.format(java.util.Locale.ROOT,
-                    "%s, %,d requests: p99 of %s %.1f ms, of %s %.1f ms, ratio", java.nio.file.Path.of(recording)
-                    .getFileName(), r.requests(), mine.spec().type(), mine.p99Ms(), theirs.name(), theirs.p99Ms()),
-                    ratio));
+            java.util.Locale root = java.util.Locale.ROOT;
+            return Check.of(bound.holds(ratio), bound.line(words("lesson.check.recorded",
+                    java.nio.file.Path.of(recording).getFileName(), String.format(root, "%,d", r.requests()),
+                    mine.spec().type(), String.format(root, "%.1f", mine.p99Ms()), theirs.name(),
+                    String.format(root, "%.1f", theirs.p99Ms())), ratio));
         }
     }
 
@@ -647,14 +654,15 @@ sealed interface Expectation {
             }
             int n = Math.max(1, before.size());
             double fraction = (double) moved / n;
-            String line = bound.line("keys moved", fraction);
+            String line = bound.line(words("lesson.check.moved"), fraction);
             boolean ok = bound.holds(fraction);
             if (onlyTo != null || onlyFrom != null) {
-                String who = onlyTo != null ? "to " + onlyTo : "from " + onlyFrom;
+                String who = onlyTo != null ? words("lesson.check.moved.to", onlyTo)
+                        : words("lesson.check.moved.from", onlyFrom);
                 double strayFraction = (double) stray / n;
                 ok &= strays.holds(strayFraction);
-                line += stray == 0 ? ", all " + who : ", " + stray + " of them not " + who + " ("
-                        + Bound.number(strayFraction) + " of the keys, " + strays.text() + ")";
+                line += stray == 0 ? words("lesson.check.moved.all", who) : words("lesson.check.moved.strays", stray,
+                        who, Bound.number(strayFraction), strays.text());
             }
             return Check.of(ok, line);
         }
@@ -674,7 +682,7 @@ sealed interface Expectation {
         public Check check(Figures f) {
             EngineClient.Ring ring = f.ring();
             if (ring == null || ring.share().isEmpty()) {
-                return Check.of(false, "ring spread: the pool's strategy has no ring");
+                return Check.of(false, words("lesson.check.ring.none"));
             }
             long total = 0;
             for (EngineState.BackendInfo b : f.state().backends()) {
@@ -688,8 +696,7 @@ sealed interface Expectation {
                 double fair = b == null || total == 0 ? 1.0 / ring.share().size() : (double) b.weight() / total;
                 worst = Math.max(worst, e.getValue() / fair);
             }
-            return Check.of(bound.holds(worst), bound.line(ring.type() + " spread (largest share over its fair share)",
-                    worst));
+            return Check.of(bound.holds(worst), bound.line(words("lesson.check.ring.spread", ring.type()), worst));
         }
     }
 
@@ -706,7 +713,38 @@ sealed interface Expectation {
 
     /** {@code answers to the lesson's traffic}, or {@code vip answers} for one class. */
     private static String answersOf(String requestClass) {
-        return requestClass == null ? "answers to the lesson's traffic" : requestClass + " answers";
+        return requestClass == null ? words("lesson.check.answers.lesson") : whose(requestClass);
+    }
+
+    /** {@code answers}, or {@code vip answers} for one class. */
+    static String whose(String requestClass) {
+        return requestClass == null ? words("lesson.check.answers") : words("lesson.check.answers.class",
+                requestClass);
+    }
+
+    /** A check line and the counts it rests on in brackets after it: {@code ... in [0.09, 0.13] (112 of 1000 answers)}. */
+    private static String counted(String line, String counts) {
+        return words("lesson.check.counted", line, counts);
+    }
+
+    /** {@code (112 of 1000 answers)}, or {@code (12 of 100 vip answers)} for one class. */
+    private static String outOf(long n, long total, String requestClass) {
+        return requestClass == null ? words("lesson.check.out_of", n, total)
+                : words("lesson.check.out_of.class", n, total, requestClass);
+    }
+
+    /** A breaker state as the window says it ({@code breaker.open}); the value itself as the engine writes it. */
+    static String breaker(String state) {
+        return Texts.word("breaker", state);
+    }
+
+    /** Breaker states one after the other: {@code HALF_OPEN → OPEN}. */
+    static String breakers(List<String> states) {
+        return String.join(" → ", states.stream().map(Expectation::breaker).toList());
+    }
+
+    private static String words(String key, Object... args) {
+        return Check.words(key, args);
     }
 
     /** The ids of the backends of {@code pool} in {@code state}. */

@@ -1,6 +1,7 @@
 package dev.fulcrum.lesson;
 
 import dev.fulcrum.config.FulcrumConfig;
+import dev.fulcrum.i18n.LocalText;
 import java.util.List;
 
 /**
@@ -9,17 +10,27 @@ import java.util.List;
  * checks one; {@link LessonRunner} plays it against a real engine.
  *
  * @param name    the file's base name, e.g. {@code smooth-weighted-round-robin}
- * @param title   one line for the lessons list
- * @param summary what the lesson shows, a sentence or two
+ * @param localTitle   one line for the lessons list, in each language the file gives (English always)
+ * @param localSummary what the lesson shows, a sentence or two, in each language the file gives
  * @param config  the config the lesson's engine runs
  * @param sets    the config's top-level fields the file writes (the rest are defaults), e.g. {@code retries}: what
  *                a running engine must take from the lesson rather than keep as it runs
  * @param steps   at least one
  */
-public record Lesson(String name, String title, String summary, FulcrumConfig config, java.util.Set<String> sets,
-                     List<Step> steps) {
+public record Lesson(String name, LocalText localTitle, LocalText localSummary, FulcrumConfig config,
+                     java.util.Set<String> sets, List<Step> steps) {
     public Lesson {
         sets = java.util.Set.copyOf(sets);
         steps = List.copyOf(steps);
+    }
+
+    /** The title in the window's language (English on the command line). */
+    public String title() {
+        return localTitle.text();
+    }
+
+    /** The summary in the window's language (English on the command line). */
+    public String summary() {
+        return localSummary.text();
     }
 }

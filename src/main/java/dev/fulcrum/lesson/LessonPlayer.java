@@ -271,7 +271,8 @@ public final class LessonPlayer implements AutoCloseable {
                 publish();
             });
         } catch (RuntimeException e) {
-            r = new StepReport(step, java.util.List.of(Check.of(false, "the step failed: " + e.getMessage())), true);
+            r = new StepReport(step, java.util.List.of(Check.of(false, Check.words("lesson.check.step_failed",
+                    e.getMessage()))), true);
         }
         boolean advance;
         synchronized (this) {

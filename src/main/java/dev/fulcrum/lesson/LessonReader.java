@@ -10,6 +10,7 @@ import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.JsonBinder;
 import dev.fulcrum.config.PoolConfig;
 import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.i18n.LocalText;
 import dev.fulcrum.rules.Limits;
 import dev.fulcrum.rules.Range;
 import java.io.IOException;
@@ -45,6 +46,8 @@ public final class LessonReader {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final List<String> LESSON_FIELDS = List.of("title", "summary", "config", "steps");
     private static final List<String> STEP_FIELDS = List.of("say", "do", "waitFor", "show", "expect");
+    /** The languages a lesson's texts may be given in: the window's ({@link dev.fulcrum.i18n.Texts#LANGUAGES}). */
+    static final List<String> LANGUAGES = List.of("en", "zh", "pl");
     private static final List<String> PREVIEW_FIELDS = List.of("remove", "add", "weights");
     /** Each action's verb, and the record the binder fills for it (the verb names its backend), or null. */
     private static final Map<String, Class<?>> ACTIONS = new LinkedHashMap<>();
@@ -158,8 +161,8 @@ public final class LessonReader {
             return null;
         }
         json.object(root, ConfigProblem.ROOT, LESSON_FIELDS, "title", "summary", "config", "steps");
-        String title = text(root, ConfigProblem.ROOT, "title");
-        String summary = text(root, ConfigProblem.ROOT, "summary");
+        LocalText title = text(root, ConfigProblem.ROOT, "title");
+        LocalText summary = text(root, ConfigProblem.ROOT, "summary");
         JsonNode c = root.get("config");
         lessonConfig = c;
         currentConfig = c;
@@ -210,7 +213,7 @@ public final class LessonReader {
         if (!json.object(n, path, STEP_FIELDS, "say")) {
             return null;
         }
-        String say = text(n, path, "say");
+        LocalText say = text(n, path, "say");
         List<Action> actions = list(n, path, "do", this::action);
         WaitFor waitFor = n.has("waitFor") ? grammar.waitFor(n.get("waitFor"), child(path, "waitFor")) : null;
         Show show = n.has("show") ? show(n.get("show"), child(path, "show")) : null;
@@ -476,11 +479,51 @@ public final class LessonReader {
         return grammar.optional(n, path, field, (v, at) -> json.list(v, at, element));
     }
 
-    /** A text the room reads (a title, a narration): a string with something in it. */
-    private String text(JsonNode n, String path, String field) {
-        String s = grammar.optional(n, path, field, json::string);
+    /**
+     * A text the room reads (a title, a summary, a narration): a string with something in it (English), or an object
+     * from a language of the window ({@code en}, {@code zh}, {@code pl}) to such a string, English among them.
+     */
+    private LocalText text(JsonNode n, String path, String field) {
+        return grammar.optional(n, path, field, (v, at) -> {
+            if (!v.isObject() && !v.isTextual()) {
+                json.refuse(at, "must be a string or an object of its texts by language (" + String.join(", ",
+                        LANGUAGES) + ")", v);
+                return null;
+            }
+            if (!v.isObject()) {
+                String s = nonEmpty(v, at);
+                return s == null ? null : LocalText.of(s);
+            }
+            Map<String, String> byLanguage = new LinkedHashMap<>();
+            boolean ok = true;
+            for (Map.Entry<String, JsonNode> e : (Iterable<Map.Entry<String, JsonNode>>) v::fields) {
+                String lp = child(at, e.getKey());
+                if (!LANGUAGES.contains(e.getKey())) {
+                    json.refuse(lp, "not a language of the window (" + String.join(", ", LANGUAGES) + ")",
+                            e.getValue());
+                    ok = false;
+                    continue;
+                }
+                String s = nonEmpty(e.getValue(), lp);
+                if (s == null) {
+                    ok = false;
+                } else {
+                    byLanguage.put(e.getKey(), s);
+                }
+            }
+            if (!v.has("en")) {
+                json.refuse(at, "needs its English text (en)", v);
+                ok = false;
+            }
+            return ok ? new LocalText(byLanguage) : null;
+        });
+    }
+
+    /** A string with something in it; null after saying why not. */
+    private String nonEmpty(JsonNode v, String path) {
+        String s = json.string(v, path);
         if (s != null && s.isBlank()) {
-            json.refuse(child(path, field), "must be a non-empty string", n.get(field));
+            json.refuse(path, "must be a non-empty string", v);
             return null;
         }
         return s;

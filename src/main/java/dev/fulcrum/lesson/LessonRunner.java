@@ -180,7 +180,8 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
                 try {
                     a.run(this);
                 } catch (RuntimeException e) {
-                    problems.add(Check.of(false, "do " + a.describe() + ": " + e.getMessage()));
+                    problems.add(Check.of(false, Check.words("lesson.check.action_failed", a.describe(),
+                            e.getMessage())));
                 }
             }
             if (s.waitFor() != null && !stopped) {
@@ -281,12 +282,13 @@ public final class LessonRunner implements Action.Context, Figures, LessonPlayer
             }
             long now = TICKER.nanos();
             if (hurried == step && !stopped) {
-                return Check.of(false, "moved on after " + Bound.number(Math.round((now - stepStartNanos) / 1e8) / 10.0)
-                        + " s, before " + WaitFor.what(w.condition()) + ": " + c.text());
+                return Check.of(false, Check.words("lesson.check.moved_on",
+                        Bound.number(Math.round((now - stepStartNanos) / 1e8) / 10.0), WaitFor.what(w.condition()),
+                        c.text()));
             }
             if (now - deadline >= 0 || stopped) {
-                return Check.of(false, "waited " + Bound.number(w.timeoutMs() / 1000.0) + " s for "
-                        + WaitFor.what(w.condition()) + ": " + c.text());
+                return Check.of(false, Check.words("lesson.check.waited", Bound.number(w.timeoutMs() / 1000.0),
+                        WaitFor.what(w.condition()), c.text()));
             }
             if (now - nextInterim >= 0) {
                 interim.accept(interimReport(step, s));

@@ -57,9 +57,10 @@ record TrafficPlan(double rate, long durationMs, int keys, String distribution, 
     }
 
     String describe() {
-        return "traffic: " + Bound.number(rate) + " req/s for " + Bound.number(durationMs / 1000.0) + " s, " + keys
-                + " " + distribution + " keys in " + keyIn + (postShare > 0 ? ", " + Math.round(postShare * 100)
-                + "% POST" : "") + (classes == null ? "" : ", classes in " + classHeader + " " + shares());
+        return Check.words("lesson.do.traffic", Bound.number(rate), Bound.number(durationMs / 1000.0), keys,
+                distribution, keyIn) + (postShare > 0 ? Check.words("lesson.do.traffic.post",
+                Math.round(postShare * 100)) : "") + (classes == null ? ""
+                : Check.words("lesson.do.traffic.classes", classHeader, shares()));
     }
 
     /** Each class's share, e.g. {@code vip 10%, batch 90%}. */

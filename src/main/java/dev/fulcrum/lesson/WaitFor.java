@@ -11,47 +11,52 @@ record WaitFor(Expectation condition, long timeoutMs) {
     /** The longest wait a lesson may ask for: a lesson is shown live, and checked on every build. */
     static final long MAX_TIMEOUT_MS = 60_000;
 
+    /** The wait as the narration panel says it, in the window's language. */
     String describe() {
-        return "wait up to " + Bound.number(timeoutMs / 1000.0) + " s for " + what(condition);
+        return Check.words("lesson.wait", Bound.number(timeoutMs / 1000.0), what(condition));
     }
 
-    /** The condition in a few words, e.g. {@code breaker of demo-b OPEN}. */
+    /** The condition in a few words, e.g. {@code breaker of demo-b OPEN}, in the window's language. */
     static String what(Expectation e) {
         if (e instanceof Expectation.BreakerIs b) {
-            return "breaker of " + b.backend() + " " + b.breakerState();
+            return Check.words("lesson.check.breaker.is", b.backend(), Expectation.breaker(b.breakerState()));
         }
         if (e instanceof Expectation.BreakerWent b) {
-            return "breaker of " + b.backend() + " to go " + String.join(" → ", b.states());
+            return Check.words("lesson.wait.breaker_went", b.backend(), Expectation.breakers(b.states()));
         }
         if (e instanceof Expectation.StateIs s) {
-            return s.backend() + " " + s.backendState();
+            return Check.words("lesson.wait.state", s.backend(), dev.fulcrum.i18n.Texts.word("state",
+                    s.backendState()));
         }
         if (e instanceof Expectation.Share s) {
-            return "share of " + s.backend() + " " + s.bound().text();
+            return Check.words("lesson.wait.bound", Check.words("lesson.check.share", s.backend()), s.bound().text());
         }
         if (e instanceof Expectation.Answered a) {
             Bound b = a.bound();
-            String whose = a.requestClass() == null ? "answers" : a.requestClass() + " answers";
-            return b.lowInclusive() && Double.isInfinite(b.high()) ? Bound.number(b.low()) + " " + whose
-                    : whose + " " + b.text();
+            String whose = Expectation.whose(a.requestClass());
+            return b.lowInclusive() && Double.isInfinite(b.high())
+                    ? Check.words("lesson.wait.answers", Bound.number(b.low()), whose)
+                    : Check.words("lesson.wait.bound", whose, b.text());
         }
         if (e instanceof Expectation.PoolShare s) {
-            return "share of pool " + s.pool() + " " + s.bound().text();
+            return Check.words("lesson.wait.bound", Check.words("lesson.check.pool_share", s.pool()),
+                    s.bound().text());
         }
         if (e instanceof Expectation.Event ev) {
-            return ev.happened() ? "a " + ev.type() + " event" : "no " + ev.type() + " event";
+            return Check.words(ev.happened() ? "lesson.wait.event" : "lesson.wait.no_event", ev.type());
         }
         if (e instanceof Expectation.Mirrored m) {
-            return "copies mirrored to " + m.pool() + " per request " + m.bound().text();
+            return Check.words("lesson.wait.bound", Check.words("lesson.check.mirrored", m.pool()), m.bound().text());
         }
         if (e instanceof Expectation.Shed s) {
-            return "requests shed " + s.bound().text();
+            return Check.words("lesson.wait.bound", Check.words("lesson.wait.shed"), s.bound().text());
         }
         if (e instanceof Expectation.EffectiveWeight w) {
-            return "effective weight of " + w.backend() + " " + w.bound().text();
+            return Check.words("lesson.wait.bound", Check.words("lesson.check.weight", w.backend()),
+                    w.bound().text());
         }
         if (e instanceof Expectation.TrafficDone) {
-            return "the traffic to finish";
+            return Check.words("lesson.wait.traffic_done");
         }
         return e.getClass().getSimpleName();
     }

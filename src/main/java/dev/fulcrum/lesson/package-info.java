@@ -20,7 +20,8 @@
  *
  * <p>May use: {@code app} (only {@code EmbeddedFulcrum}, to start a lesson's own engine), {@code admin} (the engine
  * client), {@code config}, {@code demo} (the traffic generator), {@code engine} (values and the simulator),
- * {@code replay} (a recorded comparison's p99), {@code rules}, {@code time}, Jackson. Must not use: {@code ui},
+ * {@code replay} (a recorded comparison's p99), {@code i18n} (a lesson's texts in each language, and the words of the
+ * lines the window shows, in its language: English on the command line), {@code rules}, {@code time}, Jackson. Must not use: {@code ui},
  * {@code proxy}, {@code health}, {@code discovery}, JavaFX or Undertow; and {@code app} must not use this package: the
  * command line reaches {@link dev.fulcrum.lesson.LessonCheck} through the hook {@code dev.fulcrum.Main} hands it, as
  * it reaches the window.

@@ -7,8 +7,10 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.demo.TrafficAnswer;
 import dev.fulcrum.demo.TrafficSnapshot;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.i18n.Texts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -146,6 +148,28 @@ class ExpectationTest {
                 "step 3: FAILED: share of demo-a 0.444 not in [0.09, 0.13] (444 of 1000 answers)");
         assertThat(new Expectation.MaxShare(Bound.atLeast(0.5)).check(f).ok()).isFalse();
         assertThat(new Expectation.BackendsUsed(Bound.atMost(3)).check(f).text()).isEqualTo("backends answering 3 at most 3");
+    }
+
+    @Test
+    void aCheckLineIsInTheWindowsLanguageAndItsCountsAsWritten() {
+        Given f = new Given();
+        f.answers("demo-a", 1888);
+        f.answers("demo-c", 112);
+        f.events = List.of(new EngineEvent("breaker", "default", "demo-b", "CLOSED", "OPEN", 0));
+        Expectation share = new Expectation.Share("demo-c", Bound.between(0.09, 0.13));
+        Expectation breaker = new Expectation.BreakerWent("demo-b", List.of("OPEN", "HALF_OPEN"));
+        try {
+            Texts.use(Locale.SIMPLIFIED_CHINESE);
+            assertThat(share.check(f).text()).isEqualTo("demo-c 的占比 0.056，不在 [0.09, 0.13] 内（2000 个响应中的 112 个）");
+            assertThat(breaker.check(f).text()).isEqualTo("demo-b 的熔断器：断开，预期 断开 → 半开");
+            Texts.use(Locale.forLanguageTag("pl"));
+            assertThat(share.check(f).text()).isEqualTo("udział demo-c 0.056 poza [0.09, 0.13] (112 z 2000 odpowiedzi)");
+            assertThat(breaker.check(f).text()).isEqualTo("wyłącznik demo-b: OTWARTY, oczekiwano OTWARTY → PÓŁOTWARTY");
+        } finally {
+            Texts.use(Locale.ENGLISH);
+        }
+        assertThat(share.check(f).line(2)).as("the command line's")
+                .isEqualTo("step 2: FAILED: share of demo-c 0.056 not in [0.09, 0.13] (112 of 2000 answers)");
     }
 
     @Test

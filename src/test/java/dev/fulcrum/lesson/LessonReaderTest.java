@@ -77,6 +77,34 @@ class LessonReaderTest {
     }
 
     @Test
+    void aTextIsAStringOrItsTextsByLanguage() {
+        Lesson l = LessonReader.parse("{\"title\": {\"en\": \"Breakers\", \"zh\": \"熔断器\", \"pl\": \"Wyłączniki\"},"
+                + " \"summary\": \"English only\", \"config\": " + CONFIG + ", \"steps\": [{\"say\": {\"en\": \"Look.\","
+                + " \"pl\": \"Patrzcie.\"}}]}", "x");
+        assertThat(l.localTitle().in("zh")).isEqualTo("熔断器");
+        assertThat(l.localTitle().in("pl")).isEqualTo("Wyłączniki");
+        assertThat(l.title()).as("the command line's language").isEqualTo("Breakers");
+        assertThat(l.localSummary().in("zh")).as("English where the file gives no other").isEqualTo("English only");
+        assertThat(l.steps().get(0).localSay().in("pl")).isEqualTo("Patrzcie.");
+        assertThat(l.steps().get(0).localSay().in("zh")).isEqualTo("Look.");
+        assertThat(l.steps().get(0).say()).isEqualTo("Look.");
+    }
+
+    @Test
+    void aTextByLanguageNeedsEnglishOnlyTheWindowsLanguagesAndSomethingInEach() {
+        assertThat(problems("{\"title\": {\"zh\": \"熔断器\"}, \"summary\": {\"en\": \"s\", \"pl\": \" \"},"
+                + " \"config\": " + CONFIG + ", \"steps\": [{\"say\": \"a\"}, {\"say\": \"b\"}, {\"say\": {\"en\":"
+                + " \"c\", \"de\": \"c\", \"zh\": 5}}, {\"say\": 5}, {\"say\": {}}]}")).containsExactly(
+                "lesson error: title: needs its English text (en) (got: {\"zh\":\"熔断器\"})",
+                "lesson error: summary.pl: must be a non-empty string (got: \" \")",
+                "lesson error: steps[2].say.de: not a language of the window (en, zh, pl) (got: \"c\")",
+                "lesson error: steps[2].say.zh: must be a string (got: 5)",
+                "lesson error: steps[3].say: must be a string or an object of its texts by language (en, zh, pl)"
+                        + " (got: 5)",
+                "lesson error: steps[4].say: needs its English text (en) (got: {})");
+    }
+
+    @Test
     void aStrategyInAStepIsCheckedByTheConfigsRules() {
         assertThat(problems(lesson("[{\"say\": \"x\", \"do\": [{\"strategy\": {\"type\": \"maglev\", \"tableSize\":"
                 + " 65536}}]}]"))).containsExactly(

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.lessons;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.lesson.Lesson;
 import dev.fulcrum.lesson.LessonException;
 import dev.fulcrum.lesson.LessonPlayer;
@@ -68,7 +69,6 @@ public final class LessonsController {
     @FXML private ListView<Entry> lessonList;
     @FXML private Button playLesson;
     @FXML private Button openLessonFile;
-    @FXML private Label lessonsNote;
 
     public LessonsController(UiSession session) {
         this.session = session;
@@ -96,8 +96,8 @@ public final class LessonsController {
                 }
                 Label name = new Label(e.lesson() == null ? e.name() : e.lesson().title());
                 name.getStyleClass().add("lesson-name");
-                Label what = new Label(e.lesson() == null ? e.problem() : e.lesson().summary() + "  ("
-                        + e.lesson().steps().size() + " steps)");
+                Label what = new Label(e.lesson() == null ? e.problem() : Texts.t("lessons.summary",
+                        e.lesson().summary(), String.valueOf(e.lesson().steps().size())));
                 what.getStyleClass().add(e.lesson() == null ? "lesson-problem" : "muted");
                 what.setWrapText(true);
                 what.maxWidthProperty().bind(lessonList.widthProperty().subtract(40));
@@ -118,8 +118,6 @@ public final class LessonsController {
             }
         });
         openLessonFile.setOnAction(e -> chooseFile());
-        lessonsNote.setText("Play applies the lesson's config to this engine, then Next (or the space bar) walks"
-                + " through it.");
         lessonList.getSelectionModel().select(0);
     }
 
@@ -237,8 +235,8 @@ public final class LessonsController {
 
     private void chooseFile() {
         FileChooser chooser = new FileChooser();
-        chooser.setTitle("Open a lesson file");
-        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter("Lesson files", "*.json"));
+        chooser.setTitle(Texts.t("lessons.open.title"));
+        chooser.getExtensionFilters().add(new FileChooser.ExtensionFilter(Texts.t("lessons.open.filter"), "*.json"));
         File f = chooser.showOpenDialog(lessonList.getScene().getWindow());
         if (f != null) {
             open(f.toPath());

@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.lessons;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
 import java.util.function.Consumer;
@@ -26,7 +27,8 @@ public record LessonsTab(Tab tab, LessonsController controller) implements AutoC
         Views.Loaded<LessonsController> loaded = Views.load("lessons", session);
         loaded.root().getStylesheets().add(Views.stylesheet("lessons"));
         loaded.controller().bind(new LessonsController.Frame(beside, select, root));
-        Tab t = new Tab("Lessons", loaded.root());
+        Tab t = new Tab(Texts.t("lessons.tab"), loaded.root());
+        t.setUserData("Lessons"); // the view's English name, which lessons and tests select it by
         t.setId("lessonsTab");
         t.setClosable(false);
         return new LessonsTab(t, loaded.controller());

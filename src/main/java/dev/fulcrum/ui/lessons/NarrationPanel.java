@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.lessons;
 
+import dev.fulcrum.i18n.Texts;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
@@ -23,9 +24,9 @@ final class NarrationPanel extends VBox {
     final VBox doing = new VBox(2);
     final VBox checks = new VBox(4);
     final Label status = new Label();
-    final Button back = new Button("Back");
-    final Button next = new Button("Next");
-    final Button stop = new Button("Stop");
+    final Button back = new Button(Texts.t("lessons.back"));
+    final Button next = new Button(Texts.t("lessons.next"));
+    final Button stop = new Button(Texts.t("lessons.stop"));
 
     NarrationPanel() {
         setId("lessonPanel");
@@ -58,8 +59,8 @@ final class NarrationPanel extends VBox {
         Region gap = new Region();
         HBox.setHgrow(gap, Priority.ALWAYS);
         HBox buttons = new HBox(8, back, next, gap, stop);
-        Label doingHeading = heading("What happens");
-        Label checksHeading = heading("What the room should see");
+        Label doingHeading = heading(Texts.t("lessons.heading.doing"));
+        Label checksHeading = heading(Texts.t("lessons.heading.checks"));
         VBox body = new VBox(10, say, doingHeading, doing, checksHeading, checks);
         ScrollPane scroll = new ScrollPane(body);
         scroll.setFitToWidth(true);
@@ -86,7 +87,7 @@ final class NarrationPanel extends VBox {
             doing.getChildren().add(l);
         }
         if (t.doing().isEmpty()) {
-            Label l = new Label("Nothing: look and explain.");
+            Label l = new Label(Texts.t("lessons.nothing"));
             l.getStyleClass().add("muted");
             doing.getChildren().add(l);
         }

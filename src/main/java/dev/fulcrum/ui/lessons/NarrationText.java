@@ -1,5 +1,6 @@
 package dev.fulcrum.ui.lessons;
 
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.lesson.Check;
 import dev.fulcrum.lesson.LessonPlayer;
 import dev.fulcrum.lesson.Step;
@@ -50,28 +51,25 @@ public record NarrationText(String title, String position, String say, List<Stri
         boolean over = r != null && r.finished();
         int waiting = step.expectations() - (r == null ? 0 : r.checks().size());
         if (!over && waiting > 0) {
-            rows.add(new Row(Tick.PENDING, waiting == step.expectations()
-                    ? plural(waiting, "check") + " once the step is over"
-                    : plural(waiting, "more check") + " once the step is over"));
+            rows.add(new Row(Tick.PENDING, Texts.t(waiting == step.expectations() ? "lessons.pending"
+                    : "lessons.pending.more", waiting)));
         }
         String status;
+        String shown = String.valueOf(v.shown() + 1);
         if (v.problem() != null) {
-            status = "This lesson cannot play here: " + v.problem();
+            status = Texts.t("lessons.status.cannot", v.problem());
         } else if (v.playing()) {
-            status = "Playing step " + (v.shown() + 1) + "…" + (v.last() ? "" : " Next moves on now.");
+            status = Texts.t(v.last() ? "lessons.status.playing" : "lessons.status.playing.next", shown);
         } else if (over) {
             long ok = r.checks().stream().filter(Check::ok).count();
-            status = r.checks().isEmpty() ? "Step done." : ok + " of " + r.checks().size() + " held"
-                    + (v.last() ? ". That was the last step." : ". Next: space or the Next button.");
+            status = r.checks().isEmpty() ? Texts.t("lessons.status.done") : Texts.t(v.last()
+                    ? "lessons.status.held.last" : "lessons.status.held", String.valueOf(ok),
+                    String.valueOf(r.checks().size()));
         } else {
             status = "";
         }
         boolean canNext = v.problem() == null && !v.last();
-        return new NarrationText(v.lesson().title(), "Step " + (v.shown() + 1) + " of " + steps, step.say(),
-                List.copyOf(doing), List.copyOf(rows), status, v.canBack(), canNext);
-    }
-
-    private static String plural(int n, String what) {
-        return n + " " + what + (n == 1 ? "" : "s");
+        return new NarrationText(v.lesson().title(), Texts.t("lessons.position", shown, String.valueOf(steps)),
+                step.say(), List.copyOf(doing), List.copyOf(rows), status, v.canBack(), canNext);
     }
 }
