@@ -35,6 +35,11 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "config file (default: the embedded samples/workshop.json)")
     Path config;
 
+    @CommandLine.Parameters(arity = "0..1", paramLabel = "FILE", description = "a file to open, as the file manager"
+            + " hands it: a .har recording is replayed through the window's engine (--replay FILE), any other file is"
+            + " the config (--config FILE)")
+    Path file;
+
     @Option(names = "--headless", description = "run the engine alone: proxy and admin API, no window")
     boolean headless;
 
@@ -121,6 +126,9 @@ public final class FulcrumCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (file != null && !openAsGiven()) {
+            return CONFIG_ERROR;
+        }
         if (!trust && !untrust && !loadPlugins()) {
             return CONFIG_ERROR;
         }
@@ -248,6 +256,26 @@ public final class FulcrumCommand implements Callable<Integer> {
             System.err.println(p);
         }
         System.err.flush();
+    }
+
+    /**
+     * {@code fulcrum FILE}, how the desktop opens a {@code .har} or a Fulcrum config (the package's file types): a
+     * recording is {@code --replay FILE}, anything else {@code --config FILE}; the same one given both ways is refused.
+     */
+    private boolean openAsGiven() {
+        boolean recording = file.getFileName() != null
+                && file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".har");
+        if (recording ? replay != null : config != null) {
+            System.err.println("fulcrum: " + file + ": give the " + (recording ? "recording" : "config")
+                    + " once, as FILE or with " + (recording ? "--replay" : "--config") + ", not both");
+            return false;
+        }
+        if (recording) {
+            replay = file;
+        } else {
+            config = file;
+        }
+        return true;
     }
 
     // ---------------------------------------------------------------- --replay FILE [--speed X], docs/REFERENCE.md §1

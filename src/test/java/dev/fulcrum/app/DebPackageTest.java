@@ -62,7 +62,7 @@ class DebPackageTest {
 
         String version = Files.readString(Path.of("pom.xml")).replaceFirst("(?s).*?\n  <version>([^<]+)</version>.*", "$1")
                 .replace("-SNAPSHOT", "");
-        Path deb = dist.resolve("fulcrum_" + version + "-1_amd64.deb");
+        Path deb = dist.resolve("fulcrum_" + version + "_amd64.deb");
         assertThat(deb).as("the package, named after pom.xml's version").exists();
         System.out.printf("%s: %.1f MB%n", deb.getFileName(), Files.size(deb) / 1e6);
 
@@ -74,7 +74,7 @@ class DebPackageTest {
 
         // the menu entry: the launcher, Fulcrum's icon, both file types
         Path desktop = lib.resolve("fulcrum-Fulcrum.desktop");
-        assertThat(Files.readAllLines(desktop)).contains("Name=Fulcrum", "Exec=" + LAUNCHER,
+        assertThat(Files.readAllLines(desktop)).contains("Name=Fulcrum", "Exec=" + LAUNCHER + " %f",
                 "Icon=/opt/fulcrum/lib/Fulcrum.png", "Type=Application",
                 "MimeType=application/x-har;application/x-fulcrum-config");
         Path icon = lib.resolve("Fulcrum.png");
