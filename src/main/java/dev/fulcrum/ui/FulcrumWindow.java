@@ -45,6 +45,7 @@ public final class FulcrumWindow extends Application {
         boolean attach = o != null && o.attachUrl() != null;
         prefs.attach(stage);
         Texts.use(prefs.language() != null ? prefs.language() : java.util.Locale.getDefault());
+        Fonts.apply();
         stage.setTitle("Fulcrum");
         running = this;
         open(attach ? Texts.t("window.connecting", o.attachUrl()) : Texts.t("window.starting"),

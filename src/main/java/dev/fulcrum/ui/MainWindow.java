@@ -66,6 +66,7 @@ public final class MainWindow {
      */
     public static MainWindow show(Stage stage, UiSession session, WindowPrefs prefs, WorkshopContext workshop,
                                   EmbeddedFulcrum embedded) {
+        Fonts.apply();
         Views.Loaded<MainController> main = Views.load("main", session);
         Scene scene = stage.getScene();
         if (scene == null) {

@@ -95,8 +95,9 @@ public final class TextScale {
     private void apply() {
         double width = root instanceof javafx.scene.layout.Region r ? r.getWidth() : 0;
         String style = style(STEPS[step], root.getStyleClass().contains(PresentMode.STYLE) ? presentPx(width) : 0);
-        if (!style.equals(root.getStyle())) {
+        if (!(style + Fonts.rootStyle()).equals(root.getStyle())) {
             root.setStyle(style);
+            Fonts.style(root); // the language's font, beside the size
         }
     }
 }

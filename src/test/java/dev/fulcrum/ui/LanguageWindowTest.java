@@ -109,6 +109,29 @@ class LanguageWindowTest {
             Label errors = (Label) fx.waitFor("#totalErrors");
             await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> bar.getText().startsWith(proxyWord)
                     && rps.getText().endsWith(rateUnit) && errors.getText().startsWith(errorsWord)));
+            if (language.getLanguage().equals("zh") && fx.onFx(() -> javafx.scene.text.Font.getFamilies().stream()
+                    .anyMatch(Fonts.CHINESE::contains))) {
+                // JavaFX's own fallback for "System" has no CJK glyphs on Linux: Chinese would be drawn as boxes
+                assertThat(fx.onFx(() -> rps.getFont().getFamily())).as("the Chinese window's font")
+                        .isIn(Fonts.CHINESE);
+                javafx.stage.Stage dialog = fx.onFx(() -> {
+                    Label inDialog = new Label("确定");
+                    javafx.stage.Stage d = new javafx.stage.Stage();
+                    d.setScene(new javafx.scene.Scene(new javafx.scene.layout.StackPane(inDialog)));
+                    d.show();
+                    return d;
+                });
+                try {
+                    assertThat(fx.onFx(() -> {
+                        Label inDialog = (Label) ((javafx.scene.layout.StackPane) dialog.getScene().getRoot())
+                                .getChildren().get(0);
+                        inDialog.applyCss();
+                        return inDialog.getFont().getFamily();
+                    })).as("a dialog's font (a window of its own)").isIn(Fonts.CHINESE);
+                } finally {
+                    fx.onFx(dialog::hide);
+                }
+            }
             await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> shownTabs(window).containsKey("Demo faults")
                     && !window.session().events().isEmpty()));
 

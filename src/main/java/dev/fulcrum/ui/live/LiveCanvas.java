@@ -120,7 +120,7 @@ final class LiveCanvas extends Canvas {
             g.setFill(faint);
             g.fillOval(c.x() - 18, c.y() - 18, 36, 36);
             g.setFill(ink);
-            g.setFont(Font.font(null, FontWeight.NORMAL, 11 * textScale));
+            g.setFont(Font.font(dev.fulcrum.ui.Fonts.family(), FontWeight.NORMAL, 11 * textScale));
             g.setTextAlign(TextAlignment.CENTER);
             // a shared lane is named "clients" by the model; drawn in the window's language
             String lane = laneLabels[i].isEmpty() || RateSource.CLIENT.equals(laneLabels[i]) ? Texts.t("live.clients")
@@ -137,11 +137,11 @@ final class LiveCanvas extends Canvas {
         g.strokeRoundRect(p.x(), p.y(), p.w(), p.h(), 14, 14);
         g.setFill(ink);
         g.setTextAlign(TextAlignment.CENTER);
-        g.setFont(Font.font(null, FontWeight.BOLD, 15 * textScale));
+        g.setFont(Font.font(dev.fulcrum.ui.Fonts.family(), FontWeight.BOLD, 15 * textScale));
         g.fillText("Fulcrum", p.centre().x(), p.centre().y() - 6 * textScale);
         // a long strategy name in large type gets smaller type rather than run over the box's edges
         double strategySize = Math.min(12 * textScale, (p.w() - 12) / Math.max(1, strategy.length() * 0.56));
-        g.setFont(Font.font(null, FontWeight.NORMAL, strategySize));
+        g.setFont(Font.font(dev.fulcrum.ui.Fonts.family(), FontWeight.NORMAL, strategySize));
         g.fillText(strategy, p.centre().x(), p.centre().y() + 14 * textScale);
 
         // the dots, a group of requests a little larger than a single one
@@ -178,7 +178,7 @@ final class LiveCanvas extends Canvas {
     /** Group frames with their labels, then each edge from the proxy to its group with its two lines of figures. */
     private void drawFanOut(GraphicsContext g, StageLayout l, FanOut fanOut, Color ink, Color faint) {
         Color muted = dark ? Color.web("#9aa3b2") : Color.web("#5b6270");
-        g.setFont(Font.font(null, FontWeight.BOLD, 11 * textScale));
+        g.setFont(Font.font(dev.fulcrum.ui.Fonts.family(), FontWeight.BOLD, 11 * textScale));
         g.setTextAlign(TextAlignment.LEFT);
         for (FanOut.Group grp : fanOut.groups()) {
             StageLayout.Box b = l.groups().get(grp.pool());
@@ -206,7 +206,7 @@ final class LiveCanvas extends Canvas {
         Color muted = dark ? Color.web("#9aa3b2") : Color.web("#5b6270");
         java.util.Map<String, Integer> perGroup = new java.util.HashMap<>();
         double size = 10.5 * textScale;
-        g.setFont(Font.font(null, FontWeight.NORMAL, size));
+        g.setFont(Font.font(dev.fulcrum.ui.Fonts.family(), FontWeight.NORMAL, size));
         g.setTextAlign(TextAlignment.RIGHT);
         double lineH = 13 * textScale;
         Color patch = dark ? Color.web("#1b1e24", 0.88) : Color.web("#f6f7f9", 0.88);

@@ -165,11 +165,13 @@ public final class SplitPanelModel {
             bounds.add(Texts.t("routes.guard.p99_above",
                     String.format(Locale.ROOT, "%.2f", 1 + g.p99AboveBaselineBy())));
         }
-        // the engine's reason stays as the engine words it; the window's sentence around it is translated
+        // the engine's reason stays as the engine words it; the window's sentence around it is translated, and
+        // too few requests, which the panel's own judgement line says in the window's language, is not said twice
         String watch = Texts.t("routes.guard.rolls", g.arm() == null ? Texts.t("routes.guard.the_canary") : g.arm(),
                 bounds.isEmpty() ? Texts.t("routes.guard.no_bound") : String.join(Texts.t("routes.guard.or"), bounds),
                 String.format(Locale.ROOT, "%.0f", g.forMs() / 1000.0), Integer.toString(g.minRequests()));
-        return g.reason() == null || g.reason().isBlank() ? watch : g.reason() + " · " + watch;
+        return g.reason() == null || g.reason().isBlank() || "too-few".equals(g.state()) ? watch
+                : g.reason() + " · " + watch;
     }
 
     /** {@code mirror 10% to shadow: 1,234 sent · 3 errors · 0 too large}, or null without a mirror. */
