@@ -33,61 +33,49 @@ class GentleTrafficFlagTest {
     void aFileGivenAsTheDesktopHandsItIsTheConfigOrARecordingToReplay(@org.junit.jupiter.api.io.TempDir Path dir)
             throws java.io.IOException {
         Path har = java.nio.file.Files.writeString(dir.resolve("checkout.HAR"), dev.fulcrum.testkit.HarFiles.har(3, 10));
-        Path[] file = new Path[1];
-        Object[] replay = new Object[1];
-        WindowLauncher recording = new WindowLauncher() {
-            @Override
-            public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
-                throw new AssertionError("the command says whether the window starts traffic");
-            }
+        Recording window = new Recording();
+        assertThat(FulcrumCommand.run(new String[] {"samples/hashing.json"}, window)).isZero();
+        assertThat(window.configFile).isEqualTo(Path.of("samples/hashing.json"));
+        assertThat(window.replay).isNull();
 
-            @Override
-            public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
-                                boolean gentleTraffic, dev.fulcrum.replay.ReplayFiles.Checked recorded, double speed) {
-                file[0] = configFile;
-                replay[0] = recorded;
-                return 0;
-            }
-
-            @Override
-            public int attach(String url, String token) {
-                throw new AssertionError("not attaching");
-            }
-        };
-        assertThat(FulcrumCommand.run(new String[] {"samples/hashing.json"}, recording)).isZero();
-        assertThat(file[0]).isEqualTo(Path.of("samples/hashing.json"));
-        assertThat(replay[0]).isNull();
-
-        assertThat(FulcrumCommand.run(new String[] {har.toString()}, recording)).isZero();
-        assertThat(file[0]).as("a recording opens on the default config").isNull();
-        assertThat(replay[0]).isNotNull();
+        assertThat(FulcrumCommand.run(new String[] {har.toString()}, window)).isZero();
+        assertThat(window.configFile).as("a recording opens on the default config").isNull();
+        assertThat(window.replay).isNotNull();
 
         assertThat(FulcrumCommand.run(new String[] {"--config", "samples/hashing.json", "samples/workshop.json"},
-                recording)).as("a config given twice").isEqualTo(2);
+                window)).as("a config given twice").isEqualTo(2);
     }
 
     /** Runs the command in window mode with a launcher that only records whether it was asked for traffic. */
     private static boolean launch(String... args) {
-        Boolean[] gentle = new Boolean[1];
-        WindowLauncher recording = new WindowLauncher() {
-            @Override
-            public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
-                throw new AssertionError("the command says whether the window starts traffic");
-            }
+        Recording window = new Recording();
+        assertThat(FulcrumCommand.run(args, window)).isZero();
+        return window.gentle;
+    }
 
-            @Override
-            public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
-                                boolean gentleTraffic) {
-                gentle[0] = gentleTraffic;
-                return 0;
-            }
+    /** Stands in for the window: records what the command asked it to open. */
+    static final class Recording implements WindowLauncher {
+        Path configFile;
+        dev.fulcrum.replay.ReplayFiles.Checked replay;
+        boolean gentle;
 
-            @Override
-            public int attach(String url, String token) {
-                throw new AssertionError("not attaching");
-            }
-        };
-        assertThat(FulcrumCommand.run(args, recording)).isZero();
-        return gentle[0];
+        @Override
+        public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
+            throw new AssertionError("the command says whether the window starts traffic");
+        }
+
+        @Override
+        public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides,
+                            boolean gentleTraffic, dev.fulcrum.replay.ReplayFiles.Checked recorded, double speed) {
+            this.configFile = configFile;
+            this.replay = recorded;
+            this.gentle = gentleTraffic;
+            return 0;
+        }
+
+        @Override
+        public int attach(String url, String token) {
+            throw new AssertionError("not attaching");
+        }
     }
 }

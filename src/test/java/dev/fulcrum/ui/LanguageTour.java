@@ -4,20 +4,12 @@ import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.workshop.WorkshopContext;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Random;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javafx.application.Application;
-import javafx.application.Platform;
 import javafx.scene.control.Tab;
 import javafx.stage.Stage;
 
@@ -37,7 +29,7 @@ public final class LanguageTour {
     public static final class Tour extends Application {
         private RunningFulcrum fulcrum;
         private MainWindow window;
-        private final ScheduledExecutorService traffic = Executors.newScheduledThreadPool(2);
+        private ScheduledExecutorService traffic;
 
         @Override
         public void start(Stage stage) throws Exception {
@@ -53,17 +45,9 @@ public final class LanguageTour {
             stage.setHeight(800);
             stage.show();
             session.start();
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             Random random = new Random(1);
-            traffic.scheduleAtFixedRate(() -> {
-                try {
-                    http.send(HttpRequest.newBuilder(URI.create(fulcrum.url() + "/api/items/" + random.nextInt(500)))
-                            .header("Cookie", "user=u" + random.nextInt(50))
-                            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
-                } catch (Exception e) {
-                    // a refused request is part of the picture
-                }
-            }, 0, 20, TimeUnit.MILLISECONDS);
+            traffic = Tours.traffic(fulcrum.url(), 1, 20, b -> b.header("Cookie", "user=u" + random.nextInt(50)),
+                    () -> "/api/items/" + random.nextInt(500));
             Thread tour = new Thread(this::tour, "tour");
             tour.setDaemon(true);
             tour.start();
@@ -88,12 +72,7 @@ public final class LanguageTour {
             } catch (Exception e) {
                 e.printStackTrace();
             } finally {
-                traffic.shutdownNow();
-                Platform.runLater(() -> {
-                    window.session().close();
-                    fulcrum.close();
-                    Platform.exit();
-                });
+                Tours.end(traffic, window, fulcrum);
             }
         }
     }

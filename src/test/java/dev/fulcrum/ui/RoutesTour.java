@@ -2,19 +2,11 @@ package dev.fulcrum.ui;
 
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.testkit.RunningFulcrum;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Random;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javafx.application.Application;
-import javafx.application.Platform;
 import javafx.stage.Stage;
 
 /**
@@ -32,7 +24,7 @@ public final class RoutesTour {
     public static final class Tour extends Application {
         private RunningFulcrum fulcrum;
         private MainWindow window;
-        private final ScheduledExecutorService traffic = Executors.newScheduledThreadPool(4);
+        private ScheduledExecutorService traffic;
 
         @Override
         public void start(Stage stage) throws Exception {
@@ -46,20 +38,9 @@ public final class RoutesTour {
             stage.setHeight(800);
             stage.show();
             session.start();
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             Random random = new Random(1);
-            for (int t = 0; t < 4; t++) {
-                traffic.scheduleAtFixedRate(() -> {
-                    String path = random.nextInt(10) < 8 ? "/api/items/" + random.nextInt(500) : "/home";
-                    try {
-                        http.send(HttpRequest.newBuilder(URI.create(fulcrum.url() + path))
-                                .header("Cookie", "user=u" + random.nextInt(50))
-                                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
-                    } catch (Exception e) {
-                        // a refused request is part of the picture
-                    }
-                }, 0, 40, TimeUnit.MILLISECONDS);
-            }
+            traffic = Tours.traffic(fulcrum.url(), 4, 40, b -> b.header("Cookie", "user=u" + random.nextInt(50)),
+                    () -> random.nextInt(10) < 8 ? "/api/items/" + random.nextInt(500) : "/home");
             Thread tour = new Thread(this::tour, "tour");
             tour.setDaemon(true);
             tour.start();
@@ -103,12 +84,7 @@ public final class RoutesTour {
             } catch (Exception e) {
                 e.printStackTrace();
             } finally {
-                traffic.shutdownNow();
-                Platform.runLater(() -> {
-                    window.session().close();
-                    fulcrum.close();
-                    Platform.exit();
-                });
+                Tours.end(traffic, window, fulcrum);
             }
         }
     }

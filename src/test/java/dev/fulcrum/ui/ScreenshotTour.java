@@ -7,20 +7,13 @@ import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.ring.RingViewModel;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import javafx.application.Application;
-import javafx.application.Platform;
 import javafx.scene.control.TextField;
 import javafx.stage.Stage;
 
@@ -39,7 +32,7 @@ public final class ScreenshotTour {
     public static final class Tour extends Application {
     private RunningFulcrum fulcrum;
     private MainWindow window;
-    private final ScheduledExecutorService traffic = Executors.newScheduledThreadPool(4);
+    private ScheduledExecutorService traffic;
 
 
     @Override
@@ -61,18 +54,8 @@ public final class ScreenshotTour {
         stage.setHeight(900);
         stage.show();
         session.start();
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         Random random = new Random(1);
-        for (int t = 0; t < 4; t++) {
-            traffic.scheduleAtFixedRate(() -> {
-                try {
-                    http.send(HttpRequest.newBuilder(URI.create(fulcrum.url() + "/users/" + random.nextInt(500)))
-                            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
-                } catch (Exception e) {
-                    // a refused request is part of the picture (breaker open), not a reason to stop
-                }
-            }, 0, 25, TimeUnit.MILLISECONDS);
-        }
+        traffic = Tours.traffic(fulcrum.url(), 4, 25, b -> b, () -> "/users/" + random.nextInt(500));
         Thread tour = new Thread(this::tour, "tour");
         tour.setDaemon(true);
         tour.start();
@@ -128,12 +111,7 @@ public final class ScreenshotTour {
         } catch (Exception e) {
             e.printStackTrace();
         } finally {
-            traffic.shutdownNow();
-            Platform.runLater(() -> {
-                window.session().close();
-                fulcrum.close();
-                Platform.exit();
-            });
+            Tours.end(traffic, window, fulcrum);
         }
     }
 

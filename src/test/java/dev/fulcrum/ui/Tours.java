@@ -74,4 +74,44 @@ public final class Tours {
                 : new ProcessBuilder("import", "-window", "root", file.toString());
         b.inheritIO().start().waitFor(30, TimeUnit.SECONDS);
     }
+
+    /**
+     * Requests through the proxy at {@code url}, each {@code everyMs} from each of {@code threads} threads, to the
+     * path {@code path} gives (and with the headers it adds), until the returned executor is shut down. A refused
+     * request is part of the picture (a breaker open), not a reason to stop.
+     */
+    public static java.util.concurrent.ScheduledExecutorService traffic(String url, int threads, long everyMs,
+            java.util.function.Function<java.net.http.HttpRequest.Builder, java.net.http.HttpRequest.Builder> headers,
+            java.util.function.Supplier<String> path) {
+        java.util.concurrent.ScheduledExecutorService traffic =
+                java.util.concurrent.Executors.newScheduledThreadPool(threads);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        for (int t = 0; t < threads; t++) {
+            traffic.scheduleAtFixedRate(() -> {
+                try {
+                    http.send(headers.apply(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + path.get())))
+                            .timeout(Duration.ofSeconds(5)).build(),
+                            java.net.http.HttpResponse.BodyHandlers.discarding());
+                } catch (Exception e) {
+                    // refused or timed out: the picture shows it
+                }
+            }, 0, everyMs, TimeUnit.MILLISECONDS);
+        }
+        return traffic;
+    }
+
+    /** The tour is over: the traffic stops, then (on the FX thread) the window's session, the engine, the toolkit. */
+    public static void end(java.util.concurrent.ExecutorService traffic, MainWindow window, AutoCloseable fulcrum) {
+        traffic.shutdownNow();
+        javafx.application.Platform.runLater(() -> {
+            window.session().close();
+            try {
+                fulcrum.close();
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+            javafx.application.Platform.exit();
+        });
+    }
 }
