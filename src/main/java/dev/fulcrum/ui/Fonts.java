@@ -30,9 +30,11 @@ public final class Fonts {
 
     /** The family for the window's language, or null for JavaFX's default (also when no CJK font is installed). */
     public static String family() {
-        if (!"zh".equals(Texts.language())) {
-            return null;
-        }
+        return "zh".equals(Texts.language()) ? chinese() : null;
+    }
+
+    /** The first CJK family installed, whatever the window's language (the language menu's 简体中文), or null. */
+    static String chinese() {
         if (chinese == null) { // the canvases ask every frame: the installed fonts are read once
             Set<String> installed = Set.copyOf(Font.getFamilies());
             chinese = CHINESE.stream().filter(installed::contains).findFirst();

@@ -91,6 +91,9 @@ public final class MainController {
                 return null;
             }
         });
+        // each language named in its own script: 简体中文 needs the CJK font in an English or Polish window too
+        languageBox.setCellFactory(list -> new LanguageCell());
+        languageBox.setButtonCell(new LanguageCell());
         languageBox.setValue(Texts.locale());
         languageBox.setTooltip(new javafx.scene.control.Tooltip(Texts.t("main.language")));
         bottom.getChildren().add(0, new TimelineBar(session.timeMachine()));
@@ -303,6 +306,18 @@ public final class MainController {
             tabs.getTabs().add(demoTab);
         } else if (!show && shown) {
             tabs.getTabs().remove(demoTab);
+        }
+    }
+
+    /** A language as the menu lists it: its own name, in a font that has its script. */
+    private static final class LanguageCell extends javafx.scene.control.ListCell<java.util.Locale> {
+        @Override
+        protected void updateItem(java.util.Locale l, boolean empty) {
+            super.updateItem(l, empty);
+            setText(empty || l == null ? null : Texts.nativeName(l));
+            String cjk = Fonts.chinese();
+            setStyle(!empty && l != null && "zh".equals(l.getLanguage()) && cjk != null
+                    ? "-fx-font-family: \"" + cjk + "\";" : "");
         }
     }
 

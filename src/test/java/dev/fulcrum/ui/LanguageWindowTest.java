@@ -78,6 +78,24 @@ class LanguageWindowTest {
             Locale polish = fx.onFx(() -> box.getItems().stream()
                     .filter(l -> Texts.nativeName(l).equals("Polski")).findFirst().orElseThrow());
 
+            if (fx.onFx(() -> Fonts.chinese()) != null) { // a CJK font is installed (CI installs fonts-noto-cjk)
+                // in an English window too, 简体中文 is drawn in a font that has its characters
+                fx.onFx(box::show);
+                String family = fx.onFx(() -> {
+                    javafx.scene.control.skin.ComboBoxListViewSkin<?> skin =
+                            (javafx.scene.control.skin.ComboBoxListViewSkin<?>) box.getSkin();
+                    for (javafx.scene.Node n : skin.getPopupContent().lookupAll(".list-cell")) {
+                        javafx.scene.control.ListCell<?> cell = (javafx.scene.control.ListCell<?>) n;
+                        if ("简体中文".equals(cell.getText())) {
+                            cell.applyCss();
+                            return cell.getFont().getFamily();
+                        }
+                    }
+                    return "no 简体中文 in the menu";
+                });
+                fx.onFx(box::hide);
+                assertThat(family).as("the font 简体中文 is drawn in").isIn(Fonts.CHINESE);
+            }
             fx.onFx(() -> box.getSelectionModel().select(polish));
 
             // the harness's window keeps its preferences in this node (WindowHarness.testPrefs)
