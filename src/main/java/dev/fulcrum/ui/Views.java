@@ -20,12 +20,7 @@ public final class Views {
     }
 
     public static <C> Loaded<C> load(String name, UiSession session) {
-        URL url = Views.class.getResource("/fxml/" + name + ".fxml");
-        if (url == null) {
-            throw new IllegalStateException("fxml/" + name + ".fxml is not on the classpath");
-        }
-        FXMLLoader loader = new FXMLLoader(url, dev.fulcrum.i18n.Texts.bundle());
-        loader.setControllerFactory(type -> {
+        return load(name, type -> {
             try {
                 try {
                     return type.getConstructor(UiSession.class).newInstance(session);
@@ -37,6 +32,19 @@ public final class Views {
                 throw new IllegalStateException("cannot create controller " + type.getName() + ": " + cause, cause);
             }
         });
+    }
+
+    /**
+     * {@code /fxml/NAME.fxml} with the controllers {@code controllers} makes, and the window's bundle for its
+     * {@code %key} texts (nested {@code fx:include}s get both).
+     */
+    public static <C> Loaded<C> load(String name, javafx.util.Callback<Class<?>, Object> controllers) {
+        URL url = Views.class.getResource("/fxml/" + name + ".fxml");
+        if (url == null) {
+            throw new IllegalStateException("fxml/" + name + ".fxml is not on the classpath");
+        }
+        FXMLLoader loader = new FXMLLoader(url, dev.fulcrum.i18n.Texts.bundle());
+        loader.setControllerFactory(controllers);
         try {
             Parent root = loader.load();
             return new Loaded<>(root, loader.getController());

@@ -3,10 +3,6 @@ package dev.fulcrum.ui.requests;
 import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.Views;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URL;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Tab;
 
@@ -27,20 +23,10 @@ public final class RequestsTab {
 
     /** Builds the tab on the FX thread; the list starts filling once the session's source is open. */
     public static Built create(UiSession session, RequestsContext ctx) {
-        URL url = RequestsTab.class.getResource("/fxml/requests.fxml");
-        if (url == null) {
-            throw new IllegalStateException("fxml/requests.fxml is not on the classpath");
-        }
-        FXMLLoader loader = new FXMLLoader(url, Texts.bundle()); // the %key texts in the window's language
-        loader.setControllerFactory(type -> new RequestsController(session, ctx));
-        Parent root;
-        try {
-            root = loader.load();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load fxml/requests.fxml", e);
-        }
+        Views.Loaded<RequestsController> loaded = Views.load("requests", type -> new RequestsController(session, ctx));
+        Parent root = loaded.root();
         root.getStylesheets().add(Views.stylesheet("requests"));
-        RequestsController c = loader.getController();
+        RequestsController c = loaded.controller();
         Tab tab = new Tab(Texts.t("requests.tab"), root);
         tab.setId("requestsTab");
         tab.setUserData("Requests"); // the view's English name: lessons and tests select it by this

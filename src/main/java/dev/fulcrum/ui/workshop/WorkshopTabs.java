@@ -1,17 +1,15 @@
 package dev.fulcrum.ui.workshop;
 
+import dev.fulcrum.ui.Views;
+
 import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.ui.UiSession;
 import dev.fulcrum.ui.workshop.scenarios.ScenariosController;
 import dev.fulcrum.ui.workshop.sidebyside.SideBySideController;
 import dev.fulcrum.ui.workshop.traffic.TrafficController;
 import dev.fulcrum.ui.workshop.why.WhyController;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
-import java.net.URL;
 import java.util.List;
-import javafx.fxml.FXMLLoader;
 import javafx.scene.Parent;
 import javafx.scene.control.Tab;
 
@@ -51,10 +49,10 @@ public final class WorkshopTabs {
 
     /** Builds the four tabs on the FX thread. A replayed trace sent "into side-by-side" selects that tab. */
     public static Workshop create(UiSession session, WorkshopContext ctx) {
-        Loaded<TrafficController> traffic = load("workshop-traffic", session, ctx);
-        Loaded<SideBySideController> sbs = load("workshop-sidebyside", session, ctx);
-        Loaded<WhyController> why = load("workshop-why", session, ctx);
-        Loaded<ScenariosController> scenarios = load("workshop-scenarios", session, ctx);
+        Views.Loaded<TrafficController> traffic = load("workshop-traffic", session, ctx);
+        Views.Loaded<SideBySideController> sbs = load("workshop-sidebyside", session, ctx);
+        Views.Loaded<WhyController> why = load("workshop-why", session, ctx);
+        Views.Loaded<ScenariosController> scenarios = load("workshop-scenarios", session, ctx);
         Tab trafficTab = tab("Traffic", Texts.t("workshop.tab.traffic"), "workshopTrafficTab", traffic.root());
         Tab sbsTab = tab("Side by side", Texts.t("workshop.tab.sidebyside"), "workshopSideBySideTab", sbs.root());
         Tab whyTab = tab("Why this backend", Texts.t("workshop.tab.why"), "workshopWhyTab", why.root());
@@ -81,17 +79,9 @@ public final class WorkshopTabs {
         return t;
     }
 
-    record Loaded<C>(Parent root, C controller) {
-    }
-
-    /** Like {@code Views.load} (the window's bundle for {@code %key} texts), with controllers taking {@code (UiSession, WorkshopContext)}. */
-    static <C> Loaded<C> load(String name, UiSession session, WorkshopContext ctx) {
-        URL url = WorkshopTabs.class.getResource("/fxml/" + name + ".fxml");
-        if (url == null) {
-            throw new IllegalStateException("fxml/" + name + ".fxml is not on the classpath");
-        }
-        FXMLLoader loader = new FXMLLoader(url, Texts.bundle());
-        loader.setControllerFactory(type -> {
+    /** {@link Views#load} with controllers taking {@code (UiSession, WorkshopContext)}, and the workshop's stylesheet. */
+    static <C> Views.Loaded<C> load(String name, UiSession session, WorkshopContext ctx) {
+        Views.Loaded<C> loaded = Views.load(name, type -> {
             try {
                 return type.getConstructor(UiSession.class, WorkshopContext.class).newInstance(session, ctx);
             } catch (ReflectiveOperationException e) {
@@ -99,15 +89,7 @@ public final class WorkshopTabs {
                 throw new IllegalStateException("cannot create controller " + type.getName() + ": " + cause, cause);
             }
         });
-        try {
-            Parent root = loader.load();
-            URL css = WorkshopTabs.class.getResource("/styles/workshop.css");
-            if (css != null) {
-                root.getStylesheets().add(css.toExternalForm());
-            }
-            return new Loaded<>(root, loader.getController());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load fxml/" + name + ".fxml", e);
-        }
+        loaded.root().getStylesheets().add(Views.stylesheet("workshop"));
+        return loaded;
     }
 }
