@@ -52,6 +52,7 @@ class DebPackageTest {
     void theDebInstallsAMenuEntryFileTypesTheCommandAndALauncherThatServes(@TempDir Path t) throws Exception {
         assumeTrue(onPath("jpackage").isPresent(), "jpackage is not on the PATH (it comes with a full JDK 17): no .deb");
         assumeTrue(onPath("dpkg-deb").isPresent(), "dpkg-deb is not on the PATH (package dpkg): no .deb");
+        assumeTrue(onPath("fakeroot").isPresent(), "fakeroot is not on the PATH (jpackage builds a .deb under it): no .deb");
         Path jar = Path.of("target/fulcrum.jar");
         assertThat(jar).as("target/fulcrum.jar, built by the package phase (run this test with mvn verify)").exists();
 
