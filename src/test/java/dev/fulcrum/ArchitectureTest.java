@@ -77,11 +77,12 @@ class ArchitectureTest {
         MAY_USE.put("replay", Set.of("engine", "rules", "time", "config"));
         MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust", "requests", "net"));
         MAY_USE.put("health", Set.of("engine", "rules", "time", "net"));
-        MAY_USE.put("discovery", Set.of("engine", "rules", "time", "config"));
+        MAY_USE.put("etcd", Set.of("time", "trust"));
+        MAY_USE.put("discovery", Set.of("engine", "rules", "time", "config", "etcd"));
         MAY_USE.put("demo", Set.of("engine", "rules", "time"));
-        MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests", "net"));
+        MAY_USE.put("admin", Set.of("engine", "rules", "time", "config", "proxy", "requests", "net", "etcd"));
         MAY_USE.put("app", Set.of("engine", "rules", "time", "trust", "requests", "config", "proxy", "health",
-                "discovery", "demo", "admin", "net", "replay", "spi"));
+                "discovery", "demo", "admin", "net", "replay", "spi", "etcd"));
         MAY_USE.put("lesson", Set.of("engine", "rules", "time", "config", "demo", "admin", "app", "replay", "i18n"));
         MAY_USE.put("ui", Set.of("engine", "rules", "time", "trust", "requests", "config", "demo", "admin", "app",
                 "lesson", "net", "replay", "i18n"));
@@ -90,7 +91,7 @@ class ArchitectureTest {
         LIBRARY_USERS.put("org.controlsfx..", Set.of("ui"));
         LIBRARY_USERS.put("io.undertow..", Set.of("proxy", "admin", "demo"));
         LIBRARY_USERS.put("org.xnio..", Set.of("proxy", "admin", "demo"));
-        LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health", "lesson", "replay"));
+        LIBRARY_USERS.put("com.fasterxml..", Set.of("config", "admin", "demo", "health", "lesson", "replay", "etcd"));
         LIBRARY_USERS.put("picocli..", Set.of("app"));
         LIBRARY_USERS.put("org.bouncycastle..", Set.of("trust"));
         LIBRARY_USERS.put("org.xbill..", Set.of("discovery"));
@@ -107,7 +108,7 @@ class ArchitectureTest {
             Map.entry("engine", Engine.class), Map.entry("config", FulcrumConfig.class),
             Map.entry("replay", Recordings.class),
             Map.entry("proxy", ProxyServer.class), Map.entry("health", HealthChecker.class),
-            Map.entry("discovery", Discovery.class), Map.entry("demo", DemoBackend.class),
+            Map.entry("etcd", dev.fulcrum.etcd.EtcdClient.class), Map.entry("discovery", Discovery.class), Map.entry("demo", DemoBackend.class),
             Map.entry("admin", EngineClient.class), Map.entry("app", FulcrumApp.class),
             Map.entry("lesson", LessonRunner.class), Map.entry("ui", Gui.class),
             Map.entry("javafx..", javafx.scene.Node.class),
