@@ -4,11 +4,11 @@
 # (--proxy-port and --admin-port over the config's). Prints their ready lines, then waits; Ctrl-C stops everything and
 # deletes the temp dir. Needs etcd and etcdctl (Debian: apt-get install etcd-server etcd-client) and the built jar.
 #
-#   samples/fleet/start.sh          FULCRUM_JAR=... ETCD_PORT=23790 to change them
+#   samples/fleet/start.sh          FULCRUM_JAR=... ETCD_PORT=12379 to change them
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 jar=${FULCRUM_JAR:-$here/../../target/fulcrum.jar}
-etcd_port=${ETCD_PORT:-23790}
+etcd_port=${ETCD_PORT:-12379}
 peer_port=$((etcd_port + 1))
 endpoint=http://127.0.0.1:$etcd_port
 for tool in etcd etcdctl java; do
