@@ -236,6 +236,7 @@ public final class EtcdClient implements AutoCloseable {
                 .put("start_revision", Long.toString(fromRevision));
         String body = create.toString();
         List<String> problems = new ArrayList<>();
+        boolean tlsRefused = false;
         int n = options.endpoints().size();
         int first = preferred;
         for (int i = 0; i < n && !cancel.getAsBoolean(); i++) {
@@ -248,6 +249,7 @@ public final class EtcdClient implements AutoCloseable {
                     outcome = watchOn(endpoint, body, listener, cancel);
                 } catch (Unavailable e) {
                     problems.add(label(endpoint) + ": " + e.getMessage());
+                    tlsRefused |= e.tlsRefused;
                     break;
                 }
                 if (outcome == Outcome.AUTH && !retriedAuth && options.user() != null) {
@@ -267,7 +269,7 @@ public final class EtcdClient implements AutoCloseable {
         if (cancel.getAsBoolean()) {
             return;
         }
-        throw new EtcdException("etcd " + String.join("; ", problems), true, null);
+        throw new EtcdException("etcd " + String.join("; ", problems), !tlsRefused, null);
     }
 
     private enum Outcome { ENDED, BROKEN, AUTH }
@@ -316,7 +318,7 @@ public final class EtcdClient implements AutoCloseable {
                 }
                 if (item == Lines.END || item instanceof Throwable) {
                     if (!head) {
-                        throw new Unavailable(item instanceof Throwable t ? describe(t) : "closed without an answer");
+                        throw item instanceof Throwable t ? Unavailable.of(t) : new Unavailable("closed without an answer");
                     }
                     return Outcome.BROKEN;
                 }
@@ -324,7 +326,7 @@ public final class EtcdClient implements AutoCloseable {
                 if (line.isBlank()) {
                     continue;
                 }
-                JsonNode answer = parse(endpoint, line);
+                JsonNode answer = parse(endpoint, status[0], line);
                 JsonNode error = answer.get("error");
                 if (error != null || status[0] != 200) {
                     // A stream's error is {"error":{"grpc_code","message"}}; a refused request's {"error","code"}.
@@ -344,6 +346,15 @@ public final class EtcdClient implements AutoCloseable {
                     throw new EtcdException("etcd " + label(endpoint) + ": " + message, false, null);
                 }
                 JsonNode result = answer.path("result");
+                String reason = result.path("cancel_reason").asText("");
+                if (result.path("canceled").asBoolean() && !reason.isEmpty()) {
+                    // A watch etcd refused comes back created and canceled at once, the gRPC error in words.
+                    if (reason.contains("code = Unauthenticated") && !opened) {
+                        return Outcome.AUTH;
+                    }
+                    throw new EtcdException("etcd " + label(endpoint) + ": watch refused: "
+                            + reason.replaceFirst("^rpc error: code = \\w+ desc = ", ""), false, null);
+                }
                 if (result.path("created").asBoolean()) {
                     opened = true;
                     listener.opened(endpoint.toString());
@@ -362,10 +373,6 @@ public final class EtcdClient implements AutoCloseable {
                     listener.events(number(result.path("header"), "revision"), out);
                 }
                 if (result.path("canceled").asBoolean()) {
-                    String reason = result.path("cancel_reason").asText("");
-                    if (!reason.isEmpty()) {
-                        throw new EtcdException("etcd " + label(endpoint) + ": watch canceled: " + reason, false, null);
-                    }
                     return Outcome.ENDED;
                 }
             }
@@ -450,6 +457,7 @@ public final class EtcdClient implements AutoCloseable {
     private JsonNode call(String path, ObjectNode body) {
         String text = body.toString();
         List<String> problems = new ArrayList<>();
+        boolean tlsRefused = false;
         int n = options.endpoints().size();
         int first = preferred;
         for (int i = 0; i < n; i++) {
@@ -461,16 +469,40 @@ public final class EtcdClient implements AutoCloseable {
                 return answer;
             } catch (Unavailable e) {
                 problems.add(label(endpoint) + ": " + e.getMessage());
+                tlsRefused |= e.tlsRefused;
             }
         }
-        throw new EtcdException("etcd " + String.join("; ", problems), true, null);
+        throw new EtcdException("etcd " + String.join("; ", problems), !tlsRefused, null);
     }
 
     /** One endpoint answered with etcd's "unavailable", or did not answer. */
     private static final class Unavailable extends Exception {
+        /** The endpoint answered but refused the connection's TLS (certificate, CA): a refusal, not an outage. */
+        final boolean tlsRefused;
+
         Unavailable(String message) {
-            super(message, null, false, false);
+            this(message, false);
         }
+
+        Unavailable(String message, boolean tlsRefused) {
+            super(message, null, false, false);
+            this.tlsRefused = tlsRefused;
+        }
+
+        /** Why a request got no answer. */
+        static Unavailable of(Throwable e) {
+            return new Unavailable(describe(e), tls(e) != null);
+        }
+    }
+
+    /** The TLS failure in {@code e}'s causes, or null. */
+    private static SSLException tls(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SSLException ssl) {
+                return ssl;
+            }
+        }
+        return null;
     }
 
     private JsonNode callOn(URI endpoint, String path, String body) throws Unavailable {
@@ -481,12 +513,12 @@ public final class EtcdClient implements AutoCloseable {
                 response = http.send(request(endpoint, path, body, token(endpoint)),
                         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             } catch (IOException e) {
-                throw new Unavailable(describe(e));
+                throw Unavailable.of(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new EtcdException("etcd " + label(endpoint) + ": interrupted", true, e);
             }
-            JsonNode answer = parse(endpoint, response.body());
+            JsonNode answer = parse(endpoint, response.statusCode(), response.body());
             if (response.statusCode() == 200 && !answer.has("error")) {
                 return answer;
             }
@@ -524,12 +556,12 @@ public final class EtcdClient implements AutoCloseable {
                     response = http.send(request(endpoint, "/v3/auth/authenticate", body.toString(), null),
                             HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
                 } catch (IOException e) {
-                    throw new Unavailable(describe(e));
+                    throw Unavailable.of(e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new EtcdException("etcd " + label(endpoint) + ": interrupted", true, e);
                 }
-                JsonNode answer = parse(endpoint, response.body());
+                JsonNode answer = parse(endpoint, response.statusCode(), response.body());
                 String got = answer.path("token").asText("");
                 if (response.statusCode() != 200 || got.isEmpty()) {
                     if (answer.path("code").asInt(-1) == UNAVAILABLE) {
@@ -556,13 +588,30 @@ public final class EtcdClient implements AutoCloseable {
     }
 
     private static JsonNode parse(URI endpoint, String text) {
-        try {
-            return JSON.readTree(text);
-        } catch (IOException e) {
-            throw new EtcdException("etcd " + label(endpoint) + ": not an etcd v3 JSON answer (is this etcd's client URL?)"
-                    + " (got: " + abbreviate(text) + ")", false, e);
-        }
+        return parse(endpoint, 200, text);
     }
+
+    /** etcd's JSON answer; anything else is an error naming the endpoint and quoting what came. */
+    private static JsonNode parse(URI endpoint, int status, String text) {
+        try {
+            JsonNode node = JSON.readTree(text);
+            if (node != null && node.isObject()) {
+                return node;
+            }
+        } catch (IOException e) {
+            // told below
+        }
+        if (text != null && text.contains(GATEWAY_CN)) {
+            throw new EtcdException("etcd " + label(endpoint) + ": " + GATEWAY_CN + " (etcd's JSON gateway refuses a"
+                    + " client certificate with a CommonName: use one whose subject has no CN)", false, null);
+        }
+        throw new EtcdException("etcd " + label(endpoint) + ": not an etcd v3 JSON answer (is this etcd's client URL?)"
+                + " (got: " + (status == 200 ? "" : "HTTP " + status + " ") + abbreviate(text) + ")", false, null);
+    }
+
+    /** What etcd's gateway answers (400, as text) to a client certificate that has a CommonName. */
+    private static final String GATEWAY_CN =
+            "CommonName of client sending a request against gateway will be ignored and not used as expected";
 
     /** The endpoint as messages name it: {@code http://127.0.0.1:2379}. */
     private static String label(URI endpoint) {

@@ -41,6 +41,7 @@ public final class EtcdCluster implements AutoCloseable {
     private final Path dir;
     private final List<Member> members = new ArrayList<>();
     private final boolean secure;
+    private Thread hook;
 
     private EtcdCluster(Path dir, boolean secure) {
         this.dir = dir;
@@ -84,6 +85,9 @@ public final class EtcdCluster implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         EtcdCluster c = new EtcdCluster(dir, secure);
+        // A test JVM ended by a timeout (SIGTERM) kills its members too; close() removes the hook.
+        c.hook = new Thread(c::close, "etcd-cluster-close");
+        Runtime.getRuntime().addShutdownHook(c.hook);
         try {
             if (secure) {
                 c.makeCertificates();
@@ -196,6 +200,13 @@ public final class EtcdCluster implements AutoCloseable {
     @Override
     public void close() {
         members.forEach(Member::kill);
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down already: the hook runs this again, harmlessly
+            }
+        }
         try (Stream<Path> files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
@@ -231,7 +242,7 @@ public final class EtcdCluster implements AutoCloseable {
         }
 
         /** {@code SIGKILL}, and waits until the process is gone (its ports are closed then). */
-        public void kill() {
+        public synchronized void kill() {
             if (process == null) {
                 return;
             }
@@ -254,7 +265,7 @@ public final class EtcdCluster implements AutoCloseable {
             awaitHealthy();
         }
 
-        void launch() {
+        synchronized void launch() {
             String client = endpoint().toString();
             List<String> cmd = new ArrayList<>(List.of(ETCD.toString(), "--name", name,
                     "--data-dir", dir.resolve(name).toString(),
@@ -320,8 +331,10 @@ public final class EtcdCluster implements AutoCloseable {
         openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=fulcrum test CA",
                 "-keyout", "ca-key.pem", "-out", "ca.pem");
         for (String who : List.of("server", "client")) {
-            String cn = who.equals("server") ? "127.0.0.1" : "root";
-            openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + cn, "-keyout", who + "-key.pem",
+            // The client's subject has no CN: etcd's JSON gateway refuses a client certificate with one (400,
+            // "CommonName of client sending a request against gateway will be ignored").
+            String subject = who.equals("server") ? "/CN=127.0.0.1" : "/O=fulcrum test client";
+            openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", who + "-key.pem",
                     "-out", who + ".csr");
             openssl("x509", "-req", "-in", who + ".csr", "-CA", "ca.pem", "-CAkey", "ca-key.pem", "-CAcreateserial",
                     "-days", "2", "-extfile", who + ".ext", "-out", who + ".pem");
