@@ -88,10 +88,11 @@ CONF
 }
 
 # start_fulcrum CONFIG [JAR] [NAME] : headless Fulcrum with a 256 MiB heap, waited for until its ready line; sets
-# FULCRUM_PID. A second one beside the first takes its own JAR and NAME (for its ready and log files).
+# FULCRUM_PID. A second one beside the first takes its own JAR and NAME (for its ready and log files). CONFIG may be
+# an etcd://... address; FULCRUM_ARGS adds to the command line (e.g. --proxy-port 19001 --instance-id a).
 start_fulcrum() {
   local jar=${2:-$JAR} name=${3:-fulcrum}
-  java -Xms256m -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$jar" --headless --config "$1" > "$WORK/$name.ready" \
+  java -Xms256m -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$jar" --headless --config "$1" ${FULCRUM_ARGS:-} > "$WORK/$name.ready" \
     2> "$WORK/$name.err" &
   FULCRUM_PID=$!
   pids+=($FULCRUM_PID)
