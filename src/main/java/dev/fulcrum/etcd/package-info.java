@@ -13,7 +13,7 @@
  *   <li>{@link dev.fulcrum.etcd.EtcdAddress}: the {@code etcd://HOST:PORT[,HOST:PORT...]/PREFIX} form.</li>
  * </ul>
  *
- * <p>May use: {@code dev.fulcrum.time}, {@code dev.fulcrum.trust} (PEM files), Jackson. Used by discovery, admin and
- * app.
+ * <p>May use: {@code dev.fulcrum.time}, {@code dev.fulcrum.trust} (PEM files), Jackson. Must not use any other layer:
+ * it knows nothing of configs, engines or windows. Used by discovery, admin and app.
  */
 package dev.fulcrum.etcd;
