@@ -178,6 +178,23 @@ class EtcdSharedConfigTest {
         }
     }
 
+    @Test
+    void aDeletedConfigIsRefusedAndTheRunningOneKept() {
+        fleet.client.delete(EtcdInstances.PREFIX + "/config");
+        String problem = EtcdInstances.PREFIX + "/config: no config at this key, the running config stays (got: deleted)";
+        await().atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b).stream()
+                .allMatch(i -> fleet.state(i).configSource().rejected() != null));
+        for (EtcdInstances.Instance i : List.of(a, b)) {
+            EngineState.ConfigSourceInfo source = fleet.state(i).configSource();
+            assertThat(source.rejected().problems()).containsExactly(problem);
+            assertThat(source.revision()).isEqualTo(firstRevision);
+            assertThat(fleet.proxied(i, "/kept")).isEqualTo(200);
+        }
+        long back = fleet.putConfig(fleet.config(2));
+        fleet.awaitWeight(2);
+        assertThat(fleet.state(a).configSource().revision()).isEqualTo(back);
+    }
+
     /** {@code etcdctl put} by hand, as an operator would; returns the revision it wrote. */
     private String etcdctlPut(String value) {
         etcd.etcdctl("put", EtcdInstances.PREFIX + "/config", value);
