@@ -57,8 +57,6 @@ public final class EtcdConfigSource implements AutoCloseable {
     public static final long LEASE_TTL_SECONDS = 10;
     /** How often the lease is renewed: three chances within a TTL. */
     public static final long RENEW_MS = 3_000;
-    /** Fulcrum's version, as the registration states it. */
-    public static final String VERSION = "0.1.0";
 
     /**
      * What {@code --config etcd://...} read before anything started, and what the command line sets over every
@@ -327,7 +325,7 @@ public final class EtcdConfigSource implements AutoCloseable {
         return "{\"id\":" + JsonText.quote(instanceId)
                 + ",\"proxy\":" + JsonText.quote(advertised(app.proxy().url()))
                 + ",\"admin\":" + JsonText.quote(advertised(app.admin().url()))
-                + ",\"version\":" + JsonText.quote(VERSION)
+                + ",\"version\":" + JsonText.quote(FulcrumCommand.VERSION)
                 + ",\"configRevision\":" + s.revision()
                 + ",\"configState\":" + JsonText.quote(s.configState())
                 + ",\"startedAt\":" + startedAt + "}";

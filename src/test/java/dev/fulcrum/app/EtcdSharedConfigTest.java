@@ -138,7 +138,7 @@ class EtcdSharedConfigTest {
             assertThat(r.get("id").asText()).isEqualTo(i.id());
             assertThat(r.get("proxy").asText()).isEqualTo(i.proxy());
             assertThat(r.get("admin").asText()).isEqualTo(i.admin());
-            assertThat(r.get("version").asText()).isEqualTo(EtcdConfigSource.VERSION);
+            assertThat(r.get("version").asText()).isEqualTo(FulcrumCommand.VERSION);
             assertThat(r.get("configRevision").asLong()).isEqualTo(firstRevision);
             assertThat(r.get("configState").asText()).isEqualTo("ok");
             assertThat(r.get("startedAt").asLong()).isPositive();
