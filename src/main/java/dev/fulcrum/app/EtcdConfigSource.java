@@ -24,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -140,7 +142,7 @@ public final class EtcdConfigSource implements AutoCloseable {
     private long lease;
     private String registered;
     private boolean closed;
-    private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closing = new AtomicBoolean();
 
     private EtcdConfigSource(FulcrumApp app, Start start) {
         this.app = app;
@@ -380,7 +382,7 @@ public final class EtcdConfigSource implements AutoCloseable {
         }
         mirror.close();
         renewal.cancel();
-        java.util.concurrent.CountDownLatch revoked = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch revoked = new CountDownLatch(1);
         leaseThread.execute(() -> {
             closed = true;
             try {
