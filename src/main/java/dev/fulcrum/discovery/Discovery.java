@@ -217,7 +217,8 @@ public final class Discovery implements AutoCloseable {
         for (BackendView v : engine.backends()) {
             live.put(v.id(), v.state().name());
         }
-        r.retiring.retainAll(live.keySet()); // drained and removed by now: no longer this source's
+        // drained and removed by now, or no longer draining (an operator re-added or enabled it): no longer this source's
+        r.retiring.removeIf(id -> !"DRAINING".equals(live.get(id)) && !"DRAINED".equals(live.get(id)));
         for (BackendSpec gone : new ArrayList<>(r.owned.values())) {
             if (!next.containsKey(gone.id())) {
                 r.owned.remove(gone.id());

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.config.DiscoveryConfig;
 import dev.fulcrum.discovery.LoopbackDns.Srv;
+import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
@@ -95,6 +96,26 @@ class DnsSrvDiscoveryTest {
         dns.srv = List.of(new Srv(10, 50, 8080, "a.example.test."), new Srv(30, 5, 8080, "c.example.test."));
         discovery.refreshNow();
         assertThat(backends().get("c.example.test-8080").backup()).isTrue();
+    }
+
+    @Test
+    void aRecordBackWhileItsOldSelfStillDrainsReplacesIt() {
+        dns.srv = List.of(new Srv(10, 5, 8080, "a.example.test."));
+        discovery.refreshNow();
+        dev.fulcrum.engine.Backend old = engine.backend("a.example.test-8080");
+        assertThat(dev.fulcrum.engine.TestBackends.tryAcquire(old)).as("a request in flight").isNotNegative();
+
+        dns.srv = List.of();
+        discovery.refreshNow();
+        assertThat(backends().get("a.example.test-8080").state()).isEqualTo(BackendState.DRAINING);
+
+        // a flapping record: back before its last request ended; without the replacement its id would stay taken
+        dns.srv = List.of(new Srv(10, 9, 8080, "a.example.test."));
+        discovery.refreshNow();
+        assertThat(backends().get("a.example.test-8080").state()).isEqualTo(BackendState.UP);
+        assertThat(backends().get("a.example.test-8080").weight()).isEqualTo(9);
+        assertThat(engine.backend("a.example.test-8080")).isNotSameAs(old);
+        assertThat(discovery.ownedIds()).containsExactly("a.example.test-8080");
     }
 
     @Test
