@@ -70,7 +70,7 @@ final class EtcdSource implements DiscoverySource {
         connect();
         String down = unreachable;
         if (down != null) {
-            throw new IOException("etcd " + describe() + " unreachable: " + down);
+            throw new IOException(down); // the mirror's words name the endpoint and why: "etcd URL: connection refused"
         }
         Map<String, KeyValue> now = keys;
         if (now == null) {
@@ -107,7 +107,7 @@ final class EtcdSource implements DiscoverySource {
                     file(config.tls().ca()), file(config.tls().cert()), file(config.tls().key()), config.user(),
                     config.password()));
         } catch (RuntimeException e) {
-            throw new IOException("etcd " + describe() + ": " + e.getMessage(), e);
+            throw new IOException("etcd " + String.join(",", config.endpoints()) + ": " + e.getMessage(), e);
         }
         mirror = EtcdMirror.start(client, config.prefix(), new EtcdMirror.Listener() {
             @Override
@@ -123,10 +123,6 @@ final class EtcdSource implements DiscoverySource {
                 changed.run();
             }
         });
-    }
-
-    private String describe() {
-        return String.join(",", config.endpoints());
     }
 
     private static Path file(String path) {
