@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: every refresh runs on the one {@link Scheduler} given (a system scheduler's single thread, or
  * the thread advancing a {@code ManualClock}), so a source's owned set needs no locking; the engine's own
  * control thread applies the changes. A test moves the clock past {@code refreshMs} and sees the refresh happen.
+ * A watched source's own asks are queued on the same scheduler; a {@code ManualClock} runs a queued task on the
+ * thread that queues it, so an etcd source is tested on a system scheduler.
  */
 public final class Discovery implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);

@@ -196,6 +196,21 @@ class EtcdDiscoveryTest {
     }
 
     @Test
+    void anEtcdDownWhenTheSourceStartsIsSaidAndReadWhenItComes() {
+        client.put(PREFIX + "a", A);
+        etcd.member(0).kill();
+        watch(plain());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> !discoveryEvents("failed: etcd:" + PREFIX).isEmpty());
+        assertThat(backends()).isEmpty();
+
+        etcd.member(0).start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> backends().containsKey("a"));
+        assertThat(discoveryEvents("ok: etcd:" + PREFIX)).hasSize(1);
+        assertThat(discoveryEvents("failed: etcd:" + PREFIX)).hasSize(1);
+    }
+
+    @Test
     void aSecureEtcdIsReadWithItsCaClientCertificateAndUser() {
         etcd.close();
         client.close();
