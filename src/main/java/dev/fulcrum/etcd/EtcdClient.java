@@ -289,8 +289,11 @@ public final class EtcdClient implements AutoCloseable {
         int[] status = {0};
         // java.net.http completes sendAsync's future only when a subscriber's body ends, so the head is told
         // through the queue, by the handler that etcd's head reaches.
-        CompletableFuture<HttpResponse<Void>> sent = http.sendAsync(request(endpoint, "/v3/watch", body,
-                token(endpoint)), info -> {
+        // hasleader: etcd ends the watch of a member that lost its leader (a minority), instead of keeping a
+        // stream that can never carry another change open.
+        HttpRequest watch = HttpRequest.newBuilder(request(endpoint, "/v3/watch", body, token(endpoint)), (k, v) -> true)
+                .header("Grpc-Metadata-hasleader", "true").build();
+        CompletableFuture<HttpResponse<Void>> sent = http.sendAsync(watch, info -> {
                     status[0] = info.statusCode();
                     lines.queue.add(Lines.HEAD);
                     return HttpResponse.BodySubscribers.fromLineSubscriber(lines);
