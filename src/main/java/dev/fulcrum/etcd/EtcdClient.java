@@ -287,10 +287,13 @@ public final class EtcdClient implements AutoCloseable {
             throws Unavailable {
         Lines lines = new Lines();
         int[] status = {0};
+        // hasleader: etcd ends the watch of a member that lost its leader (a minority), instead of keeping a
+        // stream that can never carry another change open.
+        HttpRequest watch = HttpRequest.newBuilder(request(endpoint, "/v3/watch", body, token(endpoint)), (k, v) -> true)
+                .header("Grpc-Metadata-hasleader", "true").build();
         // java.net.http completes sendAsync's future only when a subscriber's body ends, so the head is told
         // through the queue, by the handler that etcd's head reaches.
-        CompletableFuture<HttpResponse<Void>> sent = http.sendAsync(request(endpoint, "/v3/watch", body,
-                token(endpoint)), info -> {
+        CompletableFuture<HttpResponse<Void>> sent = http.sendAsync(watch, info -> {
                     status[0] = info.statusCode();
                     lines.queue.add(Lines.HEAD);
                     return HttpResponse.BodySubscribers.fromLineSubscriber(lines);
@@ -615,10 +618,6 @@ public final class EtcdClient implements AutoCloseable {
             b.header("Authorization", auth);
         }
         return b.build();
-    }
-
-    private static JsonNode parse(URI endpoint, String text) {
-        return parse(endpoint, 200, text);
     }
 
     /** etcd's JSON answer; anything else is an error naming the endpoint and quoting what came. */

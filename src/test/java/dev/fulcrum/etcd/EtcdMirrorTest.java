@@ -139,6 +139,27 @@ class EtcdMirrorTest {
     }
 
     @Test
+    void aMemberLeftWithoutQuorumIsNotReachableAndItsReturnIsSeen() {
+        try (EtcdCluster etcd = EtcdCluster.of(3);
+                EtcdClient onlyFirst = new EtcdClient(EtcdOptions.plain(etcd.endpoints().subList(0, 1)))) {
+            Told told = new Told();
+            try (EtcdMirror mirror = EtcdMirror.start(onlyFirst, "/q/", told)) {
+                await().atMost(Duration.ofSeconds(5)).until(() -> told.reachability.size() == 1);
+                // Member 0 still runs, but alone it has no leader and can serve nothing.
+                etcd.member(1).kill();
+                etcd.member(2).kill();
+                await().atMost(Duration.ofSeconds(20)).until(() -> told.reachability.size() == 2);
+                assertThat(told.reachability.get(1)).startsWith("unreachable: etcd " + etcd.endpoints().get(0) + ": ");
+                etcd.member(1).start();
+                etcd.member(2).start();
+                onlyFirst.put("/q/back", "yes");
+                await().atMost(Duration.ofSeconds(10)).until(() -> told.last().equals(Map.of("/q/back", "yes")));
+                assertThat(told.reachability).hasSize(3).last().isEqualTo("reachable");
+            }
+        }
+    }
+
+    @Test
     void anUnreachableClusterIsToldNamingTheEndpointAndItsReturnToo() {
         try (EtcdCluster etcd = EtcdCluster.single(); EtcdClient client = new EtcdClient(etcd.options())) {
             Told told = new Told();
