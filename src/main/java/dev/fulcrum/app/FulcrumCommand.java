@@ -62,8 +62,14 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--untrust", description = "remove Fulcrum's local certificate authority from the browsers' stores")
     boolean untrust;
 
-    @Option(names = "--attach", paramLabel = "URL", description = "manage a remote Fulcrum (http://host:adminport) or HAProxy fleet (haproxy://host:port[,host:port...])")
+    @Option(names = "--attach", paramLabel = "URL", description = "manage a remote Fulcrum (http://host:adminport), an"
+            + " HAProxy fleet (haproxy://host:port[,host:port...]) or the Fulcrums sharing a config in etcd"
+            + " (etcd://host:port[,host:port...]/prefix; etcds:// for TLS)")
     String attach;
+
+    /** {@code --etcd-cacert}, {@code --etcd-cert}, {@code --etcd-key}, {@code --etcd-user}: for etcd addresses. */
+    @picocli.CommandLine.Mixin
+    EtcdFlags etcd = new EtcdFlags();
 
     @Option(names = "--token", paramLabel = "T", description = "admin token for --attach (default: $FULCRUM_TOKEN)")
     String token;
@@ -166,7 +172,21 @@ public final class FulcrumCommand implements Callable<Integer> {
             return trust ? t.trust(names) : t.untrust();
         }
         if (attach != null) {
-            return window.attach(attach, dev.fulcrum.admin.HttpEngineClient.token(token, System::getenv));
+            String token = dev.fulcrum.admin.HttpEngineClient.token(this.token, System::getenv);
+            if (dev.fulcrum.etcd.EtcdAddress.is(attach)) {
+                String problem = etcdProblem(attach);
+                if (problem != null) {
+                    System.err.println("fulcrum: " + problem);
+                    return CONFIG_ERROR;
+                }
+                return window.attach(attach, token, etcd);
+            }
+            if (etcd.given()) {
+                System.err.println("fulcrum: --etcd-*: only with an etcd:// or etcds:// address (got: --attach "
+                        + attach + ")");
+                return CONFIG_ERROR;
+            }
+            return window.attach(attach, token);
         }
         FulcrumConfig cfg;
         try {
@@ -193,6 +213,16 @@ public final class FulcrumCommand implements Callable<Integer> {
                     replayChecked, replaySpeed());
         }
         return window.embedded(cfg, config, this::overrides, false, replayChecked, replaySpeed());
+    }
+
+    /** What is wrong with an etcd address and the {@code --etcd-*} flags given with it, or null. */
+    private String etcdProblem(String address) {
+        try {
+            dev.fulcrum.etcd.EtcdAddress.parse(address);
+        } catch (IllegalArgumentException e) {
+            return "--attach: " + e.getMessage();
+        }
+        return etcd.problem(address);
     }
 
     FulcrumConfig loadConfig() {

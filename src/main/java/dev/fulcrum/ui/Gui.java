@@ -17,8 +17,14 @@ public final class Gui {
                     boolean gentleTraffic) {
     }
 
-    /** Either {@code embedded} or {@code attachUrl} (+ token) is set. */
-    record Options(Embedded embedded, String attachUrl, String token) {
+    /**
+     * Either {@code embedded} or {@code attachUrl} (+ token) is set; {@code etcd}: how to reach an etcd fleet's members
+     * ({@code --etcd-*}), null when not given.
+     */
+    record Options(Embedded embedded, String attachUrl, String token, dev.fulcrum.app.EtcdFlags etcd) {
+        Options(Embedded embedded, String attachUrl, String token) {
+            this(embedded, attachUrl, token, null);
+        }
     }
 
     private static volatile Options options;
@@ -67,6 +73,11 @@ public final class Gui {
     /** The window on a remote Fulcrum or HAProxy fleet ({@code --attach URL [--token T]}). */
     public static int attach(String url, String token) {
         return launch(new Options(null, url, token));
+    }
+
+    /** The window on a remote Fulcrum, an HAProxy fleet or an etcd fleet reached with {@code etcd}'s flags. */
+    public static int attach(String url, String token, dev.fulcrum.app.EtcdFlags etcd) {
+        return launch(new Options(null, url, token, etcd));
     }
 
     private static int launch(Options o) {

@@ -2,6 +2,7 @@ package dev.fulcrum.ui.connect;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.admin.fleet.EtcdFleetClient;
 import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.config.BreakerConfig;
@@ -71,6 +72,21 @@ public final class EngineConnector {
      * the prompt gives one. A refusal it gives up on says how to pass a token.
      */
     public static Connection attach(String url, String token, TokenPrompt prompt) {
+        return attach(url, token, prompt, null);
+    }
+
+    /**
+     * {@link #attach(String, String, TokenPrompt)}, and the Fulcrums sharing a config in etcd
+     * ({@code etcd://host:port[,host:port...]/prefix}, {@code etcds://} for TLS) reached with {@code etcd}'s flags
+     * (null: none given).
+     */
+    public static Connection attach(String url, String token, TokenPrompt prompt, dev.fulcrum.app.EtcdFlags etcd) {
+        if (url.regionMatches(true, 0, "etcd://", 0, 7) || url.regionMatches(true, 0, "etcds://", 0, 8)) {
+            dev.fulcrum.app.EtcdFlags f = etcd == null ? new dev.fulcrum.app.EtcdFlags() : etcd;
+            EtcdFleetClient fleet = EtcdFleetClient.attach(url, f.cacert(), f.cert(), f.key(), f.user(),
+                    f.password(System::getenv));
+            return new Connection(fleet, fleet.describe(), null, fleet.breakerConfig());
+        }
         if (url.regionMatches(true, 0, "haproxy://", 0, 10)) {
             HaproxyFleetClient fleet = HaproxyFleetClient.attach(url);
             return new Connection(fleet, fleet.describe(), null, null);
