@@ -254,6 +254,11 @@ public final class UiSession implements AutoCloseable {
             return Texts.t("main.error.unreachable", where,
                     io.getMessage() == null ? Texts.t("main.error.lost") : io.getMessage());
         }
+        if (e instanceof dev.fulcrum.engine.EngineException ee && ee.status() == 409
+                && dev.fulcrum.admin.fleet.EtcdFleetClient.CHANGED.equals(ee.getMessage())) {
+            // a fleet's config changed under this view: said in the window's language, the client's words kept
+            return Texts.t("fleet.changed", ee.getMessage());
+        }
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
