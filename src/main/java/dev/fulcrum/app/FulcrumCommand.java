@@ -35,6 +35,10 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "config file (default: the embedded samples/workshop.json)")
     Path config;
 
+    /** {@code --etcd-cacert}, {@code --etcd-cert}, {@code --etcd-key}, {@code --etcd-user}, {@code --instance-id}. */
+    @picocli.CommandLine.Mixin
+    EtcdFlags etcd = new EtcdFlags();
+
     @CommandLine.Parameters(arity = "0..1", paramLabel = "FILE", description = "a file to open, as the file manager"
             + " hands it: a .har recording is replayed through the window's engine (--replay FILE), any other file is"
             + " the config (--config FILE)")
@@ -67,9 +71,6 @@ public final class FulcrumCommand implements Callable<Integer> {
             + " (etcd://host:port[,host:port...]/prefix; etcds:// for TLS)")
     String attach;
 
-    /** {@code --etcd-cacert}, {@code --etcd-cert}, {@code --etcd-key}, {@code --etcd-user}: for etcd addresses. */
-    @picocli.CommandLine.Mixin
-    EtcdFlags etcd = new EtcdFlags();
 
     @Option(names = "--token", paramLabel = "T", description = "admin token for --attach (default: $FULCRUM_TOKEN)")
     String token;
@@ -173,20 +174,7 @@ public final class FulcrumCommand implements Callable<Integer> {
         }
         if (attach != null) {
             String token = dev.fulcrum.admin.HttpEngineClient.token(this.token, System::getenv);
-            if (dev.fulcrum.etcd.EtcdAddress.is(attach)) {
-                String problem = etcdProblem(attach);
-                if (problem != null) {
-                    System.err.println("fulcrum: " + problem);
-                    return CONFIG_ERROR;
-                }
-                return window.attach(attach, token, etcd);
-            }
-            if (etcd.given()) {
-                System.err.println("fulcrum: --etcd-*: only with an etcd:// or etcds:// address (got: --attach "
-                        + attach + ")");
-                return CONFIG_ERROR;
-            }
-            return window.attach(attach, token);
+            return dev.fulcrum.etcd.EtcdAddress.is(attach) ? attachEtcd(token) : window.attach(attach, token);
         }
         FulcrumConfig cfg;
         try {
@@ -215,14 +203,18 @@ public final class FulcrumCommand implements Callable<Integer> {
         return window.embedded(cfg, config, this::overrides, false, replayChecked, replaySpeed());
     }
 
-    /** What is wrong with an etcd address and the {@code --etcd-*} flags given with it, or null. */
-    private String etcdProblem(String address) {
+    /**
+     * {@code --attach etcd://...}: the address and the {@code --etcd-*} flags checked here (a bad one is one line and
+     * exit 2), the window opened on the fleet.
+     */
+    private int attachEtcd(String token) {
         try {
-            dev.fulcrum.etcd.EtcdAddress.parse(address);
+            etcd.options(dev.fulcrum.etcd.EtcdAddress.parse(attach), System::getenv);
         } catch (IllegalArgumentException e) {
-            return "--attach: " + e.getMessage();
+            System.err.println("fulcrum: --attach " + attach + ": " + e.getMessage());
+            return CONFIG_ERROR;
         }
-        return etcd.problem(address);
+        return window.attach(attach, token, etcd);
     }
 
     FulcrumConfig loadConfig() {

@@ -155,16 +155,6 @@ public final class EtcdFleetClient implements EngineClient {
         }
     }
 
-    /**
-     * {@link #attach(String, EtcdAddress, EtcdOptions)} with {@code url} read as an address
-     * ({@code etcd://HOST:PORT[,...]/PREFIX}, {@code etcds://} for TLS) and these TLS files and user (each may be null).
-     */
-    public static EtcdFleetClient attach(String url, java.nio.file.Path ca, java.nio.file.Path cert,
-                                         java.nio.file.Path key, String user, String password) {
-        EtcdAddress address = EtcdAddress.parse(url);
-        return attach(url, address, new EtcdOptions(address.endpoints(), ca, cert, key, user, password));
-    }
-
     /** The breaker thresholds of the config, so the Breakers tab says "opens at 50%" as for one engine. */
     public dev.fulcrum.config.BreakerConfig breakerConfig() {
         synchronized (lock) {

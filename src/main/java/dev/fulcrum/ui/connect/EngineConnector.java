@@ -82,9 +82,8 @@ public final class EngineConnector {
      */
     public static Connection attach(String url, String token, TokenPrompt prompt, dev.fulcrum.app.EtcdFlags etcd) {
         if (url.regionMatches(true, 0, "etcd://", 0, 7) || url.regionMatches(true, 0, "etcds://", 0, 8)) {
-            dev.fulcrum.app.EtcdFlags f = etcd == null ? new dev.fulcrum.app.EtcdFlags() : etcd;
-            EtcdFleetClient fleet = EtcdFleetClient.attach(url, f.cacert(), f.cert(), f.key(), f.user(),
-                    f.password(System::getenv));
+            EtcdFleetClient fleet = dev.fulcrum.app.FleetAttach.connect(url,
+                    etcd == null ? new dev.fulcrum.app.EtcdFlags() : etcd);
             return new Connection(fleet, fleet.describe(), null, fleet.breakerConfig());
         }
         if (url.regionMatches(true, 0, "haproxy://", 0, 10)) {
