@@ -46,7 +46,17 @@ public final class AdminModel {
         return ProcessHandle.current().pid() + "-" + PROCESS_STARTED + "-" + Integer.toHexString(System.identityHashCode(engine));
     }
 
-    /** {@code GET /api/state}. */
+    /** {@code GET /api/state} of the running application: the engine's state and where its config comes from. */
+    public static Map<String, Object> state(AdminRuntime runtime) {
+        Map<String, Object> out = state(runtime.engine(), runtime.proxyUrl());
+        Map<String, Object> source = runtime.configSource();
+        if (source != null) {
+            out.put("configSource", source);
+        }
+        return out;
+    }
+
+    /** {@code GET /api/state} of an engine alone. */
     public static Map<String, Object> state(Engine engine, String proxyUrl) {
         Map<String, Object> out = new LinkedHashMap<>();
         Pool def = engine.pool(Engine.DEFAULT_POOL);

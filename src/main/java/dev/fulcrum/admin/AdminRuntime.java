@@ -48,6 +48,14 @@ public interface AdminRuntime {
         return List.of();
     }
 
+    /**
+     * Where the config comes from when it is kept in etcd, as {@code /api/state}'s {@code configSource}
+     * ({@link EngineState.ConfigSourceInfo}); null for a config file (the field is then absent).
+     */
+    default Map<String, Object> configSource() {
+        return null;
+    }
+
     /** Active health-check results by backend id, newest last, for the health view. */
     default Map<String, List<Map<String, Object>>> probeHistory() {
         return Map.of();

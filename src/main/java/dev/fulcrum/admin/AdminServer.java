@@ -103,7 +103,7 @@ public final class AdminServer implements AutoCloseable {
             r.add(method, path, handler);
             methods.computeIfAbsent(path, x -> new java.util.TreeSet<>()).add(method);
         };
-        route.add("GET", "/api/state", blocking(ex -> json(ex, 200, AdminModel.state(engine, runtime.proxyUrl()))));
+        route.add("GET", "/api/state", blocking(ex -> json(ex, 200, AdminModel.state(runtime))));
         route.add("POST", "/api/backends", blocking(this::addBackend));
         route.add("PUT", "/api/backends/{id}/weight", blocking(this::setWeight));
         route.add("POST", "/api/backends/{id}/drain", blocking(ex -> {

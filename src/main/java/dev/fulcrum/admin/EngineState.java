@@ -11,7 +11,14 @@ import java.util.Map;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools,
-                          List<RouteInfo> routes, List<BackendInfo> backends, RequestCounts requests) {
+                          List<RouteInfo> routes, List<BackendInfo> backends, RequestCounts requests,
+                          ConfigSourceInfo configSource) {
+
+    /** A state whose config is not kept in etcd ({@code configSource} absent). */
+    public EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools, List<RouteInfo> routes,
+                       List<BackendInfo> backends, RequestCounts requests) {
+        this(proxy, strategy, pools, routes, backends, requests, null);
+    }
 
     /** A state without the engine's own request counts (an engine that does not publish them: HAProxy). */
     public EngineState(String proxy, Map<String, Object> strategy, Map<String, PoolInfo> pools, List<RouteInfo> routes,
@@ -26,6 +33,36 @@ public record EngineState(String proxy, Map<String, Object> strategy, Map<String
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record RequestCounts(long total, long errors, double rps, double errorRps) {
+    }
+
+    /**
+     * Where the engine's config comes from when it is kept in etcd ({@code --config etcd://...}, docs/REFERENCE.md §4
+     * and §8); absent (null) for a config file.
+     *
+     * @param type     {@code etcd}
+     * @param url      the {@code etcd://HOST:PORT[,...]/PREFIX} given
+     * @param key      the config's key, {@code PREFIX/config}
+     * @param instance this instance's id ({@code PREFIX/instances/ID})
+     * @param state    {@code ok} or {@code unreachable}
+     * @param since    when the state began, epoch ms
+     * @param revision the mod revision of the config applied (0: none yet)
+     * @param rejected the latest config refused, while no later one was applied; null otherwise
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ConfigSourceInfo(String type, String url, String key, String instance, String state, long since,
+                                   long revision, Rejected rejected) {
+        /** Whether the store answers. */
+        public boolean reachable() {
+            return !"unreachable".equals(state);
+        }
+    }
+
+    /** A config refused: its mod revision, when (epoch ms) and why (each problem as a config file's error). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Rejected(long revision, long at, List<String> problems) {
+        public Rejected {
+            problems = problems == null ? List.of() : List.copyOf(problems);
+        }
     }
 
     /** @param mirror the copies this pool received as a mirror pool (docs/REFERENCE.md §2.1), or null when none */

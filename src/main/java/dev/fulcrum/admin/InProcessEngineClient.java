@@ -80,7 +80,7 @@ public final class InProcessEngineClient implements EngineClient {
 
     @Override
     public EngineState state() {
-        return Json.MAPPER.convertValue(AdminModel.state(engine, runtime.proxyUrl()), EngineState.class);
+        return Json.MAPPER.convertValue(AdminModel.state(runtime), EngineState.class);
     }
 
     @Override
