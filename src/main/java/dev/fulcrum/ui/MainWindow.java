@@ -85,6 +85,13 @@ public final class MainWindow {
         }
         if (session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient etcdFleet) {
             w.addInstancesTab(etcdFleet);
+        } else {
+            // one engine whose config is kept in etcd (embedded or attached) says so in /api/state's configSource
+            session.stateProperty().addListener((o, a, s) -> {
+                if (s != null) {
+                    main.controller().showConfigBanner(dev.fulcrum.ui.fleet.ConfigSourceText.instance(s.configSource()));
+                }
+            });
         }
         w.addRequestsTab(embedded);
         if (!(session.client() instanceof HaproxyFleetClient)) {

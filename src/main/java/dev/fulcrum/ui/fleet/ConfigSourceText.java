@@ -40,6 +40,16 @@ public final class ConfigSourceText {
         return parts.isEmpty() ? null : String.join("  ", parts) + " " + Texts.t("fleet.banner.serving");
     }
 
+    /** {@link #instance(String, long, Long, List)} of a state's {@code configSource}; null (a config file): nothing. */
+    public static String instance(dev.fulcrum.admin.EngineState.ConfigSourceInfo source) {
+        if (source == null) {
+            return null;
+        }
+        return instance(source.state(), source.since(),
+                source.rejected() == null ? null : source.rejected().revision(),
+                source.rejected() == null ? List.of() : source.rejected().problems());
+    }
+
     /**
      * The banner of one instance whose config comes from etcd ({@code configSource} of {@code GET /api/state}):
      * {@code state} {@code ok} or {@code unreachable} since {@code since}, and the revision it refused (null: none).
