@@ -1,0 +1,202 @@
+package dev.fulcrum.admin.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.admin.EngineState;
+import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.admin.Json;
+import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.etcd.EtcdAddress;
+import dev.fulcrum.etcd.KeyValue;
+import dev.fulcrum.testkit.EtcdCluster;
+import dev.fulcrum.testkit.EtcdFleetApps;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The fleet client against a real etcd and real Fulcrums registered in it: the instances listed, a killed one shown
+ * gone, the figures summed, a change on a stale view refused with nothing overwritten, drain as a mark in etcd.
+ */
+@Timeout(120)
+class EtcdFleetClientTest {
+    private static final Duration WITHIN = Duration.ofSeconds(10);
+    private static EtcdCluster etcd;
+    private static final AtomicInteger PREFIXES = new AtomicInteger();
+
+    @BeforeAll
+    static void startEtcd() {
+        etcd = EtcdCluster.single();
+    }
+
+    @AfterAll
+    static void stopEtcd() {
+        etcd.close();
+    }
+
+    /** A fleet of {@code n} under a prefix of its own, and the client attached to it. */
+    private static EtcdFleetApps fleet(int n) {
+        return EtcdFleetApps.start(etcd, "/fleet" + PREFIXES.incrementAndGet(), n);
+    }
+
+    private static EtcdFleetClient attach(EtcdFleetApps f) {
+        String url = "etcd://" + etcd.endpoints().get(0).getAuthority() + f.prefix();
+        EtcdAddress address = EtcdAddress.parse(url);
+        return EtcdFleetClient.attach(url, address, etcd.options());
+    }
+
+    @Test
+    void listsTheInstancesAndSumsTheirFigures() {
+        try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
+            await().atMost(WITHIN).until(() -> client.fleet().stream().filter(FleetInstance::up).count() == 2);
+            List<FleetInstance> listed = client.fleet();
+            assertThat(listed).extracting(FleetInstance::id).containsExactlyElementsOf(f.ids());
+            for (int i = 0; i < 2; i++) {
+                FleetInstance in = listed.get(i);
+                assertThat(in.proxy()).isEqualTo(f.app(i).url());
+                assertThat(in.admin()).isEqualTo(f.app(i).adminUrl());
+                assertThat(in.version()).isEqualTo("0.1.0");
+                assertThat(in.configRevision()).isEqualTo(f.configRevision());
+                assertThat(in.refused()).isFalse();
+            }
+            for (int i = 0; i < 10; i++) {
+                assertThat(f.app(0).proxied("/one/" + i).status()).isEqualTo(200);
+            }
+            for (int i = 0; i < 7; i++) {
+                assertThat(f.app(1).proxied("/two/" + i).status()).isEqualTo(200);
+            }
+            EngineState one = new HttpEngineClient(URI.create(f.app(0).adminUrl()), null).state();
+            EngineState two = new HttpEngineClient(URI.create(f.app(1).adminUrl()), null).state();
+            EngineState merged = client.state();
+
+            assertThat(merged.requests().total()).isEqualTo(17)
+                    .isEqualTo(one.requests().total() + two.requests().total());
+            for (String id : List.of("a", "b")) {
+                assertThat(merged.backend(id).totalRequests()).as(id)
+                        .isEqualTo(one.backend(id).totalRequests() + two.backend(id).totalRequests());
+                assertThat(merged.backend(id).failures()).isZero();
+                assertThat(merged.backend(id).state()).isEqualTo("UP");
+            }
+            assertThat(merged.backend("a").totalRequests() + merged.backend("b").totalRequests()).isEqualTo(17);
+            assertThat(merged.pools()).containsOnlyKeys("default");
+            assertThat(merged.pools().get("default").strategy()).containsEntry("type", "round-robin");
+            assertThat(merged.proxy()).contains(f.app(0).url()).contains(f.app(1).url());
+        }
+    }
+
+    @Test
+    void aKilledInstanceStaysListedAsGoneOnceItsKeyGoes() {
+        try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
+            List<EngineEvent> events = new CopyOnWriteArrayList<>();
+            client.subscribe(events::add);
+            await().atMost(WITHIN).until(() -> client.fleet().stream().filter(FleetInstance::up).count() == 2);
+            String killed = f.ids().get(1);
+
+            f.kill(killed);
+
+            await().atMost(WITHIN).until(() -> client.fleet().stream()
+                    .anyMatch(i -> i.id().equals(killed) && !i.up()));
+            assertThat(client.fleet()).hasSize(2);
+            assertThat(client.fleet().get(0).up()).isTrue();
+            assertThat(events).anySatisfy(e -> {
+                assertThat(e.type()).isEqualTo("membership");
+                assertThat(e.backend()).isEqualTo("instance:" + killed);
+                assertThat(e.to()).isEqualTo("removed");
+            });
+            // the view goes on with the instance that is left
+            assertThat(f.app(0).proxied("/still").status()).isEqualTo(200);
+            assertThat(client.state().requests().total()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aChangeOnAStaleViewIsRefusedAndOverwritesNothing() throws Exception {
+        try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
+            client.state(); // what the operator sees
+            KeyValue before = f.configKey();
+            JsonNode theirs = Json.MAPPER.readTree(before.value());
+            ((com.fasterxml.jackson.databind.node.ObjectNode) theirs.get("backends").get(1)).put("weight", 7);
+            String written = Json.MAPPER.writeValueAsString(theirs);
+            f.etcd().put(f.prefix() + "/config", written); // someone else, meanwhile
+
+            assertThatThrownBy(() -> client.setWeight("a", 5))
+                    .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(409))
+                    .hasMessage("changed by someone else; reloaded");
+            assertThat(f.configKey().value()).isEqualTo(written);
+
+            EngineState reloaded = client.state();
+            assertThat(reloaded.backend("b").weight()).isEqualTo(7);
+            assertThat(reloaded.backend("a").weight()).isEqualTo(1);
+
+            client.setWeight("a", 5); // on the view that shows their change, it goes through, keeping it
+            JsonNode now = Json.MAPPER.readTree(f.configKey().value());
+            assertThat(now.get("backends").get(0).get("weight").asInt()).isEqualTo(5);
+            assertThat(now.get("backends").get(1).get("weight").asInt()).isEqualTo(7);
+            // and one more without a new view: the window's own write is what it builds on
+            client.setWeight("a", 6);
+            assertThat(Json.MAPPER.readTree(f.configKey().value()).get("backends").get(0).get("weight").asInt())
+                    .isEqualTo(6);
+        }
+    }
+
+    @Test
+    void anInvalidChangeIsRefusedWithTheProblemAndNothingIsWritten() {
+        try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
+            client.state();
+            long revision = f.configKey().modRevision();
+            assertThatThrownBy(() -> client.setWeight("a", -3))
+                    .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(400))
+                    .hasMessageContaining("backends[0].weight").hasMessageContaining("-3");
+            assertThatThrownBy(() -> client.setWeight("nope", 3))
+                    .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(404))
+                    .hasMessageContaining("nope");
+            assertThat(f.configKey().modRevision()).isEqualTo(revision);
+        }
+    }
+
+    @Test
+    void drainWritesTheMarkAndEnableDeletesIt() throws Exception {
+        try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
+            client.state();
+            long before = System.currentTimeMillis();
+            client.drain("b");
+            KeyValue mark = f.etcd().get(f.prefix() + "/drained/b").first();
+            assertThat(mark).isNotNull();
+            assertThat(Json.MAPPER.readTree(mark.value()).get("at").asLong()).isBetween(before,
+                    System.currentTimeMillis());
+            await().atMost(WITHIN).until(() -> client.state().backend("b").state().equals("DRAINED"));
+            assertThat(client.state().backend("a").state()).isEqualTo("UP");
+
+            client.enable("b");
+            assertThat(f.etcd().get(f.prefix() + "/drained/b").first()).isNull();
+            await().atMost(WITHIN).until(() -> client.state().backend("b").state().equals("UP"));
+        }
+    }
+
+    @Test
+    void addAndRemoveEditTheSharedConfig() throws Exception {
+        try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
+            client.state();
+            client.addBackend(null, "c", "http://127.0.0.1:9", 3);
+            JsonNode now = Json.MAPPER.readTree(f.configKey().value());
+            assertThat(now.get("backends")).hasSize(3);
+            assertThat(now.get("backends").get(2).get("id").asText()).isEqualTo("c");
+            assertThat(now.get("backends").get(2).get("weight").asInt()).isEqualTo(3);
+            assertThat(client.state().backend("c").url()).isEqualTo("http://127.0.0.1:9");
+
+            client.remove("c");
+            assertThat(Json.MAPPER.readTree(f.configKey().value()).get("backends")).hasSize(2);
+            assertThat(client.state().backend("c")).isNull();
+        }
+    }
+}
