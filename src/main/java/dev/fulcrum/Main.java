@@ -67,7 +67,7 @@ public final class Main {
 
         @Override
         public int attach(String url, String token, dev.fulcrum.app.EtcdFlags etcd) {
-            return Gui.attach(url, token, etcd);
+            return Gui.attachFleet(url, () -> dev.fulcrum.app.FleetAttach.connect(url, etcd));
         }
     }
 }

@@ -18,10 +18,11 @@ public final class Gui {
     }
 
     /**
-     * Either {@code embedded} or {@code attachUrl} (+ token) is set; {@code etcd}: how to reach an etcd fleet's members
-     * ({@code --etcd-*}), null when not given.
+     * Either {@code embedded} or {@code attachUrl} (+ token) is set; {@code fleet}: for an etcd address, what attaches
+     * to that fleet (the command line's {@code --etcd-*} flags in it), null otherwise.
      */
-    record Options(Embedded embedded, String attachUrl, String token, dev.fulcrum.app.EtcdFlags etcd) {
+    record Options(Embedded embedded, String attachUrl, String token,
+                   java.util.function.Supplier<dev.fulcrum.admin.fleet.EtcdFleetClient> fleet) {
         Options(Embedded embedded, String attachUrl, String token) {
             this(embedded, attachUrl, token, null);
         }
@@ -75,9 +76,12 @@ public final class Gui {
         return launch(new Options(null, url, token));
     }
 
-    /** The window on a remote Fulcrum, an HAProxy fleet or an etcd fleet reached with {@code etcd}'s flags. */
-    public static int attach(String url, String token, dev.fulcrum.app.EtcdFlags etcd) {
-        return launch(new Options(null, url, token, etcd));
+    /**
+     * The window on the Fulcrums sharing a config in etcd ({@code --attach etcd://...}): {@code fleet} attaches to them
+     * (off the FX thread, blocking).
+     */
+    public static int attachFleet(String url, java.util.function.Supplier<dev.fulcrum.admin.fleet.EtcdFleetClient> fleet) {
+        return launch(new Options(null, url, null, fleet));
     }
 
     private static int launch(Options o) {

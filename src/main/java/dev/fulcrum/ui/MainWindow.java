@@ -135,8 +135,7 @@ public final class MainWindow {
         for (KeyCode normal : new KeyCode[] {KeyCode.DIGIT0, KeyCode.NUMPAD0}) {
             scene.getAccelerators().put(new KeyCodeCombination(normal, KeyCombination.SHORTCUT_DOWN), w.textScale::reset);
         }
-        stage.setTitle("Fulcrum — " + (session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient f
-                ? Texts.t("fleet.title", f.url()) : session.description()));
+        stage.setTitle("Fulcrum — " + session.description());
         session.onError(msg -> Notifier.error(stage, msg));
         return w;
     }
@@ -151,9 +150,12 @@ public final class MainWindow {
         tabs.add(tabs.indexOf(main.controller().tabsByName().get("Events")) + 1, instances.tab());
         Runnable banner = () -> main.controller().showConfigBanner(dev.fulcrum.ui.fleet.ConfigSourceText.fleet(
                 fleet.source(), fleet.configProblems(), fleet.fleet()));
-        session.stateProperty().addListener((o, a, s) -> banner.run());
-        // etcd gone: the state may still answer (the instances do) or not; the banner is checked each second anyway
-        configTimer = FxTicks.every(javafx.util.Duration.seconds(1), banner);
+        // the fleet changes in etcd, not in the state the window samples (an instance gone leaves it as it was):
+        // both are read from the client each second, which keeps them from etcd's watch at no cost
+        configTimer = FxTicks.every(javafx.util.Duration.seconds(1), () -> {
+            banner.run();
+            instances.refresh();
+        });
         banner.run();
     }
 

@@ -273,7 +273,8 @@ public final class UiSession implements AutoCloseable {
      */
     static String inLanguage(String english) {
         for (String[] form : new String[][] {{"embedded engine, proxy ", "main.engine.embedded"},
-                {"remote engine at ", "main.engine.remote"}, {"HAProxy fleet: ", "main.engine.fleet"}}) {
+                {"remote engine at ", "main.engine.remote"}, {"HAProxy fleet: ", "main.engine.fleet"},
+                {"Fulcrum fleet ", "fleet.title"}}) {
             if (english.startsWith(form[0])) {
                 return Texts.t(form[1], english.substring(form[0].length()));
             }

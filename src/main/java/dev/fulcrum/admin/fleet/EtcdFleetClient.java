@@ -377,8 +377,8 @@ public final class EtcdFleetClient implements EngineClient {
                 LOG.debug("instance {} did not answer", id, e);
             }
         });
-        String proxy = up.isEmpty() ? url
-                : String.join(", ", up.stream().map(FleetInstance::proxy).filter(p -> p != null).toList());
+        // one URL the window can send traffic to (any instance serves the same config); the Instances tab lists all
+        String proxy = up.stream().map(FleetInstance::proxy).filter(p -> p != null).findFirst().orElse(url);
         EngineState merged = StateMerge.merge(proxy, cfg, answered, marks);
         synchronized (lock) {
             shown = new Shown(kv.modRevision(), tree(kv.value()));

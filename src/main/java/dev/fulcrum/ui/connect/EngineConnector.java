@@ -72,20 +72,6 @@ public final class EngineConnector {
      * the prompt gives one. A refusal it gives up on says how to pass a token.
      */
     public static Connection attach(String url, String token, TokenPrompt prompt) {
-        return attach(url, token, prompt, null);
-    }
-
-    /**
-     * {@link #attach(String, String, TokenPrompt)}, and the Fulcrums sharing a config in etcd
-     * ({@code etcd://host:port[,host:port...]/prefix}, {@code etcds://} for TLS) reached with {@code etcd}'s flags
-     * (null: none given).
-     */
-    public static Connection attach(String url, String token, TokenPrompt prompt, dev.fulcrum.app.EtcdFlags etcd) {
-        if (url.regionMatches(true, 0, "etcd://", 0, 7) || url.regionMatches(true, 0, "etcds://", 0, 8)) {
-            EtcdFleetClient fleet = dev.fulcrum.app.FleetAttach.connect(url,
-                    etcd == null ? new dev.fulcrum.app.EtcdFlags() : etcd);
-            return new Connection(fleet, fleet.describe(), null, fleet.breakerConfig());
-        }
         if (url.regionMatches(true, 0, "haproxy://", 0, 10)) {
             HaproxyFleetClient fleet = HaproxyFleetClient.attach(url);
             return new Connection(fleet, fleet.describe(), null, null);
@@ -111,6 +97,14 @@ public final class EngineConnector {
             // its thresholds, so the Breakers tab says "opens at 50%" as for an embedded engine
             return new Connection(c, c.describe(), null, c.breakerConfig());
         }
+    }
+
+    /**
+     * The Fulcrums sharing a config in etcd ({@code --attach etcd://...}), attached already (the command line's
+     * {@code --etcd-*} flags are the app's, so the app attaches): the Breakers tab gets the config's thresholds.
+     */
+    public static Connection fleet(EtcdFleetClient fleet) {
+        return new Connection(fleet, fleet.describe(), null, fleet.breakerConfig());
     }
 
     /** Why the engine refused, and the two ways to give the window a token. */

@@ -37,7 +37,7 @@ public final class ConfigSourceText {
         } else if (!refusing.isEmpty()) {
             parts.add(Texts.t("fleet.banner.refusedby", String.join(", ", refusing)));
         }
-        return parts.isEmpty() ? null : String.join("  ", parts) + " " + Texts.t("fleet.banner.serving");
+        return parts.isEmpty() ? null : String.join(" ", parts) + " " + Texts.t("fleet.banner.serving");
     }
 
     /** {@link #instance(String, long, Long, List)} of a state's {@code configSource}; null (a config file): nothing. */
@@ -62,7 +62,7 @@ public final class ConfigSourceText {
         if (refusedRevision != null) {
             parts.add(refused(refusedRevision, problems == null ? List.of() : problems));
         }
-        return parts.isEmpty() ? null : String.join("  ", parts) + " " + Texts.t("fleet.banner.serving");
+        return parts.isEmpty() ? null : String.join(" ", parts) + " " + Texts.t("fleet.banner.serving");
     }
 
     private static String unreachable(long since, String problem) {

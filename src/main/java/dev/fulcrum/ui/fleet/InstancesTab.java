@@ -22,8 +22,8 @@ import javafx.scene.layout.BorderPane;
 /**
  * The Instances tab of a window attached to an etcd fleet: every Fulcrum that registered under the prefix, up or
  * gone, with its proxy and admin URLs, version, the config revision it applied (and whether it refused the latest),
- * and since when it is up or gone; above the table, how many are up and the config's revision. Refreshed with every
- * state sample of the session (the client keeps the list from etcd's watch, so reading it costs nothing).
+ * and since when it is up or gone; above the table, how many are up and the config's revision. {@link #refresh()} reads
+ * the list again (the client keeps it from etcd's watch, so reading it costs nothing); the window does each second.
  */
 public final class InstancesTab {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss")
@@ -71,7 +71,6 @@ public final class InstancesTab {
         tab.setId("instancesTab");
         tab.setUserData("Instances"); // the view's English name: lessons and tests select it by this
         tab.setClosable(false);
-        session.stateProperty().addListener((o, a, s) -> refresh());
         refresh();
     }
 
@@ -84,7 +83,7 @@ public final class InstancesTab {
         return tab;
     }
 
-    /** Reads the instances again (done on every state sample). FX thread. */
+    /** Reads the instances again. FX thread. */
     public void refresh() {
         List<FleetInstance> all = fleet.fleet();
         if (!all.equals(table.getItems())) {

@@ -90,7 +90,7 @@ class EtcdFleetClientTest {
             assertThat(merged.backend("a").totalRequests() + merged.backend("b").totalRequests()).isEqualTo(17);
             assertThat(merged.pools()).containsOnlyKeys("default");
             assertThat(merged.pools().get("default").strategy()).containsEntry("type", "round-robin");
-            assertThat(merged.proxy()).contains(f.app(0).url()).contains(f.app(1).url());
+            assertThat(merged.proxy()).isIn(f.app(0).url(), f.app(1).url());
         }
     }
 
