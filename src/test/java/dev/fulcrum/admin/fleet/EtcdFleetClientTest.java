@@ -95,6 +95,30 @@ class EtcdFleetClientTest {
     }
 
     @Test
+    void everyInstancesEventsAndRequestsReachTheFleetsListeners() {
+        try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
+            await().atMost(WITHIN).until(() -> client.fleet().stream().filter(FleetInstance::up).count() == 2);
+            List<EngineEvent> events = new CopyOnWriteArrayList<>();
+            client.subscribe(events::add);
+            try (dev.fulcrum.admin.RequestSource requests = client.requests()) {
+                f.app(1).engine().setWeight("b", 4); // behind the fleet's back, on one instance
+                assertThat(f.app(0).proxied("/from-one").status()).isEqualTo(200);
+                assertThat(f.app(1).proxied("/from-two").status()).isEqualTo(200);
+
+                await().atMost(WITHIN).until(() -> events.stream().anyMatch(e -> e.type().equals("weight")
+                        && "b".equals(e.backend()) && "4".equals(e.to())));
+                List<String> paths = new java.util.ArrayList<>();
+                await().atMost(WITHIN).until(() -> {
+                    requests.poll().requests().forEach(r -> paths.add(r.path()));
+                    return paths.containsAll(List.of("/from-one", "/from-two"));
+                });
+                assertThat(requests.recent(10)).extracting(dev.fulcrum.requests.RequestSample::path)
+                        .contains("/from-one", "/from-two");
+            }
+        }
+    }
+
+    @Test
     void aKilledInstanceStaysListedAsGoneOnceItsKeyGoes() {
         try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
             List<EngineEvent> events = new CopyOnWriteArrayList<>();
