@@ -45,7 +45,8 @@ start_backends() {
 # NGINX_FORWARDED=1 (the default) has nginx do the job docs/REFERENCE.md §3 asks of Fulcrum: X-Forwarded-For (appended),
 # X-Forwarded-Proto and X-Forwarded-Host on every request, as nginx reverse-proxy configurations set them;
 # NGINX_FORWARDED=0 is nginx's bare proxy_pass, which adds none (and costs less: fewer bytes for it and its backend).
-# NGINX_DIR names its directory under $WORK (default proxy), for a second nginx beside the first
+# NGINX_DIR names its directory under $WORK (default proxy), for a second nginx beside the first; NGINX_HTTP,
+# NGINX_SERVER and NGINX_LOCATION are more lines for its http, server and location / blocks (a mirror, say)
 start_nginx_proxy() {
   local port=$1; shift
   local dir="$WORK/${NGINX_DIR:-proxy}"
@@ -64,9 +65,11 @@ events { worker_connections 4096; }
 http {
   access_log off;
   upstream pool { $servers keepalive 512; }
+  ${NGINX_HTTP:-}
   server {
     listen 127.0.0.1:$port;
-    location / { proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; $forwarded }
+    location / { ${NGINX_LOCATION:-} proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection ""; $forwarded }
+    ${NGINX_SERVER:-}
   }
 }
 CONF
@@ -85,10 +88,11 @@ CONF
 }
 
 # start_fulcrum CONFIG [JAR] [NAME] : headless Fulcrum with a 256 MiB heap, waited for until its ready line; sets
-# FULCRUM_PID. A second one beside the first takes its own JAR and NAME (for its ready and log files).
+# FULCRUM_PID. A second one beside the first takes its own JAR and NAME (for its ready and log files). CONFIG may be
+# an etcd://... address; FULCRUM_ARGS adds to the command line (e.g. --proxy-port 19001 --instance-id a).
 start_fulcrum() {
   local jar=${2:-$JAR} name=${3:-fulcrum}
-  java -Xms256m -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$jar" --headless --config "$1" > "$WORK/$name.ready" \
+  java -Xms256m -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$jar" --headless --config "$1" ${FULCRUM_ARGS:-} > "$WORK/$name.ready" \
     2> "$WORK/$name.err" &
   FULCRUM_PID=$!
   pids+=($FULCRUM_PID)

@@ -14,36 +14,12 @@ B1=19101; B2=19102; PLAIN=19180; MIRRORED=19182
 needs wrk nginx
 start_backends $B1 $B2
 start_nginx_proxy $PLAIN $B1 $B2
-dir="$WORK/mirrored"
-mkdir -p "$dir"
-cat > "$dir/nginx.conf" <<CONF
-worker_processes auto;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  upstream pool { server 127.0.0.1:$B1; server 127.0.0.1:$B2; keepalive 512; }
-  upstream shadow { server 127.0.0.1:$B2; keepalive 512; }
-  split_clients "\$request_id" \$copy { 10% 1; * 0; }
-  server {
-    listen 127.0.0.1:$MIRRORED;
-    location / {
-      mirror /_mirror;
-      proxy_pass http://pool; proxy_http_version 1.1; proxy_set_header Connection "";
-      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for; proxy_set_header X-Forwarded-Proto \$scheme;
-      proxy_set_header X-Forwarded-Host \$http_host;
-    }
-    location = /_mirror {
-      internal;
-      if (\$copy = 0) { return 204; }
-      proxy_pass http://shadow\$request_uri; proxy_http_version 1.1; proxy_set_header Connection "";
-      proxy_set_header X-Fulcrum-Mirror 1;
-    }
-  }
-}
-CONF
-nginx -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' & pids+=($!)
+NGINX_DIR=mirrored NGINX_LOCATION='mirror /_mirror;' \
+  NGINX_HTTP='upstream shadow { server 127.0.0.1:'$B2'; keepalive 512; } split_clients "$request_id" $copy { 10% 1; * 0; }' \
+  NGINX_SERVER='location = /_mirror { internal; if ($copy = 0) { return 204; }
+    proxy_pass http://shadow$request_uri; proxy_http_version 1.1; proxy_set_header Connection "";
+    proxy_set_header X-Fulcrum-Mirror 1; }' \
+  start_nginx_proxy $MIRRORED $B1 $B2
 sleep 1
 for port in $PLAIN $MIRRORED; do wrk -t2 -c$CONNS -d3s "http://127.0.0.1:$port/" > /dev/null; done
 plain=(); mirrored=()
