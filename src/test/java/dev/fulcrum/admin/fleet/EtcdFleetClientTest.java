@@ -75,6 +75,7 @@ class EtcdFleetClientTest {
             for (int i = 0; i < 7; i++) {
                 assertThat(f.app(1).proxied("/two/" + i).status()).isEqualTo(200);
             }
+            await().atMost(WITHIN).until(() -> client.state().requests().total() == 17);
             EngineState one = new HttpEngineClient(URI.create(f.app(0).adminUrl()), null).state();
             EngineState two = new HttpEngineClient(URI.create(f.app(1).adminUrl()), null).state();
             EngineState merged = client.state();
@@ -139,7 +140,8 @@ class EtcdFleetClientTest {
             });
             // the view goes on with the instance that is left
             assertThat(f.app(0).proxied("/still").status()).isEqualTo(200);
-            assertThat(client.state().requests().total()).isEqualTo(1);
+            // the proxy counts an answer once it is sent: the figure follows the client's answer shortly after
+            await().atMost(WITHIN).until(() -> client.state().requests().total() == 1);
         }
     }
 
