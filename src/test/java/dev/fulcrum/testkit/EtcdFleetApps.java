@@ -35,13 +35,13 @@ public final class EtcdFleetApps implements AutoCloseable {
         return t;
     });
 
-    private EtcdFleetApps(EtcdCluster cluster, String prefix) {
+    private EtcdFleetApps(EtcdCluster cluster, String prefix, String token) {
         this.prefix = prefix;
         this.etcd = new EtcdClient(cluster.options());
         this.config = """
                 {
                   "proxy": {"host": "127.0.0.1", "port": 0},
-                  "admin": {"host": "127.0.0.1", "port": 0},
+                  "admin": {"host": "127.0.0.1", "port": 0%s},
                   "strategy": {"type": "round-robin"},
                   "backends": [
                     {"id": "a", "url": "%s", "weight": 1},
@@ -50,7 +50,7 @@ public final class EtcdFleetApps implements AutoCloseable {
                   "retries": {"maxRetries": 0},
                   "healthCheck": {"enabled": false}
                 }
-                """.formatted(a.url(), b.url());
+                """.formatted(token == null ? "" : ", \"token\": \"" + token + "\"", a.url(), b.url());
         this.configRevision = etcd.put(prefix + "/config", config);
         renew.scheduleWithFixedDelay(() -> leases.values().forEach(l -> {
             try {
@@ -63,7 +63,12 @@ public final class EtcdFleetApps implements AutoCloseable {
 
     /** The config at {@code prefix/config}, and {@code n} instances started from it and registered. */
     public static EtcdFleetApps start(EtcdCluster cluster, String prefix, int n) {
-        EtcdFleetApps f = new EtcdFleetApps(cluster, prefix);
+        return start(cluster, prefix, n, null);
+    }
+
+    /** As {@link #start(EtcdCluster, String, int)}, the config's {@code admin.token} {@code token} (null: none). */
+    public static EtcdFleetApps start(EtcdCluster cluster, String prefix, int n, String token) {
+        EtcdFleetApps f = new EtcdFleetApps(cluster, prefix, token);
         try {
             for (int i = 0; i < n; i++) {
                 f.add();

@@ -110,6 +110,8 @@ public final class EtcdFleetClient implements EngineClient {
     private long reachableSince;
     private String unreachableWhy;
     private EngineState lastState;
+    /** The admin token the instances' clients were made with: a config with another one makes them anew. */
+    private String clientsToken;
 
     /** The config's revision and JSON that a {@link #state()} showed: what a command edits and compares against. */
     private record Shown(long revision, ObjectNode tree) {
@@ -120,6 +122,7 @@ public final class EtcdFleetClient implements EngineClient {
         this.etcd = etcd;
         this.url = url;
         acceptConfig(config);
+        clientsToken = valid == null ? null : valid.admin().token();
     }
 
     /**
@@ -202,6 +205,9 @@ public final class EtcdFleetClient implements EngineClient {
             if (c != null && c.modRevision() > config.modRevision()) {
                 acceptConfig(c);
             }
+            String token = valid == null ? null : valid.admin().token();
+            boolean newToken = !java.util.Objects.equals(clientsToken, token);
+            clientsToken = token;
             Set<String> marks = new TreeSet<>();
             Map<String, FleetInstance> present = new TreeMap<>();
             keys.forEach((key, kv) -> {
@@ -225,8 +231,8 @@ public final class EtcdFleetClient implements EngineClient {
                 if (comes) {
                     joined.add(now2);
                     events.add(new EngineEvent("membership", null, who, null, "added", now));
-                } else if (before.admin() != null && !before.admin().equals(i.admin())) {
-                    joined.add(now2); // restarted elsewhere under the same id: read it there
+                } else if (newToken || before.admin() != null && !before.admin().equals(i.admin())) {
+                    joined.add(now2); // a new admin token, or restarted elsewhere under the same id: read it anew
                 }
                 if (before != null && before.up() && before.configRevision() != i.configRevision()
                         && i.configRevision() > 0) {

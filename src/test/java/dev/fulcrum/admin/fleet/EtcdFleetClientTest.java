@@ -120,6 +120,17 @@ class EtcdFleetClientTest {
     }
 
     @Test
+    void theInstancesAreReadWithTheConfigsAdminToken() {
+        try (EtcdFleetApps f = EtcdFleetApps.start(etcd, "/fleet" + PREFIXES.incrementAndGet(), 1, "s3cret");
+             EtcdFleetClient client = attach(f)) {
+            await().atMost(WITHIN).until(() -> client.fleet().stream().anyMatch(FleetInstance::up));
+            assertThat(f.app(0).proxied("/with-token").status()).isEqualTo(200);
+            // without the token the instance answers 401 and is left out of the view: no request would be counted
+            await().atMost(WITHIN).until(() -> client.state().requests().total() == 1);
+        }
+    }
+
+    @Test
     void aKilledInstanceStaysListedAsGoneOnceItsKeyGoes() {
         try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
             List<EngineEvent> events = new CopyOnWriteArrayList<>();
