@@ -23,7 +23,11 @@ public interface EmbeddedFulcrum extends AutoCloseable {
      * @throws IllegalStateException naming the field when a listener cannot bind
      */
     static EmbeddedFulcrum start(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
-        return FulcrumApp.start(config, configFile).overriding(overrides).watchConfigFile();
+        FulcrumApp app = FulcrumApp.start(config, configFile).overriding(overrides).watchConfigFile();
+        if (overrides instanceof EtcdConfigSource.Start etcd) { // --config etcd://...: follow it from now on
+            app.follow(etcd);
+        }
+        return app;
     }
 
     /** A new in-process client over this engine: the same operations the admin API offers. */

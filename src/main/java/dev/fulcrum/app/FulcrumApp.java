@@ -61,6 +61,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
     private final Path configFile;
     private volatile FulcrumConfig config;
     private volatile ConfigWatcher watcher;
+    private volatile EtcdConfigSource etcd;
     private volatile UnaryOperator<FulcrumConfig> overrides = c -> c;
 
     private FulcrumApp(FulcrumConfig config, Path configFile) {
@@ -204,12 +205,20 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
     }
 
     /** Applies a valid config in place ({@link ConfigReload}); returns the problems, empty when applied. */
-    public synchronized List<String> apply(FulcrumConfig given) {
+    public List<String> apply(FulcrumConfig given) {
+        return apply(given, "applied");
+    }
+
+    /**
+     * {@link #apply(FulcrumConfig)}, the {@code config} event saying {@code applied} (e.g. {@code applied revision 7}
+     * for a config from etcd).
+     */
+    public synchronized List<String> apply(FulcrumConfig given, String applied) {
         FulcrumConfig next = overrides.apply(given);
         List<String> problems = reload.apply(config, next);
         if (problems.isEmpty()) {
             config = next;
-            engine.publish("config", null, null, null, "applied");
+            engine.publish("config", null, null, null, applied);
         }
         return problems;
     }
@@ -351,6 +360,28 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
 
     // ---------------------------------------------------------------- lifecycle
 
+    /**
+     * Follows the config in etcd that {@code start} read and this app was started from (docs/REFERENCE.md §8):
+     * applies its changes and drains, and registers this instance, until {@link #close()}.
+     */
+    public FulcrumApp follow(EtcdConfigSource.Start start) {
+        if (etcd == null) {
+            etcd = EtcdConfigSource.start(this, start);
+        }
+        return this;
+    }
+
+    /** The config in etcd this app follows, or null (a file, or the embedded default). */
+    public EtcdConfigSource etcd() {
+        return etcd;
+    }
+
+    @Override
+    public Map<String, Object> configSource() {
+        EtcdConfigSource e = etcd;
+        return e == null ? null : e.describe();
+    }
+
     /** Applies valid edits of the config file live from now on (no-op without a file). */
     public FulcrumApp watchConfigFile() {
         if (configFile != null && watcher == null) {
@@ -383,6 +414,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
 
     @Override
     public boolean shutdownGracefully() {
+        closeQuietly(etcd); // leaves the fleet first: a window on it stops sending this instance's operators here
         boolean clean = proxy.shutdownGracefully();
         close();
         return clean;
@@ -390,7 +422,7 @@ public final class FulcrumApp implements AdminRuntime, EmbeddedFulcrum {
 
     @Override
     public void close() {
-        closeQuietly(watcher, discovery, metricsPoller, health, admin, proxy, demos, engine);
+        closeQuietly(etcd, watcher, discovery, metricsPoller, health, admin, proxy, demos, engine);
     }
 
     private static void closeQuietly(AutoCloseable... cs) {

@@ -32,12 +32,31 @@ public final class FulcrumCommand implements Callable<Integer> {
     private final WindowLauncher window;
     private final LessonChecker lessons;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "config file (default: the embedded samples/workshop.json)")
+    /** {@code --config FILE}; null for the embedded default or a config in etcd. */
     Path config;
+
+    /** {@code --config etcd://...} as given; null for a file. */
+    String etcdConfig;
+
+    @Option(names = "--config", paramLabel = "FILE|etcd://HOST:PORT[,...]/PREFIX", description = "config file"
+            + " (default: the embedded samples/workshop.json), or the config kept in etcd at PREFIX/config, followed"
+            + " live (etcds:// for TLS; see --etcd-*)")
+    void config(String value) {
+        if (dev.fulcrum.etcd.EtcdAddress.is(value)) {
+            etcdConfig = value;
+            config = null;
+        } else {
+            config = Path.of(value);
+            etcdConfig = null;
+        }
+    }
 
     /** {@code --etcd-cacert}, {@code --etcd-cert}, {@code --etcd-key}, {@code --etcd-user}, {@code --instance-id}. */
     @picocli.CommandLine.Mixin
     EtcdFlags etcd = new EtcdFlags();
+
+    /** What {@code --config etcd://...} read before anything started; null otherwise. */
+    EtcdConfigSource.Start etcdStart;
 
     @CommandLine.Parameters(arity = "0..1", paramLabel = "FILE", description = "a file to open, as the file manager"
             + " hands it: a .har recording is replayed through the window's engine (--replay FILE), any other file is"
@@ -168,9 +187,19 @@ public final class FulcrumCommand implements Callable<Integer> {
             } catch (ConfigException e) {
                 printProblems(e.problems());
                 return CONFIG_ERROR;
+            } catch (EtcdStartProblem e) {
+                System.err.println("fulcrum: " + e.getMessage());
+                return CONFIG_ERROR;
+            } finally {
+                closeEtcd();
             }
             LocalTrust t = LocalTrust.forUser(stdout());
             return trust ? t.trust(names) : t.untrust();
+        }
+        if (etcd.given() && etcdConfig == null && !dev.fulcrum.etcd.EtcdAddress.is(attach)) {
+            System.err.println("fulcrum: --etcd-cacert, --etcd-cert, --etcd-key, --etcd-user and --instance-id go"
+                    + " with --config etcd://... or --attach etcd://...");
+            return CONFIG_ERROR;
         }
         if (attach != null) {
             String token = dev.fulcrum.admin.HttpEngineClient.token(this.token, System::getenv);
@@ -181,16 +210,22 @@ public final class FulcrumCommand implements Callable<Integer> {
             cfg = loadConfig();
         } catch (ConfigException e) {
             printProblems(e.problems());
+            closeEtcd();
+            return CONFIG_ERROR;
+        } catch (EtcdStartProblem e) {
+            System.err.println("fulcrum: " + e.getMessage());
+            closeEtcd();
             return CONFIG_ERROR;
         }
         int replayProblem = checkReplay();
         if (replayProblem >= 0) {
+            closeEtcd();
             return replayProblem;
         }
         if (headless) {
             return runHeadless(cfg);
         }
-        if (config == null) { // the embedded default config: a port no flag names is nobody's choice
+        if (config == null && etcdConfig == null) { // the embedded default config: a port no flag names is nobody's choice
             FreePorts ports = FreePorts.choose(cfg, proxyPort == null, adminPort == null, this::overrides);
             if (ports.note() != null) {
                 LOG.warn("{}", ports.note());
@@ -200,7 +235,8 @@ public final class FulcrumCommand implements Callable<Integer> {
             return window.embedded(ports.apply(cfg), config, ports, !noTraffic && replayChecked == null,
                     replayChecked, replaySpeed());
         }
-        return window.embedded(cfg, config, this::overrides, false, replayChecked, replaySpeed());
+        return window.embedded(cfg, config, etcdStart != null ? etcdStart : this::overrides, false, replayChecked,
+                replaySpeed());
     }
 
     /**
@@ -217,8 +253,22 @@ public final class FulcrumCommand implements Callable<Integer> {
         return window.attach(attach, token, etcd);
     }
 
+    /** Why {@code --config etcd://...} cannot start: one line naming the flag, the endpoints or the key. */
+    static final class EtcdStartProblem extends RuntimeException {
+        EtcdStartProblem(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * The config the command line names, the command line's ports over it.
+     *
+     * @throws ConfigException   with every problem of an invalid config
+     * @throws EtcdStartProblem  when a config in etcd cannot be read
+     */
     FulcrumConfig loadConfig() {
-        FulcrumConfig cfg = overrides(config == null ? ConfigLoader.workshop() : ConfigLoader.load(config));
+        FulcrumConfig cfg = overrides(etcdConfig != null ? readEtcd().config()
+                : config == null ? ConfigLoader.workshop() : ConfigLoader.load(config));
         if (proxyPort != null || adminPort != null || tlsPort != null) {
             // checked as if written in the file: a port out of range or one the other listener has is a config error
             List<ConfigProblem> problems = dev.fulcrum.config.ConfigValidator.validate(cfg);
@@ -227,6 +277,40 @@ public final class FulcrumCommand implements Callable<Integer> {
             }
         }
         return cfg;
+    }
+
+    /** Reads {@code --config etcd://...} once ({@link #etcdStart}), before anything starts. */
+    private EtcdConfigSource.Start readEtcd() {
+        dev.fulcrum.etcd.EtcdAddress address;
+        String instanceId;
+        dev.fulcrum.etcd.EtcdClient client;
+        try {
+            address = dev.fulcrum.etcd.EtcdAddress.parse(etcdConfig);
+        } catch (IllegalArgumentException e) {
+            throw new EtcdStartProblem("--config: " + e.getMessage(), e);
+        }
+        try {
+            instanceId = etcd.instanceId();
+            client = new dev.fulcrum.etcd.EtcdClient(etcd.options(address, System::getenv));
+        } catch (IllegalArgumentException e) {
+            throw new EtcdStartProblem(e.getMessage(), e);
+        }
+        try {
+            etcdStart = EtcdConfigSource.read(address, client, instanceId, this::overrides);
+        } catch (IllegalStateException e) {
+            client.close();
+            throw new EtcdStartProblem(e.getMessage(), e);
+        }
+        LOG.info("config from {} at revision {}; this instance is {}", address.configKey(), etcdStart.revision(),
+                instanceId);
+        return etcdStart;
+    }
+
+    /** Closes the client {@code --config etcd://...} opened, when what it read is not used. */
+    private void closeEtcd() {
+        if (etcdStart != null) {
+            etcdStart.client().close();
+        }
     }
 
     /** The command line's ports over a config's: at start, and on every later config (an edit, a PUT) alike. */
@@ -287,7 +371,7 @@ public final class FulcrumCommand implements Callable<Integer> {
     private boolean openAsGiven() {
         boolean recording = file.getFileName() != null
                 && file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".har");
-        if (recording ? replay != null : config != null) {
+        if (recording ? replay != null : config != null || etcdConfig != null) {
             System.err.println("fulcrum: " + file + ": give the " + (recording ? "recording" : "config")
                     + " once, as FILE or with " + (recording ? "--replay" : "--config") + ", not both");
             return false;
@@ -388,8 +472,9 @@ public final class FulcrumCommand implements Callable<Integer> {
     private int runHeadless(FulcrumConfig cfg) {
         FulcrumApp app;
         try {
-            app = FulcrumApp.start(cfg, config).overriding(this::overrides);
+            app = FulcrumApp.start(cfg, config).overriding(etcdStart != null ? etcdStart : this::overrides);
         } catch (IllegalArgumentException e) {
+            closeEtcd();
             if (e.getMessage() != null && e.getMessage().startsWith("proxy.tls.")) {
                 System.err.println("config error: " + e.getMessage());
                 return CONFIG_ERROR;
@@ -397,9 +482,13 @@ public final class FulcrumCommand implements Callable<Integer> {
             System.err.println("fulcrum: cannot start: " + e.getMessage());
             return 1;
         } catch (RuntimeException e) {
+            closeEtcd();
             System.err.println("fulcrum: cannot start: " + e.getMessage());
             LOG.debug("start failed", e);
             return 1;
+        }
+        if (etcdStart != null) {
+            app.follow(etcdStart);
         }
         app.watchConfigFile();
         app.handleOperatorSignals();

@@ -10,6 +10,9 @@
  *       {@link dev.fulcrum.app.ConfigReload}; {@link dev.fulcrum.app.ConfigWatcher} notices the file's edits;
  *       {@link dev.fulcrum.app.LiveConfig} is the running config with the operator's live edits;
  *       {@link dev.fulcrum.app.ConfigSpecs} turns a config into each component's settings.</li>
+ *   <li>{@link dev.fulcrum.app.EtcdConfigSource} follows a config kept in etcd ({@code --config etcd://...},
+ *       docs/REFERENCE.md §8): its changes applied as a saved file's, its drains, this instance's registration under a
+ *       lease; {@link dev.fulcrum.app.EtcdFlags} are the flags that reach etcd.</li>
  *   <li>{@link dev.fulcrum.app.FulcrumCommand} is the command line of docs/REFERENCE.md §1: check, headless, or a
  *       window through a {@link dev.fulcrum.app.WindowLauncher}; {@code --lesson FILE --check} through a
  *       {@link dev.fulcrum.app.LessonChecker} (docs/REFERENCE.md §5).</li>
@@ -20,7 +23,7 @@
  * </ul>
  *
  * <p>May use: {@code engine}, {@code proxy}, {@code health}, {@code admin}, {@code config}, {@code demo},
- * {@code discovery}, {@code replay} ({@code --compare}), {@code spi} (to load plugins), {@code time}, picocli. Must not use: {@code dev.fulcrum.ui}, {@code dev.fulcrum.lesson} or
+ * {@code discovery}, {@code etcd} ({@code --config etcd://...}), {@code replay} ({@code --compare}), {@code spi} (to load plugins), {@code time}, picocli. Must not use: {@code dev.fulcrum.ui}, {@code dev.fulcrum.lesson} or
  * JavaFX; the window and the lessons are above this package and reach it only through
  * {@link dev.fulcrum.app.EmbeddedFulcrum}, and {@code dev.fulcrum.Main} hands the command line the window to open and
  * the lessons' checker. {@code ArchitectureTest} holds these rules.

@@ -156,6 +156,36 @@ public final class ConfigLoader {
     }
 
     /**
+     * Reads and checks one backend entry whose id comes from elsewhere (an etcd key after its prefix): a JSON object
+     * {@code {"url","weight","labels","maxInFlight","backup"}} by the rules of a config's {@code backends[]} entry. An
+     * {@code "id"} in the object is allowed only if it is that id. {@code root} names the entry in problem paths, e.g.
+     * the key: {@code /services/api/a.weight}.
+     */
+    public static BackendConfig parseBackend(String id, String json, String root) {
+        String text = json.startsWith("\uFEFF") ? json.substring(1) : json;
+        JsonNode tree = text.isBlank() ? null : tree(text, root);
+        if (tree == null || !tree.isObject()) {
+            throw new ConfigException(List.of(new ConfigProblem(root,
+                    "must be a JSON object {\"url\", \"weight\", \"labels\"}",
+                    tree == null ? "empty document" : ConfigPaths.json(tree))));
+        }
+        List<ConfigProblem> problems = new ArrayList<>();
+        JsonNode given = tree.get("id");
+        if (given != null && !(given.isTextual() && given.textValue().equals(id))) {
+            problems.add(new ConfigProblem(ConfigPaths.child(root, "id"),
+                    "must be left out or be the id the key gives, " + id, ConfigPaths.json(given)));
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode entry = tree.deepCopy();
+        entry.put("id", id);
+        BackendConfig b = new TreeBinder(problems).bind(entry, BackendConfig.class, null, root);
+        if (b == null) {
+            throw new ConfigException(problems);
+        }
+        throwIfAny(problems, ConfigValidator.validateBackend(b, root));
+        return b;
+    }
+
+    /**
      * Adds to the binder's {@code problems} each validation problem not under a path the binder already refused (a
      * value that never bound is not checked again), then throws them all, if any.
      */

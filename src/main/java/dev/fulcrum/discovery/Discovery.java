@@ -20,15 +20,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps each pool's discovered backends in step with their sources: every {@code refreshMs} a source is
- * asked again; new backends join with slow start, vanished ones drain and are then removed, changed weights
- * and labels are applied in place. A source that fails keeps its last good set (a DNS outage must not empty a
+ * asked again, and a watched source (etcd) also asks for a refresh itself as soon as it sees a change; new backends
+ * join with slow start, vanished ones drain and are then removed, changed weights and labels are applied in place,
+ * and an entry whose address, backup flag or in-flight cap changed replaces the running one in one step (as does an
+ * entry that comes back while its old self still drains). A source that fails keeps its last good set (a DNS outage must not empty a
  * pool) and says so in the log and as a {@code discovery} event once per problem: when it starts, and again only if
  * the problem changes or comes back after a good answer. An entry the engine refuses (its id taken by another backend) stays
- * refused every refresh but is logged the same way, once, not every {@code refreshMs}.
+ * refused every refresh but is logged the same way, once, not every {@code refreshMs}; so is an entry the source itself
+ * refuses while applying the rest (an etcd key with a bad id or value).
  *
  * <p>Threading: every refresh runs on the one {@link Scheduler} given (a system scheduler's single thread, or
  * the thread advancing a {@code ManualClock}), so a source's owned set needs no locking; the engine's own
  * control thread applies the changes. A test moves the clock past {@code refreshMs} and sees the refresh happen.
+ * A watched source's own asks are queued on the same scheduler; a {@code ManualClock} runs a queued task on the
+ * thread that queues it, so an etcd source is tested on a system scheduler.
  */
 public final class Discovery implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Discovery.class);
@@ -36,14 +41,23 @@ public final class Discovery implements AutoCloseable {
     private final Engine engine;
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
-    private final Map<String, Running> running = new LinkedHashMap<>();
+    private final Map<SourceKey, Running> running = new LinkedHashMap<>();
     private volatile boolean closed;
+
+    /** One source of one pool: the same settings in the same pool are the same running source across reloads. */
+    private record SourceKey(String pool, DiscoveryConfig config) {
+    }
 
     private static final class Running {
         final String pool;
         final DiscoverySource source;
         final Map<String, BackendSpec> owned = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Ids this source removed that may still be draining: one coming back replaces its draining self. */
+        final java.util.Set<String> retiring = new java.util.HashSet<>();
+        /** A refresh the source asked for is queued and has not begun: more asks until it begins are the same one. */
+        final java.util.concurrent.atomic.AtomicBoolean asked = new java.util.concurrent.atomic.AtomicBoolean();
         Cancellable task;
+        volatile boolean stopped;
         /** The problem of the current failure streak, as last reported; null while the source answers. */
         String failing;
         /** Refused entries by id, with the problem last reported for each: logged again only when it changes. */
@@ -73,26 +87,63 @@ public final class Discovery implements AutoCloseable {
 
     /** Replaces the sources of every pool (on start and on a config change). */
     public synchronized void configure(Map<String, List<DiscoveryConfig>> byPool) {
-        Map<String, DiscoveryConfig> wanted = new LinkedHashMap<>();
-        byPool.forEach((pool, list) -> list.forEach(d -> wanted.put(pool + "|" + d, d)));
+        java.util.Set<SourceKey> wanted = new java.util.LinkedHashSet<>();
+        byPool.forEach((pool, list) -> list.forEach(d -> wanted.add(new SourceKey(pool, d))));
         for (var it = running.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
-            if (!wanted.containsKey(e.getKey())) {
-                e.getValue().task.cancel();
+            if (!wanted.contains(e.getKey())) {
                 Running r = e.getValue();
+                stop(r);
                 scheduler.execute(() -> retire(r));
                 it.remove();
             }
         }
-        wanted.forEach((key, d) -> {
+        for (SourceKey key : wanted) {
             if (!running.containsKey(key)) {
-                String pool = key.substring(0, key.indexOf('|'));
-                DiscoverySource src = DiscoveryConfig.DNS.equals(d.type()) ? new DnsSource(d) : new FileSource(d);
-                Running r = new Running(pool, src);
-                r.task = scheduler.scheduleWithFixedDelay(() -> refreshGuarded(r), 0, d.refreshMs(), TimeUnit.MILLISECONDS);
+                Running r = new Running(key.pool(), source(key.config()));
+                r.source.start(() -> ask(r));
+                r.task = scheduler.scheduleWithFixedDelay(() -> refreshGuarded(r), 0, key.config().refreshMs(),
+                        TimeUnit.MILLISECONDS);
                 running.put(key, r);
             }
-        });
+        }
+    }
+
+    private static DiscoverySource source(DiscoveryConfig d) {
+        return switch (d.type()) {
+            case DiscoveryConfig.DNS -> new DnsSource(d);
+            case DiscoveryConfig.DNS_SRV -> new DnsSrvSource(d);
+            case DiscoveryConfig.ETCD -> new EtcdSource(d);
+            default -> new FileSource(d);
+        };
+    }
+
+    /** A source's own request for a refresh (it saw a change): queued on the scheduler, one at a time. */
+    private void ask(Running r) {
+        if (r.stopped || closed || !r.asked.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            scheduler.execute(() -> {
+                r.asked.set(false);
+                if (!r.stopped) {
+                    refreshGuarded(r);
+                }
+            });
+        } catch (RuntimeException shutDown) {
+            r.asked.set(false); // the scheduler is gone: discovery is closing
+        }
+    }
+
+    /** No more refreshes of this source, asked or scheduled; what it runs (a watch) ends. */
+    private static void stop(Running r) {
+        r.stopped = true;
+        r.task.cancel();
+        try {
+            r.source.close();
+        } catch (RuntimeException e) {
+            LOG.warn("discovery {}: closing it failed: {}", r.source.label(), e.toString());
+        }
     }
 
     /**
@@ -143,6 +194,9 @@ public final class Discovery implements AutoCloseable {
         List<BackendSpec> now;
         try {
             now = r.source.resolve();
+            if (now == null) {
+                return; // no answer yet: nothing to change, nothing failed
+            }
         } catch (IOException | RuntimeException e) {
             String problem = String.valueOf(e.getMessage());
             if (!problem.equals(r.failing)) {
@@ -165,12 +219,15 @@ public final class Discovery implements AutoCloseable {
         for (BackendView v : engine.backends()) {
             live.put(v.id(), v.state().name());
         }
+        // drained and removed by now, or no longer draining (an operator re-added or enabled it): no longer this source's
+        r.retiring.removeIf(id -> !"DRAINING".equals(live.get(id)) && !"DRAINED".equals(live.get(id)));
         for (BackendSpec gone : new ArrayList<>(r.owned.values())) {
             if (!next.containsKey(gone.id())) {
                 r.owned.remove(gone.id());
                 if (live.containsKey(gone.id())) {
                     try {
                         engine.remove(gone.id());
+                        r.retiring.add(gone.id());
                     } catch (EngineException alreadyGone) {
                         // an operator removed it since the engine was looked at: what this refresh wanted anyway
                     }
@@ -178,19 +235,28 @@ public final class Discovery implements AutoCloseable {
             }
         }
         Map<String, String> refused = new HashMap<>();
+        r.source.refused().forEach((entry, problem) -> refuse(r, refused, "entry:" + entry, problem));
         for (BackendSpec s : next.values()) {
             BackendSpec had = r.owned.get(s.id());
             try {
-                if (had == null || !live.containsKey(s.id())) {
+                if (had == null && r.retiring.contains(s.id()) && live.containsKey(s.id())) {
+                    // back while its old self still drains: the new entry takes its place in one step
+                    engine.move(s.id(), r.pool, s, true);
+                    r.retiring.remove(s.id());
+                    r.owned.put(s.id(), s);
+                } else if (had == null || !live.containsKey(s.id())) {
                     if (live.containsKey(s.id())) {
                         refuse(r, refused, s.id(), "id " + s.id() + " is already in use by another backend; skipped");
                         continue;
                     }
                     engine.addBackend(r.pool, s, true);
                     r.owned.put(s.id(), s);
-                } else if (!had.url().equals(s.url())) {
-                    engine.remove(s.id()); // the id now means another address: drain the old one, add next round
-                    r.owned.remove(s.id());
+                } else if (!had.url().equals(s.url()) || had.backup() != s.backup()
+                        || !java.util.Objects.equals(had.maxInFlight(), s.maxInFlight())) {
+                    // the id now means another address, or the same one used otherwise: replaced in one step (requests
+                    // in flight finish against the old one), joining with slow start if the address is new
+                    engine.move(s.id(), r.pool, s, !had.url().equals(s.url()));
+                    r.owned.put(s.id(), s);
                 } else {
                     if (had.weight() != s.weight()) {
                         engine.setWeight(s.id(), s.weight());
@@ -244,7 +310,7 @@ public final class Discovery implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
-        running.values().forEach(r -> r.task.cancel());
+        running.values().forEach(Discovery::stop);
         if (ownsScheduler) {
             scheduler.shutdown();
         }

@@ -46,8 +46,26 @@ final class DnsSource implements DiscoverySource {
         if (resolver != null) {
             return;
         }
+        Name n = name(config);
+        resolver = resolver(config);
+        name = n;
+    }
+
+    /** The configured name, absolute (a trailing dot added): searched as given, never under a local domain. */
+    static Name name(DiscoveryConfig config) throws IOException {
         try {
-            Name n = Name.fromString(config.name().endsWith(".") ? config.name() : config.name() + ".");
+            return Name.fromString(config.name().endsWith(".") ? config.name() : config.name() + ".");
+        } catch (TextParseException e) {
+            throw new IOException("cannot resolve with this setting (got: " + config.label() + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The configured {@code server}, or the system's resolvers, with a lookup timeout of the refresh interval between
+     * half a second and five seconds. A server whose host does not resolve is an error of this refresh.
+     */
+    static Resolver resolver(DiscoveryConfig config) throws IOException {
+        try {
             Resolver r;
             if (config.server() == null) {
                 r = new ExtendedResolver();
@@ -58,9 +76,8 @@ final class DnsSource implements DiscoverySource {
                         Integer.parseInt(config.server().substring(colon + 1))));
             }
             r.setTimeout(Duration.ofMillis(Math.min(5000, Math.max(500, config.refreshMs()))));
-            name = n;
-            resolver = r;
-        } catch (TextParseException | UnknownHostException e) {
+            return r;
+        } catch (UnknownHostException e) {
             throw new IOException("cannot resolve with this setting (got: " + config.label() + "): " + e.getMessage(), e);
         }
     }

@@ -15,10 +15,7 @@ import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.ManualClock;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,14 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
-import org.xbill.DNS.AAAARecord;
-import org.xbill.DNS.ARecord;
-import org.xbill.DNS.DClass;
-import org.xbill.DNS.Flags;
-import org.xbill.DNS.Message;
 import org.xbill.DNS.Rcode;
-import org.xbill.DNS.Record;
-import org.xbill.DNS.Section;
 import org.xbill.DNS.Type;
 
 /**
@@ -361,63 +351,5 @@ class DiscoveryTest {
         logger.addAppender(appender);
         detach = () -> logger.detachAppender(appender);
         return out;
-    }
-
-    /** A tiny authoritative DNS server on 127.0.0.1 answering A and AAAA for any name from {@link #answers}. */
-    static final class LoopbackDns implements AutoCloseable {
-        volatile List<InetAddress> answers = List.of();
-        /** The answer code for every query (NXDOMAIN: the name does not exist). */
-        volatile int rcode = Rcode.NOERROR;
-        /** A query type answered SERVFAIL whatever {@link #rcode} says; 0 for none. */
-        volatile int servfailType;
-        volatile int queries;
-        private final DatagramSocket socket;
-        private final Thread thread;
-
-        LoopbackDns() throws Exception {
-            socket = new DatagramSocket(new InetSocketAddress("127.0.0.1", 0));
-            thread = new Thread(this::serve, "loopback-dns");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        String address() {
-            return "127.0.0.1:" + socket.getLocalPort();
-        }
-
-        private void serve() {
-            byte[] buf = new byte[512];
-            while (!socket.isClosed()) {
-                try {
-                    DatagramPacket p = new DatagramPacket(buf, buf.length);
-                    socket.receive(p);
-                    queries++;
-                    Message q = new Message(java.util.Arrays.copyOf(p.getData(), p.getLength()));
-                    Record question = q.getQuestion();
-                    Message r = new Message(q.getHeader().getID());
-                    r.getHeader().setFlag(Flags.QR);
-                    r.getHeader().setFlag(Flags.AA);
-                    int code = question.getType() == servfailType ? Rcode.SERVFAIL : rcode;
-                    r.getHeader().setRcode(code);
-                    r.addRecord(question, Section.QUESTION);
-                    for (InetAddress a : code == Rcode.NOERROR ? answers : List.<InetAddress>of()) {
-                        if (question.getType() == Type.A && a.getAddress().length == 4) {
-                            r.addRecord(new ARecord(question.getName(), DClass.IN, 0, a), Section.ANSWER);
-                        } else if (question.getType() == Type.AAAA && a.getAddress().length == 16) {
-                            r.addRecord(new AAAARecord(question.getName(), DClass.IN, 0, a), Section.ANSWER);
-                        }
-                    }
-                    byte[] out = r.toWire();
-                    socket.send(new DatagramPacket(out, out.length, p.getSocketAddress()));
-                } catch (Exception e) {
-                    // closed, or a malformed query: ignore
-                }
-            }
-        }
-
-        @Override
-        public void close() {
-            socket.close();
-        }
     }
 }
