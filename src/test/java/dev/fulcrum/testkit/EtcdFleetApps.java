@@ -1,41 +1,45 @@
 package dev.fulcrum.testkit;
 
+import dev.fulcrum.app.EtcdConfigSource;
+import dev.fulcrum.app.FulcrumApp;
+import dev.fulcrum.etcd.EtcdAddress;
 import dev.fulcrum.etcd.EtcdClient;
 import dev.fulcrum.etcd.KeyValue;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Fulcrums registered under a prefix of a real etcd as the shared-config contract says (docs/REFERENCE.md §8): the
- * config at {@code PREFIX/config}, and each instance at {@code PREFIX/instances/ID} under a lease of TTL 10 s renewed
- * every 3 s, its value {@code {"id","proxy","admin","version","configRevision","configState","startedAt"}}. The
- * instances are whole {@link RunningFulcrum} apps in this process started from that config, in front of two
- * {@link RecordingBackend}s {@code a} and {@code b}: what a fleet window attaches to.
+ * Fulcrums sharing one config in a real etcd, each started in this process as {@code --config etcd://HOST:PORT/PREFIX
+ * --proxy-port 0 --admin-port 0 --instance-id ID} starts it (docs/REFERENCE.md §8): following {@code PREFIX/config}
+ * and {@code PREFIX/drained/}, registered at {@code PREFIX/instances/ID} under a lease. The config sends to two
+ * {@link RecordingBackend}s {@code a} and {@code b}, round robin: what a fleet window attaches to.
  *
  * <p>Example: {@code EtcdFleetApps.start(etcd, "/fleet-1", 2)} puts the config, starts {@code fleet-1-0} and
- * {@code fleet-1-1}; {@link #kill(String)} stops one and ends its lease, as its expiry after a {@code kill -9} does.
+ * {@code fleet-1-1}; {@link #kill(String)} stops one, and its key goes with its lease.
  */
 public final class EtcdFleetApps implements AutoCloseable {
+    private final EtcdCluster cluster;
     private final String prefix;
     private final EtcdClient etcd;
     private final RecordingBackend a = new RecordingBackend("a");
     private final RecordingBackend b = new RecordingBackend("b");
     private final String config;
     private final long configRevision;
-    private final Map<String, RunningFulcrum> apps = new LinkedHashMap<>();
-    private final Map<String, Long> leases = new LinkedHashMap<>();
-    private final ScheduledExecutorService renew = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "fleet-apps-lease");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Map<String, FulcrumApp> apps = new LinkedHashMap<>();
+    private int started;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
     private EtcdFleetApps(EtcdCluster cluster, String prefix, String token) {
+        this.cluster = cluster;
         this.prefix = prefix;
         this.etcd = new EtcdClient(cluster.options());
         this.config = """
@@ -52,16 +56,9 @@ public final class EtcdFleetApps implements AutoCloseable {
                 }
                 """.formatted(token == null ? "" : ", \"token\": \"" + token + "\"", a.url(), b.url());
         this.configRevision = etcd.put(prefix + "/config", config);
-        renew.scheduleWithFixedDelay(() -> leases.values().forEach(l -> {
-            try {
-                etcd.keepAlive(l);
-            } catch (RuntimeException e) {
-                // etcd stopped by the test: the lease expires as it would for a real instance
-            }
-        }), 3, 3, TimeUnit.SECONDS);
     }
 
-    /** The config at {@code prefix/config}, and {@code n} instances started from it and registered. */
+    /** The config at {@code prefix/config}, and {@code n} instances following it. */
     public static EtcdFleetApps start(EtcdCluster cluster, String prefix, int n) {
         return start(cluster, prefix, n, null);
     }
@@ -80,39 +77,56 @@ public final class EtcdFleetApps implements AutoCloseable {
         }
     }
 
-    /** One more instance, registered; returns its id. */
+    /** The {@code etcd://} address of the prefix, as {@code --config} and {@code --attach} take it. */
+    public String address() {
+        return "etcd://" + cluster.endpoints().get(0).getAuthority() + prefix;
+    }
+
+    /** One more instance, following the config and registered; returns its id. */
     public synchronized String add() {
-        String id = prefix.substring(1).replace('/', '-') + "-" + apps.size();
-        RunningFulcrum app = RunningFulcrum.wholeApp(config).start();
+        String id = prefix.substring(1).replace('/', '-') + "-" + started++;
+        EtcdConfigSource.Start s = EtcdConfigSource.read(EtcdAddress.parse(address()),
+                new EtcdClient(cluster.options()), id, c -> c.withProxyPort(0).withAdminPort(0));
+        FulcrumApp app = FulcrumApp.start(s.apply(s.config()), null).overriding(s);
+        app.follow(s);
         apps.put(id, app);
-        long lease = etcd.grantLease(10);
-        leases.put(id, lease);
-        register(id, configRevision, "ok");
         return id;
     }
 
-    /** Puts instance {@code id}'s key again, as an instance does when what it applied changes. */
-    public synchronized void register(String id, long revision, String state) {
-        RunningFulcrum app = apps.get(id);
-        String value = """
-                {"id":"%s","proxy":"%s","admin":"%s","version":"0.1.0","configRevision":%d,"configState":"%s",\
-                "startedAt":%d}""".formatted(id, app.url(), app.adminUrl(), revision, state,
-                System.currentTimeMillis());
-        etcd.put(prefix + "/instances/" + id, value, leases.get(id));
-    }
-
-    /** Stops instance {@code id} and ends its lease: its key goes, as when its lease expires after a kill. */
+    /** Stops instance {@code id}: its lease ends with it, and so its key. */
     public synchronized void kill(String id) {
         apps.remove(id).close();
-        etcd.revoke(leases.remove(id));
     }
 
     public synchronized List<String> ids() {
         return new ArrayList<>(apps.keySet());
     }
 
-    public synchronized RunningFulcrum app(int i) {
+    public synchronized FulcrumApp app(int i) {
         return apps.get(ids().get(i));
+    }
+
+    /** Instance {@code i}'s proxy URL, as it registers it. */
+    public String proxyUrl(int i) {
+        return app(i).proxy().url();
+    }
+
+    /** Instance {@code i}'s admin API URL, as it registers it. */
+    public String adminUrl(int i) {
+        return app(i).admin().url();
+    }
+
+    /** A GET through instance {@code i}'s proxy: its status, or -1 when it failed without one. */
+    public int proxied(int i, String path) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(proxyUrl(i) + path)).timeout(Duration.ofSeconds(5))
+                    .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     /** The config's mod revision as put at the start. */
@@ -135,15 +149,8 @@ public final class EtcdFleetApps implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        renew.shutdownNow();
-        apps.values().forEach(RunningFulcrum::close);
-        for (long l : leases.values()) {
-            try {
-                etcd.revoke(l);
-            } catch (RuntimeException e) {
-                // etcd already stopped: nothing left to end
-            }
-        }
+        apps.values().forEach(FulcrumApp::close);
+        apps.clear();
         etcd.close();
         a.close();
         b.close();

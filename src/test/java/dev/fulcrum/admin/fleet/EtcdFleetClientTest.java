@@ -50,34 +50,40 @@ class EtcdFleetClientTest {
     }
 
     private static EtcdFleetClient attach(EtcdFleetApps f) {
-        String url = "etcd://" + etcd.endpoints().get(0).getAuthority() + f.prefix();
-        EtcdAddress address = EtcdAddress.parse(url);
-        return EtcdFleetClient.attach(url, address, etcd.options());
+        return EtcdFleetClient.attach(f.address(), EtcdAddress.parse(f.address()), etcd.options());
+    }
+
+    /** Instance {@code i}'s own {@code /api/state}. */
+    private static EngineState stateOf(EtcdFleetApps f, int i, String token) {
+        try (HttpEngineClient c = new HttpEngineClient(URI.create(f.adminUrl(i)), token)) {
+            return c.state();
+        }
     }
 
     @Test
     void listsTheInstancesAndSumsTheirFigures() {
         try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
-            await().atMost(WITHIN).until(() -> client.fleet().stream().filter(FleetInstance::up).count() == 2);
+            await().atMost(WITHIN).until(() -> client.fleet().stream()
+                    .filter(i -> i.up() && i.configRevision() == f.configRevision()).count() == 2);
             List<FleetInstance> listed = client.fleet();
             assertThat(listed).extracting(FleetInstance::id).containsExactlyElementsOf(f.ids());
             for (int i = 0; i < 2; i++) {
                 FleetInstance in = listed.get(i);
-                assertThat(in.proxy()).isEqualTo(f.app(i).url());
-                assertThat(in.admin()).isEqualTo(f.app(i).adminUrl());
+                assertThat(in.proxy()).isEqualTo(f.proxyUrl(i));
+                assertThat(in.admin()).isEqualTo(f.adminUrl(i));
                 assertThat(in.version()).isEqualTo("0.1.0");
                 assertThat(in.configRevision()).isEqualTo(f.configRevision());
                 assertThat(in.refused()).isFalse();
             }
             for (int i = 0; i < 10; i++) {
-                assertThat(f.app(0).proxied("/one/" + i).status()).isEqualTo(200);
+                assertThat(f.proxied(0, "/one/" + i)).isEqualTo(200);
             }
             for (int i = 0; i < 7; i++) {
-                assertThat(f.app(1).proxied("/two/" + i).status()).isEqualTo(200);
+                assertThat(f.proxied(1, "/two/" + i)).isEqualTo(200);
             }
             await().atMost(WITHIN).until(() -> client.state().requests().total() == 17);
-            EngineState one = new HttpEngineClient(URI.create(f.app(0).adminUrl()), null).state();
-            EngineState two = new HttpEngineClient(URI.create(f.app(1).adminUrl()), null).state();
+            EngineState one = stateOf(f, 0, null);
+            EngineState two = stateOf(f, 1, null);
             EngineState merged = client.state();
 
             assertThat(merged.requests().total()).isEqualTo(17)
@@ -91,7 +97,7 @@ class EtcdFleetClientTest {
             assertThat(merged.backend("a").totalRequests() + merged.backend("b").totalRequests()).isEqualTo(17);
             assertThat(merged.pools()).containsOnlyKeys("default");
             assertThat(merged.pools().get("default").strategy()).containsEntry("type", "round-robin");
-            assertThat(merged.proxy()).isIn(f.app(0).url(), f.app(1).url());
+            assertThat(merged.proxy()).isIn(f.proxyUrl(0), f.proxyUrl(1));
         }
     }
 
@@ -103,8 +109,8 @@ class EtcdFleetClientTest {
             client.subscribe(events::add);
             try (dev.fulcrum.admin.RequestSource requests = client.requests()) {
                 f.app(1).engine().setWeight("b", 4); // behind the fleet's back, on one instance
-                assertThat(f.app(0).proxied("/from-one").status()).isEqualTo(200);
-                assertThat(f.app(1).proxied("/from-two").status()).isEqualTo(200);
+                assertThat(f.proxied(0, "/from-one")).isEqualTo(200);
+                assertThat(f.proxied(1, "/from-two")).isEqualTo(200);
 
                 await().atMost(WITHIN).until(() -> events.stream().anyMatch(e -> e.type().equals("weight")
                         && "b".equals(e.backend()) && "4".equals(e.to())));
@@ -124,7 +130,7 @@ class EtcdFleetClientTest {
         try (EtcdFleetApps f = EtcdFleetApps.start(etcd, "/fleet" + PREFIXES.incrementAndGet(), 1, "s3cret");
              EtcdFleetClient client = attach(f)) {
             await().atMost(WITHIN).until(() -> client.fleet().stream().anyMatch(FleetInstance::up));
-            assertThat(f.app(0).proxied("/with-token").status()).isEqualTo(200);
+            assertThat(f.proxied(0, "/with-token")).isEqualTo(200);
             // without the token the instance answers 401 and is left out of the view: no request would be counted
             await().atMost(WITHIN).until(() -> client.state().requests().total() == 1);
         }
@@ -150,7 +156,7 @@ class EtcdFleetClientTest {
                 assertThat(e.to()).isEqualTo("removed");
             });
             // the view goes on with the instance that is left
-            assertThat(f.app(0).proxied("/still").status()).isEqualTo(200);
+            assertThat(f.proxied(0, "/still")).isEqualTo(200);
             // the proxy counts an answer once it is sent: the figure follows the client's answer shortly after
             await().atMost(WITHIN).until(() -> client.state().requests().total() == 1);
         }
@@ -158,7 +164,7 @@ class EtcdFleetClientTest {
 
     @Test
     void aChangeOnAStaleViewIsRefusedAndOverwritesNothing() throws Exception {
-        try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
+        try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
             client.state(); // what the operator sees
             KeyValue before = f.configKey();
             JsonNode theirs = Json.MAPPER.readTree(before.value());
@@ -179,6 +185,12 @@ class EtcdFleetClientTest {
             JsonNode now = Json.MAPPER.readTree(f.configKey().value());
             assertThat(now.get("backends").get(0).get("weight").asInt()).isEqualTo(5);
             assertThat(now.get("backends").get(1).get("weight").asInt()).isEqualTo(7);
+            // and every instance applies it
+            for (int i = 0; i < 2; i++) {
+                int n = i;
+                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("a").weight() == 5
+                        && stateOf(f, n, null).backend("b").weight() == 7);
+            }
             // and one more without a new view: the window's own write is what it builds on
             client.setWeight("a", 6);
             assertThat(Json.MAPPER.readTree(f.configKey().value()).get("backends").get(0).get("weight").asInt())
@@ -203,7 +215,7 @@ class EtcdFleetClientTest {
 
     @Test
     void drainWritesTheMarkAndEnableDeletesIt() throws Exception {
-        try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
+        try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
             client.state();
             long before = System.currentTimeMillis();
             client.drain("b");
@@ -213,10 +225,18 @@ class EtcdFleetClientTest {
                     System.currentTimeMillis());
             await().atMost(WITHIN).until(() -> client.state().backend("b").state().equals("DRAINED"));
             assertThat(client.state().backend("a").state()).isEqualTo("UP");
+            for (int i = 0; i < 2; i++) { // every instance drains it
+                int n = i;
+                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("b").state().startsWith("DRAIN"));
+            }
 
             client.enable("b");
             assertThat(f.etcd().get(f.prefix() + "/drained/b").first()).isNull();
             await().atMost(WITHIN).until(() -> client.state().backend("b").state().equals("UP"));
+            for (int i = 0; i < 2; i++) {
+                int n = i;
+                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("b").state().equals("UP"));
+            }
         }
     }
 
