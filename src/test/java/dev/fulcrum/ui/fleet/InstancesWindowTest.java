@@ -56,6 +56,21 @@ class InstancesWindowTest {
         run(Locale.SIMPLIFIED_CHINESE, "实例", "在线", "已离线", "拒绝了最新配置", "被拒绝", "起无应答");
     }
 
+    @Test
+    void aWindowOnOneInstanceSaysItsConfigWasRefused(FxRobot robot) {
+        try (EtcdCluster etcd = EtcdCluster.single(); EtcdFleetApps f = EtcdFleetApps.start(etcd, "/one", 1)) {
+            fx.attach(f.adminUrl(0), dev.fulcrum.time.Ticker.system());
+            Label banner = (Label) fx.waitFor("#configBanner");
+            assertThat(fx.onFx(banner::isVisible)).as("nothing to say while the config is applied").isFalse();
+
+            long bad = f.etcd().put("/one/config", "{\"backends\": [{\"id\": \"a\", \"url\": \"ftp://x\"}]}");
+            await().atMost(WITHIN).until(() -> fx.onFx(() -> banner.isVisible()
+                    && banner.getText().contains("(revision " + bad + ") was refused")
+                    && banner.getText().contains("backends[0].url")));
+            assertThat(fx.onFx(banner::getText)).endsWith("The proxies keep serving on their last good config.");
+        }
+    }
+
     private void run(Locale language, String tabTitle, String upWord, String goneWord, String refusedWord,
                      String bannerRefused, String bannerUnreachable) throws Exception {
         try (EtcdCluster etcd = EtcdCluster.single(); EtcdFleetApps f = EtcdFleetApps.start(etcd, "/shop", 3)) {
