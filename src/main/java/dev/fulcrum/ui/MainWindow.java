@@ -101,7 +101,13 @@ public final class MainWindow {
         }
         if (workshop != null) {
             w.workshop = WorkshopTabs.create(session, workshop);
-            main.controller().tabs().getTabs().addAll(w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient));
+            java.util.List<javafx.scene.control.Tab> workshopTabs =
+                    w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient);
+            if (session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient) {
+                // "Why this backend" asks a pool in this process: a fleet's pools are in its instances
+                workshopTabs = workshopTabs.stream().filter(t -> !"workshopWhyTab".equals(t.getId())).toList();
+            }
+            main.controller().tabs().getTabs().addAll(workshopTabs);
         }
         if (!(session.client() instanceof HaproxyFleetClient)
                 && !(session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient)) {
