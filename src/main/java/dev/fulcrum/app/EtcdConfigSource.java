@@ -24,7 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +59,6 @@ public final class EtcdConfigSource implements AutoCloseable {
     public static final long LEASE_TTL_SECONDS = 10;
     /** How often the lease is renewed: three chances within a TTL. */
     public static final long RENEW_MS = 3_000;
-    /** Fulcrum's version, as the registration states it. */
-    public static final String VERSION = "0.1.0";
 
     /**
      * What {@code --config etcd://...} read before anything started, and what the command line sets over every
@@ -142,7 +142,7 @@ public final class EtcdConfigSource implements AutoCloseable {
     private long lease;
     private String registered;
     private boolean closed;
-    private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closing = new AtomicBoolean();
 
     private EtcdConfigSource(FulcrumApp app, Start start) {
         this.app = app;
@@ -327,7 +327,7 @@ public final class EtcdConfigSource implements AutoCloseable {
         return "{\"id\":" + JsonText.quote(instanceId)
                 + ",\"proxy\":" + JsonText.quote(advertised(app.proxy().url()))
                 + ",\"admin\":" + JsonText.quote(advertised(app.admin().url()))
-                + ",\"version\":" + JsonText.quote(VERSION)
+                + ",\"version\":" + JsonText.quote(FulcrumCommand.VERSION)
                 + ",\"configRevision\":" + s.revision()
                 + ",\"configState\":" + JsonText.quote(s.configState())
                 + ",\"startedAt\":" + startedAt + "}";
@@ -382,7 +382,7 @@ public final class EtcdConfigSource implements AutoCloseable {
         }
         mirror.close();
         renewal.cancel();
-        java.util.concurrent.CountDownLatch revoked = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch revoked = new CountDownLatch(1);
         leaseThread.execute(() -> {
             closed = true;
             try {

@@ -23,9 +23,11 @@ import sun.misc.Signal;
  * hands the window to its {@link WindowLauncher}. An invalid config exits 2 with one line per problem.
  * {@code --lesson FILE --check} goes to the {@link LessonChecker} (docs/REFERENCE.md §5).
  */
-@Command(name = "fulcrum", mixinStandardHelpOptions = true, version = "Fulcrum 0.1.0",
+@Command(name = "fulcrum", mixinStandardHelpOptions = true, version = "Fulcrum " + FulcrumCommand.VERSION,
         description = "A load balancer you can see: an embedded proxy with every classic balancing strategy and a window onto it.")
 public final class FulcrumCommand implements Callable<Integer> {
+    /** Fulcrum's version, as {@code --version} and an instance's registration in etcd say it. */
+    public static final String VERSION = "0.1.0";
     static final int CONFIG_ERROR = 2;
     private static final Logger LOG = LoggerFactory.getLogger(FulcrumCommand.class);
 

@@ -243,11 +243,16 @@ public final class EtcdClient implements AutoCloseable {
             int index = (first + i) % n;
             URI endpoint = options.endpoints().get(index);
             boolean retriedAuth = false;
+            boolean retriedClosed = false;
             while (true) {
                 Outcome outcome;
                 try {
                     outcome = watchOn(endpoint, body, listener, cancel);
                 } catch (Unavailable e) {
+                    if (e.closed && !retriedClosed) {
+                        retriedClosed = true;
+                        continue;
+                    }
                     problems.add(label(endpoint) + ": " + e.getMessage());
                     tlsRefused |= e.tlsRefused;
                     break;
@@ -485,21 +490,39 @@ public final class EtcdClient implements AutoCloseable {
         }
 
         Unavailable(String message, boolean tlsRefused) {
+            this(message, tlsRefused, false);
+        }
+
+        /**
+         * Whether the connection closed under the request (not refused, not timed out, not TLS): what a kept-alive
+         * connection to a member that restarted since does on its next request, so it is worth one more try.
+         */
+        final boolean closed;
+
+        private Unavailable(String message, boolean tlsRefused, boolean closed) {
             super(message, null, false, false);
             this.tlsRefused = tlsRefused;
+            this.closed = closed;
         }
 
         /** Why a request got no answer. */
         static Unavailable of(Throwable e) {
-            return new Unavailable(describe(e), tls(e) != null);
+            boolean tls = tls(e) != null;
+            boolean refused = cause(e, ConnectException.class) != null;
+            return new Unavailable(describe(e), tls, !tls && !refused && cause(e, HttpTimeoutException.class) == null);
         }
     }
 
     /** The TLS failure in {@code e}'s causes, or null. */
     private static SSLException tls(Throwable e) {
+        return cause(e, SSLException.class);
+    }
+
+    /** The first of {@code e} and its causes that is a {@code type}, or null. */
+    private static <T extends Throwable> T cause(Throwable e, Class<T> type) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SSLException ssl) {
-                return ssl;
+            if (type.isInstance(t)) {
+                return type.cast(t);
             }
         }
         return null;
@@ -507,13 +530,20 @@ public final class EtcdClient implements AutoCloseable {
 
     private JsonNode callOn(URI endpoint, String path, String body) throws Unavailable {
         boolean retriedAuth = false;
+        boolean retriedClosed = false;
         while (true) {
             HttpResponse<String> response;
             try {
                 response = http.send(request(endpoint, path, body, token(endpoint)),
                         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             } catch (IOException e) {
-                throw Unavailable.of(e);
+                Unavailable u = Unavailable.of(e);
+                if (u.closed && !retriedClosed) {
+                    // Once more on a new connection: the pool's may have outlived its member's restart.
+                    retriedClosed = true;
+                    continue;
+                }
+                throw u;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new EtcdException("etcd " + label(endpoint) + ": interrupted", true, e);
@@ -632,13 +662,15 @@ public final class EtcdClient implements AutoCloseable {
             }
             root = root.getCause();
         }
-        if (e instanceof HttpConnectTimeoutException) {
+        // sendAsync's failures come wrapped (a refusal: CompletionException, ConnectException, ClosedChannelException),
+        // so each kind is looked for down the causes.
+        if (cause(e, HttpConnectTimeoutException.class) != null) {
             return "connect timed out after " + REQUEST_TIMEOUT.toMillis() + " ms";
         }
-        if (e instanceof HttpTimeoutException) {
+        if (cause(e, HttpTimeoutException.class) != null) {
             return "no answer in " + REQUEST_TIMEOUT.toMillis() + " ms";
         }
-        if (e instanceof ConnectException || root instanceof ConnectException) {
+        if (cause(e, ConnectException.class) != null) {
             return "connection refused";
         }
         if (root instanceof ClosedChannelException || root instanceof EOFException) {

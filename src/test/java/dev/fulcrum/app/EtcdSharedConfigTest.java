@@ -9,9 +9,12 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.etcd.KeyValue;
 import dev.fulcrum.testkit.EtcdCluster;
+import dev.fulcrum.config.FulcrumConfig;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,15 +76,30 @@ class EtcdSharedConfigTest {
     }
 
     @Test
-    void theWindowsEmbeddedEngineFollowsTheConfigToo() {
-        EtcdConfigSource.Start s = fleet.read("window");
-        try (EmbeddedFulcrum window = EmbeddedFulcrum.start(s.apply(s.config()), null, s)) {
-            EngineClient c = window.client();
-            assertThat(c.state().configSource().instance()).isEqualTo("window");
-            fleet.putConfig(fleet.config(8));
-            await().atMost(Duration.ofSeconds(10)).until(() -> c.state().backend("b1").weight() == 8);
-            assertThat(fleet.registrations()).containsKey("window");
-        }
+    void theWindowOnAnEtcdConfigFollowsItToo() {
+        // what the window does with what the command hands it: EmbeddedFulcrum.start (ui/connect/EngineConnector)
+        WindowLauncher window = new WindowLauncher() {
+            @Override
+            public int embedded(FulcrumConfig config, Path configFile, UnaryOperator<FulcrumConfig> overrides) {
+                try (EmbeddedFulcrum engine = EmbeddedFulcrum.start(config, configFile, overrides)) {
+                    EngineClient c = engine.client();
+                    assertThat(c.state().configSource().instance()).isEqualTo("window");
+                    assertThat(c.state().proxy()).as("--proxy-port 0 over the config's").doesNotEndWith(":18080");
+                    fleet.putConfig(fleet.config(8));
+                    await().atMost(Duration.ofSeconds(10)).until(() -> c.state().backend("b1").weight() == 8);
+                    assertThat(c.state().proxy()).as("and over every config applied").doesNotEndWith(":18080");
+                    assertThat(fleet.registrations()).containsKey("window");
+                }
+                return 0;
+            }
+
+            @Override
+            public int attach(String url, String token) {
+                throw new AssertionError("not attaching");
+            }
+        };
+        assertThat(FulcrumCommand.run(new String[] {"--config", fleet.address(), "--instance-id", "window",
+                "--proxy-port", "0", "--admin-port", "0"}, window)).isZero();
         assertThat(fleet.registrations()).doesNotContainKey("window");
     }
 
@@ -120,7 +138,7 @@ class EtcdSharedConfigTest {
             assertThat(r.get("id").asText()).isEqualTo(i.id());
             assertThat(r.get("proxy").asText()).isEqualTo(i.proxy());
             assertThat(r.get("admin").asText()).isEqualTo(i.admin());
-            assertThat(r.get("version").asText()).isEqualTo(EtcdConfigSource.VERSION);
+            assertThat(r.get("version").asText()).isEqualTo(FulcrumCommand.VERSION);
             assertThat(r.get("configRevision").asLong()).isEqualTo(firstRevision);
             assertThat(r.get("configState").asText()).isEqualTo("ok");
             assertThat(r.get("startedAt").asLong()).isPositive();

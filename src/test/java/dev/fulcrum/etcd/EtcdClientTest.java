@@ -195,6 +195,18 @@ class EtcdClientTest {
     }
 
     @Test
+    void aMemberRestartedSinceTheLastCallAnswersTheNextOne() {
+        try (EtcdCluster own = EtcdCluster.single(); EtcdClient c = new EtcdClient(own.options())) {
+            c.put("/restart/k", "before");
+            // The client's kept-alive connection dies with the member; the next call must not fail on it.
+            own.member(0).kill();
+            own.member(0).start();
+            assertThat(c.get("/restart/k").first().value()).isEqualTo("before");
+            assertThat(c.put("/restart/k", "after")).isPositive();
+        }
+    }
+
+    @Test
     void somethingElseThanEtcdAtTheEndpointIsAClearError() throws Exception {
         try (RawBackend web = RawBackend.scripted(req -> List.of(
                 "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 13\r\n\r\n<html></html>"))) {

@@ -62,6 +62,25 @@ class EtcdSecureTest {
             etcd.etcdctl("auth", "disable");
             etcd.etcdctl("auth", "enable");
             assertThat(client.get("/token/a").first().value()).isEqualTo("1");
+
+            etcd.etcdctl("auth", "disable");
+            etcd.etcdctl("auth", "enable");
+            java.util.concurrent.atomic.AtomicBoolean opened = new java.util.concurrent.atomic.AtomicBoolean();
+            client.watch("/token/", 1, new EtcdClient.WatchListener() {
+                @Override
+                public void opened(String endpoint) {
+                    opened.set(true);
+                }
+
+                @Override
+                public void events(long revision, List<EtcdClient.Event> events) {
+                }
+
+                @Override
+                public void compacted(long compactRevision) {
+                }
+            }, opened::get);
+            assertThat(opened).as("the watch opened with a new token").isTrue();
         }
     }
 
