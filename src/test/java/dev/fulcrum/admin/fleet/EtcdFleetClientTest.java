@@ -214,6 +214,26 @@ class EtcdFleetClientTest {
     }
 
     @Test
+    void aBackendTheConfigDoesNotListIsRefusedNamingIt() {
+        try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
+            // one the instance has that the shared config does not (as one found by discovery)
+            try (HttpEngineClient one = new HttpEngineClient(URI.create(f.adminUrl(0)), null)) {
+                one.addBackend(null, "found", "http://127.0.0.1:9", 1);
+            }
+            await().atMost(WITHIN).until(() -> client.state().backend("found") != null);
+            long revision = f.configKey().modRevision();
+            for (Runnable change : List.<Runnable>of(() -> client.setWeight("found", 3), () -> client.drain("found"),
+                    () -> client.remove("found"))) {
+                assertThatThrownBy(change::run)
+                        .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(400))
+                        .hasMessageContaining("found").hasMessageContaining("not in the shared config");
+            }
+            assertThat(f.configKey().modRevision()).isEqualTo(revision);
+            assertThat(f.etcd().get(f.prefix() + "/drained/found").first()).isNull();
+        }
+    }
+
+    @Test
     void drainWritesTheMarkAndEnableDeletesIt() throws Exception {
         try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
             client.state();
