@@ -224,15 +224,15 @@ public final class EtcdFleetClient implements EngineClient {
             present.forEach((id, i) -> {
                 FleetInstance before = instances.get(id);
                 boolean comes = before == null || !before.up();
-                FleetInstance now2 = new FleetInstance(i.id(), i.proxy(), i.admin(), i.version(), i.configRevision(),
+                FleetInstance seen = new FleetInstance(i.id(), i.proxy(), i.admin(), i.version(), i.configRevision(),
                         i.configState(), i.startedAt(), true, comes ? now : before.since());
-                instances.put(id, now2);
+                instances.put(id, seen);
                 String who = "instance:" + id;
                 if (comes) {
-                    joined.add(now2);
+                    joined.add(seen);
                     events.add(new EngineEvent("membership", null, who, null, "added", now));
                 } else if (newToken || before.admin() != null && !before.admin().equals(i.admin())) {
-                    joined.add(now2); // a new admin token, or restarted elsewhere under the same id: read it anew
+                    joined.add(seen); // a new admin token, or restarted elsewhere under the same id: read it anew
                 }
                 if (before != null && before.up() && before.configRevision() != i.configRevision()
                         && i.configRevision() > 0) {
