@@ -64,5 +64,10 @@ public final class Main {
         public int attach(String url, String token) {
             return Gui.attach(url, token);
         }
+
+        @Override
+        public int attach(String url, String token, dev.fulcrum.app.EtcdFlags etcd) {
+            return Gui.attachFleet(url, () -> dev.fulcrum.app.FleetAttach.connect(url, etcd));
+        }
     }
 }

@@ -87,8 +87,11 @@ public final class FulcrumCommand implements Callable<Integer> {
     @Option(names = "--untrust", description = "remove Fulcrum's local certificate authority from the browsers' stores")
     boolean untrust;
 
-    @Option(names = "--attach", paramLabel = "URL", description = "manage a remote Fulcrum (http://host:adminport) or HAProxy fleet (haproxy://host:port[,host:port...])")
+    @Option(names = "--attach", paramLabel = "URL", description = "manage a remote Fulcrum (http://host:adminport), an"
+            + " HAProxy fleet (haproxy://host:port[,host:port...]) or the Fulcrums sharing a config in etcd"
+            + " (etcd://host:port[,host:port...]/prefix; etcds:// for TLS)")
     String attach;
+
 
     @Option(names = "--token", paramLabel = "T", description = "admin token for --attach (default: $FULCRUM_TOKEN)")
     String token;
@@ -201,7 +204,8 @@ public final class FulcrumCommand implements Callable<Integer> {
             return CONFIG_ERROR;
         }
         if (attach != null) {
-            return window.attach(attach, dev.fulcrum.admin.HttpEngineClient.token(token, System::getenv));
+            String token = dev.fulcrum.admin.HttpEngineClient.token(this.token, System::getenv);
+            return dev.fulcrum.etcd.EtcdAddress.is(attach) ? attachEtcd(token) : window.attach(attach, token);
         }
         FulcrumConfig cfg;
         try {
@@ -235,6 +239,20 @@ public final class FulcrumCommand implements Callable<Integer> {
         }
         return window.embedded(cfg, config, etcdStart != null ? etcdStart : this::overrides, false, replayChecked,
                 replaySpeed());
+    }
+
+    /**
+     * {@code --attach etcd://...}: the address and the {@code --etcd-*} flags checked here (a bad one is one line and
+     * exit 2), the window opened on the fleet.
+     */
+    private int attachEtcd(String token) {
+        try {
+            etcd.options(dev.fulcrum.etcd.EtcdAddress.parse(attach), System::getenv);
+        } catch (IllegalArgumentException e) {
+            System.err.println("fulcrum: --attach " + attach + ": " + e.getMessage());
+            return CONFIG_ERROR;
+        }
+        return window.attach(attach, token, etcd);
     }
 
     /** Why {@code --config etcd://...} cannot start: one line naming the flag, the endpoints or the key. */

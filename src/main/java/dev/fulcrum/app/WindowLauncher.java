@@ -52,4 +52,15 @@ public interface WindowLauncher {
      * @return the process exit code
      */
     int attach(String url, String token);
+
+    /**
+     * {@link #attach(String, String)}, reaching an etcd fleet ({@code etcd://HOST:PORT[,...]/PREFIX}, {@code etcds://}
+     * for TLS) with {@code etcd}'s flags ({@code --etcd-cacert}, {@code --etcd-cert}, {@code --etcd-key},
+     * {@code --etcd-user}).
+     *
+     * @return the process exit code
+     */
+    default int attach(String url, String token, EtcdFlags etcd) {
+        return attach(url, token);
+    }
 }

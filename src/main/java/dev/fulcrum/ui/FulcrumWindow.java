@@ -49,7 +49,8 @@ public final class FulcrumWindow extends Application {
         stage.setTitle("Fulcrum");
         running = this;
         open(attach ? Texts.t("window.connecting", o.attachUrl()) : Texts.t("window.starting"),
-                attach ? () -> EngineConnector.attach(o.attachUrl(), o.token(), dev.fulcrum.ui.connect.TokenDialog.asking(stage))
+                attach ? () -> (o.fleet() != null ? EngineConnector.fleet(o.fleet().get())
+                        : EngineConnector.attach(o.attachUrl(), o.token(), dev.fulcrum.ui.connect.TokenDialog.asking(stage)))
                         : () -> EngineConnector.embedded(o.embedded().config(), o.embedded().configFile(),
                                 o.embedded().overrides()),
                 attach ? Texts.t("window.attach.failed", o.attachUrl()) : Texts.t("window.start.failed"), true,

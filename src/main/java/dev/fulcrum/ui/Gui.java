@@ -17,8 +17,15 @@ public final class Gui {
                     boolean gentleTraffic) {
     }
 
-    /** Either {@code embedded} or {@code attachUrl} (+ token) is set. */
-    record Options(Embedded embedded, String attachUrl, String token) {
+    /**
+     * Either {@code embedded} or {@code attachUrl} (+ token) is set; {@code fleet}: for an etcd address, what attaches
+     * to that fleet (the command line's {@code --etcd-*} flags in it), null otherwise.
+     */
+    record Options(Embedded embedded, String attachUrl, String token,
+                   java.util.function.Supplier<dev.fulcrum.admin.fleet.EtcdFleetClient> fleet) {
+        Options(Embedded embedded, String attachUrl, String token) {
+            this(embedded, attachUrl, token, null);
+        }
     }
 
     private static volatile Options options;
@@ -67,6 +74,14 @@ public final class Gui {
     /** The window on a remote Fulcrum or HAProxy fleet ({@code --attach URL [--token T]}). */
     public static int attach(String url, String token) {
         return launch(new Options(null, url, token));
+    }
+
+    /**
+     * The window on the Fulcrums sharing a config in etcd ({@code --attach etcd://...}): {@code fleet} attaches to them
+     * (off the FX thread, blocking).
+     */
+    public static int attachFleet(String url, java.util.function.Supplier<dev.fulcrum.admin.fleet.EtcdFleetClient> fleet) {
+        return launch(new Options(null, url, null, fleet));
     }
 
     private static int launch(Options o) {

@@ -135,6 +135,12 @@ public final class MainController {
         });
         staleBanner.setId("staleBanner");
         instanceBanner.setId("instanceBanner");
+        configBanner.setId("configBanner");
+        configBanner.getStyleClass().add("config-banner");
+        configBanner.setMaxWidth(Double.MAX_VALUE);
+        configBanner.setWrapText(true);
+        showConfigBanner(null);
+        ((javafx.scene.layout.Pane) staleBanner.getParent()).getChildren().add(configBanner);
         session.staleness().instanceProperty().addListener((o, before, now) -> {
             if (before != null && now != null) {
                 showNewInstance();
@@ -437,6 +443,21 @@ public final class MainController {
     }
 
     private final Label divergence = new Label();
+
+    /**
+     * The banner of a config kept in etcd ({@code dev.fulcrum.ui.fleet.ConfigSourceText}): etcd does not answer, or
+     * the latest config was refused. Null or empty hides it. FX thread.
+     */
+    public void showConfigBanner(String text) {
+        boolean show = text != null && !text.isEmpty();
+        if (show && !text.equals(configBanner.getText())) {
+            configBanner.setText(text);
+        }
+        configBanner.setVisible(show);
+        configBanner.setManaged(show);
+    }
+
+    private final Label configBanner = new Label();
 
     public TabPane tabs() {
         return tabs;

@@ -83,6 +83,16 @@ public final class MainWindow {
                     Texts.t("main.divergence.read"), fleet::problems, text -> main.controller().showDivergence(text),
                     err -> { }));
         }
+        if (session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient etcdFleet) {
+            w.addInstancesTab(etcdFleet);
+        } else {
+            // one engine whose config is kept in etcd (embedded or attached) says so in /api/state's configSource
+            session.stateProperty().addListener((o, a, s) -> {
+                if (s != null) {
+                    main.controller().showConfigBanner(dev.fulcrum.ui.fleet.ConfigSourceText.instance(s.configSource()));
+                }
+            });
+        }
         w.addRequestsTab(embedded);
         if (!(session.client() instanceof HaproxyFleetClient)) {
             // an HAProxy fleet reports no routes of ours; the tab shows itself once a route splits or mirrors
@@ -91,10 +101,18 @@ public final class MainWindow {
         }
         if (workshop != null) {
             w.workshop = WorkshopTabs.create(session, workshop);
-            main.controller().tabs().getTabs().addAll(w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient));
+            java.util.List<javafx.scene.control.Tab> workshopTabs =
+                    w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient);
+            if (session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient) {
+                // "Why this backend" asks a pool in this process: a fleet's pools are in its instances
+                workshopTabs = workshopTabs.stream().filter(t -> !"workshopWhyTab".equals(t.getId())).toList();
+            }
+            main.controller().tabs().getTabs().addAll(workshopTabs);
         }
-        if (!(session.client() instanceof HaproxyFleetClient)) {
-            // a lesson applies a Fulcrum config and drives demo backends: an HAProxy fleet has neither
+        if (!(session.client() instanceof HaproxyFleetClient)
+                && !(session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient)) {
+            // a lesson applies a Fulcrum config and drives demo backends: an HAProxy fleet has neither, and the
+            // instances of an etcd fleet each start demo backends of their own
             w.lessons = LessonsTab.create(session, main.controller()::showBeside, main.controller()::select, main.root());
             main.controller().tabs().getTabs().add(w.lessons.tab());
         }
@@ -126,6 +144,33 @@ public final class MainWindow {
         stage.setTitle("Fulcrum — " + session.description());
         session.onError(msg -> Notifier.error(stage, msg));
         return w;
+    }
+
+    /**
+     * The Instances tab after Events, and the config banner kept in step with the fleet on every state sample: etcd not
+     * answering, or a config the instances refuse.
+     */
+    private void addInstancesTab(dev.fulcrum.admin.fleet.EtcdFleetClient fleet) {
+        instances = dev.fulcrum.ui.fleet.InstancesTab.create(session, fleet);
+        javafx.collections.ObservableList<javafx.scene.control.Tab> tabs = main.controller().tabs().getTabs();
+        tabs.add(tabs.indexOf(main.controller().tabsByName().get("Events")) + 1, instances.tab());
+        Runnable banner = () -> main.controller().showConfigBanner(dev.fulcrum.ui.fleet.ConfigSourceText.fleet(
+                fleet.source(), fleet.configProblems(), fleet.fleet()));
+        // the fleet changes in etcd, not in the state the window samples (an instance gone leaves it as it was):
+        // both are read from the client each second, which keeps them from etcd's watch at no cost
+        configTimer = FxTicks.every(javafx.util.Duration.seconds(1), () -> {
+            banner.run();
+            instances.refresh();
+        });
+        banner.run();
+    }
+
+    private dev.fulcrum.ui.fleet.InstancesTab instances;
+    private FxTicks.Ticking configTimer;
+
+    /** The Instances tab, or null (not attached to an etcd fleet). */
+    public dev.fulcrum.ui.fleet.InstancesTab instances() {
+        return instances;
     }
 
     /** The Requests tab after Events; hidden once the engine turns out to show no requests (an HAProxy fleet). */
@@ -178,6 +223,9 @@ public final class MainWindow {
     public void close() {
         if (divergenceTimer != null) {
             divergenceTimer.stop();
+        }
+        if (configTimer != null) {
+            configTimer.stop();
         }
         requests.close();
         if (workshop != null) {

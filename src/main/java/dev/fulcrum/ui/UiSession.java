@@ -254,6 +254,11 @@ public final class UiSession implements AutoCloseable {
             return Texts.t("main.error.unreachable", where,
                     io.getMessage() == null ? Texts.t("main.error.lost") : io.getMessage());
         }
+        if (e instanceof dev.fulcrum.engine.EngineException ee && ee.status() == 409
+                && dev.fulcrum.admin.fleet.EtcdFleetClient.CHANGED.equals(ee.getMessage())) {
+            // a fleet's config changed under this view: said in the window's language, the client's words kept
+            return Texts.t("fleet.changed", ee.getMessage());
+        }
         return e.getMessage() == null ? e.toString() : e.getMessage();
     }
 
@@ -268,7 +273,8 @@ public final class UiSession implements AutoCloseable {
      */
     static String inLanguage(String english) {
         for (String[] form : new String[][] {{"embedded engine, proxy ", "main.engine.embedded"},
-                {"remote engine at ", "main.engine.remote"}, {"HAProxy fleet: ", "main.engine.fleet"}}) {
+                {"remote engine at ", "main.engine.remote"}, {"HAProxy fleet: ", "main.engine.fleet"},
+                {"Fulcrum fleet ", "fleet.title"}}) {
             if (english.startsWith(form[0])) {
                 return Texts.t(form[1], english.substring(form[0].length()));
             }

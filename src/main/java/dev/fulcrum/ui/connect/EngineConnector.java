@@ -2,6 +2,7 @@ package dev.fulcrum.ui.connect;
 
 import dev.fulcrum.admin.EngineClient;
 import dev.fulcrum.admin.HttpEngineClient;
+import dev.fulcrum.admin.fleet.EtcdFleetClient;
 import dev.fulcrum.admin.haproxy.HaproxyFleetClient;
 import dev.fulcrum.app.EmbeddedFulcrum;
 import dev.fulcrum.config.BreakerConfig;
@@ -96,6 +97,14 @@ public final class EngineConnector {
             // its thresholds, so the Breakers tab says "opens at 50%" as for an embedded engine
             return new Connection(c, c.describe(), null, c.breakerConfig());
         }
+    }
+
+    /**
+     * The Fulcrums sharing a config in etcd ({@code --attach etcd://...}), attached already (the command line's
+     * {@code --etcd-*} flags are the app's, so the app attaches): the Breakers tab gets the config's thresholds.
+     */
+    public static Connection fleet(EtcdFleetClient fleet) {
+        return new Connection(fleet, fleet.describe(), null, fleet.breakerConfig());
     }
 
     /** Why the engine refused, and the two ways to give the window a token. */
