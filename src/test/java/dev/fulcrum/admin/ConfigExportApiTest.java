@@ -13,8 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 
 import static dev.fulcrum.admin.ExportFixturesForTest.engine;
 import static dev.fulcrum.admin.ExportFixturesForTest.richConfig;
@@ -30,40 +28,10 @@ class ConfigExportApiTest {
     void start() {
         FulcrumConfig config = richConfig(StrategySpec.of(StrategySpec.LEAST_REQUESTS));
         engine = engine(config);
-        Engine e = engine;
-        AdminRuntime runtime = new AdminRuntime() {
-            @Override
-            public Engine engine() {
-                return e;
-            }
-
-            @Override
-            public String proxyUrl() {
-                return "http://127.0.0.1:8080";
-            }
-
-            @Override
-            public Object config() {
-                return Map.of();
-            }
-
-            @Override
-            public List<String> applyConfig(String json) {
-                return List.of("not in this test");
-            }
-
-            @Override
-            public void updateDemo(String id, Double latencyMs, Double errorRate, Boolean down) {
-            }
-
-            @Override
-            public Map<String, Map<String, Object>> demoState() {
-                return Map.of();
-            }
-
+        AdminRuntime runtime = new EngineOnlyRuntime(engine) {
             @Override
             public String export(String format, String pool) {
-                return ConfigExport.export(config, e, format, pool);
+                return ConfigExport.export(config, engine(), format, pool);
             }
         };
         admin = new AdminServer(runtime, "127.0.0.1", 0, null).start();

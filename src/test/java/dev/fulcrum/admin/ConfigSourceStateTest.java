@@ -26,42 +26,7 @@ class ConfigSourceStateTest {
     @BeforeEach
     void start() {
         engine = Engine.start(EngineSettings.DEFAULT);
-        Engine e = engine;
-        runtime = new AdminRuntime() {
-            @Override
-            public Engine engine() {
-                return e;
-            }
-
-            @Override
-            public String proxyUrl() {
-                return "http://127.0.0.1:8080";
-            }
-
-            @Override
-            public Object config() {
-                return Map.of();
-            }
-
-            @Override
-            public List<String> applyConfig(String json) {
-                return List.of("not in this test");
-            }
-
-            @Override
-            public void updateDemo(String id, Double latencyMs, Double errorRate, Boolean down) {
-            }
-
-            @Override
-            public Map<String, Map<String, Object>> demoState() {
-                return Map.of();
-            }
-
-            @Override
-            public String export(String format, String pool) {
-                return "";
-            }
-
+        runtime = new EngineOnlyRuntime(engine) {
             @Override
             public Map<String, Object> configSource() {
                 return source.get();

@@ -110,6 +110,17 @@ class EtcdConfigCommandTest {
                 """.formatted(b.url());
     }
 
+    /**
+     * {@code PREFIX/config} put in {@code etcd}, sending to a recording backend, and {@code --headless --config
+     * etcd://.../PREFIX --proxy-port 0 --admin-port 0 --instance-id id} started on it.
+     */
+    private Process headlessOn(EtcdCluster etcd, String prefix, String id) throws Exception {
+        RecordingBackend b = own(new RecordingBackend("b1"));
+        etcd.etcdctl("put", prefix + "/config", config(b));
+        return main(Map.of(), "--headless", "--config", address(etcd, prefix), "--proxy-port", "0",
+                "--admin-port", "0", "--instance-id", id);
+    }
+
     private static String address(EtcdCluster etcd, String prefix) {
         URI e = etcd.endpoints().get(0);
         return (e.getScheme().equals("https") ? "etcds" : "etcd") + "://" + e.getHost() + ":" + e.getPort() + prefix;
@@ -128,11 +139,7 @@ class EtcdConfigCommandTest {
     @Test
     void headlessOnAConfigInEtcdStartsToItsReadyLineAndRegisters() throws Exception {
         EtcdCluster etcd = own(EtcdCluster.single());
-        RecordingBackend b = own(new RecordingBackend("b1"));
-        etcd.etcdctl("put", "/cli/config", config(b));
-
-        Process p = main(Map.of(), "--headless", "--config", address(etcd, "/cli"), "--proxy-port", "0",
-                "--admin-port", "0", "--instance-id", "cli-1");
+        Process p = headlessOn(etcd, "/cli", "cli-1");
         String[] urls = ready(p);
         assertThat(proxied(urls[0])).isEqualTo(200);
         JsonNode source = get(urls[1] + "/api/state").get("configSource");
@@ -185,10 +192,7 @@ class EtcdConfigCommandTest {
     @Test
     void anInstanceKilledWithSigkillLeavesTheInstancesWhenItsLeaseExpires() throws Exception {
         EtcdCluster etcd = own(EtcdCluster.single());
-        RecordingBackend b = own(new RecordingBackend("b1"));
-        etcd.etcdctl("put", "/k9/config", config(b));
-        Process p = main(Map.of(), "--headless", "--config", address(etcd, "/k9"), "--proxy-port", "0",
-                "--admin-port", "0", "--instance-id", "victim");
+        Process p = headlessOn(etcd, "/k9", "victim");
         ready(p);
         await().atMost(Duration.ofSeconds(10)).until(() -> etcd.etcdctl("get", "--keys-only", "--prefix",
                 "/k9/instances/").contains("/k9/instances/victim"));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.testkit.EtcdCluster;
+import dev.fulcrum.testkit.EtcdFleetApps;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -18,27 +19,24 @@ import org.junit.jupiter.api.Test;
  * {@code unreachable} since when; when the members are back, a change written after is applied without a restart.
  */
 class EtcdConfigFaultsTest {
+    private static final String PREFIX = "/fulcrum/test";
     private EtcdCluster etcd;
-    private EtcdInstances fleet;
-    private EtcdInstances.Instance a;
-    private EtcdInstances.Instance b;
+    private EtcdFleetApps fleet;
+    private EtcdFleetApps.Instance a;
+    private EtcdFleetApps.Instance b;
 
     @BeforeEach
     void start() {
-        etcd = EtcdCluster.of(3);
-        fleet = new EtcdInstances(etcd);
-        fleet.putConfig(fleet.config(1));
-        a = fleet.start("a");
-        b = fleet.start("b");
+        fleet = EtcdFleetApps.owning(EtcdCluster.of(3), PREFIX, "a", "b");
+        etcd = fleet.cluster();
+        a = fleet.instance("a");
+        b = fleet.instance("b");
     }
 
     @AfterEach
     void stop() {
         if (fleet != null) {
-            fleet.close();
-        }
-        if (etcd != null) {
-            etcd.close();
+            fleet.close(); // and etcd with it
         }
     }
 
@@ -47,10 +45,10 @@ class EtcdConfigFaultsTest {
         etcd.member(0).kill(); // the first endpoint each instance tries
         fleet.putConfig(fleet.config(6));
         fleet.awaitWeight(6);
-        fleet.client.put(EtcdInstances.PREFIX + "/drained/b2", "{\"at\":1}");
+        fleet.etcd().put(PREFIX + "/drained/b2", "{\"at\":1}");
         await().atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b).stream()
                 .allMatch(i -> !fleet.state(i).backend("b2").state().equals("UP")));
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             assertThat(fleet.state(i).configSource().state()).isEqualTo("ok");
         }
     }
@@ -61,7 +59,7 @@ class EtcdConfigFaultsTest {
         etcd.stopAll();
         await().atMost(Duration.ofSeconds(20)).until(() -> List.of(a, b).stream()
                 .allMatch(i -> !fleet.state(i).configSource().reachable()));
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             EngineState.ConfigSourceInfo source = fleet.state(i).configSource();
             assertThat(source.state()).isEqualTo("unreachable");
             assertThat(source.since()).isBetween(before, System.currentTimeMillis());
@@ -75,7 +73,7 @@ class EtcdConfigFaultsTest {
         int failed = 0;
         int sent = 0;
         for (int n = 0; n < 200; n++) {
-            for (EtcdInstances.Instance i : List.of(a, b)) {
+            for (EtcdFleetApps.Instance i : List.of(a, b)) {
                 sent++;
                 if (fleet.proxied(i, "/outage/" + n) != 200) {
                     failed++;
@@ -92,7 +90,7 @@ class EtcdConfigFaultsTest {
         fleet.awaitWeight(9);
         System.out.printf("after the outage, etcd write to applied on both instances: %.0f ms%n",
                 (System.nanoTime() - written) / 1e6);
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             assertThat(fleet.state(i).configSource().revision()).isEqualTo(rev);
             assertThat(i.events()).anySatisfy(e -> assertThat(e).extracting(EngineEvent::type, EngineEvent::from,
                     EngineEvent::to).containsExactly("config", "unreachable", "ok"));

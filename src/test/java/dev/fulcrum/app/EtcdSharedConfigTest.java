@@ -9,6 +9,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.etcd.KeyValue;
 import dev.fulcrum.testkit.EtcdCluster;
+import dev.fulcrum.testkit.EtcdFleetApps;
 import dev.fulcrum.config.FulcrumConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,28 +26,26 @@ import org.junit.jupiter.api.Test;
  * applied, and a config put by hand that is invalid is refused by both, which keep serving and say why.
  */
 class EtcdSharedConfigTest {
+    private static final String PREFIX = "/fulcrum/test";
     private EtcdCluster etcd;
-    private EtcdInstances fleet;
-    private EtcdInstances.Instance a;
-    private EtcdInstances.Instance b;
+    private EtcdFleetApps fleet;
+    private EtcdFleetApps.Instance a;
+    private EtcdFleetApps.Instance b;
     private long firstRevision;
 
     @BeforeEach
     void start() {
-        etcd = EtcdCluster.single();
-        fleet = new EtcdInstances(etcd);
-        firstRevision = fleet.putConfig(fleet.config(1));
-        a = fleet.start("a");
-        b = fleet.start("b");
+        fleet = EtcdFleetApps.owning(EtcdCluster.single(), PREFIX, "a", "b");
+        etcd = fleet.cluster();
+        a = fleet.instance("a");
+        b = fleet.instance("b");
+        firstRevision = fleet.configRevision();
     }
 
     @AfterEach
     void stop() {
         if (fleet != null) {
-            fleet.close();
-        }
-        if (etcd != null) {
-            etcd.close();
+            fleet.close(); // and etcd with it
         }
     }
 
@@ -60,11 +59,11 @@ class EtcdSharedConfigTest {
                 .mapToLong(EngineEvent::at).findFirst().orElseThrow()).max().orElseThrow();
         System.out.printf("etcd write to applied on both instances: %d ms%n", applied - written);
 
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             EngineState.ConfigSourceInfo source = fleet.state(i).configSource();
             assertThat(source.state()).isEqualTo("ok");
             assertThat(source.revision()).isEqualTo(rev);
-            assertThat(source.key()).isEqualTo(EtcdInstances.PREFIX + "/config");
+            assertThat(source.key()).isEqualTo(PREFIX + "/config");
             assertThat(source.instance()).isEqualTo(i.id());
             assertThat(source.rejected()).isNull();
             assertThat(i.events()).anySatisfy(e -> assertThat(e).extracting(EngineEvent::type, EngineEvent::to)
@@ -105,22 +104,22 @@ class EtcdSharedConfigTest {
 
     @Test
     void aDrainReachesBothInstancesAndOutlivesTheNextConfig() {
-        fleet.client.put(EtcdInstances.PREFIX + "/drained/b1", "{\"at\":" + System.currentTimeMillis() + "}");
+        fleet.etcd().put(PREFIX + "/drained/b1", "{\"at\":" + System.currentTimeMillis() + "}");
         await().atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b).stream()
                 .allMatch(i -> isDrained(fleet.state(i).backend("b1").state())));
 
         fleet.putConfig(fleet.config(5));
         fleet.awaitWeight(5);
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             assertThat(fleet.state(i).backend("b1").state()).matches(EtcdSharedConfigTest::isDrained);
-            int before = fleet.b1.requests.get();
+            int before = fleet.b1().requests.get();
             for (int n = 0; n < 10; n++) {
                 assertThat(fleet.proxied(i, "/d")).isEqualTo(200);
             }
-            assertThat(fleet.b1.requests.get()).as("a drained b1 gets no new requests").isEqualTo(before);
+            assertThat(fleet.b1().requests.get()).as("a drained b1 gets no new requests").isEqualTo(before);
         }
 
-        fleet.client.delete(EtcdInstances.PREFIX + "/drained/b1");
+        fleet.etcd().delete(PREFIX + "/drained/b1");
         await().atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b).stream()
                 .allMatch(i -> fleet.state(i).backend("b1").state().equals("UP")));
     }
@@ -133,7 +132,7 @@ class EtcdSharedConfigTest {
     void eachInstanceRegistersItsUrlsAndTheRevisionItApplied() {
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet.registrations().keySet().containsAll(List.of("a", "b")));
         Map<String, JsonNode> first = fleet.registrations();
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             JsonNode r = first.get(i.id());
             assertThat(r.get("id").asText()).isEqualTo(i.id());
             assertThat(r.get("proxy").asText()).isEqualTo(i.proxy());
@@ -143,13 +142,13 @@ class EtcdSharedConfigTest {
             assertThat(r.get("configState").asText()).isEqualTo("ok");
             assertThat(r.get("startedAt").asLong()).isPositive();
         }
-        KeyValue key = fleet.client.get(EtcdInstances.PREFIX + "/instances/a").first();
+        KeyValue key = fleet.etcd().get(PREFIX + "/instances/a").first();
         assertThat(key.lease()).as("registered under a lease").isNotZero();
 
         long rev = fleet.putConfig(fleet.config(3));
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet.registrations().values().stream()
                 .filter(r -> r.get("configRevision").asLong() == rev).count() == 2);
-        assertThat(fleet.client.get(EtcdInstances.PREFIX + "/instances/a").first().lease())
+        assertThat(fleet.etcd().get(PREFIX + "/instances/a").first().lease())
                 .as("re-put under the same lease").isEqualTo(key.lease());
 
         a.app().close();
@@ -159,12 +158,12 @@ class EtcdSharedConfigTest {
     @Test
     void anInstanceWhoseLeaseWasLostRegistersAgainUnderANewOne() {
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet.registrations().containsKey("a"));
-        long lost = fleet.client.get(EtcdInstances.PREFIX + "/instances/a").first().lease();
-        fleet.client.revoke(lost); // as etcd does when a lease outlives its TTL unrenewed
+        long lost = fleet.etcd().get(PREFIX + "/instances/a").first().lease();
+        fleet.etcd().revoke(lost); // as etcd does when a lease outlives its TTL unrenewed
         assertThat(fleet.registrations()).doesNotContainKey("a");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet.registrations().containsKey("a"));
-        assertThat(fleet.client.get(EtcdInstances.PREFIX + "/instances/a").first().lease()).isNotIn(0L, lost);
+        assertThat(fleet.etcd().get(PREFIX + "/instances/a").first().lease()).isNotIn(0L, lost);
     }
 
     @Test
@@ -175,7 +174,7 @@ class EtcdSharedConfigTest {
         String problem = "backends[1].weight: must be between 0 and 1000 (got: -4)";
         await().atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b).stream()
                 .allMatch(i -> fleet.state(i).configSource().rejected() != null));
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             EngineState.ConfigSourceInfo source = fleet.state(i).configSource();
             assertThat(source.rejected().revision()).isEqualTo(rev);
             assertThat(source.rejected().problems()).containsExactly(problem);
@@ -189,7 +188,7 @@ class EtcdSharedConfigTest {
 
         long fixed = fleet.putConfig(fleet.config(4));
         fleet.awaitWeight(4);
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             EngineState.ConfigSourceInfo source = fleet.state(i).configSource();
             assertThat(source.rejected()).isNull();
             assertThat(source.revision()).isEqualTo(fixed);
@@ -198,11 +197,11 @@ class EtcdSharedConfigTest {
 
     @Test
     void aDeletedConfigIsRefusedAndTheRunningOneKept() {
-        fleet.client.delete(EtcdInstances.PREFIX + "/config");
-        String problem = EtcdInstances.PREFIX + "/config: no config at this key, the running config stays (got: deleted)";
+        fleet.etcd().delete(PREFIX + "/config");
+        String problem = PREFIX + "/config: no config at this key, the running config stays (got: deleted)";
         await().atMost(Duration.ofSeconds(10)).until(() -> List.of(a, b).stream()
                 .allMatch(i -> fleet.state(i).configSource().rejected() != null));
-        for (EtcdInstances.Instance i : List.of(a, b)) {
+        for (EtcdFleetApps.Instance i : List.of(a, b)) {
             EngineState.ConfigSourceInfo source = fleet.state(i).configSource();
             assertThat(source.rejected().problems()).containsExactly(problem);
             assertThat(source.revision()).isEqualTo(firstRevision);
@@ -215,7 +214,7 @@ class EtcdSharedConfigTest {
 
     /** {@code etcdctl put} by hand, as an operator would; returns the revision it wrote. */
     private String etcdctlPut(String value) {
-        etcd.etcdctl("put", EtcdInstances.PREFIX + "/config", value);
-        return Long.toString(fleet.client.get(EtcdInstances.PREFIX + "/config").first().modRevision());
+        etcd.etcdctl("put", PREFIX + "/config", value);
+        return Long.toString(fleet.etcd().get(PREFIX + "/config").first().modRevision());
     }
 }

@@ -12,8 +12,6 @@ import dev.fulcrum.config.DiscoveryConfig;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
-import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.ManualClock;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -22,9 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
@@ -36,32 +32,12 @@ import org.xbill.DNS.Type;
  * refreshes run on a {@link ManualClock}: a test refreshes by hand ({@link Discovery#refreshNow}) or moves the
  * clock past {@code refreshMs}. The engine runs on its own clock; a drained backend leaves it on the engine's tick.
  */
-class DiscoveryTest {
-    private final ManualClock clock = new ManualClock();
-    private Engine engine;
-    private Discovery discovery;
-    private LoopbackDns dns;
+class DiscoveryTest extends DnsDiscoveryFixture {
     private Runnable detach = () -> { };
 
-    @BeforeEach
-    void setUp() throws Exception {
-        engine = Engine.start(EngineSettings.DEFAULT.withSlowStartMs(10_000));
-        // weight-aware, so the slow-start ramp new addresses join with is visible in their effective weight
-        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.SMOOTH_WRR));
-        discovery = new Discovery(engine, clock);
-        dns = new LoopbackDns();
-    }
-
     @AfterEach
-    void tearDown() {
+    void detach() {
         detach.run();
-        discovery.close();
-        engine.close();
-        dns.close();
-    }
-
-    private Map<String, BackendView> backends() {
-        return engine.backends().stream().collect(Collectors.toMap(BackendView::id, v -> v));
     }
 
     @Test

@@ -9,15 +9,11 @@ import dev.fulcrum.engine.BackendState;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineEvent;
-import dev.fulcrum.engine.EngineSettings;
-import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.xbill.DNS.Rcode;
@@ -27,31 +23,12 @@ import org.xbill.DNS.Rcode;
  * {@link ManualClock}: each record a backend {@code http://TARGET:PORT} with id {@code TARGET-PORT}, its weight the
  * record's clamped to 1..1000, higher priority numbers as backups.
  */
-class DnsSrvDiscoveryTest {
+class DnsSrvDiscoveryTest extends DnsDiscoveryFixture {
     private static final String NAME = "_api._tcp.example.test";
-    private final ManualClock clock = new ManualClock();
-    private Engine engine;
-    private Discovery discovery;
-    private LoopbackDns dns;
 
     @BeforeEach
-    void setUp() throws Exception {
-        engine = Engine.start(EngineSettings.DEFAULT.withSlowStartMs(10_000));
-        engine.addPool(Engine.DEFAULT_POOL, StrategySpec.of(StrategySpec.SMOOTH_WRR));
-        discovery = new Discovery(engine, clock);
-        dns = new LoopbackDns();
+    void configure() {
         discovery.configure(Map.of(Engine.DEFAULT_POOL, List.of(DiscoveryConfig.dnsSrv(NAME, 60_000, dns.address()))));
-    }
-
-    @AfterEach
-    void tearDown() {
-        discovery.close();
-        engine.close();
-        dns.close();
-    }
-
-    private Map<String, BackendView> backends() {
-        return engine.backends().stream().collect(Collectors.toMap(BackendView::id, v -> v));
     }
 
     @Test

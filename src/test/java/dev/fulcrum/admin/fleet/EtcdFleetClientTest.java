@@ -88,13 +88,13 @@ class EtcdFleetClientTest {
 
             assertThat(merged.requests().total()).isEqualTo(17)
                     .isEqualTo(one.requests().total() + two.requests().total());
-            for (String id : List.of("a", "b")) {
+            for (String id : List.of("b1", "b2")) {
                 assertThat(merged.backend(id).totalRequests()).as(id)
                         .isEqualTo(one.backend(id).totalRequests() + two.backend(id).totalRequests());
                 assertThat(merged.backend(id).failures()).isZero();
                 assertThat(merged.backend(id).state()).isEqualTo("UP");
             }
-            assertThat(merged.backend("a").totalRequests() + merged.backend("b").totalRequests()).isEqualTo(17);
+            assertThat(merged.backend("b1").totalRequests() + merged.backend("b2").totalRequests()).isEqualTo(17);
             assertThat(merged.pools()).containsOnlyKeys("default");
             assertThat(merged.pools().get("default").strategy()).containsEntry("type", "round-robin");
             assertThat(merged.proxy()).isIn(f.proxyUrl(0), f.proxyUrl(1));
@@ -108,12 +108,12 @@ class EtcdFleetClientTest {
             List<EngineEvent> events = new CopyOnWriteArrayList<>();
             client.subscribe(events::add);
             try (dev.fulcrum.admin.RequestSource requests = client.requests()) {
-                f.app(1).engine().setWeight("b", 4); // behind the fleet's back, on one instance
+                f.app(1).engine().setWeight("b2", 4); // behind the fleet's back, on one instance
                 assertThat(f.proxied(0, "/from-one")).isEqualTo(200);
                 assertThat(f.proxied(1, "/from-two")).isEqualTo(200);
 
                 await().atMost(WITHIN).until(() -> events.stream().anyMatch(e -> e.type().equals("weight")
-                        && "b".equals(e.backend()) && "4".equals(e.to())));
+                        && "b2".equals(e.backend()) && "4".equals(e.to())));
                 List<String> paths = new java.util.ArrayList<>();
                 await().atMost(WITHIN).until(() -> {
                     requests.poll().requests().forEach(r -> paths.add(r.path()));
@@ -172,27 +172,27 @@ class EtcdFleetClientTest {
             String written = Json.MAPPER.writeValueAsString(theirs);
             f.etcd().put(f.prefix() + "/config", written); // someone else, meanwhile
 
-            assertThatThrownBy(() -> client.setWeight("a", 5))
+            assertThatThrownBy(() -> client.setWeight("b1", 5))
                     .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(409))
                     .hasMessage("changed by someone else; reloaded");
             assertThat(f.configKey().value()).isEqualTo(written);
 
             EngineState reloaded = client.state();
-            assertThat(reloaded.backend("b").weight()).isEqualTo(7);
-            assertThat(reloaded.backend("a").weight()).isEqualTo(1);
+            assertThat(reloaded.backend("b2").weight()).isEqualTo(7);
+            assertThat(reloaded.backend("b1").weight()).isEqualTo(1);
 
-            client.setWeight("a", 5); // on the view that shows their change, it goes through, keeping it
+            client.setWeight("b1", 5); // on the view that shows their change, it goes through, keeping it
             JsonNode now = Json.MAPPER.readTree(f.configKey().value());
             assertThat(now.get("backends").get(0).get("weight").asInt()).isEqualTo(5);
             assertThat(now.get("backends").get(1).get("weight").asInt()).isEqualTo(7);
             // and every instance applies it
             for (int i = 0; i < 2; i++) {
                 int n = i;
-                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("a").weight() == 5
-                        && stateOf(f, n, null).backend("b").weight() == 7);
+                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("b1").weight() == 5
+                        && stateOf(f, n, null).backend("b2").weight() == 7);
             }
             // and one more without a new view: the window's own write is what it builds on
-            client.setWeight("a", 6);
+            client.setWeight("b1", 6);
             assertThat(Json.MAPPER.readTree(f.configKey().value()).get("backends").get(0).get("weight").asInt())
                     .isEqualTo(6);
         }
@@ -203,7 +203,7 @@ class EtcdFleetClientTest {
         try (EtcdFleetApps f = fleet(1); EtcdFleetClient client = attach(f)) {
             client.state();
             long revision = f.configKey().modRevision();
-            assertThatThrownBy(() -> client.setWeight("a", -3))
+            assertThatThrownBy(() -> client.setWeight("b1", -3))
                     .isInstanceOfSatisfying(EngineException.class, e -> assertThat(e.status()).isEqualTo(400))
                     .hasMessageContaining("backends[0].weight").hasMessageContaining("-3");
             assertThatThrownBy(() -> client.setWeight("nope", 3))
@@ -238,24 +238,24 @@ class EtcdFleetClientTest {
         try (EtcdFleetApps f = fleet(2); EtcdFleetClient client = attach(f)) {
             client.state();
             long before = System.currentTimeMillis();
-            client.drain("b");
-            KeyValue mark = f.etcd().get(f.prefix() + "/drained/b").first();
+            client.drain("b2");
+            KeyValue mark = f.etcd().get(f.prefix() + "/drained/b2").first();
             assertThat(mark).isNotNull();
             assertThat(Json.MAPPER.readTree(mark.value()).get("at").asLong()).isBetween(before,
                     System.currentTimeMillis());
-            await().atMost(WITHIN).until(() -> client.state().backend("b").state().equals("DRAINED"));
-            assertThat(client.state().backend("a").state()).isEqualTo("UP");
+            await().atMost(WITHIN).until(() -> client.state().backend("b2").state().equals("DRAINED"));
+            assertThat(client.state().backend("b1").state()).isEqualTo("UP");
             for (int i = 0; i < 2; i++) { // every instance drains it
                 int n = i;
-                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("b").state().startsWith("DRAIN"));
+                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("b2").state().startsWith("DRAIN"));
             }
 
-            client.enable("b");
-            assertThat(f.etcd().get(f.prefix() + "/drained/b").first()).isNull();
-            await().atMost(WITHIN).until(() -> client.state().backend("b").state().equals("UP"));
+            client.enable("b2");
+            assertThat(f.etcd().get(f.prefix() + "/drained/b2").first()).isNull();
+            await().atMost(WITHIN).until(() -> client.state().backend("b2").state().equals("UP"));
             for (int i = 0; i < 2; i++) {
                 int n = i;
-                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("b").state().equals("UP"));
+                await().atMost(WITHIN).until(() -> stateOf(f, n, null).backend("b2").state().equals("UP"));
             }
         }
     }
