@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The window's commands as edits of a config's JSON tree (docs/REFERENCE.md §2.1), each on a copy: the top-level
  * {@code backends} and {@code strategy} are pool {@code default}, {@code pools.NAME} the others. Only what the command
- * names changes; every other field stays as written. Pure; the caller validates the result and writes it.
+ * names changes; every other field stays as written. A backend is an entry of a pool's {@code backends} or
+ * {@code demoBackends}. Pure; the caller validates the result and writes it.
  *
  * <p>Example: {@code setWeight(tree, "a", 5)} on {@code {"backends":[{"id":"a","url":"http://h:1"}]}} gives
  * {@code {"backends":[{"id":"a","url":"http://h:1","weight":5}]}}.
@@ -148,16 +149,22 @@ final class ConfigEdits {
         return (ObjectNode) p;
     }
 
+    /**
+     * Every list of backend entries: each pool's {@code backends} and {@code demoBackends} (a demo backend is the
+     * config's as much as a backend is: its weight, its removal and its id are edited the same way).
+     */
     private static List<ArrayNode> backendLists(JsonNode tree) {
         List<ArrayNode> out = new java.util.ArrayList<>();
-        if (tree.get("backends") instanceof ArrayNode a) {
-            out.add(a);
-        }
-        tree.path("pools").forEach(p -> {
-            if (p.get("backends") instanceof ArrayNode a) {
-                out.add(a);
+        List<JsonNode> pools = new java.util.ArrayList<>();
+        pools.add(tree);
+        tree.path("pools").forEach(pools::add);
+        for (JsonNode p : pools) {
+            for (String field : new String[] {"backends", "demoBackends"}) {
+                if (p.get(field) instanceof ArrayNode a) {
+                    out.add(a);
+                }
             }
-        });
+        }
         return out;
     }
 }

@@ -674,8 +674,8 @@ public final class EtcdFleetClient implements EngineClient {
             last = lastState;
         }
         if (last != null && last.backend(id) != null) {
-            return "backend: " + id + " is not in the shared config (it came from discovery or is an instance's"
-                    + " demo backend): change it where it comes from (got: " + id + ")";
+            return "backend: " + id + " is not in the shared config (it came from discovery): change it where it"
+                    + " comes from (got: " + id + ")";
         }
         return null;
     }

@@ -42,7 +42,7 @@ class InstancesWindowTest {
     @Test
     void theInstancesTabAndTheBannerInEnglish(FxRobot robot) throws Exception {
         run(Locale.ENGLISH, "Instances", "up", "gone", "refused the latest", "was refused",
-                "etcd does not answer since");
+                "etcd has not answered since");
     }
 
     @Test
