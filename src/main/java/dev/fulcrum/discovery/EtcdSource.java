@@ -19,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every key under an etcd prefix is a backend: its id is the key after the prefix, its value a JSON object
@@ -31,11 +33,17 @@ import java.util.stream.Collectors;
  * {@link #resolve()} fails with the mirror's reason, so discovery keeps the last good set and says so once; when
  * etcd answers again, the mirror catches up from where it was and the set follows.
  *
+ * <p>A first read that finds no key under the prefix is a warning naming the prefix and the endpoints: a mistyped
+ * prefix would otherwise be an empty pool and nothing said.
+ *
  * <p>The client and the mirror are made on the first refresh, on the discovery thread: a TLS file that cannot be
  * read fails that refresh (and is tried again the next), not the config that names it.
  */
 final class EtcdSource implements DiscoverySource {
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdSource.class);
     private final DiscoveryConfig config;
+    /** Whether a read has been resolved yet: the first one that finds no key says so (a mistyped prefix). */
+    private boolean resolvedOnce;
     private Runnable changed = () -> { };
     private EtcdClient client;
     private EtcdMirror mirror;
@@ -76,6 +84,11 @@ final class EtcdSource implements DiscoverySource {
         if (now == null) {
             return null;
         }
+        if (!resolvedOnce && now.isEmpty()) {
+            LOG.warn("discovery {}: no key under {} at {}: no backend comes from it until one is put (is the prefix"
+                    + " right?)", config.label(), config.prefix(), String.join(",", config.endpoints()));
+        }
+        resolvedOnce = true;
         List<BackendSpec> out = new ArrayList<>(now.size());
         Map<String, String> bad = new LinkedHashMap<>();
         for (KeyValue kv : now.values()) {

@@ -244,9 +244,28 @@ class EtcdDiscoveryTest {
         discovery = null;
     }
 
+    @Test
+    void aPrefixWithNoKeyIsSaidNamingItAndAKeyPutLaterStillJoins() {
+        captureWarnings(EtcdSource.class);
+        DiscoveryConfig typo = DiscoveryConfig.etcd(etcd.endpoints().stream().map(URI::toString).toList(),
+                "/services/apii/");
+        watch(typo);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !warnings.isEmpty());
+        assertThat(warnings).containsExactly("discovery etcd:/services/apii/: no key under /services/apii/ at "
+                + etcd.endpoints().get(0) + ": no backend comes from it until one is put (is the prefix right?)");
+        client.put("/services/apii/a", A);
+        await().atMost(Duration.ofSeconds(5)).until(() -> backends().containsKey("a"));
+        assertThat(warnings).hasSize(1);
+    }
+
     /** Every WARN the discovery logs from now until the test ends, as formatted text. */
     private void captureWarnings() {
-        Logger logger = (Logger) LoggerFactory.getLogger(Discovery.class);
+        captureWarnings(Discovery.class);
+    }
+
+    /** Every WARN {@code source}'s logger logs from now until the test ends, as formatted text. */
+    private void captureWarnings(Class<?> source) {
+        Logger logger = (Logger) LoggerFactory.getLogger(source);
         AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
             @Override
             protected void append(ILoggingEvent e) {
