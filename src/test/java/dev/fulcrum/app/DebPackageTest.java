@@ -3,23 +3,19 @@ package dev.fulcrum.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fulcrum.testkit.ProcessOutput;
 import dev.fulcrum.testkit.RecordingBackend;
 import java.awt.image.BufferedImage;
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -132,14 +128,7 @@ class DebPackageTest {
             long start = System.nanoTime();
             Process p = pb.start();
             try {
-                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                String line = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return out.readLine();
-                    } catch (IOException e) {
-                        return null;
-                    }
-                }).get(120, TimeUnit.SECONDS);
+                String line = ProcessOutput.firstLine(p, Duration.ofSeconds(120));
                 System.out.printf("packaged launcher to its ready line: %.2f s%n", (System.nanoTime() - start) / 1e9);
                 Matcher m = READY.matcher(line == null ? "" : line);
                 assertThat(m.matches()).as("ready line (got: %s; stderr: %s)", line, Files.readString(err)).isTrue();

@@ -6,23 +6,20 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.testkit.EtcdCluster;
+import dev.fulcrum.testkit.ProcessOutput;
 import dev.fulcrum.testkit.RecordingBackend;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -89,14 +86,7 @@ class EtcdConfigCommandTest {
 
     /** Waits for the ready line on standard output; returns proxy and admin URLs. */
     private String[] ready(Process p) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (java.io.IOException e) {
-                return null;
-            }
-        }).get(60, TimeUnit.SECONDS);
+        String line = ProcessOutput.firstLine(p, Duration.ofSeconds(60));
         assertThat(line).as("ready line; standard error: %s", Files.readString(stderr.get(p))).isNotNull();
         Matcher m = READY.matcher(line);
         assertThat(m.find()).as(line).isTrue();

@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fulcrum.testkit.ProcessOutput;
 import dev.fulcrum.testkit.RecordingBackend;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -98,14 +95,7 @@ class PluginCommandLineTest {
             Process p = main(xdg, err, "--headless", "--plugins", plugins.toString(), "--config", cfg.toString(),
                     "--proxy-port", "0", "--admin-port", "0");
             try {
-                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                String line = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return out.readLine();
-                    } catch (java.io.IOException e) {
-                        return null;
-                    }
-                }).get(120, TimeUnit.SECONDS);
+                String line = ProcessOutput.firstLine(p, Duration.ofSeconds(120));
                 Matcher m = READY.matcher(line == null ? "" : line);
                 assertThat(m.matches()).as("ready line (got: %s; stderr: %s)", line, Files.readString(err)).isTrue();
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.fulcrum.testkit.ProcessOutput;
 import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.trust.TrustStores;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -55,14 +52,7 @@ class ClientGoneSigtermTest {
         pb.environment().put("XDG_CONFIG_HOME", dir.toString()); // the local certificate goes here
         Process process = pb.start();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            String line = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return out.readLine();
-                } catch (java.io.IOException e) {
-                    return null;
-                }
-            }).get(120, TimeUnit.SECONDS);
+            String line = ProcessOutput.firstLine(process, Duration.ofSeconds(120));
             Matcher m = READY.matcher(line == null ? "" : line);
             assertThat(m.matches()).as("ready line (got: %s; stderr: %s)", line, Files.readString(dir.resolve("stderr.txt")))
                     .isTrue();

@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fulcrum.testkit.ProcessOutput;
 import dev.fulcrum.trust.TrustStores;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -252,14 +251,7 @@ class WindowSignalTest {
 
     /** The process's first line of standard output (its ready line), or null when it ends without one. */
     private static String firstLine(Process process) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return out.readLine();
-            } catch (IOException e) {
-                return null;
-            }
-        }).get(90, TimeUnit.SECONDS);
+        return ProcessOutput.firstLine(process, Duration.ofSeconds(90));
     }
 
     /** Requests the engine's backends answered, all together. */
