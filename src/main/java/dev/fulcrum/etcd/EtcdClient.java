@@ -9,6 +9,7 @@ import dev.fulcrum.trust.Pem;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.channels.ClosedChannelException;
@@ -36,6 +37,8 @@ import java.util.function.BooleanSupplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
@@ -65,6 +68,8 @@ public final class EtcdClient implements AutoCloseable {
 
     private final EtcdOptions options;
     private final HttpClient http;
+    /** The TLS the HTTP client uses, for {@link #tlsRefusal}'s handshake of its own. */
+    private final SSLContext ssl;
     /** Index of the endpoint that answered last: tried first. */
     private volatile int preferred;
     /** The auth token (null before the first authenticate, or without a user). */
@@ -98,6 +103,7 @@ public final class EtcdClient implements AutoCloseable {
             b.sslContext(sslContext(options));
         }
         this.http = b.build();
+        this.ssl = http.sslContext();
     }
 
     /** A TLS context trusting {@code ca} (else the JDK's store) and presenting {@code cert}/{@code key} if given. */
@@ -326,7 +332,7 @@ public final class EtcdClient implements AutoCloseable {
                 }
                 if (item == Lines.END || item instanceof Throwable) {
                     if (!head) {
-                        throw item instanceof Throwable t ? Unavailable.of(t) : new Unavailable("closed without an answer");
+                        throw item instanceof Throwable t ? failed(endpoint, t) : new Unavailable("closed without an answer");
                     }
                     return Outcome.BROKEN;
                 }
@@ -516,6 +522,46 @@ public final class EtcdClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Why a request to {@code endpoint} got no answer. A connection closed under it on an https endpoint may be a TLS
+     * refusal whose alert was lost: TLS 1.3 refuses a client certificate only after the handshake, when the request is
+     * already sent, and a server that closes with that request unread resets the connection, which can drop the
+     * alert before it is read. {@link #tlsRefusal} then hears it on a connection of its own.
+     */
+    private Unavailable failed(URI endpoint, Throwable e) {
+        Unavailable u = Unavailable.of(e);
+        if (u.closed && "https".equalsIgnoreCase(endpoint.getScheme())) {
+            String refusal = tlsRefusal(endpoint);
+            if (refusal != null) {
+                return new Unavailable(refusal, true);
+            }
+        }
+        return u;
+    }
+
+    /**
+     * A handshake with {@code endpoint} and one read, sending nothing: a member that refuses this client's TLS says so
+     * with an alert (nothing unread on its side, so its close is not a reset). Returns {@code TLS: <why>}, or null
+     * when the member keeps the connection open for a request (a second) or it cannot be reached.
+     */
+    private String tlsRefusal(URI endpoint) {
+        try (SSLSocket socket = (SSLSocket) ssl.getSocketFactory().createSocket()) {
+            socket.connect(new InetSocketAddress(endpoint.getHost(), endpoint.getPort()),
+                    (int) REQUEST_TIMEOUT.toMillis());
+            socket.setSoTimeout(1000);
+            SSLParameters p = socket.getSSLParameters();
+            p.setEndpointIdentificationAlgorithm("HTTPS");
+            socket.setSSLParameters(p);
+            socket.startHandshake();
+            socket.getInputStream().read();
+            return null;
+        } catch (SSLException e) {
+            return "TLS: " + e.getMessage();
+        } catch (IOException e) {
+            return null; // a read that timed out (the member waits for a request) or a member gone: no refusal
+        }
+    }
+
     /** The TLS failure in {@code e}'s causes, or null. */
     private static SSLException tls(Throwable e) {
         return cause(e, SSLException.class);
@@ -540,7 +586,7 @@ public final class EtcdClient implements AutoCloseable {
                 response = http.send(request(endpoint, path, body, token(endpoint)),
                         HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             } catch (IOException e) {
-                Unavailable u = Unavailable.of(e);
+                Unavailable u = failed(endpoint, e);
                 if (u.closed && !retriedClosed) {
                     // Once more on a new connection: the pool's may have outlived its member's restart.
                     retriedClosed = true;
@@ -589,7 +635,7 @@ public final class EtcdClient implements AutoCloseable {
                     response = http.send(request(endpoint, "/v3/auth/authenticate", body.toString(), null),
                             HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
                 } catch (IOException e) {
-                    throw Unavailable.of(e);
+                    throw failed(endpoint, e);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new EtcdException("etcd " + label(endpoint) + ": interrupted", true, e);

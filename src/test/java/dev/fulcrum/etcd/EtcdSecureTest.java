@@ -117,16 +117,22 @@ class EtcdSecureTest {
         }
     }
 
+    /**
+     * Every time, on a new connection: TLS 1.3 refuses the missing certificate after the handshake, and the alert may
+     * reach the client or be lost to the reset of a connection whose request the member did not read.
+     */
     @Test
     void noClientCertificateIsATlsRefusalNamingTheEndpoint() {
         EtcdOptions o = etcd.options();
-        try (EtcdClient client = new EtcdClient(new EtcdOptions(o.endpoints(), o.ca(), null, null, o.user(),
-                o.password()))) {
-            assertThatThrownBy(() -> client.get("/k"))
-                    .isInstanceOf(EtcdException.class)
-                    .hasMessageStartingWith("etcd " + etcd.endpoints().get(0) + ": TLS: ")
-                    .hasMessageContaining("certificate")
-                    .matches(e -> !((EtcdException) e).unreachable(), "a refusal, not an outage");
+        for (int i = 0; i < 20; i++) {
+            try (EtcdClient client = new EtcdClient(new EtcdOptions(o.endpoints(), o.ca(), null, null, o.user(),
+                    o.password()))) {
+                assertThatThrownBy(() -> client.get("/k"))
+                        .isInstanceOf(EtcdException.class)
+                        .hasMessageStartingWith("etcd " + etcd.endpoints().get(0) + ": TLS: ")
+                        .hasMessageContaining("certificate")
+                        .matches(e -> !((EtcdException) e).unreachable(), "a refusal, not an outage");
+            }
         }
     }
 
