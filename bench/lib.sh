@@ -78,12 +78,19 @@ CONF
 
 # two_backend_config FILE PORT ADMIN B1 B2 [ACCESS_LOG=/dev/null] [PROXY_EXTRA] [CONFIG_EXTRA]: round robin over two
 # backends; IO_THREADS=N in the environment sets proxy.ioThreads (default 0: one per core, at least 2); PROXY_EXTRA is
-# more fields of the proxy object, e.g. ', "recentRequests": 0'; CONFIG_EXTRA more top-level fields (pools, routes)
+# more fields of the proxy object, e.g. ', "recentRequests": 0'; CONFIG_EXTRA more top-level fields (pools, routes).
+# MORE_BACKENDS="PORT..." adds backends b3, b4... after the two.
 two_backend_config() {
+  local backends='{ "id": "b1", "url": "http://127.0.0.1:'$4'" }, { "id": "b2", "url": "http://127.0.0.1:'$5'" }'
+  local i=3
+  for port in ${MORE_BACKENDS:-}; do
+    backends="$backends, { \"id\": \"b$i\", \"url\": \"http://127.0.0.1:$port\" }"
+    i=$((i + 1))
+  done
   cat > "$1" <<CONF
 { "proxy": { "port": $2, "accessLog": "${6:-/dev/null}", "ioThreads": ${IO_THREADS:-0} ${7:-} }, "admin": { "port": $3 },
   "strategy": { "type": "round-robin" },
-  "backends": [ { "id": "b1", "url": "http://127.0.0.1:$4" }, { "id": "b2", "url": "http://127.0.0.1:$5" } ] ${8:-} }
+  "backends": [ $backends ] ${8:-} }
 CONF
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Throughput and tail latency on loopback: direct to a backend, through nginx (upstream keepalive on),
-# and through headless Fulcrum, on the same two backends (an nginx process answering `return 200`);
+# and through headless Fulcrum (round robin), on the same three backends (an nginx process answering `return 200`);
 # beside them Undertow's own reverse proxy and a bare Undertow server answering by itself (the ceiling
 # of the stack Fulcrum is built on), the least proxy on an Undertow listener (bench/UndertowBareProxy.java: what
 # Fulcrum's features cost) and a bare JDK NIO proxy forwarding bytes (the floor of a proxy in Java here).
@@ -22,31 +22,55 @@
 # cost of routing: bench/routing-extra.json is a split, two header routes and a 10% mirror over the same backends);
 # its round-by-round ratio to fulcrum is printed.
 #
+# AB=REV (a commit, tag or branch) is the guard against a silent regression: it builds this tree and REV (in
+# /tmp/fulcrum-ab-SHA, kept for the next run), measures both as fulcrum and fulcrum-b in the same rounds (their order
+# alternating round by round) beside nginx, and prints this tree's throughput and p99 as a ratio to REV's.
+# WRK_THREADS (default 1, as a user's `wrk -t1 -c50`) is wrk's thread count.
+#
 # Needs: nginx and wrk (Debian packages), java 17, and target/fulcrum.jar (mvn -q package -DskipTests).
 set -euo pipefail
 SECS=${1:-10}
 ROUNDS=${2:-3}
 CONNS=${3:-50}
-B1=19101; B2=19102; NGINX=19180; NGINX_PLAIN=19181; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197; UBARE=19198
+B1=19101; B2=19102; B3=19103; NGINX=19180; NGINX_PLAIN=19181; FULCRUM=19190; ADMIN=19191; STOCK=19195; HELLO=19196; BARE=19197; UBARE=19198
 FULCRUM_B=19192; ADMIN_B=19193
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx
+WRK_THREADS=${WRK_THREADS:-1}
+if [ -n "${AB:-}" ]; then
+  AB_SHA=$(git -C "$ROOT" rev-parse --verify "$AB^{commit}")
+  AB_DIR=/tmp/fulcrum-ab-$AB_SHA
+  if [ ! -f "$AB_DIR/target/fulcrum.jar" ]; then
+    echo "building $AB ($AB_SHA) in $AB_DIR" >&2
+    rm -rf "$AB_DIR"
+    git clone -q "$ROOT" "$AB_DIR" && git -C "$AB_DIR" checkout -q "$AB_SHA"
+    (cd "$AB_DIR" && mvn -q package -DskipTests) >&2
+  fi
+  echo "building this tree" >&2
+  (cd "$ROOT" && mvn -q package -DskipTests) >&2
+  B_JAR=$AB_DIR/target/fulcrum.jar
+  TARGETS="${TARGETS:-nginx fulcrum} fulcrum-b"
+  case " $TARGETS " in *" fulcrum "*) ;; *) TARGETS="$TARGETS fulcrum" ;; esac
+fi
 TARGETS=${TARGETS:-direct nginx nginx-plain fulcrum undertow-stock undertow-hello undertow-bare-proxy bare-nio-proxy}
 case " $TARGETS " in *" nginx "*) ;; *) TARGETS="nginx $TARGETS" ;; esac
 want() { case " $TARGETS " in *" $1 "*) return 0 ;; esac; return 1; }
-start_backends $B1 $B2
-start_nginx_proxy $NGINX $B1 $B2
+start_backends $B1 $B2 $B3
+start_nginx_proxy $NGINX $B1 $B2 $B3
 # and nginx's bare proxy_pass, which sets no X-Forwarded-* header (Fulcrum, and the row above, set three)
-! want nginx-plain || NGINX_FORWARDED=0 NGINX_DIR=proxy-plain start_nginx_proxy $NGINX_PLAIN $B1 $B2
+! want nginx-plain || NGINX_FORWARDED=0 NGINX_DIR=proxy-plain start_nginx_proxy $NGINX_PLAIN $B1 $B2 $B3
+export MORE_BACKENDS=$B3
 two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
 start_fulcrum "$WORK/fulcrum.json"
+declare -A CPU_PID=([fulcrum]=$FULCRUM_PID)
 if want fulcrum-b; then
   two_backend_config "$WORK/fulcrum-b.json" $FULCRUM_B $ADMIN_B $B1 $B2 /dev/null "${B_PROXY_EXTRA:-}" "${B_CONFIG_EXTRA:-}"
   start_fulcrum "$WORK/fulcrum-b.json" "${B_JAR:-$JAR}" fulcrum-b
+  CPU_PID[fulcrum-b]=$FULCRUM_PID
 fi
 # Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine
 if want undertow-stock; then
-java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/StockUndertowProxy.java" $STOCK "http://127.0.0.1:$B1" "http://127.0.0.1:$B2" > "$WORK/stock" 2>&1 & pids+=($!)
+java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/StockUndertowProxy.java" $STOCK "http://127.0.0.1:$B1" "http://127.0.0.1:$B2" "http://127.0.0.1:$B3" > "$WORK/stock" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "stock ready" "$WORK/stock" 2>/dev/null && break; sleep 0.2; done
 grep -q "stock ready" "$WORK/stock" || { echo "stock Undertow proxy did not start:"; cat "$WORK/stock"; exit 1; }
 fi
@@ -59,14 +83,14 @@ fi
 
 # the floor of a proxy on an Undertow listener: Undertow's server side and the least forwarding
 if want undertow-bare-proxy; then
-java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowBareProxy.java" $UBARE $B1 $B2 > "$WORK/ubare" 2>&1 & pids+=($!)
+java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowBareProxy.java" $UBARE $B1 $B2 $B3 > "$WORK/ubare" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "undertow-bare ready" "$WORK/ubare" 2>/dev/null && break; sleep 0.2; done
 grep -q "undertow-bare ready" "$WORK/ubare" || { echo "bare Undertow proxy did not start:"; cat "$WORK/ubare"; exit 1; }
 fi
 
 # and the floor of any proxy in Java here: JDK NIO forwarding bytes with no parsing, headers, routing or metrics
 if want bare-nio-proxy; then
-java -Xms256m -Xmx256m "$ROOT/bench/BareNioProxy.java" $BARE $B1 $B2 > "$WORK/bare" 2>&1 & pids+=($!)
+java -Xms256m -Xmx256m "$ROOT/bench/BareNioProxy.java" $BARE $B1 $B2 $B3 > "$WORK/bare" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do grep -q "bare ready" "$WORK/bare" 2>/dev/null && break; sleep 0.2; done
 grep -q "bare ready" "$WORK/bare" || { echo "bare NIO proxy did not start:"; cat "$WORK/bare"; exit 1; }
 fi
@@ -82,36 +106,47 @@ wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
 ! want undertow-bare-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$UBARE/" > /dev/null
 ! want bare-nio-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$BARE/" > /dev/null
 
-run() { # name url -> "rps p99ms"
+# a process's user + system CPU so far, in clock ticks (for a Fulcrum, its CPU per request: steadier than req/s)
+ticks() { [ -n "${1:-}" ] && awk '{print $14 + $15}' "/proc/$1/stat" || echo 0; }
+run() { # name url -> "rps p99ms cpu-us-per-request"
   want "$1" || return 0
-  local out rps p99
-  out=$(wrk -t2 -c"$CONNS" -d"${SECS}s" --latency "$2")
+  local out rps p99 before n cpu
+  before=$(ticks "${CPU_PID[$1]:-}")
+  out=$(wrk -t"$WRK_THREADS" -c"$CONNS" -d"${SECS}s" --latency "$2")
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   p99=$(p99_ms "$out")
+  n=$(echo "$out" | awk '/requests in/ {print $1}')
+  cpu=$(( ($(ticks "${CPU_PID[$1]:-}") - before) * 1000000 / $(getconf CLK_TCK) * 100 / n ))
   local errs; errs=$(echo "$out" | awk '/Non-2xx|Socket errors/ {print}' | tr '\n' ' ')
-  echo "$1 round $3: $rps req/s, p99 $p99 ms $errs" >&2
-  echo "$1 $rps $p99" >> "$WORK/results"
+  echo "$1 round $3: $rps req/s, p99 $p99 ms$([ -z "${CPU_PID[$1]:-}" ] || echo ", CPU $((cpu / 100)).$((cpu % 100 / 10)) µs/request") $errs" >&2
+  echo "$1 $rps $p99 $((cpu))" >> "$WORK/results"
 }
 for r in $(seq 1 "$ROUNDS"); do
   run direct "http://127.0.0.1:$B1/" "$r"
   run nginx "http://127.0.0.1:$NGINX/" "$r"
   run nginx-plain "http://127.0.0.1:$NGINX_PLAIN/" "$r"
-  run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
-  run fulcrum-b "http://127.0.0.1:$FULCRUM_B/" "$r"
+  if [ $((r % 2)) = 1 ]; then
+    run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
+    run fulcrum-b "http://127.0.0.1:$FULCRUM_B/" "$r"
+  else
+    run fulcrum-b "http://127.0.0.1:$FULCRUM_B/" "$r"
+    run fulcrum "http://127.0.0.1:$FULCRUM/" "$r"
+  fi
   run undertow-stock "http://127.0.0.1:$STOCK/" "$r"
   run undertow-hello "http://127.0.0.1:$HELLO/" "$r"
   run undertow-bare-proxy "http://127.0.0.1:$UBARE/" "$r"
   run bare-nio-proxy "http://127.0.0.1:$BARE/" "$r"
 done
 
-python3 - "$WORK/results" "$SECS" "$ROUNDS" "$CONNS" <<'PY'
+python3 - "$WORK/results" "$SECS" "$ROUNDS" "$CONNS" "$WRK_THREADS" "${AB:-}" <<'PY'
 import sys, statistics
-rows = {}
+rows, cpus = {}, {}
 for line in open(sys.argv[1]):
-    name, rps, p99 = line.split()
+    name, rps, p99, cpu = line.split()
     rows.setdefault(name, []).append((float(rps), float(p99)))
+    cpus.setdefault(name, []).append(int(cpu) / 100)
 med = {k: (statistics.median(r for r, _ in v), statistics.median(p for _, p in v)) for k, v in rows.items()}
-print(f"wrk -t2 -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
+print(f"wrk -t{sys.argv[5]} -c{sys.argv[4]} -d{sys.argv[2]}s, {sys.argv[3]} interleaved rounds, medians")
 print(f"| target | requests/s | p99 ms | vs nginx (req/s) | vs nginx (p99) |")
 print(f"|---|---|---|---|---|")
 for k in ("direct", "nginx", "nginx-plain", "fulcrum", "fulcrum-b", "undertow-stock", "undertow-hello", "undertow-bare-proxy", "bare-nio-proxy"):
@@ -121,6 +156,10 @@ for k in ("direct", "nginx", "nginx-plain", "fulcrum", "fulcrum-b", "undertow-st
     print(f"| {k} | {r:,.0f} | {p:.2f} | {r/med['nginx'][0]:.2f}x | {p/med['nginx'][1]:.2f}x |")
 # the machine drifts between rounds (nginx alone moved 54k-82k req/s in one run): each round's ratio to the nginx
 # round just before it is steadier than a ratio of medians taken over the whole run
+for k in ("fulcrum", "fulcrum-b"):
+    if k in cpus:
+        print(f"{k} CPU per request (user + system, /proc), round by round: "
+              f"{' '.join(f'{x:.1f}' for x in cpus[k])} µs; median {statistics.median(cpus[k]):.1f} µs")
 for k, ref in (("nginx-plain", "nginx"), ("fulcrum", "nginx"), ("fulcrum", "nginx-plain"), ("fulcrum-b", "fulcrum"),
                ("fulcrum-b", "nginx"),
                ("undertow-bare-proxy", "nginx"), ("bare-nio-proxy", "nginx")):
@@ -128,4 +167,11 @@ for k, ref in (("nginx-plain", "nginx"), ("fulcrum", "nginx"), ("fulcrum", "ngin
     if ratios:
         print(f"{k} vs {ref}, round by round: {' '.join(f'{x:.2f}' for x in ratios)}; "
               f"median {statistics.median(ratios):.3f}x")
+if sys.argv[6] and rows.get("fulcrum-b"):
+    rps = [a / b for (a, _), (b, _) in zip(rows["fulcrum"], rows["fulcrum-b"])]
+    p99 = [a / b for (_, a), (_, b) in zip(rows["fulcrum"], rows["fulcrum-b"])]
+    cpu = statistics.median(cpus["fulcrum"]) / statistics.median(cpus["fulcrum-b"])
+    print(f"A/B: this tree vs {sys.argv[6]}: requests/s {statistics.median(rps):.3f}x "
+          f"(rounds {' '.join(f'{x:.2f}' for x in rps)}), p99 {statistics.median(p99):.2f}x, CPU per request {cpu:.3f}x "
+          f"({statistics.median(cpus['fulcrum']):.1f} against {statistics.median(cpus['fulcrum-b']):.1f} µs)")
 PY
