@@ -273,7 +273,7 @@ final class BalancingHandler implements HttpHandler {
         if (exchange.getRequestHeaders().contains(Headers.TRANSFER_ENCODING)) {
             ChunkGrammar.install(exchange, proxied::bodyRefused);
         }
-        exchange.dispatch(SameThreadExecutor.INSTANCE, proxied::start);
+        exchange.dispatch(SameThreadExecutor.INSTANCE, proxied);
     }
 
     /** Answers a head {@link HeadGuard} marked: an HTTP version it does not speak (505), a folded field (400). */
