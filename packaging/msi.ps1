@@ -36,7 +36,8 @@ Remove-Item "$Dest\Fulcrum-*.msi" -ErrorAction SilentlyContinue
 # --win-upgrade-uuid is Fulcrum's for good: a newer msi replaces the installed version instead of sitting beside it
 jpackage --type msi --name Fulcrum --app-version $version --vendor Fulcrum --description "A desktop load balancer you can see" `
   --input $in --main-jar fulcrum.jar --main-class dev.fulcrum.Main `
-  --java-options -Xmx512m `
+  --java-options -Xmx512m --java-options -Xms32m `
+  --java-options -XX:MinHeapFreeRatio=10 --java-options -XX:MaxHeapFreeRatio=30 `
   --add-modules $modules `
   --jlink-options "--strip-debug --strip-native-commands --no-man-pages --no-header-files --compress=2 --include-locales=en,zh,pl" `
   --dest $Dest `

@@ -104,7 +104,8 @@ class DebPackageTest {
         Path launcher = root.resolve(LAUNCHER.substring(1));
         assertThat(Files.isExecutable(launcher)).as("%s is executable", launcher).isTrue();
         assertThat(lib.resolve("runtime/lib/server/libjvm.so")).exists();
-        assertThat(Files.readAllLines(lib.resolve("app/Fulcrum.cfg"))).contains("java-options=-Xmx512m");
+        assertThat(Files.readAllLines(lib.resolve("app/Fulcrum.cfg"))).contains("java-options=-Xmx512m",
+                "java-options=-Xms32m", "java-options=-XX:MinHeapFreeRatio=10", "java-options=-XX:MaxHeapFreeRatio=30");
 
         // the command as postinst links it: a link named fulcrum to the launcher (which finds its app from there)
         Path fulcrum = Files.createSymbolicLink(Files.createDirectories(t.resolve("bin")).resolve("fulcrum"),
