@@ -33,7 +33,7 @@ public final class MainWindow {
         this.scene = scene;
     }
 
-    private WorkshopTabs.Workshop workshop;
+    private WorkshopTabs.Lazy workshop;
     private PresentMode present;
     private LessonsTab lessons;
 
@@ -100,7 +100,7 @@ public final class MainWindow {
                     main.controller().tabsByName().get("Backends")).controller();
         }
         if (workshop != null) {
-            w.workshop = WorkshopTabs.create(session, workshop);
+            w.workshop = WorkshopTabs.lazy(session, workshop);
             java.util.List<javafx.scene.control.Tab> workshopTabs =
                     w.workshop.tabsFor(session.client() instanceof HaproxyFleetClient);
             if (session.client() instanceof dev.fulcrum.admin.fleet.EtcdFleetClient) {

@@ -43,28 +43,116 @@ public final class WorkshopTabs {
          * Side by side simulates on its own and Scenarios only opens files.
          */
         public List<Tab> tabsFor(boolean haproxyFleet) {
-            return haproxyFleet ? tabs.stream().filter(t -> !FLEET_LESS.contains(t.getId())).toList() : tabs;
+            return forEngine(tabs, haproxyFleet);
         }
     }
 
-    /** Builds the four tabs on the FX thread. A replayed trace sent "into side-by-side" selects that tab. */
+    private static List<Tab> forEngine(List<Tab> tabs, boolean haproxyFleet) {
+        return haproxyFleet ? tabs.stream().filter(t -> !FLEET_LESS.contains(t.getId())).toList() : tabs;
+    }
+
+    /** Builds the four tabs and their views at once, on the FX thread (tests drive the controllers). */
     public static Workshop create(UiSession session, WorkshopContext ctx) {
-        Views.Loaded<TrafficController> traffic = load("workshop-traffic", session, ctx);
-        Views.Loaded<SideBySideController> sbs = load("workshop-sidebyside", session, ctx);
-        Views.Loaded<WhyController> why = load("workshop-why", session, ctx);
-        Views.Loaded<ScenariosController> scenarios = load("workshop-scenarios", session, ctx);
-        Tab trafficTab = tab("Traffic", Texts.t("workshop.tab.traffic"), "workshopTrafficTab", traffic.root());
-        Tab sbsTab = tab("Side by side", Texts.t("workshop.tab.sidebyside"), "workshopSideBySideTab", sbs.root());
-        Tab whyTab = tab("Why this backend", Texts.t("workshop.tab.why"), "workshopWhyTab", why.root());
-        Tab scenariosTab = tab("Scenarios", Texts.t("workshop.tab.scenarios"), "workshopScenariosTab", scenarios.root());
-        traffic.controller().onReplayIntoSideBySide((trace, label) -> {
-            sbs.controller().useTrace(trace, label);
-            if (sbsTab.getTabPane() != null) {
-                sbsTab.getTabPane().getSelectionModel().select(sbsTab);
+        Lazy l = lazy(session, ctx);
+        return new Workshop(l.tabs, l.traffic, l.sideBySide(), l.why(), l.scenarios());
+    }
+
+    /**
+     * The four tabs as the window holds them: Traffic built at once (the Live toolbar's Start traffic runs its
+     * generator with its settings and shows its state on its buttons), the other three the first time each is
+     * selected, or, for Side by side, when a replayed trace is sent into it. Their views are a third of the window's
+     * scene graph (about 760 nodes) and 30-40 MB of its resident memory, and most sessions never open them.
+     */
+    public static final class Lazy implements AutoCloseable {
+        private final UiSession session;
+        private final WorkshopContext ctx;
+        private final TrafficController traffic;
+        private final List<Tab> tabs;
+        private final Tab sbsTab;
+        private final Tab whyTab;
+        private final Tab scenariosTab;
+        private SideBySideController sideBySide;
+        private WhyController why;
+        private ScenariosController scenarios;
+
+        private Lazy(UiSession session, WorkshopContext ctx) {
+            this.session = session;
+            this.ctx = ctx;
+            Views.Loaded<TrafficController> t = load("workshop-traffic", session, ctx);
+            traffic = t.controller();
+            Tab trafficTab = tab("Traffic", Texts.t("workshop.tab.traffic"), "workshopTrafficTab", t.root());
+            sbsTab = tab("Side by side", Texts.t("workshop.tab.sidebyside"), "workshopSideBySideTab", null);
+            whyTab = tab("Why this backend", Texts.t("workshop.tab.why"), "workshopWhyTab", null);
+            scenariosTab = tab("Scenarios", Texts.t("workshop.tab.scenarios"), "workshopScenariosTab", null);
+            onFirstSelection(sbsTab, this::sideBySide);
+            onFirstSelection(whyTab, this::why);
+            onFirstSelection(scenariosTab, this::scenarios);
+            traffic.onReplayIntoSideBySide((trace, label) -> {
+                sideBySide().useTrace(trace, label);
+                if (sbsTab.getTabPane() != null) {
+                    sbsTab.getTabPane().getSelectionModel().select(sbsTab);
+                }
+            });
+            tabs = List.of(trafficTab, sbsTab, whyTab, scenariosTab);
+        }
+
+        /** As {@link Workshop#tabsFor}. */
+        public List<Tab> tabsFor(boolean haproxyFleet) {
+            return forEngine(tabs, haproxyFleet);
+        }
+
+        /** Side by side's controller, its view built now if it was not yet. */
+        private SideBySideController sideBySide() {
+            if (sideBySide == null) {
+                sideBySide = build("workshop-sidebyside", sbsTab);
             }
-        });
-        return new Workshop(List.of(trafficTab, sbsTab, whyTab, scenariosTab), traffic.controller(),
-                sbs.controller(), why.controller(), scenarios.controller());
+            return sideBySide;
+        }
+
+        private WhyController why() {
+            if (why == null) {
+                why = build("workshop-why", whyTab);
+            }
+            return why;
+        }
+
+        private ScenariosController scenarios() {
+            if (scenarios == null) {
+                scenarios = build("workshop-scenarios", scenariosTab);
+            }
+            return scenarios;
+        }
+
+        private <C> C build(String view, Tab tab) {
+            Views.Loaded<C> loaded = load(view, session, ctx);
+            tab.setContent(loaded.root());
+            return loaded.controller();
+        }
+
+        private static void onFirstSelection(Tab tab, Runnable build) {
+            tab.selectedProperty().addListener(new javafx.beans.value.ChangeListener<>() {
+                @Override
+                public void changed(javafx.beans.value.ObservableValue<? extends Boolean> o, Boolean was, Boolean now) {
+                    if (now) {
+                        o.removeListener(this);
+                        build.run();
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            traffic.close();
+            if (sideBySide != null) {
+                sideBySide.close();
+            }
+        }
+    }
+
+    /** {@link Lazy}: the window's workshop tabs, on the FX thread. */
+    public static Lazy lazy(UiSession session, WorkshopContext ctx) {
+        return new Lazy(session, ctx);
     }
 
     /**
