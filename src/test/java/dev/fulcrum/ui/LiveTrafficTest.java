@@ -13,6 +13,8 @@ import dev.fulcrum.ui.live.LiveModel;
 import dev.fulcrum.ui.workshop.WorkshopContext;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.Tab;
@@ -25,6 +27,8 @@ import org.testfx.api.FxRobot;
 /**
  * Traffic from the Live tab: its toolbar starts and stops the Traffic tab's generator, one run seen the same in both,
  * and the gentle traffic the window opens with on its default config draws a dot per request with nothing clicked.
+ * Of the workshop's tabs only Traffic is built with the window; Side by side, Why this backend and Scenarios when first
+ * selected.
  */
 @Timeout(90)
 class LiveTrafficTest {
@@ -97,6 +101,31 @@ class LiveTrafficTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> !running());
         assertThat(button(robot, "#trafficStart").isDisabled()).isFalse();
         assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+    }
+
+    @Test
+    void onlyTrafficIsBuiltWithTheWindowAndEachOtherTabWhenFirstSelected(FxRobot robot) {
+        Map<String, Tab> tabs = fx.onFx(() -> window.controller().tabs().getTabs().stream()
+                .filter(t -> t.getId() != null && t.getId().startsWith("workshop"))
+                .collect(Collectors.toMap(Tab::getId, t -> t)));
+        assertThat(tabs).containsOnlyKeys("workshopTrafficTab", "workshopSideBySideTab", "workshopWhyTab",
+                "workshopScenariosTab");
+        assertThat(fx.onFx(() -> tabs.get("workshopTrafficTab").getContent())).isNotNull();
+        for (String lazy : List.of("workshopSideBySideTab", "workshopWhyTab", "workshopScenariosTab")) {
+            assertThat(fx.onFx(() -> tabs.get(lazy).getContent())).as(lazy).isNull();
+        }
+        assertThat(robot.lookup("#sbsRun").tryQuery()).isEmpty();
+
+        for (String[] tabAndControl : new String[][] {{"Side by side", "#sbsRun"}, {"Why this backend", "#whyClientIp"},
+                {"Scenarios", "#openScenario"}}) {
+            robot.interact(() -> window.controller().select(tabAndControl[0]));
+            assertThat(robot.lookup(tabAndControl[1]).tryQuery()).as(tabAndControl[0]).isPresent();
+        }
+        // built once: selecting a tab again keeps its view (and what was typed in it)
+        javafx.scene.Node sbs = fx.onFx(() -> tabs.get("workshopSideBySideTab").getContent());
+        robot.interact(() -> window.controller().select("Live"));
+        robot.interact(() -> window.controller().select("Side by side"));
+        assertThat(fx.onFx(() -> tabs.get("workshopSideBySideTab").getContent())).isSameAs(sbs);
     }
 
     private void selectTraffic(FxRobot robot) {
