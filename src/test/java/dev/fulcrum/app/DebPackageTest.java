@@ -51,6 +51,12 @@ class DebPackageTest {
         assumeTrue(onPath("fakeroot").isPresent(), "fakeroot is not on the PATH (jpackage builds a .deb under it): no .deb");
         Path jar = Path.of("target/fulcrum.jar");
         assertThat(jar).as("target/fulcrum.jar, built by the package phase (run this test with mvn verify)").exists();
+        // the shaded jar carries Fulcrum's Host check in Undertow's place (the project's classes go in first)
+        try (java.net.URLClassLoader l = new java.net.URLClassLoader(new java.net.URL[] {jar.toUri().toURL()},
+                ClassLoader.getPlatformClassLoader())) {
+            assertThat(l.loadClass("io.undertow.server.handlers.HostHeaderHandler").getDeclaredFields())
+                    .extracting(java.lang.reflect.Field::getName).contains("REG_NAME");
+        }
 
         Path dist = t.resolve("dist");
         long start = System.nanoTime();
