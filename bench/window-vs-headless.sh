@@ -8,7 +8,9 @@
 # beside it (WARM=10 measures that first minute; the default, 60, the window as it runs afterwards). On this
 # 2-core machine one 10 s run swings by 15% from the next in either mode, so read the ratios of many rounds.
 #
-#   [WARM=60] [RUNS=3] [FULCRUM_JAVA_OPTS=...] bench/window-vs-headless.sh [rounds=6]
+#   [WARM=60] [RUNS=3] [FULCRUM_JAVA_OPTS=...] [ACCESS_LOG=1] bench/window-vs-headless.sh [rounds=6]
+#
+# ACCESS_LOG=1 has both modes write the access log to a file (in the work directory) instead of /dev/null.
 #
 # Needs: nginx, wrk, xvfb-run (Debian xvfb), libgtk-3-0, and target/fulcrum.jar.
 set -euo pipefail
@@ -20,7 +22,7 @@ B1=19301; B2=19302; PROXY=19390; ADMIN=19391
 needs wrk nginx xvfb-run curl
 trap 'pkill -f "^java .*$WORK/f.json" 2>/dev/null || true; cleanup' EXIT
 start_backends $B1 $B2
-two_backend_config "$WORK/f.json" $PROXY $ADMIN $B1 $B2
+two_backend_config "$WORK/f.json" $PROXY $ADMIN $B1 $B2 "$([ -n "${ACCESS_LOG:-}" ] && echo "$WORK/access.log" || echo /dev/null)"
 
 measure() { # round mode -> appends "round mode rps p99" (the medians of its runs)
   local round=$1 mode=$2 p
