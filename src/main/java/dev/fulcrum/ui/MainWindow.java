@@ -33,7 +33,7 @@ public final class MainWindow {
         this.scene = scene;
     }
 
-    private WorkshopTabs.Lazy workshop;
+    private WorkshopTabs.Workshop workshop;
     private PresentMode present;
     private LessonsTab lessons;
 

@@ -28,42 +28,13 @@ public final class WorkshopTabs {
     private WorkshopTabs() {
     }
 
-    /** The tabs and their controllers (tests and the window's tour drive the controllers). */
-    public record Workshop(List<Tab> tabs, TrafficController traffic, SideBySideController sideBySide,
-                           WhyController why, ScenariosController scenarios) implements AutoCloseable {
-        @Override
-        public void close() {
-            traffic.close();
-            sideBySide.close();
-        }
-
-        /**
-         * The tabs that work against the engine shown: an HAProxy fleet has no proxy of ours to send traffic through
-         * and no pick to explain, so Traffic and Why this backend are left out there (they could only fail).
-         * Side by side simulates on its own and Scenarios only opens files.
-         */
-        public List<Tab> tabsFor(boolean haproxyFleet) {
-            return forEngine(tabs, haproxyFleet);
-        }
-    }
-
-    private static List<Tab> forEngine(List<Tab> tabs, boolean haproxyFleet) {
-        return haproxyFleet ? tabs.stream().filter(t -> !FLEET_LESS.contains(t.getId())).toList() : tabs;
-    }
-
-    /** Builds the four tabs and their views at once, on the FX thread (tests drive the controllers). */
-    public static Workshop create(UiSession session, WorkshopContext ctx) {
-        Lazy l = lazy(session, ctx);
-        return new Workshop(l.tabs, l.traffic, l.sideBySide(), l.why(), l.scenarios());
-    }
-
     /**
-     * The four tabs as the window holds them: Traffic built at once (the Live toolbar's Start traffic runs its
-     * generator with its settings and shows its state on its buttons), the other three the first time each is
-     * selected, or, for Side by side, when a replayed trace is sent into it. Their views are a third of the window's
-     * scene graph (about 760 nodes) and 30-40 MB of its resident memory, and most sessions never open them.
+     * The four tabs and their controllers: Traffic built at once (the Live toolbar's Start traffic runs its generator
+     * with its settings and shows its state on its buttons), the other three the first time each is selected, asked
+     * for, or, for Side by side, sent a replayed trace. Their views are a third of the window's scene graph (about 760
+     * nodes) and 30-40 MB of its resident memory, and most sessions never open them. FX thread only.
      */
-    public static final class Lazy implements AutoCloseable {
+    public static final class Workshop implements AutoCloseable {
         private final UiSession session;
         private final WorkshopContext ctx;
         private final TrafficController traffic;
@@ -75,7 +46,7 @@ public final class WorkshopTabs {
         private WhyController why;
         private ScenariosController scenarios;
 
-        private Lazy(UiSession session, WorkshopContext ctx) {
+        private Workshop(UiSession session, WorkshopContext ctx) {
             this.session = session;
             this.ctx = ctx;
             Views.Loaded<TrafficController> t = load("workshop-traffic", session, ctx);
@@ -96,27 +67,42 @@ public final class WorkshopTabs {
             tabs = List.of(trafficTab, sbsTab, whyTab, scenariosTab);
         }
 
-        /** As {@link Workshop#tabsFor}. */
+        /** Traffic, Side by side, Why this backend, Scenarios. */
+        public List<Tab> tabs() {
+            return tabs;
+        }
+
+        /**
+         * The tabs that work against the engine shown: an HAProxy fleet has no proxy of ours to send traffic through
+         * and no pick to explain, so Traffic and Why this backend are left out there (they could only fail).
+         * Side by side simulates on its own and Scenarios only opens files.
+         */
         public List<Tab> tabsFor(boolean haproxyFleet) {
-            return forEngine(tabs, haproxyFleet);
+            return haproxyFleet ? tabs.stream().filter(t -> !FLEET_LESS.contains(t.getId())).toList() : tabs;
+        }
+
+        public TrafficController traffic() {
+            return traffic;
         }
 
         /** Side by side's controller, its view built now if it was not yet. */
-        private SideBySideController sideBySide() {
+        public SideBySideController sideBySide() {
             if (sideBySide == null) {
                 sideBySide = build("workshop-sidebyside", sbsTab);
             }
             return sideBySide;
         }
 
-        private WhyController why() {
+        /** Why this backend's controller, its view built now if it was not yet. */
+        public WhyController why() {
             if (why == null) {
                 why = build("workshop-why", whyTab);
             }
             return why;
         }
 
-        private ScenariosController scenarios() {
+        /** Scenarios' controller, its view built now if it was not yet. */
+        public ScenariosController scenarios() {
             if (scenarios == null) {
                 scenarios = build("workshop-scenarios", scenariosTab);
             }
@@ -141,6 +127,7 @@ public final class WorkshopTabs {
             });
         }
 
+        /** Stops a running generator and a running comparison. */
         @Override
         public void close() {
             traffic.close();
@@ -150,9 +137,18 @@ public final class WorkshopTabs {
         }
     }
 
-    /** {@link Lazy}: the window's workshop tabs, on the FX thread. */
-    public static Lazy lazy(UiSession session, WorkshopContext ctx) {
-        return new Lazy(session, ctx);
+    /** The four tabs with every view built at once, on the FX thread (tests drive the controllers). */
+    public static Workshop create(UiSession session, WorkshopContext ctx) {
+        Workshop w = new Workshop(session, ctx);
+        w.sideBySide();
+        w.why();
+        w.scenarios();
+        return w;
+    }
+
+    /** The window's workshop tabs, each view but Traffic's built when first needed ({@link Workshop}), on the FX thread. */
+    public static Workshop lazy(UiSession session, WorkshopContext ctx) {
+        return new Workshop(session, ctx);
     }
 
     /**
