@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * classes come first in the shaded jar and in every test run): Undertow's HTTP/1.1 read listener wraps its root handler
  * in {@link #WRAPPER} for every request, whatever the options say (REQUIRE_HOST_HTTP11 is no longer read), and its own
  * handler matched two regular expressions against every Host, a new handler and a Matcher with its arrays per request,
- * about 3% of the proxy's CPU and a sixth of what it allocated per request.
+ * about 3% of the proxy's CPU and a fifth of what it allocated per request.
  *
  * <p>The rules and every answer are Undertow's (HostHeaderHandlerTest holds them to the original, loaded from the
  * undertow-core jar on a class loader of its own, over a thousand Host values): on an HTTP/1.x request exactly one
