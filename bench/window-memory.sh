@@ -14,7 +14,8 @@ needs Xvfb
 if [ -z "${DISPLAY:-}" ]; then
   Xvfb :97 -screen 0 1280x800x24 > /dev/null 2>&1 & pids+=($!)
   export DISPLAY=:97
-  sleep 1
+  for _ in $(seq 1 100); do [ -S /tmp/.X11-unix/X97 ] && break; sleep 0.05; done
+  [ -S /tmp/.X11-unix/X97 ] || { echo "Xvfb :97 did not start"; exit 1; }
 fi
 javac -d "$WORK/client" "$ROOT/bench/FixedRate.java"
 rss() { awk '/VmRSS/ {print int($2 / 1024)}' "/proc/$1/status"; }
