@@ -3,7 +3,7 @@
 # Everything listens on 127.0.0.1 only.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-JAR="$ROOT/target/fulcrum.jar"
+JAR="${JAR:-$ROOT/target/fulcrum.jar}"
 WORK=$(mktemp -d /tmp/fulcrum-bench.XXXXXX)
 pids=()
 cleanup() {

@@ -105,6 +105,7 @@ public final class MainController {
                 errorsLabel);
         statusBar.setId("statusBar");
         TabStrip strip = new TabStrip(tabs);
+        parked = new ParkedTabs(tabs);
         javafx.scene.layout.HBox.setHgrow(strip, javafx.scene.layout.Priority.ALWAYS);
         presentSide.setId("presentSide");
         presentSide.getStyleClass().add("present-side");
@@ -356,7 +357,7 @@ public final class MainController {
         backendsController.present(!show);
         List<javafx.scene.Node> admin = new ArrayList<>();
         for (Tab t : tabs.getTabs()) {
-            adminControls(t.getContent(), admin);
+            adminControls(parked.content(t), admin);
         }
         for (javafx.scene.Node n : admin) {
             n.setVisible(show);
@@ -462,6 +463,13 @@ public final class MainController {
     public TabPane tabs() {
         return tabs;
     }
+
+    /** The views of the tabs, whether shown or parked off the scene graph while their tab is not selected. */
+    public ParkedTabs parkedTabs() {
+        return parked;
+    }
+
+    private ParkedTabs parked;
 
     /** Puts {@code panel} beside the views, right of the tabs (a lesson's narration), or takes it away with null. */
     public void showBeside(javafx.scene.Node panel) {

@@ -115,6 +115,7 @@ class AttachedEngineGoneTest {
         assertThat(banner.getText()).startsWith("remote engine at " + url + " not answering since ");
         assertThat(table.isDisabled()).as("rows greyed, actions off").isTrue();
         assertThat(robot.lookup("#addButton").queryAs(Button.class).isDisabled()).isTrue();
+        fx.onFx(() -> window.controller().select("Live"));
         assertThat(robot.lookup("#liveCards").query().isDisabled()).as("the Live cards' sliders and buttons off").isTrue();
         assertThat(robot.lookup("#liveRate").queryAs(Label.class).getText()).contains("not answering");
         // and the rows keep the figures of the last answer, as the banner says ("the figures shown are from then"),

@@ -110,9 +110,10 @@ class LiveTrafficTest {
                 .collect(Collectors.toMap(Tab::getId, t -> t)));
         assertThat(tabs).containsOnlyKeys("workshopTrafficTab", "workshopSideBySideTab", "workshopWhyTab",
                 "workshopScenariosTab");
-        assertThat(fx.onFx(() -> tabs.get("workshopTrafficTab").getContent())).isNotNull();
+        ParkedTabs views = window.controller().parkedTabs();
+        assertThat(fx.onFx(() -> views.content(tabs.get("workshopTrafficTab")))).isNotNull();
         for (String lazy : List.of("workshopSideBySideTab", "workshopWhyTab", "workshopScenariosTab")) {
-            assertThat(fx.onFx(() -> tabs.get(lazy).getContent())).as(lazy).isNull();
+            assertThat(fx.onFx(() -> views.content(tabs.get(lazy)))).as(lazy).isNull();
         }
         assertThat(robot.lookup("#sbsRun").tryQuery()).isEmpty();
 
@@ -122,8 +123,9 @@ class LiveTrafficTest {
             assertThat(robot.lookup(tabAndControl[1]).tryQuery()).as(tabAndControl[0]).isPresent();
         }
         // built once: selecting a tab again keeps its view (and what was typed in it)
-        javafx.scene.Node sbs = fx.onFx(() -> tabs.get("workshopSideBySideTab").getContent());
+        javafx.scene.Node sbs = fx.onFx(() -> views.content(tabs.get("workshopSideBySideTab")));
         robot.interact(() -> window.controller().select("Live"));
+        assertThat(fx.onFx(() -> views.content(tabs.get("workshopSideBySideTab")))).isSameAs(sbs);
         robot.interact(() -> window.controller().select("Side by side"));
         assertThat(fx.onFx(() -> tabs.get("workshopSideBySideTab").getContent())).isSameAs(sbs);
     }
@@ -136,8 +138,9 @@ class LiveTrafficTest {
         });
     }
 
-    private static Button button(FxRobot robot, String query) {
-        return robot.lookup(query).queryAs(Button.class);
+    /** A button on Live or on the Traffic tab, whichever is shown. */
+    private Button button(FxRobot robot, String query) {
+        return fx.anywhere(window, query, Button.class);
     }
 
     private LiveModel live() {

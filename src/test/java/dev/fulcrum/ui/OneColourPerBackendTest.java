@@ -64,6 +64,8 @@ class OneColourPerBackendTest {
         robot.interact(() -> window.scene().getRoot().applyCss());
 
         // then each backend has one colour: its Live card's, its Ring legend's, and each Load chart's
+        robot.interact(() -> window.controller().select("Live"));
+        robot.interact(() -> window.scene().getRoot().applyCss());
         Map<String, String> live = new LinkedHashMap<>();
         for (String id : IDS) {
             live.put(id, web(robot.lookup("#live-swatch-" + id).queryAs(Region.class).getBackground().getFills().get(0)
@@ -100,7 +102,7 @@ class OneColourPerBackendTest {
 
     /** The backends the Load tab's p99 chart has a series for. */
     private List<String> loadSeries(MainWindow window) {
-        return fx.onFx(() -> ((XYChart<?, ?>) window.scene().lookup("#p99Chart")).getData().stream()
+        return fx.onFx(() -> ((XYChart<?, ?>) WindowHarness.anywhere(window, "#p99Chart")).getData().stream()
                 .map(s -> s.getName()).toList());
     }
 

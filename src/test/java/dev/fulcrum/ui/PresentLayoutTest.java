@@ -157,7 +157,7 @@ class PresentLayoutTest {
                 List<String> out = new ArrayList<>();
                 for (String id : new String[] {"engineLabel", "darkToggle", "statusBar", "liveFrames", "exportHar",
                         "httpsButton"}) {
-                    Node n = CutText.find(window.scene().getRoot(), id);
+                    Node n = WindowHarness.anywhere(window, "#" + id);
                     assertThat(n).as(id).isNotNull();
                     if (CutText.shown(n) || n.getScene() == null && n.isVisible()) { // or in a tool bar's overflow menu
                         out.add(id);

@@ -246,6 +246,7 @@ class WindowBehaviourTest {
         fulcrum = fx.closeAfter(RunningFulcrum.wholeApp(config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()))
                 .start());
         window = fx.show(new UiSession(new InProcessEngineClient(fulcrum.app()), "second engine"));
+        fx.onFx(() -> window.controller().select("Backends"));
         fx.waitFor("#weight-demo-a");
 
         // then the first window's views (and through them engine 1) can be collected

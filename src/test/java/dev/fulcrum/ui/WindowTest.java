@@ -134,7 +134,7 @@ class WindowTest {
     @Test
     void theDemoPanelTakesADemoBackendDown(FxRobot robot) {
         // given the demo tab (shown because the engine runs demo backends)
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#demoDown-demo-a").tryQuery().isPresent());
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.anywhere(window, "#demoDown-demo-a", javafx.scene.Node.class) != null);
         robot.interact(() -> window.controller().select("Demo faults"));
 
         // when its down switch is flipped
