@@ -8,8 +8,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,32 +55,23 @@ class MutatedLessonsTest {
     }
 
     /**
-     * Plays the mutated lessons two at a time, each on its own engine and ports: a lesson mostly waits, and a mutated
-     * one is expected to fail, so a busier machine can only make more of them fail, never make one hold.
+     * Plays the mutated lessons {@link TwoAtATime}: a mutated lesson is expected to fail, so a busier machine can only
+     * make more of them fail, never make one hold.
      */
     @Test
     void mostLessonsFailOnAConfigThatTeachesNothing() throws Exception {
         List<String> failed = new ArrayList<>();
         List<String> held = new ArrayList<>();
-        java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
-        try {
-            Map<String, java.util.concurrent.Future<LessonCheck.Outcome>> runs = new java.util.LinkedHashMap<>();
-            for (String name : Lessons.SHIPPED) {
-                JsonNode tree;
-                try (InputStream in = getClass().getClassLoader().getResourceAsStream(Lessons.resource(name))) {
-                    tree = JSON.readTree(in);
-                }
-                Lesson lesson = LessonReader.fromTree(mutated(tree), name);
-                runs.put(name, two.submit(() -> LessonCheck.check(lesson, true, line -> { })));
-            }
-            for (Map.Entry<String, java.util.concurrent.Future<LessonCheck.Outcome>> r : runs.entrySet()) {
-                LessonCheck.Outcome o = r.getValue().get();
-                String first = o.lines().stream().filter(l -> l.contains(": FAILED: ")).findFirst().orElse("all held");
-                System.out.println(r.getKey() + " mutated (" + o.millis() + " ms): " + first);
-                (o.ok() ? held : failed).add(r.getKey());
-            }
-        } finally {
-            two.shutdownNow();
+        Map<String, Callable<LessonCheck.Outcome>> plays = new LinkedHashMap<>();
+        for (String name : Lessons.SHIPPED) {
+            Lesson lesson = LessonReader.fromTree(mutated(read(name)), name);
+            plays.put(name, () -> LessonCheck.check(lesson, true, line -> { }));
+        }
+        for (Map.Entry<String, Future<LessonCheck.Outcome>> r : TwoAtATime.start(plays).entrySet()) {
+            LessonCheck.Outcome o = TwoAtATime.outcome(r.getValue());
+            String first = o.lines().stream().filter(l -> l.contains(": FAILED: ")).findFirst().orElse("all held");
+            System.out.println(r.getKey() + " mutated (" + o.millis() + " ms): " + first);
+            (o.ok() ? held : failed).add(r.getKey());
         }
         System.out.println(failed.size() + " of " + Lessons.SHIPPED.size() + " lessons fail when mutated; held: "
                 + held);
@@ -106,23 +101,28 @@ class MutatedLessonsTest {
      * copies; without the batch ceiling nothing is shed.
      */
     @Test
-    void eachRoutingLessonFailsWithoutWhatItTeaches() throws IOException {
-        Map<String, java.util.function.Consumer<JsonNode>> mutations = new java.util.LinkedHashMap<>();
+    void eachRoutingLessonFailsWithoutWhatItTeaches() throws Exception {
+        Map<String, Consumer<JsonNode>> mutations = new LinkedHashMap<>();
         mutations.put("a-canary-at-5-percent", t -> strip(t, "guard"));
         mutations.put("mirror-before-you-switch", MutatedLessonsTest::noMirror);
         mutations.put("vip-and-batch-on-one-pool", t -> strip(t, "maxInFlightPerBackend"));
         Map<String, String> expectedFailure = Map.of("a-canary-at-5-percent", "for a guard event",
                 "mirror-before-you-switch", "copies mirrored to green", "vip-and-batch-on-one-pool", "requests shed");
-        for (Map.Entry<String, java.util.function.Consumer<JsonNode>> m : mutations.entrySet()) {
-            JsonNode tree;
-            try (InputStream in = getClass().getClassLoader().getResourceAsStream(Lessons.resource(m.getKey()))) {
-                tree = JSON.readTree(in);
-            }
+        for (Map.Entry<String, Consumer<JsonNode>> m : mutations.entrySet()) {
+            JsonNode tree = read(m.getKey());
             m.getValue().accept(tree);
+            // one at a time: the first expectation to fail must be the one that shows what the lesson teaches
             LessonCheck.Outcome o = LessonCheck.check(LessonReader.fromTree(tree, m.getKey()), true, line -> { });
             String first = o.lines().stream().filter(l -> l.contains(": FAILED: ")).findFirst().orElse("all held");
             System.out.println(m.getKey() + " without what it teaches (" + o.millis() + " ms): " + first);
             assertThat(first).as(m.getKey()).contains(": FAILED: ").contains(expectedFailure.get(m.getKey()));
+        }
+    }
+
+    /** A shipped lesson's tree, as its file in the jar has it. */
+    private static JsonNode read(String name) throws IOException {
+        try (InputStream in = MutatedLessonsTest.class.getClassLoader().getResourceAsStream(Lessons.resource(name))) {
+            return JSON.readTree(in);
         }
     }
 }

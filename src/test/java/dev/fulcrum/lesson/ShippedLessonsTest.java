@@ -5,16 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
@@ -43,47 +36,10 @@ class ShippedLessonsTest {
         }
     }
 
-    /** The lessons whose traffic and timers span steps, played every build at a presenter's pace. */
-    static final List<String> AT_A_SPEAKING_PACE = List.of("circuit-breaker", "retries-and-idempotency");
-    /** Twelve seconds of talk before each Next: about one step's narration read aloud. */
-    static final long TALK_MS = 12_000;
-
-    @Test
-    void theLessonsWhoseTrafficSpansStepsHoldWhenThePresenterTalksBeforeEachNext() throws Exception {
-        assertPaced(AT_A_SPEAKING_PACE);
-    }
-
-    @Test
-    @Tag("long")
-    void everyShippedLessonHoldsWhenThePresenterTalksBeforeEachNext() throws Exception {
-        assertPaced(Lessons.SHIPPED);
-    }
-
     /**
-     * Plays the lessons with {@link #TALK_MS} of talk between steps, two at a time (a lesson mostly waits, and one at
-     * a time would cost the build a minute per lesson), and fails naming every line that failed.
+     * Every lesson played on a fresh engine, one at a time: some expectations are about latency (least requests keeps
+     * p90 under 100 ms), which two plays at once beside the other test JVM on two cores can push past.
      */
-    private static void assertPaced(List<String> names) throws Exception {
-        ExecutorService two = Executors.newFixedThreadPool(2);
-        try {
-            Map<String, Future<LessonCheck.Outcome>> runs = new LinkedHashMap<>();
-            for (String name : names) {
-                Lesson lesson = LessonReader.readResource(Lessons.resource(name));
-                runs.put(name, two.submit(() -> LessonCheck.check(lesson, TALK_MS, false, line -> { })));
-            }
-            List<String> failed = new ArrayList<>();
-            for (Map.Entry<String, Future<LessonCheck.Outcome>> r : runs.entrySet()) {
-                LessonCheck.Outcome o = r.getValue().get();
-                System.out.println(r.getKey() + " at " + TALK_MS + " ms a step: " + o.millis() + " ms");
-                o.lines().forEach(System.out::println);
-                o.lines().stream().filter(l -> l.contains(": FAILED: ")).forEach(l -> failed.add(r.getKey() + " " + l));
-            }
-            assertThat(failed).as("lines failed with " + TALK_MS + " ms of talk before each Next").isEmpty();
-        } finally {
-            two.shutdownNow();
-        }
-    }
-
     @TestFactory
     Stream<DynamicTest> everyShippedLessonHoldsOnARealEngine() {
         return Lessons.SHIPPED.stream().map(name -> DynamicTest.dynamicTest(name, () -> {
