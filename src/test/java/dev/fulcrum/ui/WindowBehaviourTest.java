@@ -56,7 +56,13 @@ class WindowBehaviourTest {
     private void open(FxRobot robot, FulcrumConfig cfg) {
         fulcrum = RunningFulcrum.wholeApp(cfg).start();
         window = fx.open(fulcrum);
-        fx.waitFor("#weight-demo-a");
+        // every backend's row, not only the first: a sample can list a backend before another is up
+        for (var b : cfg.demoBackends()) {
+            fx.waitFor("#weight-" + b.id());
+        }
+        for (var b : cfg.backends()) {
+            fx.waitFor("#weight-" + b.id());
+        }
     }
 
     /**
