@@ -20,7 +20,8 @@
 # build of another commit) with B_PROXY_EXTRA more fields in its proxy object (e.g. ', "recentRequests": 0' for the
 # request stream off) and B_CONFIG_EXTRA more top-level fields (e.g. ', "pools": {...}, "routes": [...]' for the
 # cost of routing: bench/routing-extra.json is a split, two header routes and a 10% mirror over the same backends);
-# its round-by-round ratio to fulcrum is printed.
+# B_JAVA_OPTS its JVM options instead of FULCRUM_JAVA_OPTS (e.g. an installer flag); its round-by-round ratio to
+# fulcrum is printed.
 #
 # AB=REV (a commit, tag or branch) is the guard against a silent regression: it builds this tree and REV (in
 # /tmp/fulcrum-ab-SHA, kept for the next run), measures both as fulcrum and fulcrum-b in the same rounds (their order
@@ -65,7 +66,7 @@ start_fulcrum "$WORK/fulcrum.json"
 declare -A CPU_PID=([fulcrum]=$FULCRUM_PID)
 if want fulcrum-b; then
   two_backend_config "$WORK/fulcrum-b.json" $FULCRUM_B $ADMIN_B $B1 $B2 /dev/null "${B_PROXY_EXTRA:-}" "${B_CONFIG_EXTRA:-}"
-  start_fulcrum "$WORK/fulcrum-b.json" "${B_JAR:-$JAR}" fulcrum-b
+  FULCRUM_JAVA_OPTS="${B_JAVA_OPTS:-${FULCRUM_JAVA_OPTS:-}}" start_fulcrum "$WORK/fulcrum-b.json" "${B_JAR:-$JAR}" fulcrum-b
   CPU_PID[fulcrum-b]=$FULCRUM_PID
 fi
 # Undertow's own LoadBalancingProxyClient on the same backends: what the same server stack costs without our engine
