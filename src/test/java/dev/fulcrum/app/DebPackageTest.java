@@ -112,6 +112,10 @@ class DebPackageTest {
         assertThat(lib.resolve("runtime/lib/server/libjvm.so")).exists();
         assertThat(Files.readAllLines(lib.resolve("app/Fulcrum.cfg"))).contains("java-options=-Xmx512m",
                 "java-options=-Xms32m", "java-options=-XX:MinHeapFreeRatio=10", "java-options=-XX:MaxHeapFreeRatio=30");
+        if (hasVmOption("TrimNativeHeapInterval")) { // the bundled runtime is this JDK: 17.0.9 and later have it
+            assertThat(Files.readAllLines(lib.resolve("app/Fulcrum.cfg")))
+                    .contains("java-options=-XX:TrimNativeHeapInterval=2000");
+        }
 
         // the command as postinst links it: a link named fulcrum to the launcher (which finds its app from there)
         Path fulcrum = Files.createSymbolicLink(Files.createDirectories(t.resolve("bin")).resolve("fulcrum"),
@@ -169,6 +173,16 @@ class DebPackageTest {
             throw new AssertionError(command + " ran longer than " + minutes + " min: " + Files.readString(log));
         }
         assertThat(p.exitValue()).as("%s exit code; output: %s", command, Files.readString(log)).isZero();
+    }
+
+    private static boolean hasVmOption(String name) {
+        try {
+            java.lang.management.ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                    .getVMOption(name);
+            return true;
+        } catch (IllegalArgumentException absent) {
+            return false;
+        }
     }
 
     private static Optional<Path> onPath(String program) {
