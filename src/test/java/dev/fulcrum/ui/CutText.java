@@ -178,7 +178,8 @@ public final class CutText {
 
     /**
      * The node with id {@code id} under {@code root}, tab contents and tool bar items included (what a tool bar has no
-     * room for is in its overflow menu, out of the scene), or null.
+     * room for is in its overflow menu, out of the scene) and the parts of controls not skinned yet ({@link #walk}), or
+     * null.
      */
     public static Node find(Parent root, String id) {
         List<Node> found = new ArrayList<>();
@@ -190,14 +191,31 @@ public final class CutText {
         return found.isEmpty() ? null : found.get(0);
     }
 
-    /** {@code n} and everything under it: children, a tool bar's items and a tab pane's tabs' contents. */
+    /**
+     * {@code n} and everything under it: children, and the parts a control holds that are not among them — a tool
+     * bar's items in its overflow menu, and every part of a control not skinned yet (a view never shown, such as one
+     * parked off the scene by {@link ParkedTabs}): a scroll pane's content, a split pane's items, a titled pane's
+     * content, a tab pane's tabs' contents, a button bar's buttons. A part with a parent is reached as a child.
+     */
     static void walk(Node n, Consumer<Node> visit) {
         visit.accept(n);
+        List<Node> parts = new ArrayList<>();
         if (n instanceof ToolBar bar) {
-            for (Node item : bar.getItems()) {
-                if (item.getParent() == null) { // in the overflow menu: not among the children
-                    walk(item, visit);
-                }
+            parts.addAll(bar.getItems());
+        } else if (n instanceof javafx.scene.control.ScrollPane scroll) {
+            parts.add(scroll.getContent());
+        } else if (n instanceof javafx.scene.control.SplitPane split) {
+            parts.addAll(split.getItems());
+        } else if (n instanceof javafx.scene.control.TitledPane titled) {
+            parts.add(titled.getContent());
+        } else if (n instanceof javafx.scene.control.TabPane tabs) {
+            tabs.getTabs().forEach(t -> parts.add(t.getContent()));
+        } else if (n instanceof javafx.scene.control.ButtonBar buttons) {
+            parts.addAll(buttons.getButtons());
+        }
+        for (Node part : parts) {
+            if (part != null && part.getParent() == null) {
+                walk(part, visit);
             }
         }
         if (n instanceof Parent p) {

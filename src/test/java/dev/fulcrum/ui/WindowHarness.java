@@ -212,53 +212,18 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
 
     /**
      * The node of id {@code query} ({@code "#id"}) in {@code window}'s scene or in a view parked off it while its tab
-     * is not selected ({@link ParkedTabs}), or null: for a test that reads a view it has not selected. A view never
-     * shown has no skins yet, so its controls' parts are walked as well as its children. FX thread.
+     * is not selected ({@link ParkedTabs}; {@link CutText#find} also walks a never-shown view's skinless controls), or
+     * null: for a test that reads a view it has not selected. FX thread.
      */
     public static Node anywhere(MainWindow window, String query) {
-        String id = query.substring(1);
         Node n = window.scene().lookup(query);
         MainController main = window.controller();
         for (javafx.scene.control.Tab t : main.tabs().getTabs()) {
-            Node view = main.parkedTabs().content(t);
-            if (n == null && view != null) {
-                n = withId(view, id, java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
+            if (n == null && main.parkedTabs().content(t) instanceof javafx.scene.Parent view) {
+                n = CutText.find(view, query.substring(1));
             }
         }
         return n;
-    }
-
-    private static Node withId(Node n, String id, java.util.Set<Node> seen) {
-        if (n == null || !seen.add(n)) {
-            return null;
-        }
-        if (id.equals(n.getId())) {
-            return n;
-        }
-        java.util.List<Node> next = new java.util.ArrayList<>();
-        if (n instanceof javafx.scene.Parent p) {
-            next.addAll(p.getChildrenUnmodifiable());
-        }
-        if (n instanceof javafx.scene.control.ToolBar bar) {
-            next.addAll(bar.getItems());
-        } else if (n instanceof javafx.scene.control.ScrollPane scroll) {
-            next.add(scroll.getContent());
-        } else if (n instanceof javafx.scene.control.SplitPane split) {
-            next.addAll(split.getItems());
-        } else if (n instanceof javafx.scene.control.TitledPane titled) {
-            next.add(titled.getContent());
-        } else if (n instanceof javafx.scene.control.TabPane tabs) {
-            tabs.getTabs().forEach(t -> next.add(t.getContent()));
-        } else if (n instanceof javafx.scene.control.ButtonBar buttons) {
-            next.addAll(buttons.getButtons());
-        }
-        for (Node c : next) {
-            Node found = withId(c, id, seen);
-            if (found != null) {
-                return found;
-            }
-        }
-        return null;
     }
 
     /** {@link #anywhere} from the test's thread. */
