@@ -460,6 +460,11 @@ public final class RequestsController {
         return new int[] {ticks, reads};
     }
 
+    /** Whether the poll's timer runs now (only while the table is in a scene); FX thread, for tests. */
+    boolean polling() {
+        return running;
+    }
+
     /** Bound to the tab's selection: the open WebSockets are listed only while someone looks. */
     public BooleanProperty showingProperty() {
         return showing;

@@ -82,13 +82,13 @@ class RequestsViewTest {
     void whileHiddenTheTabReadsNothingAndShownItTakesWhatTheStreamHolds(FxRobot robot) throws Exception {
         // given the window on another tab, and requests through the proxy meanwhile
         robot.interact(() -> window.controller().select("Backends"));
+        int[] at = WaitForAsyncUtils.asyncFx(() -> window.requests().pollCounts()).get();
         for (int i = 0; i < 3; i++) {
             assertThat(fulcrum.proxied("/while-hidden/" + i).status()).isEqualTo(200);
         }
-        // then three polls' time later the hidden list has read nothing: each read costs the window, at full load,
-        // more than anything it draws (hidden, its view is off the scene and its poll does not run)
-        int[] at = WaitForAsyncUtils.asyncFx(() -> window.requests().pollCounts()).get();
-        Thread.sleep(3 * RequestsController.POLL_MS);
+        // then the hidden list has read nothing, and reads nothing while hidden: its view is off the scene and its
+        // poll stopped (each read costs the window, at full load, more than anything it draws)
+        assertThat(WaitForAsyncUtils.asyncFx(() -> window.requests().polling()).get()).as("poll while hidden").isFalse();
         int[] later = WaitForAsyncUtils.asyncFx(() -> window.requests().pollCounts()).get();
         assertThat(later[1]).as("reads while hidden").isEqualTo(at[1]);
         assertThat(fx.anywhere(window, "#requestsTable", TableView.class).getItems()).isEmpty();
