@@ -92,8 +92,9 @@ public final class EtcdCluster implements AutoCloseable {
             if (secure) {
                 c.makeCertificates();
             }
+            int[] ports = freePorts(2 * size);
             for (int i = 0; i < size; i++) {
-                c.members.add(c.new Member(i, freePort(), freePort()));
+                c.members.add(c.new Member(i, ports[2 * i], ports[2 * i + 1]));
             }
             String initial = String.join(",", c.members.stream().map(m -> m.name + "=" + m.peerUrl()).toList());
             for (Member m : c.members) {
@@ -385,12 +386,31 @@ public final class EtcdCluster implements AutoCloseable {
         }
     }
 
-    /** A port nothing listens on at 127.0.0.1 now. */
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
+    /**
+     * {@code n} different ports nothing listens on at 127.0.0.1 now: each socket is held until all are chosen, since
+     * one closed before the next is asked for may be handed out again (a member once got the same port for its peer
+     * and client URLs, and etcd stopped with "address already in use").
+     */
+    private static int[] freePorts(int n) {
+        java.util.List<ServerSocket> held = new java.util.ArrayList<>();
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
+                held.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            for (ServerSocket s : held) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // closing a listening socket of our own: nothing to do about it
+                }
+            }
         }
     }
 }
