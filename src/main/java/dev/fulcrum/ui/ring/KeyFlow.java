@@ -3,6 +3,7 @@ package dev.fulcrum.ui.ring;
 import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.time.Ticker;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -121,6 +122,8 @@ public final class KeyFlow {
     private final Ticker ticker;
     private final Map<String, Key> keys = new LinkedHashMap<>(); // least recently seen first
     private RingGeometry geometry;
+    /** Keys offered before there was a ring to land on, oldest first, at most {@link #MAX_KEYS}. */
+    private final ArrayDeque<RequestSample> waiting = new ArrayDeque<>();
     private Moved lastMove;
     private Moved previewMove;
     private long focusUntil;
@@ -129,14 +132,23 @@ public final class KeyFlow {
         this.ticker = ticker;
     }
 
-    /** The ring keys land on. A different ring of the same pool and kind is a change: see {@link #change}. */
+    /**
+     * The ring keys land on. A different ring of the same pool and kind is a change: see {@link #change}. The keys
+     * offered while there was no ring yet land on it now.
+     */
     public void setGeometry(RingGeometry g) {
         geometry = g;
+        if (g != null) {
+            List<RequestSample> held = new ArrayList<>(waiting);
+            waiting.clear();
+            held.forEach(this::offer);
+        }
     }
 
     /** Forgets every key (another pool, another strategy: its keys say nothing about this ring). */
     public void clear() {
         keys.clear();
+        waiting.clear();
         lastMove = null;
         previewMove = null;
         focusUntil = 0;
@@ -144,7 +156,14 @@ public final class KeyFlow {
 
     /** A sampled request: its key lands (or, seen again, lands again) and slides to the backend that served it. */
     public void offer(RequestSample s) {
-        if (s.key() == null || geometry == null) {
+        if (s.key() == null) {
+            return;
+        }
+        if (geometry == null) { // the ring is on its way: the request source has moved past these keys
+            waiting.addLast(s);
+            if (waiting.size() > MAX_KEYS) {
+                waiting.removeFirst();
+            }
             return;
         }
         long now = ticker.nanos();

@@ -224,6 +224,28 @@ class KeyFlowTest {
         assertThat(flow.seen()).isZero();
     }
 
+    @Test
+    void keysOfferedBeforeTheRingArrivesLandOnItWhenItDoesAndAClearForgetsThem() {
+        RingGeometry g = RingGeometry.of(new EngineClient.Ring("consistent-hash", List.of(
+                new EngineClient.Point(at(0.25), "a"), new EngineClient.Point(at(0.75), "b")),
+                Map.of("a", 0.5, "b", 0.5)));
+        KeyFlow flow = new KeyFlow(new ManualClock());
+        // when keys are offered while the window still fetches the ring (the request source has moved past them)
+        flow.offer(sample("/x", at(0.1).longValue(), "a", false));
+        flow.offer(sample("/y", at(0.5).longValue(), "b", false));
+        assertThat(flow.seen()).isZero();
+        // then they land once it comes, on their owners
+        flow.setGeometry(g);
+        assertThat(flow.seen()).isEqualTo(2);
+        assertThat(flow.dots()).extracting(KeyFlow.Dot::owner).containsExactly("a", "b");
+        // and keys held for a ring of another pool or strategy are forgotten with it
+        KeyFlow other = new KeyFlow(new ManualClock());
+        other.offer(sample("/z", at(0.1).longValue(), "a", false));
+        other.clear();
+        other.setGeometry(g);
+        assertThat(other.seen()).isZero();
+    }
+
     private static BigInteger at(double fraction) {
         return new java.math.BigDecimal(fraction).multiply(new java.math.BigDecimal(BigInteger.ONE.shiftLeft(64)))
                 .toBigInteger();
