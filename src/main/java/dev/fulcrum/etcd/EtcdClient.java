@@ -9,6 +9,8 @@ import dev.fulcrum.trust.Pem;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -34,6 +36,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
@@ -518,7 +521,8 @@ public final class EtcdClient implements AutoCloseable {
         static Unavailable of(Throwable e) {
             boolean tls = tls(e) != null;
             boolean refused = cause(e, ConnectException.class) != null;
-            return new Unavailable(describe(e), tls, !tls && !refused && cause(e, HttpTimeoutException.class) == null);
+            boolean timedOut = cause(e, HttpTimeoutException.class) != null || cause(e, SocketTimeoutException.class) != null;
+            return new Unavailable(describe(e), tls, !tls && !refused && !timedOut);
         }
     }
 
@@ -581,10 +585,9 @@ public final class EtcdClient implements AutoCloseable {
         boolean retriedAuth = false;
         boolean retriedClosed = false;
         while (true) {
-            HttpResponse<String> response;
+            Answer response;
             try {
-                response = http.send(request(endpoint, path, body, token(endpoint)),
-                        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                response = send(endpoint, path, body, token(endpoint));
             } catch (IOException e) {
                 Unavailable u = failed(endpoint, e);
                 if (u.closed && !retriedClosed) {
@@ -630,10 +633,9 @@ public final class EtcdClient implements AutoCloseable {
         synchronized (this) {
             if (token == null) {
                 ObjectNode body = JSON.createObjectNode().put("name", options.user()).put("password", options.password());
-                HttpResponse<String> response;
+                Answer response;
                 try {
-                    response = http.send(request(endpoint, "/v3/auth/authenticate", body.toString(), null),
-                            HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                    response = send(endpoint, "/v3/auth/authenticate", body.toString(), null);
                 } catch (IOException e) {
                     throw failed(endpoint, e);
                 } catch (InterruptedException e) {
@@ -652,6 +654,62 @@ public final class EtcdClient implements AutoCloseable {
                 token = got;
             }
             return token;
+        }
+    }
+
+    /** A unary call's answer: its status and its body as text. */
+    private record Answer(int statusCode, String body) {
+    }
+
+    /**
+     * POSTs {@code body} to {@code path} on {@code endpoint} and reads the answer whole. etcd's JSON gateway ends its
+     * error answers (a compacted revision, a lease not found) with a trailer field after the last chunk,
+     * {@code Grpc-Trailer-Content-Type}, and java.net.http's HttpClient (JDK 17.0.21) may fail such an answer with
+     * "CR expected" before handing over any of its body. An answer that failed so, after a head announcing a trailer,
+     * is asked again over {@link HttpURLConnection}, which reads trailers: it was an error, so etcd changed nothing
+     * (as when an unavailable member's call goes on to the next endpoint).
+     */
+    private Answer send(URI endpoint, String path, String body, String auth) throws IOException, InterruptedException {
+        boolean[] trailer = {false};
+        try {
+            HttpResponse<String> r = http.send(request(endpoint, path, body, auth), info -> {
+                trailer[0] = info.headers().firstValue("Trailer").isPresent();
+                return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+            });
+            return new Answer(r.statusCode(), r.body());
+        } catch (java.net.ProtocolException e) {
+            if (!trailer[0]) {
+                throw e;
+            }
+            return sendReadingTrailers(endpoint, path, body, auth);
+        }
+    }
+
+    /** {@link #send} over {@link HttpURLConnection}, the client's TLS context, kept-alive connections. */
+    private Answer sendReadingTrailers(URI endpoint, String path, String body, String auth) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) endpoint.resolve(path).toURL().openConnection();
+        if (c instanceof HttpsURLConnection tls) {
+            tls.setSSLSocketFactory(ssl.getSocketFactory());
+        }
+        int ms = (int) REQUEST_TIMEOUT.toMillis();
+        c.setConnectTimeout(ms);
+        c.setReadTimeout(ms);
+        c.setRequestMethod("POST");
+        c.setDoOutput(true);
+        c.setRequestProperty("Content-Type", "application/json");
+        if (auth != null) {
+            c.setRequestProperty("Authorization", auth);
+        }
+        try (java.io.OutputStream out = c.getOutputStream()) { // buffered: a 401's body is read like any other
+            out.write(body.getBytes(StandardCharsets.UTF_8));
+        }
+        int status = c.getResponseCode();
+        java.io.InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
+        if (in == null) {
+            return new Answer(status, "");
+        }
+        try (in) {
+            return new Answer(status, new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
     }
 
@@ -709,16 +767,19 @@ public final class EtcdClient implements AutoCloseable {
         }
         // sendAsync's failures come wrapped (a refusal: CompletionException, ConnectException, ClosedChannelException),
         // so each kind is looked for down the causes.
-        if (cause(e, HttpConnectTimeoutException.class) != null) {
+        SocketTimeoutException timedOut = cause(e, SocketTimeoutException.class); // a unary call's (HttpURLConnection)
+        if (cause(e, HttpConnectTimeoutException.class) != null
+                || timedOut != null && String.valueOf(timedOut.getMessage()).startsWith("Connect")) {
             return "connect timed out after " + REQUEST_TIMEOUT.toMillis() + " ms";
         }
-        if (cause(e, HttpTimeoutException.class) != null) {
+        if (cause(e, HttpTimeoutException.class) != null || timedOut != null) {
             return "no answer in " + REQUEST_TIMEOUT.toMillis() + " ms";
         }
         if (cause(e, ConnectException.class) != null) {
             return "connection refused";
         }
-        if (root instanceof ClosedChannelException || root instanceof EOFException) {
+        if (root instanceof ClosedChannelException || root instanceof EOFException
+                || root instanceof java.net.SocketException && !(root instanceof SSLException)) {
             // A kept-alive connection whose member went away: it is noticed when the next request is written.
             return "connection closed";
         }
