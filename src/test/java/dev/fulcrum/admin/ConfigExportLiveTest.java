@@ -10,6 +10,7 @@ import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.demo.DemoSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.testkit.FreePort;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,8 +19,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -102,7 +101,7 @@ class ConfigExportLiveTest {
             throws Exception {
         Path nginx = binary("nginx");
         assumeTrue(nginx != null, "nginx is not installed here (CI installs it)");
-        int port = freePort();
+        int port = FreePort.loopback();
         Path conf = nginxConf(dir, exportLiveSetup("nginx", port));
         // one process in the foreground: killing it leaves no worker behind
         List<String> command = ExportFixturesForTest.nginxCommand(nginx, conf);
@@ -122,7 +121,7 @@ class ConfigExportLiveTest {
             throws Exception {
         Path haproxy = binary("haproxy");
         assumeTrue(haproxy != null, "haproxy is not installed here (CI installs it)");
-        int port = freePort();
+        int port = FreePort.loopback();
         Path cfg = Files.writeString(dir.resolve("haproxy.cfg"), exportLiveSetup("haproxy", port));
         // -db: stay in the foreground, one process
         proxy = new ProcessBuilder(haproxy.toString(), "-db", "-f", cfg.toString())
@@ -174,12 +173,6 @@ class ConfigExportLiveTest {
             return Files.exists(log) ? Files.readString(log) : "(no log)";
         } catch (IOException e) {
             return e.toString();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }

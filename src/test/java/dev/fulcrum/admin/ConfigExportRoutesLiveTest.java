@@ -5,14 +5,13 @@ import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.demo.DemoSpec;
 import dev.fulcrum.engine.Engine;
+import dev.fulcrum.testkit.FreePort;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -86,7 +85,7 @@ class ConfigExportRoutesLiveTest {
             throws Exception {
         Path nginx = binary("nginx");
         assumeTrue(nginx != null, "nginx is not installed here (CI installs it)");
-        int port = freePort();
+        int port = FreePort.loopback();
         Path conf = nginxConf(dir, export("nginx", port));
         List<String> command = ExportFixturesForTest.nginxCommand(nginx, conf);
         command.addAll(List.of("-g", "daemon off; master_process off;"));
@@ -104,7 +103,7 @@ class ConfigExportRoutesLiveTest {
     void haproxyOnTheExportRoutesByHeaderAndSplitsStickyByCookie(@TempDir Path dir) throws Exception {
         Path haproxy = binary("haproxy");
         assumeTrue(haproxy != null, "haproxy is not installed here (CI installs it)");
-        int port = freePort();
+        int port = FreePort.loopback();
         String text = export("haproxy", port);
         Path cfg = Files.writeString(dir.resolve("haproxy.cfg"), text);
         proxy = new ProcessBuilder(haproxy.toString(), "-db", "-f", cfg.toString())
@@ -159,12 +158,6 @@ class ConfigExportRoutesLiveTest {
             return Files.exists(log) ? Files.readString(log) : "(no log)";
         } catch (IOException e) {
             return e.toString();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.fulcrum.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -143,10 +144,7 @@ class ContractConformanceTest {
      */
     @Test
     void putConfigMovingADemoBackendToAnotherPortIsAppliedOrRefused() throws Exception {
-        int free;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            free = s.getLocalPort();
-        }
+        int free = FreePort.loopback();
         try (RunningFulcrum f = RunningFulcrum.demoApp()) {
             JsonNode cfg = json(f.get("/api/config").body());
             int before = cfg.get("demoBackends").get(0).get("port").asInt();

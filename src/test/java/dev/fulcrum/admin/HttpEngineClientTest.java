@@ -6,10 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.engine.EngineException;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -44,10 +43,7 @@ class HttpEngineClientTest extends EngineClientContract {
 
     @Test
     void anUnreachableEngineIsAnIoErrorNotARefusal() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = FreePort.loopback();
         try (HttpEngineClient gone = new HttpEngineClient(URI.create("http://127.0.0.1:" + port), null)) {
             assertThatThrownBy(gone::state).isInstanceOf(UncheckedIOException.class).hasMessageContaining("/api/state");
         }

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
-import java.net.ServerSocket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -30,13 +30,6 @@ public class OperatorFiguresApiTest {
             }
         }
         throw new AssertionError("no backend " + id);
-    }
-
-    /** A loopback port nothing listens on: bound, then let go. */
-    static int closedPort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /**
@@ -66,7 +59,7 @@ public class OperatorFiguresApiTest {
      */
     @Test
     void aRequestRetriedAndAnswered200CountsOnceAndNotAsAnError() throws Exception {
-        String gone = "http://127.0.0.1:" + closedPort();
+        String gone = "http://127.0.0.1:" + FreePort.loopback();
         try (RunningFulcrum f = RunningFulcrum.wholeApp(retryingConfig("gone", gone, "{\"enabled\": false}")).start()) {
             // when 20 GETs go through, about half of them first to the backend that refuses connections
             for (int i = 0; i < 20; i++) {

@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.admin.ExportFixturesForTest.Result;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -101,7 +101,7 @@ class PrometheusFilesTest {
             assertThat(dashboardMetrics()).as("metrics the dashboard names that Fulcrum does not serve")
                     .isSubsetOf(served);
 
-            int port = freePort();
+            int port = FreePort.loopback();
             URI admin = URI.create(f.adminUrl());
             Files.copy(RULES, dir.resolve("fulcrum-rules.yml"));
             Files.writeString(dir.resolve("prometheus.yml"), """
@@ -205,11 +205,5 @@ class PrometheusFilesTest {
             }
         }
         return out;
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

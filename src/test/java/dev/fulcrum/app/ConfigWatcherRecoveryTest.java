@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.fulcrum.config.ConfigLoader;
 import dev.fulcrum.engine.BackendView;
 import dev.fulcrum.engine.EngineEvent;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.time.ManualClock;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -164,10 +165,7 @@ class ConfigWatcherRecoveryTest {
     @Test
     void anEditOfAFileWhosePortTheCommandLineOverridesIsApplied() throws Exception {
         // --proxy-port holds for every later config too: the file's own port is not a change that needs a restart
-        int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = FreePort.loopback();
         int overridden = port;
         Path file = dir.resolve("fulcrum.json");
         Files.writeString(file, CONFIG.replace("WEIGHT", "2"));

@@ -6,10 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fulcrum.testkit.EtcdCluster;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.ProcessOutput;
 import dev.fulcrum.testkit.RecordingBackend;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -143,10 +142,7 @@ class EtcdConfigCommandTest {
 
     @Test
     void anEtcdThatDoesNotAnswerStopsTheStartWithExit2NamingTheEndpoint() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = FreePort.loopback();
         Map.Entry<Integer, String> r = run("--headless", "--config", "etcd://127.0.0.1:" + port + "/gone");
         assertThat(r.getKey()).isEqualTo(2);
         assertThat(r.getValue()).contains("--config etcd://127.0.0.1:" + port + "/gone: cannot read /gone/config: ")

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.testkit.EtcdCluster;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RawBackend;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -182,7 +181,7 @@ class EtcdClientTest {
 
     @Test
     void aRefusedConnectionIsUnreachableNamingTheEndpointAndTheNextOneIsTried() throws Exception {
-        URI nobody = URI.create("http://127.0.0.1:" + freePort());
+        URI nobody = URI.create("http://127.0.0.1:" + FreePort.loopback());
         EtcdClient none = new EtcdClient(EtcdOptions.plain(List.of(nobody)));
         assertThatThrownBy(() -> none.get("/k"))
                 .isInstanceOf(EtcdException.class)
@@ -228,11 +227,5 @@ class EtcdClientTest {
                 .hasMessageContaining("(got: http://127.0.0.1)");
         assertThatThrownBy(() -> new EtcdClient(EtcdOptions.plain(List.of())))
                 .hasMessageStartingWith("endpoints: ");
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
     }
 }

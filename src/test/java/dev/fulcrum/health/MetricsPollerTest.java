@@ -11,11 +11,11 @@ import dev.fulcrum.engine.BackendSpec;
 import dev.fulcrum.engine.Engine;
 import dev.fulcrum.engine.EngineSettings;
 import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.time.ManualClock;
 import io.undertow.Undertow;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -164,10 +164,7 @@ class MetricsPollerTest {
 
     @Test
     void aRefusedConnectionBacksOffToo() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = FreePort.loopback();
         add("gone", "http://127.0.0.1:" + port);
         MetricsPoller poller = new MetricsPoller(engine, 1000, 60_000, clock);
         toClose.add(poller);

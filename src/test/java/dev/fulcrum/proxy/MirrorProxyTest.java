@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fulcrum.engine.routing.Mirror;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.testkit.RecordingBackend;
 import java.io.ByteArrayInputStream;
@@ -155,10 +156,7 @@ class MirrorProxyTest {
 
     @Test
     void aRefusedMirrorConnectionCostsTheClientNothingAndIsCountedOnce() throws Exception {
-        int closedPort;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            closedPort = s.getLocalPort(); // closed again: connecting to it is refused
-        }
+        int closedPort = FreePort.loopback(); // nothing listens there: connecting to it is refused
         p = new RoutedProxy(dir).pool("default", "d").pool("live", "l")
                 .poolAt("shadow", "m", "http://127.0.0.1:" + closedPort).retries(2).start(ROUTES);
 

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.fulcrum.etcd.EtcdOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -92,7 +90,7 @@ public final class EtcdCluster implements AutoCloseable {
             if (secure) {
                 c.makeCertificates();
             }
-            int[] ports = freePorts(2 * size);
+            int[] ports = FreePort.loopback(2 * size);
             for (int i = 0; i < size; i++) {
                 c.members.add(c.new Member(i, ports[2 * i], ports[2 * i + 1]));
             }
@@ -383,34 +381,6 @@ public final class EtcdCluster implements AutoCloseable {
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
-        }
-    }
-
-    /**
-     * {@code n} different ports nothing listens on at 127.0.0.1 now: each socket is held until all are chosen, since
-     * one closed before the next is asked for may be handed out again (a member once got the same port for its peer
-     * and client URLs, and etcd stopped with "address already in use").
-     */
-    private static int[] freePorts(int n) {
-        java.util.List<ServerSocket> held = new java.util.ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"));
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket s : held) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // closing a listening socket of our own: nothing to do about it
-                }
-            }
         }
     }
 }

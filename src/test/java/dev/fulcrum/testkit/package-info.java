@@ -7,7 +7,8 @@
  * is a client on plain sockets that writes raw bytes and splits what came back into answers;
  * {@link dev.fulcrum.testkit.TestSettings} builds proxy settings; {@link dev.fulcrum.testkit.EtcdCluster} runs real
  * etcd members and {@link dev.fulcrum.testkit.EtcdFleetApps} Fulcrums sharing a config in them;
- * {@link dev.fulcrum.testkit.ProcessOutput} waits for a child process's ready line; {@link dev.fulcrum.testkit.SlowOnPurpose} is the
- * one pause, for a peer slow on purpose. The fake clock is {@link dev.fulcrum.time.ManualClock}.
+ * {@link dev.fulcrum.testkit.ProcessOutput} waits for a child process's ready line; {@link dev.fulcrum.testkit.FreePort}
+ * picks loopback ports nothing listens on; {@link dev.fulcrum.testkit.SlowOnPurpose} is the one pause, for a peer slow
+ * on purpose. The fake clock is {@link dev.fulcrum.time.ManualClock}.
  */
 package dev.fulcrum.testkit;

@@ -3,6 +3,7 @@ package dev.fulcrum.ui;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.backends.BackendRow;
@@ -61,10 +62,7 @@ class AttachedEngineGoneTest {
 
     @Test
     void aRestartedEngineIsSaidToBeANewInstanceAndTheUndoHistoryIsCleared(FxRobot robot) throws Exception {
-        int port;
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
+        int port = FreePort.loopback();
         fulcrum = engineOn(port);
         UiSession session = attach(robot, fulcrum.adminUrl());
         await().atMost(Duration.ofSeconds(5)).until(() -> session.staleness().instanceProperty().get() != null);
@@ -155,12 +153,6 @@ class AttachedEngineGoneTest {
         }
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-            return free.getLocalPort();
-        }
-    }
-
     /** What the engine itself counts: the requests its backends were sent, summed over {@code GET /api/state}. */
     private static long engineTotal(RunningFulcrum f) throws Exception {
         long sum = 0;
@@ -185,7 +177,7 @@ class AttachedEngineGoneTest {
      */
     @Test
     void afterARestartScrubbingBackAndPressingLiveShowsTheNewEnginesOwnTotal(FxRobot robot) throws Exception {
-        int port = freePort();
+        int port = FreePort.loopback();
         fulcrum = engineOn(port);
         UiSession session = attach(robot, fulcrum.adminUrl());
         Label errors = robot.lookup("#totalErrors").queryAs(Label.class);
@@ -224,7 +216,7 @@ class AttachedEngineGoneTest {
      */
     @Test
     void theEventsSayWhenTheEngineWentAwayAndWhenItCameBackAfterHowLong(FxRobot robot) throws Exception {
-        int port = freePort();
+        int port = FreePort.loopback();
         fulcrum = engineOn(port);
         String url = fulcrum.adminUrl();
         attach(robot, url);

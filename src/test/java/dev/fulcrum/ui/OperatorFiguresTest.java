@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.engine.BackendState;
+import dev.fulcrum.testkit.FreePort;
 import dev.fulcrum.testkit.RecordingBackend;
 import dev.fulcrum.admin.OperatorFiguresApiTest;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.backends.BackendRow;
-import java.net.ServerSocket;
 import java.time.Duration;
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
@@ -27,12 +27,6 @@ class OperatorFiguresTest {
     @RegisterExtension
     final WindowHarness fx = new WindowHarness();
 
-    private static int closedPort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     private static final java.util.regex.Pattern FIGURES =
             java.util.regex.Pattern.compile("(\\d+) of (\\d+) total");
 
@@ -42,7 +36,7 @@ class OperatorFiguresTest {
      */
     @Test
     void requestsRetriedAndAnswered200AreNoErrorsInTheStatusBar(FxRobot robot) throws Exception {
-        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(OperatorFiguresApiTest.retryingConfig("gone", "http://127.0.0.1:" + closedPort(),
+        RunningFulcrum fulcrum = RunningFulcrum.wholeApp(OperatorFiguresApiTest.retryingConfig("gone", "http://127.0.0.1:" + FreePort.loopback(),
                 "{\"enabled\": false}")).start();
         fx.open(fulcrum);
         Label errors = (Label) fx.waitFor("#totalErrors");

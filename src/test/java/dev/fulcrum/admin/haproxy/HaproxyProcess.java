@@ -2,9 +2,9 @@ package dev.fulcrum.admin.haproxy;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.fulcrum.testkit.FreePort;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,8 +59,10 @@ final class HaproxyProcess implements AutoCloseable {
 
     /** With backend sections of the caller's own; the frontend sends everything to backend {@code app}. */
     static HaproxyProcess start(Path dir, String name, String backends) throws IOException {
-        int stats = freePort();
-        int fe = freePort();
+        // HAProxy fails loudly (and the start reports it) if another process took one of them meanwhile
+        int[] ports = FreePort.loopback(2);
+        int stats = ports[0];
+        int fe = ports[1];
         String cfg = """
                 global
                   stats socket ipv4@127.0.0.1:%d level admin
@@ -94,13 +96,6 @@ final class HaproxyProcess implements AutoCloseable {
             throw new IllegalStateException("HAProxy " + name + " did not start; log: " + Files.readString(log), e);
         }
         return h;
-    }
-
-    /** A port that was free a moment ago; HAProxy fails loudly (and the start reports it) in the rare race. */
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     InetSocketAddress stats() {
