@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * picks. A pick that lands on a cold backend whose share under {@code pick} would be {@code s} stands with
  * probability {@code min(1, cap / s)}; otherwise the pick is made again among the warm candidates, so the cold one's
  * share is exactly {@code min(s, cap)} and the rest goes to the warm ones in their own proportions. With every
- * candidate cold there is nobody to hand the rest to, and no cap.
+ * candidate cold there is nobody to hand the rest to, and no cap. A first choice that cannot take the request (a
+ * retry's excluded backend) is followed by the same draw among those that can, so retries keep the cap too.
  *
  * <p><b>When scores are computed.</b> Evaluating the formula for every candidate on every pick would cost several
  * times a whole {@code adaptive} pick, so the scores, the pick weights and the cold-start caps are a table computed
@@ -281,7 +282,9 @@ final class ScoreStrategy implements Strategy {
 
     /**
      * The first choice cannot take the request: the best eligible candidate ({@code best}), else a draw among the
-     * eligible ones by pick weight (equally likely when none of them has weight). Excluded candidates stay out.
+     * eligible ones by pick weight (equally likely when none of them has weight), where a cold one drawn stands with
+     * the same chance as in {@link #choose} and otherwise the draw is made again among the eligible warm ones: a retry
+     * keeps the cold-start cap. Excluded candidates stay out.
      */
     private Backend amongEligible(Table t, RandomSource r, Eligibility eligible, DecisionLog log) {
         int n = c.size();
@@ -294,34 +297,54 @@ final class ScoreStrategy implements Strategy {
             }
             return best < 0 ? null : c.get(best);
         }
+        int i = drawEligible(t, r, eligible, log, false);
+        if (i >= 0 && t.accept[i] < 1) {
+            double u = r.nextDouble();
+            if (log != null) {
+                log.draw(u);
+            }
+            if (u >= t.accept[i]) {
+                int warm = drawEligible(t, r, eligible, log, true);
+                i = warm >= 0 ? warm : i; // no warm one eligible: the cold one rather than nobody
+            }
+        }
+        return i < 0 ? null : c.get(i);
+    }
+
+    /** A draw by pick weight among the eligible candidates (only the warm ones when {@code warmOnly}); -1 if none. */
+    private int drawEligible(Table t, RandomSource r, Eligibility eligible, DecisionLog log, boolean warmOnly) {
+        int n = c.size();
         double total = 0;
         int count = 0;
         for (int i = 0; i < n; i++) {
-            if (pickable(t, i) && eligible.test(c.get(i))) {
+            if (drawable(t, i, eligible, warmOnly)) {
                 total += t.weights[i];
                 count++;
             }
         }
         if (count == 0) {
-            return null;
+            return -1;
         }
         double u = r.nextDouble();
         if (log != null) {
             log.draw(u);
         }
         double x = total > 0 ? u * total : u * count;
-        Backend last = null;
+        int last = -1;
         for (int i = 0; i < n; i++) {
-            Backend b = c.get(i);
-            if (pickable(t, i) && eligible.test(b)) {
-                last = b;
+            if (drawable(t, i, eligible, warmOnly)) {
+                last = i;
                 x -= total > 0 ? t.weights[i] : 1;
                 if (x < 0) {
-                    return b;
+                    return i;
                 }
             }
         }
         return last;
+    }
+
+    private boolean drawable(Table t, int i, Eligibility eligible, boolean warmOnly) {
+        return pickable(t, i) && !(warmOnly && t.cold[i]) && eligible.test(c.get(i));
     }
 
     private static boolean pickable(Table t, int i) {

@@ -112,6 +112,19 @@ class ScoreStrategyTest {
         assertThat(s.pick(ANY, except(c.get(1), c.get(2))).id()).isEqualTo("a");
     }
 
+    // a retry that leaves out a, scores all equal, d cold: d stands on 5% of the first draws (0.25 x its chance 0.2);
+    // the other 31.7% (a drawn, or a redraw among the warm landing on a) go among b, c and d, where d stands with the
+    // same chance, a fifth of its third: 0.05 + 0.317 x 0.067 = 0.071. Drawn there without its cap it took 0.156.
+    @Test
+    void aRetryKeepsTheColdBackendAtItsCap() {
+        Candidates c = of("a", 1, "b", 1, "c", 1, "d", 1);
+        TestBackends.joinedAt(c.get(3), CLOCK.nanos());
+        Strategy s = create(spec("1"), c, 8);
+        Map<String, Integer> n = counts(s, PICKS, () -> ANY, except(c.get(0)));
+        assertThat(share(n, "a")).isZero();
+        assertThat(share(n, "d")).isCloseTo(0.05 + (0.25 + 0.2 / 3) * 0.2 / 3, within(0.01));
+    }
+
     @Test
     void aColdBestBackendTakesOnlyItsCap() {
         Candidates c = of("a", 1, "b", 1);
