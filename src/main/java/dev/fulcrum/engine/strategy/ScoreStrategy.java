@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * probability {@code min(1, cap / s)}; otherwise the pick is made again among the warm candidates, so the cold one's
  * share is exactly {@code min(s, cap)} and the rest goes to the warm ones in their own proportions. With every
  * candidate cold there is nobody to hand the rest to, and no cap. A first choice that cannot take the request (a
- * retry's excluded backend) is followed by the same draw among those that can, so retries keep the cap too.
+ * retry's excluded backend) is made again among those that can, with the cap taken over them ({@link #amongEligible}).
  *
  * <p><b>When scores are computed.</b> Evaluating the formula for every candidate on every pick would cost several
  * times a whole {@code adaptive} pick, so the scores, the pick weights and the cold-start caps are a table computed
@@ -220,17 +220,22 @@ final class ScoreStrategy implements Strategy {
 
     private Backend choose(Table t, RandomSource r, Eligibility eligible, DecisionLog log, List<String> drawn) {
         int i = byMode(t, t.starts, t.best, r, log, drawn);
-        if (t.accept[i] < 1) {
-            double u = r.nextDouble();
-            if (log != null) {
-                log.draw(u);
-            }
-            if (u >= t.accept[i]) {
-                i = byMode(t, t.warmStarts, t.bestWarm, r, log, drawn);
-            }
+        boolean coldRefused = false;
+        if (t.accept[i] < 1 && !stands(t.accept[i], r, log)) {
+            i = byMode(t, t.warmStarts, t.bestWarm, r, log, drawn);
+            coldRefused = true;
         }
         Backend b = c.get(i);
-        return eligible.test(b) ? b : amongEligible(t, r, eligible, log);
+        return eligible.test(b) ? b : amongEligible(t, r, eligible, log, coldRefused);
+    }
+
+    /** A draw that says whether a pick landing on a capped cold candidate stands (with chance {@code accept}). */
+    private static boolean stands(double accept, RandomSource r, DecisionLog log) {
+        double u = r.nextDouble();
+        if (log != null) {
+            log.draw(u);
+        }
+        return u < accept;
     }
 
     /** The mode's pick over the weights whose prefix sums are {@code starts} ({@code best} for the best one). */
@@ -282,33 +287,57 @@ final class ScoreStrategy implements Strategy {
 
     /**
      * The first choice cannot take the request: the best eligible candidate ({@code best}), else a draw among the
-     * eligible ones by pick weight (equally likely when none of them has weight), where a cold one drawn stands with
-     * the same chance as in {@link #choose} and otherwise the draw is made again among the eligible warm ones: a retry
-     * keeps the cold-start cap. Excluded candidates stay out.
+     * eligible ones by pick weight (equally likely when none of them has weight). The cold-start cap holds among
+     * them: a cold one chosen gets at most {@code coldStartShare} of an equal share of the eligible ones (it stands
+     * with chance {@code min(1, cap / its share here)}, else the choice is made among the eligible warm ones), and
+     * none at all when the first choice already refused a cold one ({@code coldRefused}). Excluded candidates stay out.
      */
-    private Backend amongEligible(Table t, RandomSource r, Eligibility eligible, DecisionLog log) {
-        int n = c.size();
-        if (mode == 1 && t.best >= 0) {
-            int best = -1;
-            for (int i = 0; i < n; i++) {
-                if (pickable(t, i) && eligible.test(c.get(i)) && (best < 0 || beats(t, i, best))) {
-                    best = i;
-                }
-            }
-            return best < 0 ? null : c.get(best);
+    private Backend amongEligible(Table t, RandomSource r, Eligibility eligible, DecisionLog log, boolean coldRefused) {
+        boolean byBest = mode == 1 && t.best >= 0;
+        int i = byBest ? bestEligible(t, eligible, coldRefused) : drawEligible(t, r, eligible, log, coldRefused);
+        if (i < 0 && coldRefused) { // no warm one eligible: a cold one rather than nobody
+            i = byBest ? bestEligible(t, eligible, false) : drawEligible(t, r, eligible, log, false);
+            return i < 0 ? null : c.get(i);
         }
-        int i = drawEligible(t, r, eligible, log, false);
-        if (i >= 0 && t.accept[i] < 1) {
-            double u = r.nextDouble();
-            if (log != null) {
-                log.draw(u);
-            }
-            if (u >= t.accept[i]) {
-                int warm = drawEligible(t, r, eligible, log, true);
-                i = warm >= 0 ? warm : i; // no warm one eligible: the cold one rather than nobody
+        if (i < 0 || !t.cold[i] || coldRefused || !anyWarm(t)) {
+            return i < 0 ? null : c.get(i);
+        }
+        int count = 0;
+        double total = 0;
+        for (int k = 0; k < c.size(); k++) {
+            if (drawable(t, k, eligible, false)) {
+                count++;
+                total += t.weights[k];
             }
         }
-        return i < 0 ? null : c.get(i);
+        double share = byBest ? 1 : total > 0 ? t.weights[i] / total : 1.0 / count;
+        double cap = coldShare / count;
+        if (share > cap && !stands(cap / share, r, log)) {
+            int warm = byBest ? bestEligible(t, eligible, true) : drawEligible(t, r, eligible, log, true);
+            i = warm >= 0 ? warm : i; // no warm one eligible: the cold one rather than nobody
+        }
+        return c.get(i);
+    }
+
+    /** The best-scoring eligible candidate (only a warm one when {@code warmOnly}), -1 when none. */
+    private int bestEligible(Table t, Eligibility eligible, boolean warmOnly) {
+        int best = -1;
+        for (int i = 0; i < c.size(); i++) {
+            if (drawable(t, i, eligible, warmOnly) && (best < 0 || beats(t, i, best))) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    /** Whether any candidate is warm: with every one cold, nobody is capped. */
+    private boolean anyWarm(Table t) {
+        for (int i = 0; i < c.size(); i++) {
+            if (!t.cold[i]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A draw by pick weight among the eligible candidates (only the warm ones when {@code warmOnly}); -1 if none. */

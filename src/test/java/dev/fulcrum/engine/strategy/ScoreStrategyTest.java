@@ -112,17 +112,33 @@ class ScoreStrategyTest {
         assertThat(s.pick(ANY, except(c.get(1), c.get(2))).id()).isEqualTo("a");
     }
 
-    // a retry that leaves out a, scores all equal, d cold: d stands on 5% of the first draws (0.25 x its chance 0.2);
-    // the other 31.7% (a drawn, or a redraw among the warm landing on a) go among b, c and d, where d stands with the
-    // same chance, a fifth of its third: 0.05 + 0.317 x 0.067 = 0.071. Drawn there without its cap it took 0.156.
+    // a retry that leaves out a, scores all equal, d cold (its chance 0.2 where its share is 0.25): d stands on 5% of the
+    // first draws; when a is drawn (25%), the draw goes among b, c and d, where d gets at most 0.2 of an equal share of
+    // the three, 1/15; when d was refused and the redraw among the warm lands on a, d is not drawn again. So d takes
+    // 0.05 + 0.25 / 15 = 1/15 of the retries, its cap among the eligible. Drawn there without its cap it took 0.154.
     @Test
     void aRetryKeepsTheColdBackendAtItsCap() {
         Candidates c = of("a", 1, "b", 1, "c", 1, "d", 1);
         TestBackends.joinedAt(c.get(3), CLOCK.nanos());
-        Strategy s = create(spec("1"), c, 8);
-        Map<String, Integer> n = counts(s, PICKS, () -> ANY, except(c.get(0)));
+        Map<String, Integer> n = counts(create(spec("1"), c, 8), PICKS, () -> ANY, except(c.get(0)));
         assertThat(share(n, "a")).isZero();
-        assertThat(share(n, "d")).isCloseTo(0.05 + (0.25 + 0.2 / 3) * 0.2 / 3, within(0.01));
+        assertThat(share(n, "d")).isCloseTo(0.2 / 3, within(0.004));
+    }
+
+    // best: a scores 1, d 0.9 (cold), b and c 0.5; a retry leaving out a finds d best among the eligible, which stands
+    // with 0.2 of an equal share of the three; otherwise b (ties go to the smaller index). Uncapped it took every one.
+    @Test
+    void aRetryUnderBestKeepsTheColdBackendAtItsCap() {
+        Candidates c = of("a", 1, "b", 1, "c", 1, "d", 1);
+        report(c.get(0), 0);
+        report(c.get(1), 0.5);
+        report(c.get(2), 0.5);
+        report(c.get(3), 0.1);
+        TestBackends.joinedAt(c.get(3), CLOCK.nanos());
+        Map<String, Integer> n = counts(create(spec("1 - cpu").with("pick", "best"), c, 9), PICKS, () -> ANY,
+                except(c.get(0)));
+        assertThat(share(n, "d")).isCloseTo(0.2 / 3, within(0.004));
+        assertThat(share(n, "b")).isCloseTo(1 - 0.2 / 3, within(0.004));
     }
 
     @Test
