@@ -665,21 +665,23 @@ public final class EtcdClient implements AutoCloseable {
      * POSTs {@code body} to {@code path} on {@code endpoint} and reads the answer whole. etcd's JSON gateway ends its
      * error answers (a compacted revision, a lease not found) with a trailer field after the last chunk,
      * {@code Grpc-Trailer-Content-Type}, and java.net.http's HttpClient (JDK 17.0.21) may fail such an answer with
-     * "CR expected" before handing over any of its body. An answer that failed so, after a head announcing a trailer,
-     * is asked again over {@link HttpURLConnection}, which reads trailers: it was an error, so etcd changed nothing
-     * (as when an unavailable member's call goes on to the next endpoint).
+     * "CR expected" before handing over any of its body. An answer that failed so, after an error's head announcing a
+     * trailer, is asked again over {@link HttpURLConnection}, which reads trailers: it was an error, so etcd changed
+     * nothing (as when an unavailable member's call goes on to the next endpoint). The second call has its own
+     * timeouts, so such an answer may take up to twice {@link #REQUEST_TIMEOUT}.
      */
     private Answer send(URI endpoint, String path, String body, String auth) throws IOException, InterruptedException {
-        boolean[] trailer = {false};
+        // set on HttpClient's thread, read here after send returns or throws
+        java.util.concurrent.atomic.AtomicBoolean errorWithTrailer = new java.util.concurrent.atomic.AtomicBoolean();
         try {
             HttpResponse<String> r = http.send(request(endpoint, path, body, auth), info -> {
-                trailer[0] = info.headers().firstValue("Trailer").isPresent();
+                errorWithTrailer.set(info.statusCode() >= 400 && info.headers().firstValue("Trailer").isPresent());
                 return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
             });
             return new Answer(r.statusCode(), r.body());
         } catch (java.net.ProtocolException e) {
-            if (!trailer[0]) {
-                throw e;
+            if (!errorWithTrailer.get()) {
+                throw e; // a success is never asked twice: it may have changed something
             }
             return sendReadingTrailers(endpoint, path, body, auth);
         }
@@ -769,7 +771,8 @@ public final class EtcdClient implements AutoCloseable {
         // so each kind is looked for down the causes.
         SocketTimeoutException timedOut = cause(e, SocketTimeoutException.class); // a unary call's (HttpURLConnection)
         if (cause(e, HttpConnectTimeoutException.class) != null
-                || timedOut != null && String.valueOf(timedOut.getMessage()).startsWith("Connect")) {
+                || timedOut != null && String.valueOf(timedOut.getMessage()).toLowerCase(java.util.Locale.ROOT)
+                        .startsWith("connect")) {
             return "connect timed out after " + REQUEST_TIMEOUT.toMillis() + " ms";
         }
         if (cause(e, HttpTimeoutException.class) != null || timedOut != null) {
@@ -779,7 +782,7 @@ public final class EtcdClient implements AutoCloseable {
             return "connection refused";
         }
         if (root instanceof ClosedChannelException || root instanceof EOFException
-                || root instanceof java.net.SocketException && !(root instanceof SSLException)) {
+                || root instanceof java.net.SocketException) {
             // A kept-alive connection whose member went away: it is noticed when the next request is written.
             return "connection closed";
         }
