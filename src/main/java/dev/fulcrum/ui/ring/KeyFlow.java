@@ -124,6 +124,8 @@ public final class KeyFlow {
     private RingGeometry geometry;
     /** Keys offered before there was a ring to land on, oldest first, at most {@link #MAX_KEYS}. */
     private final ArrayDeque<RequestSample> waiting = new ArrayDeque<>();
+    /** The view said there is no ring ({@link #noRing}): keys offered are not held for one. */
+    private boolean ringless;
     private Moved lastMove;
     private Moved previewMove;
     private long focusUntil;
@@ -138,11 +140,19 @@ public final class KeyFlow {
      */
     public void setGeometry(RingGeometry g) {
         geometry = g;
+        ringless = false;
         if (g != null) {
             List<RequestSample> held = new ArrayList<>(waiting);
             waiting.clear();
             held.forEach(this::offer);
         }
+    }
+
+    /** There is no ring to draw (the strategy has none): every key is forgotten, and those offered from now on too. */
+    public void noRing() {
+        clear();
+        geometry = null;
+        ringless = true;
     }
 
     /** Forgets every key (another pool, another strategy: its keys say nothing about this ring). */
@@ -159,7 +169,10 @@ public final class KeyFlow {
         if (s.key() == null) {
             return;
         }
-        if (geometry == null) { // the ring is on its way: the request source has moved past these keys
+        if (geometry == null) { // the ring is on its way (unless there is none): the source has moved past these keys
+            if (ringless) {
+                return;
+            }
             waiting.addLast(s);
             if (waiting.size() > MAX_KEYS) {
                 waiting.removeFirst();

@@ -284,7 +284,7 @@ public final class RingViewModel {
         if (g == null) {
             geometry.set(null);
             spread.set(null);
-            keys.clear();
+            keys.noRing();
             moved.set(null);
             message.set(Texts.t("ring.none", of.substring(of.indexOf('|') + 1)));
         } else {

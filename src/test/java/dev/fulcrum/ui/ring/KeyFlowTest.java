@@ -225,7 +225,7 @@ class KeyFlowTest {
     }
 
     @Test
-    void keysOfferedBeforeTheRingArrivesLandOnItWhenItDoesAndAClearForgetsThem() {
+    void keysOfferedBeforeTheRingArrivesLandOnItWhenItDoesAndNoneAreHeldWithoutARing() {
         RingGeometry g = RingGeometry.of(new EngineClient.Ring("consistent-hash", List.of(
                 new EngineClient.Point(at(0.25), "a"), new EngineClient.Point(at(0.75), "b")),
                 Map.of("a", 0.5, "b", 0.5)));
@@ -244,6 +244,14 @@ class KeyFlowTest {
         other.clear();
         other.setGeometry(g);
         assertThat(other.seen()).isZero();
+        // a strategy without a ring holds nothing for one; a ring that comes later starts from the keys after it
+        KeyFlow ringless = new KeyFlow(new ManualClock());
+        ringless.noRing();
+        ringless.offer(sample("/w", at(0.1).longValue(), "a", false));
+        ringless.setGeometry(g);
+        assertThat(ringless.seen()).isZero();
+        ringless.offer(sample("/w", at(0.1).longValue(), "a", false));
+        assertThat(ringless.seen()).isEqualTo(1);
     }
 
     private static BigInteger at(double fraction) {
