@@ -113,9 +113,10 @@ class RingViewTest {
         RingViewModel vm = window.controller().ring().viewModel();
 
         // then the ring has one colour per backend and no "no ring" message
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.colours().size() == 3);
-        assertThat(vm.colours()).containsOnlyKeys("a", "b", "c");
-        assertThat(vm.messageProperty().get()).isNull();
+        // (read on the FX thread, which sets the ring and clears the message in one go)
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> vm.colours().size() == 3));
+        assertThat(fx.onFx(vm::colours)).containsOnlyKeys("a", "b", "c");
+        assertThat(fx.onFx(() -> vm.messageProperty().get())).isNull();
         // and the colour drawn at each key's position is the backend the engine sends that key to
         var ks = fulcrum.engine().pool("default").snapshot().primary().keySpace();
         RingGeometry g = vm.geometryProperty().get();
@@ -149,7 +150,7 @@ class RingViewTest {
         RingViewModel vm = window.controller().ring().viewModel();
 
         // then the view has a table (drawn as a band) with both backends, owning about 3/4 and 1/4 of the slots
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.geometryProperty().get() != null);
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> vm.geometryProperty().get() != null));
         RingGeometry g = vm.geometryProperty().get();
         assertThat(g.isTable()).isTrue();
         assertThat(g.colours()).containsOnlyKeys("a", "b");
@@ -175,9 +176,9 @@ class RingViewTest {
         RingViewModel vm = window.controller().ring().viewModel();
 
         // then the ring view explains there is none
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.messageProperty().get() != null
-                && vm.messageProperty().get().contains("round-robin strategy has no ring"));
-        assertThat(vm.colours()).isEmpty();
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> vm.messageProperty().get() != null
+                && vm.messageProperty().get().contains("round-robin strategy has no ring")));
+        assertThat(fx.onFx(vm::colours)).isEmpty();
         WaitForAsyncUtils.waitForFxEvents();
     }
 }
