@@ -128,6 +128,7 @@ final class ScoreStrategy implements Strategy {
         double[] starts; // prefix sums of weights, n + 1
         double[] warmStarts; // the same over the warm candidates only (cold ones 0)
         double[] accept; // the chance a pick landing here stands: 1 but for capped cold candidates
+        boolean anyWarm; // a warm candidate can be picked: without one, nobody is capped
         int best; // -1 when nobody can be picked by score
         int bestWarm;
         boolean noneScored; // every candidate excluded: picks are uniform
@@ -299,7 +300,7 @@ final class ScoreStrategy implements Strategy {
             i = byBest ? bestEligible(t, eligible, false) : drawEligible(t, r, eligible, log, false);
             return i < 0 ? null : c.get(i);
         }
-        if (i < 0 || !t.cold[i] || coldRefused || !anyWarm(t)) {
+        if (i < 0 || !t.cold[i] || coldRefused || !t.anyWarm) {
             return i < 0 ? null : c.get(i);
         }
         int count = 0;
@@ -328,16 +329,6 @@ final class ScoreStrategy implements Strategy {
             }
         }
         return best;
-    }
-
-    /** Whether any candidate is warm: with every one cold, nobody is capped. */
-    private boolean anyWarm(Table t) {
-        for (int i = 0; i < c.size(); i++) {
-            if (!t.cold[i]) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** A draw by pick weight among the eligible candidates (only the warm ones when {@code warmOnly}); -1 if none. */
@@ -479,6 +470,7 @@ final class ScoreStrategy implements Strategy {
         t.warmStarts = anyWarm ? prefix(weights(t, t.cold)) : t.starts;
         t.best = best(t, null);
         t.bestWarm = anyWarm ? best(t, t.cold) : t.best;
+        t.anyWarm = anyWarm;
         t.accept = accept(t, anyWarm);
         t.validUntil = validUntil;
         return t;
