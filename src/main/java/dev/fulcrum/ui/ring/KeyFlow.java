@@ -141,10 +141,8 @@ public final class KeyFlow {
     public void setGeometry(RingGeometry g) {
         geometry = g;
         ringless = false;
-        if (g != null) {
-            List<RequestSample> held = new ArrayList<>(waiting);
-            waiting.clear();
-            held.forEach(this::offer);
+        for (RequestSample held; g != null && (held = waiting.pollFirst()) != null; ) {
+            offer(held); // lands: there is a ring now
         }
     }
 
