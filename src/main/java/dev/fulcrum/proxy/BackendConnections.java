@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.xnio.ChannelListener;
 import org.xnio.IoFuture;
+import org.xnio.IoUtils;
 import org.xnio.OptionMap;
 import org.xnio.Options;
 import org.xnio.StreamConnection;
@@ -36,6 +37,13 @@ final class BackendConnections {
         void connected(BackendConnection connection);
 
         void connectFailed(IOException e);
+    }
+
+    /** Told when a connection of no exchange's ({@link MirrorPipe}) is open or could not be made. */
+    interface Opened {
+        void opened(StreamConnection connection);
+
+        void openFailed(IOException e);
     }
 
     private static final int MAX_IDLE_PER_THREAD = 256;
@@ -94,6 +102,8 @@ final class BackendConnections {
      */
     private static final class Idle {
         final ArrayDeque<BackendConnection> connections = new ArrayDeque<>();
+        /** The thread's mirrored copies to this backend; made when the first is sent. */
+        MirrorPipe pipe;
         volatile XnioIoThread owner;
 
         Idle ownedBy(XnioIoThread thread) {
@@ -126,6 +136,18 @@ final class BackendConnections {
         return idle[thread.getNumber() % idle.length].ownedBy(thread);
     }
 
+    /**
+     * Where {@code thread} sends its mirrored copies to this backend; call on that thread. {@code deadlines}: the
+     * thread's read deadlines, null when there are none (readMs 0).
+     */
+    MirrorPipe mirrorPipe(XnioIoThread thread, ReadDeadlines deadlines) {
+        Idle own = idleOf(thread);
+        if (own.pipe == null) {
+            own.pipe = new MirrorPipe(this, thread, deadlines, MirrorPipe.DEFAULT_GAP_NANOS, idleNanos);
+        }
+        return own.pipe;
+    }
+
     /** Must be called on {@code thread}; calls back on it. */
     void acquire(XnioIoThread thread, Callback callback) {
         acquire(thread, callback, false, SystemClock.nanoTime());
@@ -146,8 +168,23 @@ final class BackendConnections {
             }
             c.close();
         }
+        open(thread, new Opened() {
+            @Override
+            public void opened(StreamConnection connection) {
+                callback.connected(new BackendConnection(connection, buffers));
+            }
+
+            @Override
+            public void openFailed(IOException e) {
+                callback.connectFailed(e);
+            }
+        });
+    }
+
+    /** Opens a new connection on {@code thread} (where it is told), for whoever will own it. */
+    void open(XnioIoThread thread, Opened callback) {
         if (closed) {
-            callback.connectFailed(new IOException("backend removed"));
+            callback.openFailed(new IOException("backend removed"));
             return;
         }
         Connect attempt = new Connect(callback);
@@ -209,6 +246,9 @@ final class BackendConnections {
                     while (!stack.connections.isEmpty()) {
                         stack.connections.pollLast().close();
                     }
+                    if (stack.pipe != null) {
+                        stack.pipe.close();
+                    }
                 });
             }
         }
@@ -216,7 +256,7 @@ final class BackendConnections {
 
     private final class Connect extends IoFuture.HandlingNotifier<StreamConnection, Object>
             implements ChannelListener<StreamConnection> {
-        private final Callback callback;
+        private final Opened callback;
         private XnioIoThread.Key timer;
         private IoFuture<StreamConnection> future;
         private boolean done;
@@ -226,7 +266,7 @@ final class BackendConnections {
         /** Why the first address failed: what the caller is told when none connects. */
         private IOException firstFailure;
 
-        Connect(Callback callback) {
+        Connect(Opened callback) {
             this.callback = callback;
         }
 
@@ -267,22 +307,21 @@ final class BackendConnections {
                 if (future != null) {
                     future.cancel();
                 }
-                callback.connectFailed(new IOException("connect timed out after " + connectMs + " ms"));
+                callback.openFailed(new IOException("connect timed out after " + connectMs + " ms"));
             }
         }
 
         @Override
         public void handleEvent(StreamConnection channel) {
             opened.increment();
-            BackendConnection c = new BackendConnection(channel, buffers);
             if (done) {
-                c.close(); // too late: the request has moved on
+                IoUtils.safeClose(channel); // too late: the request has moved on
                 return;
             }
             done = true;
             timer.remove();
             remember();
-            callback.connected(c);
+            callback.opened(channel);
         }
 
         /** {@code attachment} is the I/O thread when a connect to {@code trying.get(at)} failed, else null. */
@@ -299,7 +338,7 @@ final class BackendConnections {
             if (!done) {
                 done = true;
                 timer.remove();
-                callback.connectFailed(firstFailure != null ? firstFailure : e);
+                callback.openFailed(firstFailure != null ? firstFailure : e);
             }
         }
     }

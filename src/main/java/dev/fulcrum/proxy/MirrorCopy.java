@@ -24,9 +24,9 @@ import org.xnio.conduits.StreamSourceConduit;
 
 /**
  * A copy of one client request sent to a route's mirror pool ({@code routes[i].mirror}), whose answer is read to its
- * end and thrown away. The client never waits for it: it runs beside the exchange on the same I/O thread, on the
- * proxy's own connections ({@link BackendConnections}, {@link BackendConnection}), and nothing it does reaches the
- * exchange. A request without a body is copied at once; one with a body is copied once the client's body was read to
+ * end and thrown away. The client never waits for it: it runs beside the exchange on the same I/O thread, on
+ * connections of the mirror's own ({@link MirrorPipe}: under load, several copies to one write), and nothing it does
+ * reaches the exchange. A request without a body is copied at once; one with a body is copied once the client's body was read to
  * its end, from the bytes teed off as it streamed to the real backend (a {@link Tee} on the client's request channel,
  * which Undertow reads once whatever the attempts). A body over {@code maxBodyBytes} (by its Content-Length, or as a
  * chunked body grows past it) is not copied ({@link Mirror#tooLarge}).
@@ -34,8 +34,7 @@ import org.xnio.conduits.StreamSourceConduit;
  * <p>The copy goes to one pick of the mirror pool, never retried and never sent twice; no backend to take it, or
  * {@value #MAX_IN_FLIGHT_PER_THREAD} copies already in flight on this I/O thread, drops it ({@link Mirror#dropped}).
  * Its answer's status is counted ({@link Mirror#answered}, 0 when none came: refused, reset, or nothing within
- * {@code readMs}); the lease goes back with that outcome and the connection to the idle pool when the answer was read
- * whole, else it is closed. The copy is recorded in the request stream as its own sample marked {@code mirror}, and
+ * {@code readMs}); the lease goes back with that outcome. The copy is recorded in the request stream as its own sample marked {@code mirror}, and
  * is no request of a client: not in the engine's answers, the metrics' requests or the access log.
  *
  * <p>Example: {@code POST /orders} with a 300-byte body on a route mirroring to pool shadow: the body streams to the
@@ -44,8 +43,7 @@ import org.xnio.conduits.StreamSourceConduit;
  *
  * <p>Everything here runs on the exchange's I/O thread.
  */
-final class MirrorCopy extends ReadDeadlines.Waiter
-        implements RequestContext, BackendConnections.Callback, BackendConnection.Listener {
+final class MirrorCopy implements RequestContext, MirrorPipe.Copy {
     /** Copies one I/O thread keeps in flight at most; more are dropped rather than queued. */
     static final int MAX_IN_FLIGHT_PER_THREAD = 256;
 
@@ -66,14 +64,11 @@ final class MirrorCopy extends ReadDeadlines.Waiter
     private boolean counted;
     private boolean timedOut;
     private Lease lease;
-    private BackendConnections conns;
-    private BackendConnection conn;
     private HeaderMap responseHeaders;
     /** The copy's answer status; 0 until its head arrived. */
     private int status;
     private long startNanos;
     private long bytesOut;
-    private StreamSourceChannel answerBody;
 
     private MirrorCopy(BalancingHandler handler, HttpServerExchange exchange, ExchangeRequest request, Mirror mirror,
                        String targetPath, byte[] body) {
@@ -235,150 +230,47 @@ final class MirrorCopy extends ReadDeadlines.Waiter
             return;
         }
         startNanos = now;
-        conns = handler.connections(lease.backend());
-        conns.acquire(thread, this, false, now);
-    }
-
-    @Override
-    public void connected(BackendConnection c) {
-        if (done) {
-            conns.release(c); // unused: no request went out on it
-            return;
-        }
-        conn = c;
-        ByteBuffer copy;
-        try {
-            copy = RequestHead.composeMirror(exchange, targetPath, request, lease.backend().authority(),
-                    handler.settings().preserveHost(), body, bodyLength);
-        } catch (RuntimeException e) { // the copy's failure alone, never the connection's caller's
-            failed(new IOException("mirror copy could not be composed: " + e, e));
-            return;
-        }
+        ByteBuffer copy = RequestHead.composeMirror(exchange, targetPath, request, lease.backend().authority(),
+                handler.settings().preserveHost(), body, bodyLength);
         body = null;
         responseHeaders = new HeaderMap(); // its own: another copy's answer may be parsed meanwhile
-        c.send(copy, responseHeaders, exchange.getRequestMethod().equals(Methods.HEAD), this);
+        handler.connections(lease.backend())
+                .mirrorPipe(thread, handler.settings().readMs() > 0 ? handler.deadlines(thread) : null)
+                .send(this, copy, exchange.getRequestMethod().equals(Methods.HEAD));
     }
 
     @Override
-    public void connectFailed(IOException e) {
-        failed(e);
+    public HeaderMap answerHeaders() {
+        return responseHeaders;
     }
 
     @Override
-    public void headWritten() {
-        if (done) {
-            return;
-        }
-        conn.requestComplete(); // the body went with the head
-        if (handler.settings().readMs() > 0) {
-            handler.deadlines(thread).arm(this);
-        }
+    public void answered(int status, long bodyBytes) {
+        this.status = status;
+        this.bytesOut = bodyBytes;
+        finish(true);
     }
 
-    // ---------------------------------------------------------------- the answer, thrown away
-
     @Override
-    public void responseArrived(int status, String reason, ByteBuffer whole) {
+    public void failed(IOException e, int status, boolean timedOut) {
         if (done) {
             return;
         }
         this.status = status;
-        disarm();
-        if (whole != null) {
-            bytesOut = whole.remaining();
-            finish(true);
-            return;
-        }
-        answerBody = conn.responseBody();
-        answerBody.getReadSetter().set(ch -> drain());
-        drain();
-    }
-
-    /** Reads what the answer's body has for now, into nothing; at its end the copy is done. */
-    private void drain() {
-        if (done) {
-            return;
-        }
-        ByteBuffer sink = SINK.get();
-        try {
-            for (;;) {
-                sink.clear();
-                int n = answerBody.read(sink);
-                if (n < 0) {
-                    answerBody.getReadSetter().set(null);
-                    finish(true);
-                    return;
-                }
-                if (n == 0) {
-                    answerBody.resumeReads();
-                    return; // bodyWaiting armed the deadline
-                }
-                bytesOut += n;
-            }
-        } catch (IOException e) {
-            answerBody.getReadSetter().set(null);
-            failed(e);
-        }
-    }
-
-    /** Per I/O thread: where answer bodies are read into and forgotten. */
-    private static final ThreadLocal<ByteBuffer> SINK = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(16 * 1024));
-
-    @Override
-    public void bodyWaiting(boolean waiting) {
-        if (done) {
-            return;
-        }
-        if (!waiting) {
-            disarm();
-        } else if (handler.settings().readMs() > 0) {
-            handler.deadlines(thread).arm(this);
-        }
-    }
-
-    @Override
-    public void failed(IOException e) {
-        if (done) {
-            return; // a late notice of a copy already over (its connection closing, say)
-        }
-        handler.log().attemptFailed(lease.backend().id(), Outcome.CONNECT_FAILURE, e);
+        this.timedOut = timedOut;
+        handler.log().attemptFailed(lease.backend().id(), timedOut ? Outcome.TIMEOUT : Outcome.CONNECT_FAILURE, e);
         finish(false);
-    }
-
-    @Override
-    void deadlinePassed() {
-        timedOut = true;
-        handler.log().attemptFailed(lease.backend().id(), Outcome.TIMEOUT,
-                new IOException("mirror: no answer within " + handler.settings().readMs() + " ms"));
-        finish(false);
-    }
-
-    private void disarm() {
-        if (armed()) {
-            handler.deadlines(thread).disarm(this);
-        }
     }
 
     /**
-     * The copy is over, once: {@code whole} when its answer was read to the end (the connection may serve again),
-     * else its connection closes. The lease goes back, the outcome is counted and recorded.
+     * The copy is over, once: {@code whole} when its answer was read to the end, else it failed. The lease goes back, the outcome is counted and recorded.
      */
     private void finish(boolean whole) {
         if (done) {
             return;
         }
         done = true;
-        disarm();
         long now = SystemClock.nanoTime();
-        BackendConnection c = conn;
-        conn = null;
-        if (c != null) {
-            if (whole) {
-                conns.release(c, now);
-            } else {
-                c.close();
-            }
-        }
         if (counted) {
             handler.mirrorGive(thread);
         }

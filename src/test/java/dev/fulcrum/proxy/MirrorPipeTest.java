@@ -1,0 +1,340 @@
+package dev.fulcrum.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fulcrum.testkit.RawBackend;
+import io.undertow.server.DefaultByteBufferPool;
+import io.undertow.util.HeaderMap;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.xnio.OptionMap;
+import org.xnio.Options;
+import org.xnio.Xnio;
+import org.xnio.XnioIoThread;
+import org.xnio.XnioWorker;
+
+/**
+ * {@link MirrorPipe} over real sockets to a backend that reads and answers as the test scripts it: copies closer
+ * together than the gap are held for it and go pipelined on one connection, each answer framed as its head says
+ * (length, chunked with extensions and trailers, HEAD, 204, after an interim 103) is read to its end and told to its own
+ * copy, once; a backend that closes with copies owed fails them once, never sends them again, and then gets copies one
+ * per connection; one that stops answering times them out; bytes nobody asked for and a bad chunk close the
+ * connection; answers split into one-byte reads frame the same.
+ */
+class MirrorPipeTest {
+    private static final long GAP_MS = 300;
+
+    private XnioWorker worker;
+    private XnioIoThread thread;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        worker = Xnio.getInstance().createWorker(OptionMap.builder()
+                .set(Options.WORKER_IO_THREADS, 1).set(Options.WORKER_TASK_CORE_THREADS, 2)
+                .set(Options.WORKER_TASK_MAX_THREADS, 2).getMap());
+        thread = worker.getIoThread(0);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : owned) {
+            c.close();
+        }
+        worker.shutdownNow();
+    }
+
+    /** A copy as a test sees it: what it was told, and how many times. */
+    private static final class Rec implements MirrorPipe.Copy {
+        final HeaderMap headers = new HeaderMap();
+        final CompletableFuture<String> outcome = new CompletableFuture<>();
+        final AtomicInteger told = new AtomicInteger();
+
+        @Override
+        public HeaderMap answerHeaders() {
+            return headers;
+        }
+
+        @Override
+        public void answered(int status, long bodyBytes) {
+            told.incrementAndGet();
+            outcome.complete(status + " " + bodyBytes);
+        }
+
+        @Override
+        public void failed(IOException e, int status, boolean timedOut) {
+            told.incrementAndGet();
+            outcome.complete("failed " + status + (timedOut ? " timeout" : ""));
+        }
+
+        String get() throws Exception {
+            return outcome.get(20, TimeUnit.SECONDS);
+        }
+    }
+
+    private MirrorPipe pipe(RawBackend backend, long readMs) {
+        owned.add(backend);
+        BackendConnections conns = new BackendConnections(URI.create(backend.url()), BackendConnections.DNS,
+                new DefaultByteBufferPool(false, 16 * 1024), 1, 5_000, 60_000);
+        ReadDeadlines deadlines = readMs > 0 ? new ReadDeadlines(thread, readMs) : null;
+        return new MirrorPipe(conns, thread, deadlines, TimeUnit.MILLISECONDS.toNanos(GAP_MS), TimeUnit.MINUTES.toNanos(1));
+    }
+
+    private static ByteBuffer get(String path) {
+        return request("GET", path);
+    }
+
+    private static ByteBuffer request(String method, String path) {
+        return ByteBuffer.wrap((method + " " + path + " HTTP/1.1\r\nHost: shadow\r\nX-Fulcrum-Mirror: 1\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    /** Sends each copy in {@code copies} for the request of the same index, in one task on the pipe's thread. */
+    private void send(MirrorPipe pipe, Rec[] copies, ByteBuffer[] requests, boolean[] head) {
+        thread.execute(() -> {
+            for (int i = 0; i < copies.length; i++) {
+                pipe.send(copies[i], requests[i], head != null && head[i]);
+            }
+        });
+    }
+
+    private static Rec[] recs(int n) {
+        Rec[] r = new Rec[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = new Rec();
+        }
+        return r;
+    }
+
+    @Test
+    void copiesCloserThanTheGapGoPipelinedOnOneConnectionAndEachAnswerIsReadToItsEnd() throws Exception {
+        AtomicLong firstAt = new AtomicLong();
+        AtomicLong batchAt = new AtomicLong();
+        RawBackend backend = RawBackend.start(peer -> {
+            if (peer.readMessage() == null) {
+                return;
+            }
+            firstAt.set(System.nanoTime());
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+            for (int i = 0; i < 5; i++) {
+                if (peer.readMessage() == null) {
+                    return;
+                }
+                if (i == 0) {
+                    batchAt.set(System.nanoTime());
+                }
+            }
+            // every answer of the batch in one write, each framed its own way
+            peer.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n6\r\n world\r\n0\r\n"
+                    + "X-Trailer: 1\r\n\r\n"
+                    + "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n"
+                    + "HTTP/1.1 204 No Content\r\n\r\n"
+                    + "HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\nHTTP/1.1 503 Busy\r\nContent-Length: 4\r\n\r\nbusy"
+                    + "HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n");
+            peer.in().transferTo(OutputStream.nullOutputStream());
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        Rec[] copies = recs(6);
+        ByteBuffer post = ByteBuffer.wrap(("POST /5 HTTP/1.1\r\nHost: shadow\r\nContent-Length: 3\r\n\r\nabc")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        send(pipe, copies, new ByteBuffer[] {get("/0"), get("/1"), request("HEAD", "/2"), get("/3"), get("/4"),
+                post}, new boolean[] {false, false, true, false, false, false});
+
+        assertThat(copies[0].get()).isEqualTo("200 2");
+        assertThat(copies[1].get()).as("chunked: the data, not its framing").isEqualTo("200 11");
+        assertThat(copies[2].get()).as("an answer to HEAD has no body").isEqualTo("200 0");
+        assertThat(copies[3].get()).isEqualTo("204 0");
+        assertThat(copies[4].get()).as("the 103 is passed over").isEqualTo("503 4");
+        assertThat(copies[5].get()).isEqualTo("201 0");
+        for (Rec r : copies) {
+            assertThat(r.told.get()).as("told once").isEqualTo(1);
+        }
+        assertThat(copies[4].headers.getFirst("Link")).as("the interim answer's fields are not the answer's").isNull();
+        assertThat(backend.accepted.get()).as("the batch pipelined on the first copy's connection").isEqualTo(1);
+        assertThat(batchAt.get() - firstAt.get()).as("the batch was held for the gap")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(GAP_MS - 50));
+        assertThat(backend.messages).hasSize(6);
+        assertThat(backend.messages.get(2).requestLine()).startsWith("HEAD /2 ");
+        assertThat(backend.messages.get(5).body()).isEqualTo("abc");
+        CompletableFuture<Integer> idle = new CompletableFuture<>();
+        thread.execute(() -> idle.complete(pipe.idleLines()));
+        assertThat(idle.get(10, TimeUnit.SECONDS)).as("the connection waits for the next batch").isEqualTo(1);
+    }
+
+    @Test
+    void answersArrivingOneByteAtATimeFrameTheSame() throws Exception {
+        String answers = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+                + "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n0\r\n\r\n"
+                + "HTTP/1.1 404 Not Found\r\nContent-Length: 1\r\n\r\nx";
+        RawBackend backend = RawBackend.start(peer -> {
+            peer.socket().setTcpNoDelay(true);
+            if (peer.readMessage() == null) {
+                return;
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+            for (int i = 0; i < 3; i++) { // the batch
+                if (peer.readMessage() == null) {
+                    return;
+                }
+            }
+            OutputStream out = peer.out();
+            for (byte b : answers.getBytes(StandardCharsets.ISO_8859_1)) {
+                out.write(b);
+                out.flush();
+                Thread.sleep(1); // mostly a segment, and a read, of its own
+            }
+            peer.in().transferTo(OutputStream.nullOutputStream());
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        Rec first = new Rec();
+        Rec[] copies = recs(3);
+        // the first goes at once; the three after it wait for the gap and go on its connection, answered by then
+        Rec[] all = {first, copies[0], copies[1], copies[2]};
+        send(pipe, all, new ByteBuffer[] {get("/"), get("/a"), get("/b"), get("/c")}, null);
+
+        assertThat(first.get()).isEqualTo("200 0");
+        assertThat(copies[0].get()).isEqualTo("200 2");
+        assertThat(copies[1].get()).isEqualTo("200 10");
+        assertThat(copies[2].get()).isEqualTo("404 1");
+        assertThat(backend.accepted.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aBackendThatClosesWithCopiesOwedFailsThemOnceNeverSendsThemAgainAndThenGetsOnePerConnection()
+            throws Exception {
+        CountDownLatch closed = new CountDownLatch(1);
+        AtomicInteger connections = new AtomicInteger();
+        RawBackend backend = RawBackend.start(peer -> {
+            if (connections.incrementAndGet() == 1) {
+                for (int i = 0; i < 4; i++) { // the first copy, then a batch of three
+                    if (peer.readMessage() == null) {
+                        return;
+                    }
+                    if (i == 0) {
+                        peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                    }
+                }
+                // one of the batch answered, then the backend hangs up on the other two
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                peer.socket().close();
+                closed.countDown();
+                return;
+            }
+            while (peer.readMessage() != null) {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+            }
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        Rec[] copies = recs(4);
+        send(pipe, copies, new ByteBuffer[] {get("/0"), get("/1"), get("/2"), get("/3")}, null);
+
+        assertThat(copies[0].get()).isEqualTo("200 2");
+        assertThat(copies[1].get()).isEqualTo("200 2");
+        assertThat(copies[2].get()).isEqualTo("failed 0");
+        assertThat(copies[3].get()).isEqualTo("failed 0");
+        assertThat(closed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(backend.messages).as("never sent again").hasSize(4);
+
+        // two more at once: one per connection now, each sent the moment it comes
+        Rec[] later = recs(2);
+        long sentAt = System.nanoTime();
+        send(pipe, later, new ByteBuffer[] {get("/4"), get("/5")}, null);
+        assertThat(later[0].get()).isEqualTo("200 2");
+        assertThat(later[1].get()).isEqualTo("200 2");
+        assertThat(System.nanoTime() - sentAt).as("not held for the gap").isLessThan(TimeUnit.SECONDS.toNanos(10));
+        assertThat(backend.accepted.get()).as("a connection each").isEqualTo(3);
+        for (Rec r : copies) {
+            assertThat(r.told.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aBackendThatStopsAnsweringTimesOutWhatItOwes() throws Exception {
+        RawBackend backend = RawBackend.start(peer -> {
+            for (int i = 0; i < 3; i++) {
+                if (peer.readMessage() == null) {
+                    return;
+                }
+                if (i == 0) {
+                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                }
+            }
+            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\npart"); // then nothing more
+            peer.in().transferTo(OutputStream.nullOutputStream());
+        });
+        MirrorPipe pipe = pipe(backend, 400);
+        Rec[] copies = recs(3);
+        send(pipe, copies, new ByteBuffer[] {get("/0"), get("/1"), get("/2")}, null);
+
+        assertThat(copies[0].get()).isEqualTo("200 2");
+        assertThat(copies[1].get()).as("its head came, its body stopped").isEqualTo("failed 200 timeout");
+        assertThat(copies[2].get()).isEqualTo("failed 0 timeout");
+    }
+
+    @Test
+    void bytesNobodyAskedForCloseTheConnection() throws Exception {
+        RawBackend backend = RawBackend.start(peer -> {
+            while (peer.readMessage() != null) {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+            }
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        Rec first = new Rec();
+        send(pipe, new Rec[] {first}, new ByteBuffer[] {get("/0")}, null);
+        assertThat(first.get()).isEqualTo("200 2");
+        Thread.sleep(GAP_MS + 100); // the next goes alone, not in a batch
+        Rec second = new Rec();
+        send(pipe, new Rec[] {second}, new ByteBuffer[] {get("/1")}, null);
+        assertThat(second.get()).isEqualTo("200 2");
+        assertThat(backend.accepted.get()).as("the first connection was not trusted again").isEqualTo(2);
+    }
+
+    @Test
+    void aBadChunkFailsTheCopyWhoseHeadCame() throws Exception {
+        RawBackend backend = RawBackend.start(peer -> {
+            if (peer.readMessage() != null) {
+                peer.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n");
+                peer.in().transferTo(OutputStream.nullOutputStream());
+            }
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        Rec copy = new Rec();
+        send(pipe, new Rec[] {copy}, new ByteBuffer[] {get("/0")}, null);
+        assertThat(copy.get()).isEqualTo("failed 200");
+    }
+
+    @Test
+    void anAnswerFramedByTheConnectionsEndEndsWithItAndWhatWasPipelinedBehindItFails() throws Exception {
+        RawBackend backend = RawBackend.start(peer -> {
+            for (int i = 0; i < 3; i++) {
+                if (peer.readMessage() == null) {
+                    return;
+                }
+                if (i == 0) {
+                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                }
+            }
+            peer.write("HTTP/1.1 200 OK\r\n\r\nuntil the end");
+            peer.socket().close();
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        Rec[] copies = recs(3);
+        send(pipe, copies, new ByteBuffer[] {get("/0"), get("/1"), get("/2")}, null);
+        assertThat(copies[0].get()).isEqualTo("200 2");
+        assertThat(copies[1].get()).isEqualTo("200 13");
+        assertThat(copies[2].get()).isEqualTo("failed 0");
+    }
+}
