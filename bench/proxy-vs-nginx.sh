@@ -21,7 +21,8 @@
 # request stream off) and B_CONFIG_EXTRA more top-level fields (e.g. ', "pools": {...}, "routes": [...]' for the
 # cost of routing: bench/routing-extra.json is a split, two header routes and a 10% mirror over the same backends);
 # B_JAVA_OPTS its JVM options instead of FULCRUM_JAVA_OPTS (e.g. an installer flag); its round-by-round ratio to
-# fulcrum is printed.
+# fulcrum is printed. A_PROXY_EXTRA and A_CONFIG_EXTRA are the same for the row fulcrum (e.g. both rows on the
+# routing config, with AB=REV below: what a commit changed in the cost of routing).
 #
 # AB=REV (a commit, tag or branch) is the guard against a silent regression: it builds this tree and REV (in
 # /tmp/fulcrum-ab-SHA, kept for the next run), measures both as fulcrum and fulcrum-b in the same rounds (their order
@@ -61,7 +62,7 @@ start_nginx_proxy $NGINX $B1 $B2 $B3
 # and nginx's bare proxy_pass, which sets no X-Forwarded-* header (Fulcrum, and the row above, set three)
 ! want nginx-plain || NGINX_FORWARDED=0 NGINX_DIR=proxy-plain start_nginx_proxy $NGINX_PLAIN $B1 $B2 $B3
 export MORE_BACKENDS=$B3
-two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2
+two_backend_config "$WORK/fulcrum.json" $FULCRUM $ADMIN $B1 $B2 /dev/null "${A_PROXY_EXTRA:-}" "${A_CONFIG_EXTRA:-}"
 start_fulcrum "$WORK/fulcrum.json"
 declare -A CPU_PID=([fulcrum]=$FULCRUM_PID)
 if want fulcrum-b; then
