@@ -111,6 +111,24 @@ class MirrorPipeTest {
         });
     }
 
+    private static final String OK = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+    /**
+     * Reads the first copy and answers it at once, then the {@code batched} copies sent after the gap; false when the
+     * pipe closed first.
+     */
+    private static boolean firstThenBatch(RawBackend.Peer peer, int batched) throws IOException {
+        for (int i = 0; i <= batched; i++) {
+            if (peer.readMessage() == null) {
+                return false;
+            }
+            if (i == 0) {
+                peer.write(OK);
+            }
+        }
+        return true;
+    }
+
     private static Rec[] recs(int n) {
         Rec[] r = new Rec[n];
         for (int i = 0; i < n; i++) {
@@ -128,7 +146,7 @@ class MirrorPipeTest {
                 return;
             }
             firstAt.set(System.nanoTime());
-            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+            peer.write(OK);
             for (int i = 0; i < 5; i++) {
                 if (peer.readMessage() == null) {
                     return;
@@ -219,22 +237,17 @@ class MirrorPipeTest {
         AtomicInteger connections = new AtomicInteger();
         RawBackend backend = RawBackend.start(peer -> {
             if (connections.incrementAndGet() == 1) {
-                for (int i = 0; i < 4; i++) { // the first copy, then a batch of three
-                    if (peer.readMessage() == null) {
-                        return;
-                    }
-                    if (i == 0) {
-                        peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-                    }
+                if (!firstThenBatch(peer, 3)) {
+                    return;
                 }
                 // one of the batch answered, then the backend hangs up on the other two
-                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                peer.write(OK);
                 peer.socket().close();
                 closed.countDown();
                 return;
             }
             while (peer.readMessage() != null) {
-                peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+                peer.write(OK);
             }
         });
         MirrorPipe pipe = pipe(backend, 10_000);
@@ -264,13 +277,8 @@ class MirrorPipeTest {
     @Test
     void aBackendThatStopsAnsweringTimesOutWhatItOwes() throws Exception {
         RawBackend backend = RawBackend.start(peer -> {
-            for (int i = 0; i < 3; i++) {
-                if (peer.readMessage() == null) {
-                    return;
-                }
-                if (i == 0) {
-                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-                }
+            if (!firstThenBatch(peer, 2)) {
+                return;
             }
             peer.write("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\npart"); // then nothing more
             peer.in().transferTo(OutputStream.nullOutputStream());
@@ -319,13 +327,8 @@ class MirrorPipeTest {
     @Test
     void anAnswerFramedByTheConnectionsEndEndsWithItAndWhatWasPipelinedBehindItFails() throws Exception {
         RawBackend backend = RawBackend.start(peer -> {
-            for (int i = 0; i < 3; i++) {
-                if (peer.readMessage() == null) {
-                    return;
-                }
-                if (i == 0) {
-                    peer.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-                }
+            if (!firstThenBatch(peer, 2)) {
+                return;
             }
             peer.write("HTTP/1.1 200 OK\r\n\r\nuntil the end");
             peer.socket().close();
