@@ -32,7 +32,7 @@ import org.xnio.XnioWorker;
  * (length, chunked with extensions and trailers, HEAD, 204, after an interim 103) is read to its end and told to its own
  * copy, once; a backend that closes with copies owed fails them once, never sends them again, and then gets copies one
  * per connection; one that stops answering times them out; bytes nobody asked for and a bad chunk close the
- * connection; answers split into one-byte reads frame the same.
+ * connection; answers split into one-byte reads frame the same; a copy larger than the write buffer arrives whole.
  */
 class MirrorPipeTest {
     private static final long GAP_MS = 300;
@@ -290,6 +290,33 @@ class MirrorPipeTest {
         assertThat(copies[0].get()).isEqualTo("200 2");
         assertThat(copies[1].get()).as("its head came, its body stopped").isEqualTo("failed 200 timeout");
         assertThat(copies[2].get()).isEqualTo("failed 0 timeout");
+    }
+
+    @Test
+    void aCopyLargerThanTheWriteBufferArrivesWhole() throws Exception {
+        RawBackend backend = RawBackend.start(peer -> {
+            while (peer.readMessage() != null) {
+                peer.write(OK);
+            }
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; body.length() < 200_000; i++) {
+            body.append(i).append(',');
+        }
+        ByteBuffer post = ByteBuffer.wrap(("POST /big HTTP/1.1\r\nHost: shadow\r\nContent-Length: " + body.length()
+                + "\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
+        Rec[] copies = recs(3);
+        // the large one is over a batch's 64 KiB by itself, so it is written at once, staged 64 KiB at a time
+        send(pipe, copies, new ByteBuffer[] {get("/0"), post, get("/2")}, null);
+        for (Rec r : copies) {
+            assertThat(r.get()).isEqualTo("200 2");
+        }
+        assertThat(backend.messages).hasSize(3);
+        RawBackend.Message big = backend.messages.stream().filter(m -> m.requestLine().startsWith("POST")).findFirst()
+                .orElseThrow();
+        assertThat(big.body().length()).as("the body's length").isEqualTo(body.length());
+        assertThat(big.body().equals(body.toString())).as("the body, byte for byte").isTrue();
     }
 
     @Test
