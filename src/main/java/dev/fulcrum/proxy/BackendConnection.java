@@ -498,14 +498,20 @@ final class BackendConnection {
     }
 
     /**
-     * The body bytes {@code b[from, from + length)} without copying them: the read buffer itself when {@code b} is
-     * its copy (same offsets, and direct, so the socket write takes it as it is), else the gathered array, which
-     * this connection no longer holds.
+     * The body bytes {@code b[from, from + length)} as a direct buffer: the read buffer itself when {@code b} is its
+     * copy (same offsets, no copying), else copied into it from the gathered array when they fit (the read buffer is
+     * free: what it read was copied out), else the gathered array itself, which this connection no longer holds. A
+     * heap buffer is written by the JDK through a temporary direct buffer kept in a ThreadLocal; on an I/O thread that
+     * entry, and the one that frees it, crowd the thread's ThreadLocal map and slow every ThreadLocal read after.
      */
     private static ByteBuffer bodyView(byte[] b, int from, int length, Scratch s) {
         if (b == s.bytes) {
             s.in.limit(from + length).position(from);
             return s.in;
+        }
+        if (length <= s.in.capacity()) {
+            s.in.clear();
+            return s.in.put(b, from, length).flip();
         }
         return ByteBuffer.wrap(b, from, length);
     }

@@ -2,7 +2,12 @@ package dev.fulcrum.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.testkit.RawBackend;
+import dev.fulcrum.testkit.SlowOnPurpose;
+import io.undertow.util.HeaderMap;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -21,7 +26,8 @@ import org.xnio.XnioWorker;
 
 /**
  * The per-backend connection pools on a real XNIO worker with one I/O thread: a backend whose host name takes
- * long to look up must not hold up the other backends that thread serves.
+ * long to look up must not hold up the other backends that thread serves; an answer whose head came in pieces hands
+ * its body over in a direct buffer, as one that came whole does.
  */
 class BackendConnectionsTest {
     private XnioWorker worker;
@@ -71,6 +77,56 @@ class BackendConnectionsTest {
             lookupMayEnd.countDown();
         }
         assertThat(slowOne.result.get(10, TimeUnit.SECONDS)).isEqualTo("connected");
+    }
+
+    @Test
+    void aBodyThatCameWithAHeadGatheredFromSeveralReadsIsHandedOverInADirectBuffer() throws Exception {
+        RawBackend backend = RawBackend.start(peer -> {
+            peer.socket().setTcpNoDelay(true);
+            if (peer.readMessage() != null) {
+                peer.write("HTTP/1.1 200 OK\r\nContent-Le");
+                SlowOnPurpose.pause(100); // the head in two reads, the body with its second part
+                peer.write("ngth: 5\r\n\r\nhello");
+                peer.in().transferTo(java.io.OutputStream.nullOutputStream());
+            }
+        });
+        try {
+            BackendConnections c = new BackendConnections(URI.create(backend.url()), BackendConnections.DNS, buffers, 1,
+                    30_000, 60_000);
+            XnioIoThread thread = worker.getIoThread(0);
+            CompletableFuture<String> body = new CompletableFuture<>();
+            thread.execute(() -> c.acquire(thread, new BackendConnections.Callback() {
+                @Override
+                public void connected(BackendConnection connection) {
+                    ByteBuffer get = ByteBuffer.wrap("GET / HTTP/1.1\r\nHost: b\r\n\r\n"
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    connection.send(get, new HeaderMap(), false, new BackendConnection.Listener() {
+                        @Override
+                        public void headWritten() {
+                        }
+
+                        @Override
+                        public void responseArrived(int status, String reason, ByteBuffer whole) {
+                            body.complete((whole.isDirect() ? "direct " : "heap ")
+                                    + StandardCharsets.ISO_8859_1.decode(whole));
+                        }
+
+                        @Override
+                        public void failed(IOException e) {
+                            body.completeExceptionally(e);
+                        }
+                    });
+                }
+
+                @Override
+                public void connectFailed(IOException e) {
+                    body.completeExceptionally(e);
+                }
+            }));
+            assertThat(body.get(10, TimeUnit.SECONDS)).isEqualTo("direct hello");
+        } finally {
+            backend.close();
+        }
     }
 
     @Test
