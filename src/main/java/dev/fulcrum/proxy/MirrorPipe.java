@@ -231,6 +231,8 @@ final class MirrorPipe {
         int lineBytes;
         int trailerBytes;
         boolean reuse;
+        /** Answers read on this connection. */
+        int answers;
         long idleSince;
         boolean closedLine;
 
@@ -243,9 +245,9 @@ final class MirrorPipe {
         }
 
         void write(Entry[] batch, long now) {
-            batch[0].writtenAt = now;
             out = new ByteBuffer[batch.length];
             for (int i = 0; i < batch.length; i++) {
+                batch[i].writtenAt = i == 0 ? now : 0;
                 owed.addLast(batch[i]);
                 out[i] = batch[i].request;
             }
@@ -273,7 +275,13 @@ final class MirrorPipe {
          */
         private boolean writeSome() {
             try {
-                while (outAt < out.length) {
+                for (;;) {
+                    while (outAt < out.length && !out[outAt].hasRemaining()) {
+                        outAt++; // nothing (left) to write of it
+                    }
+                    if (outAt == out.length) {
+                        break;
+                    }
                     stage.clear();
                     for (int k = outAt; k < out.length && stage.hasRemaining(); k++) {
                         ByteBuffer b = out[k];
@@ -283,14 +291,11 @@ final class MirrorPipe {
                     }
                     stage.flip();
                     int left = sink.write(stage);
-                    while (left > 0) {
-                        ByteBuffer b = out[outAt];
+                    for (int k = outAt; left > 0; k++) {
+                        ByteBuffer b = out[k];
                         int m = Math.min(left, b.remaining());
                         b.position(b.position() + m);
                         left -= m;
-                        if (!b.hasRemaining()) {
-                            outAt++;
-                        }
                     }
                     if (stage.hasRemaining()) {
                         return false; // the socket is full: the rest when it is writable
@@ -512,6 +517,26 @@ final class MirrorPipe {
                 slow = now - e.writtenAt > SLOW_NANOS; // how long the backend takes to answer one copy
             }
             e.copy.answered(status, bodyBytes);
+            answers++;
+            if (!again && !owed.isEmpty() && !head.keepsAlive()) {
+                // it said it would close: it processes nothing more on this connection (RFC 9112 9.6), so the copies
+                // behind that answer were never taken and go on another connection (nginx says so after
+                // keepalive_requests answers); a backend that closes after every answer gets them one by one
+                Entry[] notTaken = owed.toArray(new Entry[0]);
+                owed.clear();
+                for (Entry x : notTaken) {
+                    x.request.rewind(); // written here, whole or in part: all of it again
+                }
+                boolean oneEach = answers == 1;
+                if (oneEach) {
+                    lostPipelined(now);
+                }
+                fail(new IOException("backend closed the connection as it said it would"), false);
+                for (int i = 0; i < notTaken.length; i += oneEach ? 1 : notTaken.length) {
+                    MirrorPipe.this.write(oneEach ? new Entry[] {notTaken[i]} : notTaken, now);
+                }
+                return;
+            }
             if (!again) {
                 if (!owed.isEmpty()) {
                     lostPipelined(now); // it answered one and closes: it cannot take copies pipelined

@@ -30,7 +30,8 @@ import org.xnio.XnioWorker;
  * {@link MirrorPipe} over real sockets to a backend that reads and answers as the test scripts it: copies closer
  * together than the gap are held for it and go pipelined on one connection, each answer framed as its head says
  * (length, chunked with extensions and trailers, HEAD, 204, after an interim 103) is read to its end and told to its own
- * copy, once; a backend that closes with copies owed fails them once, never sends them again, and then gets copies one
+ * copy, once; copies behind an answer that says close go on another connection (the backend took none of them); a
+ * backend that closes with copies owed fails them once, never sends them again, and then gets copies one
  * per connection; one that stops answering times them out; bytes nobody asked for and a bad chunk close the
  * connection; answers split into one-byte reads frame the same; a copy larger than the write buffer arrives whole.
  */
@@ -272,6 +273,44 @@ class MirrorPipeTest {
         for (Rec r : copies) {
             assertThat(r.told.get()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void copiesBehindAnAnswerThatSaysCloseWereNotTakenAndGoOnAnotherConnection() throws Exception {
+        AtomicInteger connections = new AtomicInteger();
+        RawBackend backend = RawBackend.start(peer -> {
+            if (connections.incrementAndGet() == 1) {
+                if (!firstThenBatch(peer, 3)) {
+                    return;
+                }
+                // as nginx at its keepalive_requests: the last answer it gives says close, the copy behind is not taken
+                peer.write(OK + "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok");
+                peer.socket().close();
+                return;
+            }
+            while (peer.readMessage() != null) {
+                peer.write(OK);
+            }
+        });
+        MirrorPipe pipe = pipe(backend, 10_000);
+        Rec[] copies = recs(4);
+        send(pipe, copies, new ByteBuffer[] {get("/0"), get("/1"), get("/2"), get("/3")}, null);
+
+        for (Rec r : copies) {
+            assertThat(r.get()).isEqualTo("200 2");
+            assertThat(r.told.get()).isEqualTo(1);
+        }
+        assertThat(backend.accepted.get()).isEqualTo(2);
+        assertThat(backend.messages.get(backend.messages.size() - 1).requestLine()).startsWith("GET /3 ");
+
+        // batching goes on: two more close together go pipelined on the second connection
+        Thread.sleep(GAP_MS + 100);
+        Rec[] more = recs(3);
+        send(pipe, more, new ByteBuffer[] {get("/4"), get("/5"), get("/6")}, null);
+        for (Rec r : more) {
+            assertThat(r.get()).isEqualTo("200 2");
+        }
+        assertThat(backend.accepted.get()).as("no connection per copy").isEqualTo(2);
     }
 
     @Test
