@@ -16,7 +16,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import org.xnio.XnioIoThread;
 import org.xnio.channels.StreamSinkChannel;
-import org.xnio.channels.StreamSourceChannel;
 import org.xnio.conduits.AbstractStreamSourceConduit;
 import org.xnio.conduits.ConduitReadableByteChannel;
 import org.xnio.conduits.Conduits;
@@ -26,16 +25,17 @@ import org.xnio.conduits.StreamSourceConduit;
  * A copy of one client request sent to a route's mirror pool ({@code routes[i].mirror}), whose answer is read to its
  * end and thrown away. The client never waits for it: it runs beside the exchange on the same I/O thread, on
  * connections of the mirror's own ({@link MirrorPipe}: under load, several copies to one write), and nothing it does
- * reaches the exchange. A request without a body is copied at once; one with a body is copied once the client's body was read to
- * its end, from the bytes teed off as it streamed to the real backend (a {@link Tee} on the client's request channel,
- * which Undertow reads once whatever the attempts). A body over {@code maxBodyBytes} (by its Content-Length, or as a
- * chunked body grows past it) is not copied ({@link Mirror#tooLarge}).
+ * reaches the exchange. A request without a body is copied at once; one with a body is copied once the client's body
+ * was read to its end, from the bytes teed off as it streamed to the real backend (a {@link Tee} on the client's
+ * request channel, which Undertow reads once whatever the attempts). A body over {@code maxBodyBytes} (by its
+ * Content-Length, or as a chunked body grows past it) is not copied ({@link Mirror#tooLarge}).
  *
  * <p>The copy goes to one pick of the mirror pool, never retried and never sent twice; no backend to take it, or
  * {@value #MAX_IN_FLIGHT_PER_THREAD} copies already in flight on this I/O thread, drops it ({@link Mirror#dropped}).
  * Its answer's status is counted ({@link Mirror#answered}, 0 when none came: refused, reset, or nothing within
- * {@code readMs}); the lease goes back with that outcome. The copy is recorded in the request stream as its own sample marked {@code mirror}, and
- * is no request of a client: not in the engine's answers, the metrics' requests or the access log.
+ * {@code readMs}); the lease goes back with that outcome. The copy is recorded in the request stream as its own
+ * sample marked {@code mirror}, and is no request of a client: not in the engine's answers, the metrics' requests or
+ * the access log.
  *
  * <p>Example: {@code POST /orders} with a 300-byte body on a route mirroring to pool shadow: the body streams to the
  * real backend, and as its last byte is read the copy goes to a shadow backend with {@code Content-Length: 300} and
@@ -263,7 +263,8 @@ final class MirrorCopy implements RequestContext, MirrorPipe.Copy {
     }
 
     /**
-     * The copy is over, once: {@code whole} when its answer was read to the end, else it failed. The lease goes back, the outcome is counted and recorded.
+     * The copy is over, once: {@code whole} when its answer was read to the end, else it failed. The lease goes back,
+     * the outcome is counted and recorded.
      */
     private void finish(boolean whole) {
         if (done) {

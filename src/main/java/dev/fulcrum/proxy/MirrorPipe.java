@@ -24,9 +24,11 @@ import org.xnio.conduits.ConduitStreamSourceChannel;
  *
  * <p>A batch only ever goes to a connection with nothing outstanding (else a new one is opened), so one slow answer
  * never holds up a later batch. Copies of one batch are answered one after another by the backend, so batches are
- * made only while the backend answers the first copy of a batch within {@link #SLOW_NANOS}; a slower backend gets one copy per
- * connection, as does one that closed a connection with copies unanswered or said it would close after an answer
- * (a backend that cannot pipeline): those unanswered copies fail, and are never sent again.
+ * made only while the backend answers the first copy of a batch within {@link #SLOW_NANOS}; a slower backend gets one
+ * copy per connection. Copies behind an answer that says the connection closes were not taken (RFC 9112 9.6) and go
+ * on another connection. A connection that closes without saying so, or stops answering, with copies owed fails them,
+ * and they are never sent again; when more than one was owed, the backend gets one copy per connection for
+ * {@link #SINGLE_NANOS}, and so does one that says it closes after its first answer (it cannot pipeline).
  *
  * <p>Answers are read and thrown away: their heads parsed ({@link ResponseHeadParser}, {@link ResponseFraming}) into
  * the copy's header map, their bodies skipped by length, chunk by chunk, or to the connection's end. Anything a
@@ -117,17 +119,17 @@ final class MirrorPipe {
 
     /** Sends {@code request} (a whole request, flipped; kept until written) for {@code copy}. */
     void send(Copy copy, ByteBuffer request, boolean headRequest) {
-        Entry e = new Entry(copy, request, headRequest);
         if (closed) {
             copy.failed(new IOException("backend removed"), 0, false);
             return;
         }
+        Entry e = new Entry(copy, request, headRequest);
         long now = SystemClock.nanoTime();
         if (single && now - singleUntil >= 0) {
             single = false;
         }
         if (slow || single) {
-            write(new Entry[] {e}, now);
+            writeBatch(new Entry[] {e}, now);
             return;
         }
         held.addLast(e);
@@ -158,10 +160,11 @@ final class MirrorPipe {
         Entry[] batch = held.toArray(new Entry[0]);
         held.clear();
         heldBytes = 0;
-        write(batch, SystemClock.nanoTime());
+        writeBatch(batch, SystemClock.nanoTime());
     }
 
-    private void write(Entry[] batch, long now) {
+    /** Writes {@code batch} on an idle connection, or on a new one. */
+    private void writeBatch(Entry[] batch, long now) {
         lastWrite = now;
         while (!idle.isEmpty()) {
             Line l = idle.pollLast();
@@ -318,7 +321,7 @@ final class MirrorPipe {
 
         @Override
         void deadlinePassed() {
-            fail(new IOException("mirror: no answer within the read timeout"), true);
+            fail(new IOException("mirror: no answer within " + deadlines.readMs() + " ms"), true);
         }
 
         private void readable() {
@@ -532,8 +535,12 @@ final class MirrorPipe {
                     lostPipelined(now);
                 }
                 fail(new IOException("backend closed the connection as it said it would"), false);
-                for (int i = 0; i < notTaken.length; i += oneEach ? 1 : notTaken.length) {
-                    MirrorPipe.this.write(oneEach ? new Entry[] {notTaken[i]} : notTaken, now);
+                if (oneEach) {
+                    for (Entry x : notTaken) {
+                        writeBatch(new Entry[] {x}, now);
+                    }
+                } else {
+                    writeBatch(notTaken, now);
                 }
                 return;
             }

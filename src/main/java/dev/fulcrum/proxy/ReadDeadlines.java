@@ -42,6 +42,11 @@ final class ReadDeadlines {
         this.readNanos = TimeUnit.MILLISECONDS.toNanos(readMs);
     }
 
+    /** How long a waiter may wait: the proxy's {@code readMs}. */
+    long readMs() {
+        return TimeUnit.NANOSECONDS.toMillis(readNanos);
+    }
+
     void arm(Waiter w) {
         arm(w, SystemClock.nanoTime());
     }
