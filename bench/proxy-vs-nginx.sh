@@ -27,6 +27,8 @@
 # AB=REV (a commit, tag or branch) is the guard against a silent regression: it builds this tree and REV (in
 # /tmp/fulcrum-ab-SHA, kept for the next run), measures both as fulcrum and fulcrum-b in the same rounds (their order
 # alternating round by round) beside nginx, and prints this tree's throughput and p99 as a ratio to REV's.
+# BAD_HOST_FIRST=N sends N requests with a Host the proxy refuses (its own 400), each on its own connection, to each
+# Fulcrum before the warm-up: answering errors must not slow the requests after them.
 # WRK_THREADS (default 1, as a user's `wrk -t1 -c50`) is wrk's thread count.
 #
 # Needs: nginx and wrk (Debian packages), java 17, and target/fulcrum.jar (mvn -q package -DskipTests).
@@ -97,6 +99,10 @@ for _ in $(seq 1 100); do grep -q "bare ready" "$WORK/bare" 2>/dev/null && break
 grep -q "bare ready" "$WORK/bare" || { echo "bare NIO proxy did not start:"; cat "$WORK/bare"; exit 1; }
 fi
 
+for _ in $(seq "${BAD_HOST_FIRST:-0}"); do
+  ! want fulcrum || curl -s -o /dev/null -H 'Host: a:0' "http://127.0.0.1:$FULCRUM/"
+  ! want fulcrum-b || curl -s -o /dev/null -H 'Host: a:0' "http://127.0.0.1:$FULCRUM_B/"
+done
 # warm up the JIT and the connection pools
 WARMUP=${WARMUP:-30}
 ! want fulcrum || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$FULCRUM/" > /dev/null

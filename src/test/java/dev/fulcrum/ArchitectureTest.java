@@ -67,15 +67,16 @@ class ArchitectureTest {
     static {
         MAY_USE.put("time", Set.of());
         MAY_USE.put("rules", Set.of());
+        MAY_USE.put("threads", Set.of());
         MAY_USE.put("trust", Set.of());
-        MAY_USE.put("requests", Set.of("time", "rules"));
+        MAY_USE.put("requests", Set.of("time", "rules", "threads"));
         MAY_USE.put("net", Set.of());
         MAY_USE.put("i18n", Set.of());
         MAY_USE.put("spi", Set.of());
         MAY_USE.put("engine", Set.of("time", "rules", "spi"));
         MAY_USE.put("config", Set.of("engine", "rules", "time"));
         MAY_USE.put("replay", Set.of("engine", "rules", "time", "config"));
-        MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust", "requests", "net"));
+        MAY_USE.put("proxy", Set.of("engine", "rules", "time", "trust", "requests", "net", "threads"));
         MAY_USE.put("health", Set.of("engine", "rules", "time", "net"));
         MAY_USE.put("etcd", Set.of("time", "trust"));
         MAY_USE.put("discovery", Set.of("engine", "rules", "time", "config", "etcd"));
@@ -101,7 +102,8 @@ class ArchitectureTest {
 
     /** A class of each layer and library: the targets of the stand-ins that break each rule. */
     static final Map<String, Class<?>> SAMPLE = Map.ofEntries(
-            Map.entry("time", Ticker.class), Map.entry("rules", Limits.class), Map.entry("trust", Pem.class),
+            Map.entry("time", Ticker.class), Map.entry("rules", Limits.class),
+            Map.entry("threads", dev.fulcrum.threads.PerThread.class), Map.entry("trust", Pem.class),
             Map.entry("requests", RequestStream.class), Map.entry("net", IpText.class),
             Map.entry("i18n", dev.fulcrum.i18n.Texts.class),
             Map.entry("spi", dev.fulcrum.spi.StrategyProvider.class),
@@ -330,7 +332,7 @@ class ArchitectureTest {
     static final class BreaksEveryRule {
         Object[] uses() {
             return new Object[] {Ticker.class, Limits.class, Pem.class, RequestStream.class, IpText.class,
-                    dev.fulcrum.i18n.Texts.class,
+                    dev.fulcrum.i18n.Texts.class, dev.fulcrum.threads.PerThread.class,
                     dev.fulcrum.spi.StrategyProvider.class, Engine.class,
                     FulcrumConfig.class, Recordings.class,
                     ProxyServer.class, HealthChecker.class, dev.fulcrum.etcd.EtcdClient.class, Discovery.class,

@@ -3,6 +3,7 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.requests.Decision;
 import dev.fulcrum.rules.JsonText;
+import dev.fulcrum.threads.PerThread;
 import dev.fulcrum.time.SystemClock;
 import io.undertow.server.HttpServerExchange;
 import java.io.IOException;
@@ -146,7 +147,7 @@ final class AccessLog implements AutoCloseable {
     }
 
     private final List<Batch> batches = new CopyOnWriteArrayList<>();
-    private final ThreadLocal<Batch> mine = ThreadLocal.withInitial(() -> {
+    private final PerThread<Batch> mine = PerThread.withInitial(() -> {
         Batch b = new Batch();
         batches.add(b);
         return b;

@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.threads.PerThread;
 import dev.fulcrum.time.SystemClock;
 import io.undertow.conduits.ChunkedStreamSinkConduit;
 import io.undertow.conduits.ChunkedStreamSourceConduit;
@@ -80,7 +81,7 @@ final class BackendConnection {
         final Tokens.Values values = new Tokens.Values();
     }
 
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final PerThread<Scratch> SCRATCH = PerThread.withInitial(Scratch::new);
 
     private final StreamConnection connection;
     private final ConduitStreamSourceChannel source;
@@ -500,9 +501,8 @@ final class BackendConnection {
     /**
      * The body bytes {@code b[from, from + length)} as a direct buffer: the read buffer itself when {@code b} is its
      * copy (same offsets, no copying), else copied into it from the gathered array when they fit (the read buffer is
-     * free: what it read was copied out), else the gathered array itself, which this connection no longer holds. A
-     * heap buffer is written by the JDK through a temporary direct buffer kept in a ThreadLocal; on an I/O thread that
-     * entry, and the one that frees it, crowd the thread's ThreadLocal map and slow every ThreadLocal read after.
+     * free: what it read was copied out), else the gathered array itself, which this connection no longer holds. The
+     * JDK writes a heap buffer by copying it into a temporary direct buffer first, one it caches per thread.
      */
     private static ByteBuffer bodyView(byte[] b, int from, int length, Scratch s) {
         if (b == s.bytes) {

@@ -73,8 +73,6 @@ final class MirrorPipe {
 
     /**
      * The socket read buffer and its copy as bytes, for every connection of the pipe (one thread reads one at a time).
-     * The pipe's own, not a ThreadLocal: one more ThreadLocal on an I/O thread crowded its map, and every ThreadLocal
-     * read of a proxied request then took the slow probe (2% of the proxy's CPU in a profile).
      */
     private final ByteBuffer in = ByteBuffer.allocateDirect(16 * 1024);
     /** Where copies are gathered to be written ({@link Line#writeSome}). */
@@ -272,9 +270,8 @@ final class MirrorPipe {
 
         /**
          * Writes what it can, through the pipe's direct buffer; true when all is on the wire (or the line failed).
-         * The copies are heap buffers, and the JDK writes a heap buffer through a direct buffer of its own, kept in
-         * a ThreadLocal: on an I/O thread whose other writes are all direct, that ThreadLocal and the one that frees
-         * it crowd the thread's map, and the proxy's own ThreadLocal reads then take the slow probe.
+         * The copies are heap buffers, which the JDK would otherwise copy one by one into a temporary direct buffer
+         * of its own, one write each.
          */
         private boolean writeSome() {
             try {

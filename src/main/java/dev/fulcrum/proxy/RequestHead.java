@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.threads.PerThread;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
@@ -77,7 +78,7 @@ final class RequestHead {
         }
     }
 
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    private static final PerThread<Scratch> SCRATCH = PerThread.withInitial(Scratch::new);
 
     /**
      * The head for {@code exchange}'s request, flipped, in a buffer of this thread that the next call reuses: write it

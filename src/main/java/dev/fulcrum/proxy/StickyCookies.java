@@ -2,6 +2,7 @@ package dev.fulcrum.proxy;
 
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Pool;
+import dev.fulcrum.threads.PerThread;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.CookieImpl;
 import io.undertow.util.HeaderMap;
@@ -26,7 +27,7 @@ final class StickyCookies {
     private final String name;
     private final long ttlSeconds;
     private final SecretKeySpec key;
-    private final ThreadLocal<Mac> mac;
+    private final PerThread<Mac> mac;
     /** "pool/id" to token, and token to "pool/id"; tokens never change for a given secret. */
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
     private final Map<String, String> owners = new ConcurrentHashMap<>();
@@ -36,7 +37,7 @@ final class StickyCookies {
         this.name = s.stickyCookie();
         this.ttlSeconds = s.stickyTtlSeconds();
         this.key = new SecretKeySpec(s.stickySecret().length == 0 ? new byte[1] : s.stickySecret(), "HmacSHA256");
-        this.mac = ThreadLocal.withInitial(() -> {
+        this.mac = PerThread.withInitial(() -> {
             try {
                 Mac m = Mac.getInstance("HmacSHA256");
                 m.init(key);

@@ -1,5 +1,6 @@
 package dev.fulcrum.proxy;
 
+import dev.fulcrum.threads.PerThread;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.connector.PooledByteBuffer;
 import java.lang.invoke.MethodHandles;
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Byte buffers for the proxy's server and client connections, cached per thread. Undertow's own pool finds
  * a thread's cache in a synchronized {@code WeakHashMap}, a lock and a reference-queue poll on every
- * allocation and every free; here a thread's free buffers sit in a plain {@link ThreadLocal} stack that only
+ * allocation and every free; here a thread's free buffers sit in a {@link PerThread} stack that only
  * that thread touches. A thread with more free buffers than its stack holds passes them to a shared
  * queue, bounded so that a burst does not pin memory for ever; beyond that they are left to the collector.
  *
@@ -24,7 +25,7 @@ final class ThreadCachedBufferPool implements ByteBufferPool {
     private final boolean direct;
     private final int perThread;
     private final int maxShared;
-    private final ThreadLocal<ArrayDeque<ByteBuffer>> local = ThreadLocal.withInitial(ArrayDeque::new);
+    private final PerThread<ArrayDeque<ByteBuffer>> local = PerThread.withInitial(ArrayDeque::new);
     private final ConcurrentLinkedQueue<ByteBuffer> shared = new ConcurrentLinkedQueue<>();
     private final AtomicInteger sharedCount = new AtomicInteger();
     private volatile ThreadCachedBufferPool arrayBacked;

@@ -1,5 +1,6 @@
 package dev.fulcrum.requests;
 
+import dev.fulcrum.threads.PerThread;
 import dev.fulcrum.time.SystemClock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -50,7 +51,7 @@ public final class RequestStream {
     private final Headers headers;
     private final List<Stripe> stripes = new CopyOnWriteArrayList<>();
     private final AtomicInteger stripeCount = new AtomicInteger();
-    private final ThreadLocal<Stripe> mine;
+    private final PerThread<Stripe> mine;
 
     /**
      * @param perThread slots each writing thread keeps, rounded up to a power of two
@@ -64,7 +65,7 @@ public final class RequestStream {
         this.mask = capacity - 1;
         this.headers = headers;
         this.wallOffsetNanos = SystemClock.currentTimeMillis() * 1_000_000L - SystemClock.nanoTime();
-        this.mine = ThreadLocal.withInitial(() -> {
+        this.mine = PerThread.withInitial(() -> {
             Stripe s = new Stripe(stripeCount.getAndIncrement(), capacity);
             stripes.add(s);
             return s;
