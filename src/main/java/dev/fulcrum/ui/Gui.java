@@ -43,6 +43,24 @@ public final class Gui {
     private Gui() {
     }
 
+    /**
+     * The JavaFX pipeline to ask for, or null to leave JavaFX's own order. On Linux JavaFX tries OpenGL first. Without
+     * a GPU (no render node in {@code dri}: a virtual machine, Xvfb, a remote X session) Mesa can only draw in software,
+     * which JavaFX refuses before falling back to its own software pipeline, with Mesa's LLVM (about 45 MB resident)
+     * already loaded for good. Asking for the software pipeline at once keeps that out; a {@code prism.order} the user
+     * set is kept.
+     */
+    static String pipeline(String os, String prismOrder, Path dri) {
+        if (prismOrder != null || os == null || !os.startsWith("Linux")) {
+            return null;
+        }
+        try (java.util.stream.Stream<Path> nodes = java.nio.file.Files.list(dri)) {
+            return nodes.anyMatch(p -> p.getFileName().toString().startsWith("renderD")) ? null : "sw";
+        } catch (java.io.IOException | RuntimeException e) {
+            return "sw";
+        }
+    }
+
     static Options options() {
         return options;
     }
@@ -86,6 +104,10 @@ public final class Gui {
 
     private static int launch(Options o) {
         options = o;
+        String pipeline = pipeline(System.getProperty("os.name"), System.getProperty("prism.order"), Path.of("/dev/dri"));
+        if (pipeline != null) {
+            System.setProperty("prism.order", pipeline);
+        }
         FulcrumWindow.stopGracefullyOnSignals();
         Application.launch(FulcrumWindow.class);
         return FulcrumWindow.exitCode();
