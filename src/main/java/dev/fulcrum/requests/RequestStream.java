@@ -90,7 +90,7 @@ public final class RequestStream {
 
     /** Makes the slot {@link #claim} gave this thread readable. */
     public void publish(Slot slot) {
-        Stripe s = mine.get();
+        Stripe s = slot.stripe;
         long n = s.next++;
         SEQ.setRelease(slot, 2 * n + 2);
         HEAD.setRelease(s, n + 1);
@@ -235,7 +235,7 @@ public final class RequestStream {
             this.index = index;
             this.slots = new Slot[capacity];
             for (int i = 0; i < capacity; i++) {
-                slots[i] = new Slot();
+                slots[i] = new Slot(this);
             }
         }
     }
@@ -250,6 +250,8 @@ public final class RequestStream {
 
         @SuppressWarnings("unused") // through SEQ
         volatile long seq;
+        /** The ring it belongs to; null for a reader's copy. */
+        private final Stripe stripe;
         public long startNanos;
         public long endNanos;
         public String pool;
@@ -288,6 +290,14 @@ public final class RequestStream {
         public boolean mirror;
         /** Refused at its route's class ceiling. */
         public boolean shed;
+
+        Slot(Stripe stripe) {
+            this.stripe = stripe;
+        }
+
+        Slot() {
+            this(null);
+        }
 
         /** Records attempt {@code i}: its backend, how it ended (an object whose {@code toString} says), its length. */
         public void attempt(String backendId, Object outcome, long nanos) {

@@ -1,7 +1,5 @@
 package dev.fulcrum.threads;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -14,21 +12,27 @@ import java.util.function.Supplier;
  * their home slots, so that every read after probes, for the rest of the thread's life. Here each of the first
  * {@value #SLOTS} live threads to ask is kept beside its value in an array that a read scans by identity: a handful
  * of comparisons that nothing else on the thread can slow. Further threads fall back to a ThreadLocal; a thread that
- * has died gives up its place when the next new thread asks.
+ * has died gives up its place when the next new thread asks. The array, and the field that holds it, are read by
+ * every I/O thread on every request, so both are kept off cache lines that other objects share
+ * ({@link PerThreadSlots}).
  *
  * <p>A value is only ever handed to the thread it was made for, so it needs no synchronization of its own.
  *
  * @param <T> the value's type
  */
-public final class PerThread<T> {
+public final class PerThread<T> extends PerThreadSlots {
     static final int SLOTS = 16;
+    /** Unused references before and after the live part of {@link #slots}: 128 bytes or more (see PerThreadSlots). */
+    private static final int PAD = 32;
 
     private final Supplier<? extends T> initial;
     private final ThreadLocal<T> others = new ThreadLocal<>();
-    private volatile Entry<T>[] entries = newEntries(0);
+    @SuppressWarnings("unused") // keeps other objects off slots' cache lines (see PerThreadSlots)
+    private long p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15;
 
     private PerThread(Supplier<? extends T> initial) {
         this.initial = initial;
+        slots = new Object[2 * (PAD + SLOTS)];
     }
 
     /** Values made by {@code initial}, on the thread that first asks, once per thread. */
@@ -37,11 +41,17 @@ public final class PerThread<T> {
     }
 
     /** The calling thread's value. */
+    @SuppressWarnings("unchecked")
     public T get() {
         Thread me = Thread.currentThread();
-        for (Entry<T> e : entries) {
-            if (e.thread == me) {
-                return e.value;
+        Object[] s = slots;
+        for (int i = PAD; i < PAD + SLOTS; i++) {
+            Object t = s[i];
+            if (t == me) {
+                return (T) s[i + SLOTS];
+            }
+            if (t == null) {
+                break;
             }
         }
         T other = others.get();
@@ -51,15 +61,20 @@ public final class PerThread<T> {
     private T first(Thread me) {
         T value = initial.get();
         synchronized (this) {
-            List<Entry<T>> live = new ArrayList<>(SLOTS);
-            for (Entry<T> e : entries) {
-                if (e.thread.isAlive()) {
-                    live.add(e);
+            Object[] old = slots;
+            Object[] now = new Object[old.length];
+            int n = 0;
+            for (int i = PAD; i < PAD + SLOTS && old[i] != null; i++) {
+                if (((Thread) old[i]).isAlive()) {
+                    now[PAD + n] = old[i];
+                    now[PAD + SLOTS + n] = old[i + SLOTS];
+                    n++;
                 }
             }
-            if (live.size() < SLOTS) {
-                live.add(new Entry<>(me, value));
-                entries = live.toArray(newEntries(live.size()));
+            if (n < SLOTS) {
+                now[PAD + n] = me;
+                now[PAD + SLOTS + n] = value;
+                slots = now;
                 return value;
             }
         }
@@ -69,21 +84,11 @@ public final class PerThread<T> {
 
     /** How many threads find their value in the array (the rest through the ThreadLocal). */
     int slotted() {
-        return entries.length;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> Entry<T>[] newEntries(int n) {
-        return (Entry<T>[]) new Entry<?>[n];
-    }
-
-    private static final class Entry<T> {
-        final Thread thread;
-        final T value;
-
-        Entry(Thread thread, T value) {
-            this.thread = thread;
-            this.value = value;
+        Object[] s = slots;
+        int n = 0;
+        while (n < SLOTS && s[PAD + n] != null) {
+            n++;
         }
+        return n;
     }
 }

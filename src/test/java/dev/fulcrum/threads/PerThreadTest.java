@@ -3,6 +3,7 @@ package dev.fulcrum.threads;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -95,6 +96,25 @@ class PerThreadTest {
         }
         onAnotherThread(perThread::get);
         assertEquals(1, perThread.slotted(), "the dead threads' places were given up to the next thread");
+    }
+
+    @Test
+    void theArraysFieldHas128BytesOfItsObjectOnEachSide() throws Exception {
+        java.lang.reflect.Field theUnsafe = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+        theUnsafe.setAccessible(true);
+        sun.misc.Unsafe unsafe = (sun.misc.Unsafe) theUnsafe.get(null);
+        long slots = unsafe.objectFieldOffset(PerThreadSlots.class.getDeclaredField("slots"));
+        long end = 0;
+        for (Class<?> c = PerThread.class; c != Object.class; c = c.getSuperclass()) {
+            for (java.lang.reflect.Field f : c.getDeclaredFields()) {
+                if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                    long size = f.getType() == long.class ? 8 : 4;
+                    end = Math.max(end, unsafe.objectFieldOffset(f) + size);
+                }
+            }
+        }
+        assertTrue(slots >= 128, "bytes of the object before slots: " + slots);
+        assertTrue(end - (slots + 4) >= 128, "bytes of the object after slots: " + (end - slots - 4));
     }
 
     private static Object onAnotherThread(java.util.function.Supplier<Object> work) throws InterruptedException {
