@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,71 +32,62 @@ class PerThreadTest {
 
     @Test
     void threadsPastTheSlotsKeepTheirOwnValuesToo() throws Exception {
-        CountDownLatch done = new CountDownLatch(1);
         int n = PerThread.SLOTS + 4;
-        List<Thread> threads = new ArrayList<>();
-        List<AtomicReference<String>> problems = new ArrayList<>();
-        CountDownLatch asked = new CountDownLatch(n);
-        List<Object> first = java.util.Collections.synchronizedList(new ArrayList<>());
-        for (int i = 0; i < n; i++) {
-            AtomicReference<String> problem = new AtomicReference<>();
-            problems.add(problem);
-            Thread t = new Thread(() -> {
-                Object v = perThread.get();
-                first.add(v);
-                asked.countDown();
-                try {
-                    done.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                if (perThread.get() != v) {
-                    problem.set(Thread.currentThread().getName() + " got another value");
-                }
-            }, "asker-" + i);
-            threads.add(t);
-            t.start();
-        }
-        asked.await();
+        Askers askers = new Askers(n);
         assertEquals(PerThread.SLOTS, perThread.slotted(), "the first live threads in the array");
-        done.countDown();
-        for (Thread t : threads) {
-            t.join();
-        }
-        for (AtomicReference<String> p : problems) {
-            assertEquals(null, p.get());
-        }
-        assertEquals(n, first.stream().distinct().count(), "one value per thread");
+        askers.release();
+        assertEquals(List.of(), askers.problems);
+        assertEquals(n, askers.first.stream().distinct().count(), "one value per thread");
         assertEquals(n, made.get());
     }
 
     @Test
     void aDeadThreadsPlaceGoesToTheNextThreadThatAsks() throws Exception {
-        CountDownLatch done = new CountDownLatch(1);
-        CountDownLatch asked = new CountDownLatch(PerThread.SLOTS);
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < PerThread.SLOTS; i++) {
-            Thread t = new Thread(() -> {
-                perThread.get();
-                asked.countDown();
-                try {
-                    done.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            threads.add(t);
-            t.start();
-        }
-        asked.await();
+        Askers askers = new Askers(PerThread.SLOTS);
         perThread.get();
         assertEquals(PerThread.SLOTS, perThread.slotted(), "no place left for this thread while they live");
-        done.countDown();
-        for (Thread t : threads) {
-            t.join();
-        }
+        askers.release();
         onAnotherThread(perThread::get);
         assertEquals(1, perThread.slotted(), "the dead threads' places were given up to the next thread");
+    }
+
+    /** Threads that each ask once, wait to be released, then ask again and note a value that changed. */
+    private final class Askers {
+        final List<Object> first = Collections.synchronizedList(new ArrayList<>());
+        final List<String> problems = Collections.synchronizedList(new ArrayList<>());
+        private final CountDownLatch done = new CountDownLatch(1);
+        private final List<Thread> threads = new ArrayList<>();
+
+        /** Starts {@code n} and returns once each has asked. */
+        Askers(int n) throws InterruptedException {
+            CountDownLatch asked = new CountDownLatch(n);
+            for (int i = 0; i < n; i++) {
+                Thread t = new Thread(() -> {
+                    Object v = perThread.get();
+                    first.add(v);
+                    asked.countDown();
+                    try {
+                        done.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    if (perThread.get() != v) {
+                        problems.add(Thread.currentThread().getName() + " got another value");
+                    }
+                }, "asker-" + i);
+                threads.add(t);
+                t.start();
+            }
+            asked.await();
+        }
+
+        /** Lets them ask again and end; returns once all have ended. */
+        void release() throws InterruptedException {
+            done.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+        }
     }
 
     @Test
