@@ -6,7 +6,7 @@
  * each carries its {@link dev.fulcrum.requests.Decision}, how its backend was chosen, which writes its own JSON.
  *
  * <p>May use: {@code java.*}, {@code time} for the system clock the proxy's times are read on, {@code threads} for
- * each writing thread's ring, and {@code rules} for the escaping of a JSON string. Must not use: any other package of Fulcrum or any library; the proxy writes here, and
- * admin and the window read.
+ * each writing thread's ring, and {@code rules} for the escaping of a JSON string. Must not use: any other package of
+ * Fulcrum or any library; the proxy writes here, and admin and the window read.
  */
 package dev.fulcrum.requests;
