@@ -61,6 +61,25 @@ public final class Gui {
         }
     }
 
+    /**
+     * The Prism settings to make before JavaFX starts, given the {@code prism.order} and
+     * {@code prism.disableRegionCaching} set now (null when not): the {@link #pipeline}, and, when drawing in software,
+     * no cache of region backgrounds. JavaFX keeps that cache in one 2048x1024 texture, which the software pipeline
+     * holds as an 8 MB int[] on the heap: without it the window at rest is 10-20 MB smaller and its renderer works
+     * about an eighth more (BENCHMARKS.md, issue 36). A setting the user made is kept.
+     */
+    static java.util.Map<String, String> prismSettings(String os, String prismOrder, String regionCaching, Path dri) {
+        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+        String pipeline = pipeline(os, prismOrder, dri);
+        if (pipeline != null) {
+            settings.put("prism.order", pipeline);
+        }
+        if ("sw".equals(pipeline == null ? prismOrder : pipeline) && regionCaching == null) {
+            settings.put("prism.disableRegionCaching", "true");
+        }
+        return settings;
+    }
+
     static Options options() {
         return options;
     }
@@ -104,11 +123,8 @@ public final class Gui {
 
     private static int launch(Options o) {
         options = o;
-        String pipeline = pipeline(System.getProperty("os.name"), System.getProperty("prism.order"),
-                Path.of("/dev/dri"));
-        if (pipeline != null) {
-            System.setProperty("prism.order", pipeline);
-        }
+        prismSettings(System.getProperty("os.name"), System.getProperty("prism.order"),
+                System.getProperty("prism.disableRegionCaching"), Path.of("/dev/dri")).forEach(System::setProperty);
         FulcrumWindow.stopGracefullyOnSignals();
         Application.launch(FulcrumWindow.class);
         return FulcrumWindow.exitCode();
