@@ -65,8 +65,8 @@ public final class Gui {
      * The Prism settings to make before JavaFX starts, given the {@code prism.order} and
      * {@code prism.disableRegionCaching} set now (null when not): the {@link #pipeline}, and, when drawing in software,
      * no cache of region backgrounds. JavaFX keeps that cache in one 2048x1024 texture, which the software pipeline
-     * holds as an 8 MB int[] on the heap: without it the window at rest is 10-20 MB smaller and its renderer works
-     * about an eighth more (BENCHMARKS.md, issue 36). A setting the user made is kept.
+     * holds as an 8 MB int[] on the heap: without it the window at rest is about 10 MB smaller and its renderer works
+     * about an eighth more (BENCHMARKS.md). A setting the user made is kept.
      */
     static java.util.Map<String, String> prismSettings(String os, String prismOrder, String regionCaching, Path dri) {
         java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
