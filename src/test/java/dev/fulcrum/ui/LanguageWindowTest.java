@@ -78,6 +78,14 @@ class LanguageWindowTest {
             Locale polish = fx.onFx(() -> box.getItems().stream()
                     .filter(l -> Texts.nativeName(l).equals("Polski")).findFirst().orElseThrow());
 
+            // the box's width and its menu's row height come from the stylesheet, so that JavaFX measures no item
+            // before the menu opens: measuring 简体中文 reads 10 MB of the CJK font into a window in another language
+            double[] sizes = fx.onFx(() -> new double[] {box.getPrefWidth(), ((javafx.scene.control.ListView<?>)
+                    ((javafx.scene.control.skin.ComboBoxListViewSkin<?>) box.getSkin()).getPopupContent())
+                    .getFixedCellSize()});
+            assertThat(sizes[0]).as("the language box's width").isPositive();
+            assertThat(sizes[1]).as("the height of the language menu's rows").isPositive();
+
             if (fx.onFx(() -> Fonts.chinese()) != null) { // a CJK font is installed (CI installs fonts-noto-cjk)
                 // in an English window too, 简体中文 is drawn in a font that has its characters
                 fx.onFx(box::show);
