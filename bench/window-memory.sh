@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The window's resident memory: java -jar target/fulcrum.jar (embedded default, its gentle traffic on, the Live tab)
-# under Xvfb, once per set of JVM options given. Prints the time to the ready line, VmRSS 10 s after it (at rest), and
-# the most VmRSS reached while bench/FixedRate.java sends 1,000 requests a second through the proxy for 20 s
-# (animating), sampled every second.
+# under Xvfb, once per set of JVM options given. Prints the time to the ready line, VmRSS 10 s after it (at rest) and
+# the median of VmRSS sampled every second from then to 20 s after it (one sample swings by 30 MB with the collector's
+# timing), and the most VmRSS reached while bench/FixedRate.java sends 1,000 requests a second through the proxy for
+# 20 s (animating), sampled every second.
 #
 #   bench/window-memory.sh ["JVM OPTIONS"]...     e.g. bench/window-memory.sh "" "-XX:+UseSerialGC"
 #
@@ -33,10 +34,12 @@ for opts in "${@:-}"; do
   sleep 10
   rest=$(rss $pid)
   [ -z "$nmt" ] || jcmd $pid VM.native_memory summary | grep -E "^-" | sed 's/(reserved=[0-9]*KB, //' | sort -t= -k2 -n -r | head -8
+  samples=("$rest"); for _ in $(seq 1 10); do sleep 1; samples+=("$(rss $pid)"); done
+  median=$(printf '%s\n' "${samples[@]}" | sort -n | sed -n 6p)
   java -cp "$WORK/client" FixedRate "http://127.0.0.1:19280/" 1000 20 20 > "$WORK/load.out" &
   load=$!
   peak=0
   while kill -0 $load 2>/dev/null; do r=$(rss $pid); [ "$r" -gt "$peak" ] && peak=$r; sleep 1; done
-  echo "\"$opts\": ready ${ready} ms, at rest ${rest} MB, animating 1,000 req/s at most ${peak} MB ($(tail -1 "$WORK/load.out"))"
+  echo "\"$opts\": ready ${ready} ms, at rest ${rest} MB (median to 20 s ${median} MB), animating 1,000 req/s at most ${peak} MB ($(tail -1 "$WORK/load.out"))"
   kill $pid; wait $pid 2>/dev/null || true
 done
