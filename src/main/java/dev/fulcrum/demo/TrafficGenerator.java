@@ -562,13 +562,13 @@ public final class TrafficGenerator implements AutoCloseable {
     private TrafficSnapshot.Latency latency() {
         synchronized (latencyCopy) {
             latencyMicros.copyInto(latencyCopy);
-            Histogram h = latencyCopy;
-            if (h.getTotalCount() == 0) {
+            if (latencyCopy.getTotalCount() == 0) {
                 return TrafficSnapshot.Latency.NONE;
             }
-            return new TrafficSnapshot.Latency(h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
-                    h.getValueAtPercentile(90) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
-                    h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0);
+            return new TrafficSnapshot.Latency(latencyCopy.getTotalCount(),
+                    latencyCopy.getValueAtPercentile(50) / 1000.0, latencyCopy.getValueAtPercentile(90) / 1000.0,
+                    latencyCopy.getValueAtPercentile(99) / 1000.0, latencyCopy.getValueAtPercentile(99.9) / 1000.0,
+                    latencyCopy.getMaxValue() / 1000.0);
         }
     }
 
