@@ -6,6 +6,9 @@
 #
 #   bench/alloc-per-request.sh [JAR=target/fulcrum.jar]...   (one line per jar, measured one after the other)
 #
+# The word undertow-hello in place of a jar measures bench/UndertowHello.java instead: Undertow answering every
+# request by itself, no backend, the least an Undertow HTTP/1.1 listener allocates per request.
+#
 # PROXY_EXTRA adds fields to the proxy object (e.g. ', "recentRequests": 0'). Needs nginx, wrk, java 17 (jfr, jcmd).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -13,11 +16,19 @@ needs wrk nginx jfr jcmd
 B1=19101; B2=19102; B3=19103; PORT=19190; ADMIN=19191
 start_backends $B1 $B2 $B3
 MORE_BACKENDS=$B3 two_backend_config "$WORK/fulcrum.json" $PORT $ADMIN $B1 $B2 /dev/null "${PROXY_EXTRA:-}"
+HELLO=19196
 for jar in "${@:-$JAR}"; do
-  start_fulcrum "$WORK/fulcrum.json" "$jar" fulcrum
-  wrk -t1 -c50 -d"${WARMUP:-20}s" "http://127.0.0.1:$PORT/" > /dev/null
+  url="http://127.0.0.1:$PORT/"
+  if [ "$jar" = undertow-hello ]; then
+    java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowHello.java" $HELLO > "$WORK/hello" 2>&1 &
+    FULCRUM_PID=$!; pids+=($FULCRUM_PID); url="http://127.0.0.1:$HELLO/"
+    for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" && break; sleep 0.2; done
+  else
+    start_fulcrum "$WORK/fulcrum.json" "$jar" fulcrum
+  fi
+  wrk -t1 -c50 -d"${WARMUP:-20}s" "$url" > /dev/null
   jcmd "$FULCRUM_PID" JFR.start name=alloc settings=default > /dev/null
-  n=$(wrk -t1 -c50 -d"${SECS:-10}s" "http://127.0.0.1:$PORT/" | awk '/requests in/ {print $1}')
+  n=$(wrk -t1 -c50 -d"${SECS:-10}s" "$url" | awk '/requests in/ {print $1}')
   jcmd "$FULCRUM_PID" JFR.dump name=alloc filename="$WORK/alloc.jfr" > /dev/null
   kill "$FULCRUM_PID"; wait "$FULCRUM_PID" 2>/dev/null || true
   jfr print --json --events jdk.ThreadAllocationStatistics "$WORK/alloc.jfr" | python3 -c "
