@@ -8,7 +8,9 @@
 #   bench/window-memory.sh ["JVM OPTIONS"]...     e.g. bench/window-memory.sh "" "-XX:+UseSerialGC"
 #
 # DISPLAY=:N uses that X server, otherwise an Xvfb of its own on :97 (1280x800). NMT=1 adds -XX:NativeMemoryTracking
-# and prints its summary at rest. Needs Xvfb, java 17, target/fulcrum.jar. Loopback only; stops by itself.
+# and prints its summary at rest. JAVA=PATH runs another java, e.g. an installer image's own runtime
+# (target/dist/Fulcrum/lib/runtime/bin/java, with JAR=target/dist/Fulcrum/lib/app/fulcrum.jar).
+# Needs Xvfb, java 17, target/fulcrum.jar. Loopback only; stops by itself.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 needs Xvfb
@@ -25,7 +27,7 @@ for opts in "${@:-}"; do
   nmt=""; [ -z "${NMT:-}" ] || nmt="-XX:NativeMemoryTracking=summary"
   start=$(date +%s%N)
   # shellcheck disable=SC2086
-  java $opts $nmt -Djava.util.prefs.userRoot="$WORK/prefs" -jar "$JAR" --proxy-port 19280 --admin-port 19281 \
+  "${JAVA:-java}" $opts $nmt -Djava.util.prefs.userRoot="$WORK/prefs" -jar "$JAR" --proxy-port 19280 --admin-port 19281 \
     > "$WORK/window.out" 2>&1 &
   pid=$!; pids+=($pid)
   for _ in $(seq 1 300); do grep -q "fulcrum ready" "$WORK/window.out" && break; sleep 0.05; done
