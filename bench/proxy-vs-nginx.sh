@@ -14,7 +14,8 @@
 # job); nginx-plain is nginx's bare proxy_pass beside it, which sets none.
 # WARMUP=seconds (default 30) is the load each Java server gets before the rounds: HotSpot's C2 compiler is
 # still busy 15-25 s into a run on this 2-core machine, taking CPU from everything else (a JVM benchmark
-# measures the steady state, as JMH's warm-up iterations do; nginx has nothing to warm up).
+# measures the steady state, as JMH's warm-up iterations do; nginx has nothing to warm up), followed by three 1 s
+# runs and 5 s of rest, so that what C2 recompiles when wrk first cuts requests off happens before the rounds.
 #
 # A/B: the row fulcrum-b is a second Fulcrum measured in the same rounds, from B_JAR (default: the same jar, e.g. a
 # build of another commit) with B_PROXY_EXTRA more fields in its proxy object (e.g. ', "recentRequests": 0' for the
@@ -113,6 +114,20 @@ wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
 ! want undertow-hello || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
 ! want undertow-bare-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$UBARE/" > /dev/null
 ! want bare-nio-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$BARE/" > /dev/null
+# then three short runs on each Java server: the requests wrk cuts off when it stops take branches C2 compiled away
+# during the long warm-up, and their deoptimization and recompiling (a thousand compilations over a few seconds,
+# -XX:+PrintCompilation) would otherwise fall in the first rounds, the server's own or the next target's; and a pause
+# for the compiler to finish
+settle() { # name url
+  ! want "$1" || for _ in 1 2 3; do wrk -t2 -c"$CONNS" -d1s "$2" > /dev/null; done
+}
+settle fulcrum "http://127.0.0.1:$FULCRUM/"
+settle fulcrum-b "http://127.0.0.1:$FULCRUM_B/"
+settle undertow-stock "http://127.0.0.1:$STOCK/"
+settle undertow-hello "http://127.0.0.1:$HELLO/"
+settle undertow-bare-proxy "http://127.0.0.1:$UBARE/"
+settle bare-nio-proxy "http://127.0.0.1:$BARE/"
+sleep 5
 
 # a process's user + system CPU so far, in clock ticks (for a Fulcrum, its CPU per request: steadier than req/s)
 ticks() { [ -n "${1:-}" ] && awk '{print $14 + $15}' "/proc/$1/stat" || echo 0; }
