@@ -2,8 +2,8 @@
 # Proxy throughput with the window open (under Xvfb, on its first tab, Live, animating) against headless, on
 # the same nginx backends. Each round starts a fresh Fulcrum in each mode (the order alternates from round to
 # round, so a machine that speeds up or slows down over the run favours neither), warms it up under wrk for
-# WARM seconds, then measures RUNS runs of 10 s with wrk and keeps their median. At the end: every round's
-# window/headless ratio, their median, and the ratio of the two modes' medians.
+# WARM seconds (then three 1 s runs and 5 s of rest), then measures RUNS runs of 10 s with wrk and keeps their
+# median. At the end: every round's window/headless ratio, their median, and the ratio of the two modes' medians.
 # The window's process takes about a minute to settle: the JIT compiles the proxy while JavaFX's code warms up
 # beside it (WARM=10 measures that first minute; the default, 60, the window as it runs afterwards). On this
 # 2-core machine one 10 s run swings by 15% from the next in either mode, so read the ratios of many rounds.
@@ -37,6 +37,9 @@ measure() { # round mode -> appends "round mode rps p99" (the medians of its run
   for _ in $(seq 1 120); do curl -s -o /dev/null "http://127.0.0.1:$ADMIN/api/state" && break; sleep 0.5; done
   sleep 5   # the window's views start sampling
   wrk -t2 -c50 -d"${WARM}s" "http://127.0.0.1:$PROXY/" > /dev/null
+  # as in proxy-vs-nginx.sh: what C2 recompiles once wrk first cuts requests off, before the runs that count
+  for _ in 1 2 3; do wrk -t2 -c50 -d1s "http://127.0.0.1:$PROXY/" > /dev/null; done
+  sleep 5
   : > "$WORK/runs"
   for _ in $(seq 1 "$RUNS"); do
     local out; out=$(wrk -t2 -c50 -d10s --latency "http://127.0.0.1:$PROXY/")
