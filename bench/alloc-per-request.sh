@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Bytes the proxy allocates per request: headless Fulcrum (round robin over three nginx backends) under
-# wrk -t1 -c50, warmed for WARMUP seconds (default 20), then a JFR recording around a SECS-second run (default 10) whose
-# jdk.ThreadAllocationStatistics events give each thread's allocated bytes at its start and its end; the sum of the
-# differences over wrk's request count. JFR's default settings only, so the figure is the proxy's own.
+# wrk -t1 -c50, warmed for WARMUP seconds (default 20) and settled (lib.sh's settle_jit), then a JFR recording around
+# a SECS-second run (default 10) whose jdk.ThreadAllocationStatistics events give each thread's allocated bytes at its
+# start and its end; the sum of the differences over wrk's request count. JFR's default settings only, so the figure
+# is the proxy's own.
 #
 #   bench/alloc-per-request.sh [JAR=target/fulcrum.jar]...   (one line per jar, measured one after the other)
 #
@@ -20,13 +21,13 @@ HELLO=19196
 for jar in "${@:-$JAR}"; do
   url="http://127.0.0.1:$PORT/"
   if [ "$jar" = undertow-hello ]; then
-    java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowHello.java" $HELLO > "$WORK/hello" 2>&1 &
-    FULCRUM_PID=$!; pids+=($FULCRUM_PID); url="http://127.0.0.1:$HELLO/"
-    for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" && break; sleep 0.2; done
+    start_undertow_hello $HELLO
+    FULCRUM_PID=$HELLO_PID; url="http://127.0.0.1:$HELLO/"
   else
     start_fulcrum "$WORK/fulcrum.json" "$jar" fulcrum
   fi
   wrk -t1 -c50 -d"${WARMUP:-20}s" "$url" > /dev/null
+  settle_jit "$url"
   jcmd "$FULCRUM_PID" JFR.start name=alloc settings=default > /dev/null
   n=$(wrk -t1 -c50 -d"${SECS:-10}s" "$url" | awk '/requests in/ {print $1}')
   jcmd "$FULCRUM_PID" JFR.dump name=alloc filename="$WORK/alloc.jfr" > /dev/null

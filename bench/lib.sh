@@ -107,6 +107,27 @@ start_fulcrum() {
   grep -q "fulcrum ready" "$WORK/$name.ready" || { echo "$name did not start:"; cat "$WORK/$name.err"; exit 1; }
 }
 
+# start_undertow_hello PORT : bench/UndertowHello.java (Undertow answering every request itself, no backend), waited
+# for until its ready line; sets HELLO_PID
+start_undertow_hello() {
+  java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowHello.java" "$1" > "$WORK/hello" 2>&1 &
+  HELLO_PID=$!
+  pids+=($HELLO_PID)
+  for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && break; sleep 0.2; done
+  grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
+}
+
+# settle_jit URL... : after a Java server's warm-up under one long wrk run, three 1 s runs on each URL, then 5 s of
+# rest. The requests wrk cuts off when it stops take branches C2 compiled away during the warm-up, and the
+# deoptimization and recompiling that follow (a thousand compilations over a few seconds, -XX:+PrintCompilation)
+# would otherwise fall in the first measured run, the server's own or the next one's.
+settle_jit() {
+  for url in "$@"; do
+    for _ in 1 2 3; do wrk -t2 -c"${CONNS:-50}" -d1s "$url" > /dev/null; done
+  done
+  sleep 5
+}
+
 # p99_ms "wrk --latency output" : the 99th percentile in milliseconds
 p99_ms() {
   echo "$1" | awk '$1=="99%" {v=$2; if (v ~ /us$/) {sub("us","",v); v=v/1000} else if (v ~ /ms$/) {sub("ms","",v)} else if (v ~ /s$/) {sub("s","",v); v=v*1000}; print v}'

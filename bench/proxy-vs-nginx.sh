@@ -80,11 +80,7 @@ for _ in $(seq 1 100); do grep -q "stock ready" "$WORK/stock" 2>/dev/null && bre
 grep -q "stock ready" "$WORK/stock" || { echo "stock Undertow proxy did not start:"; cat "$WORK/stock"; exit 1; }
 fi
 # and the stack's ceiling: Undertow answering by itself, no backend at all
-if want undertow-hello; then
-java -Xms256m -Xmx256m -cp "$JAR" "$ROOT/bench/UndertowHello.java" $HELLO > "$WORK/hello" 2>&1 & pids+=($!)
-for _ in $(seq 1 100); do grep -q "hello ready" "$WORK/hello" 2>/dev/null && break; sleep 0.2; done
-grep -q "hello ready" "$WORK/hello" || { echo "Undertow hello server did not start:"; cat "$WORK/hello"; exit 1; }
-fi
+! want undertow-hello || start_undertow_hello $HELLO
 
 # the floor of a proxy on an Undertow listener: Undertow's server side and the least forwarding
 if want undertow-bare-proxy; then
@@ -114,20 +110,15 @@ wrk -t2 -c"$CONNS" -d2s "http://127.0.0.1:$NGINX/" > /dev/null
 ! want undertow-hello || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$HELLO/" > /dev/null
 ! want undertow-bare-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$UBARE/" > /dev/null
 ! want bare-nio-proxy || wrk -t2 -c"$CONNS" -d"${WARMUP}s" "http://127.0.0.1:$BARE/" > /dev/null
-# then three short runs on each Java server: the requests wrk cuts off when it stops take branches C2 compiled away
-# during the long warm-up, and their deoptimization and recompiling (a thousand compilations over a few seconds,
-# -XX:+PrintCompilation) would otherwise fall in the first rounds, the server's own or the next target's; and a pause
-# for the compiler to finish
-settle() { # name url
-  ! want "$1" || for _ in 1 2 3; do wrk -t2 -c"$CONNS" -d1s "$2" > /dev/null; done
-}
-settle fulcrum "http://127.0.0.1:$FULCRUM/"
-settle fulcrum-b "http://127.0.0.1:$FULCRUM_B/"
-settle undertow-stock "http://127.0.0.1:$STOCK/"
-settle undertow-hello "http://127.0.0.1:$HELLO/"
-settle undertow-bare-proxy "http://127.0.0.1:$UBARE/"
-settle bare-nio-proxy "http://127.0.0.1:$BARE/"
-sleep 5
+# then the settling the long warm-up leaves to do (lib.sh's settle_jit), before any round
+settled=()
+! want fulcrum || settled+=("http://127.0.0.1:$FULCRUM/")
+! want fulcrum-b || settled+=("http://127.0.0.1:$FULCRUM_B/")
+! want undertow-stock || settled+=("http://127.0.0.1:$STOCK/")
+! want undertow-hello || settled+=("http://127.0.0.1:$HELLO/")
+! want undertow-bare-proxy || settled+=("http://127.0.0.1:$UBARE/")
+! want bare-nio-proxy || settled+=("http://127.0.0.1:$BARE/")
+settle_jit "${settled[@]}"
 
 # a process's user + system CPU so far, in clock ticks (for a Fulcrum, its CPU per request: steadier than req/s)
 ticks() { [ -n "${1:-}" ] && awk '{print $14 + $15}' "/proc/$1/stat" || echo 0; }

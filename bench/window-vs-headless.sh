@@ -37,9 +37,7 @@ measure() { # round mode -> appends "round mode rps p99" (the medians of its run
   for _ in $(seq 1 120); do curl -s -o /dev/null "http://127.0.0.1:$ADMIN/api/state" && break; sleep 0.5; done
   sleep 5   # the window's views start sampling
   wrk -t2 -c50 -d"${WARM}s" "http://127.0.0.1:$PROXY/" > /dev/null
-  # as in proxy-vs-nginx.sh: what C2 recompiles once wrk first cuts requests off, before the runs that count
-  for _ in 1 2 3; do wrk -t2 -c50 -d1s "http://127.0.0.1:$PROXY/" > /dev/null; done
-  sleep 5
+  settle_jit "http://127.0.0.1:$PROXY/"
   : > "$WORK/runs"
   for _ in $(seq 1 "$RUNS"); do
     local out; out=$(wrk -t2 -c50 -d10s --latency "http://127.0.0.1:$PROXY/")
