@@ -50,7 +50,9 @@ modules="$modules,jdk.crypto.ec,jdk.localedata"
 
 # options every jpackage type takes; -Xmx512m is the app's heap ceiling. -Xms32m and the free ratios keep the heap near
 # what the window uses: by default G1 starts at 1/64 of the machine's memory and keeps up to 70% of its heap free
-# (bench/window-memory.sh: 437-440 MB resident at rest, 464-468 MB animating; with these 412-415 and 421-429)
+# (bench/window-memory.sh: 437-440 MB resident at rest, 464-468 MB animating; with these 412-415 and 421-429).
+# -XX:+ExplicitGCInvokesConcurrent lets the window ask G1 for a marking cycle once its start has settled (HeapSettle):
+# G1 gives back the heap its start grew only at the end of one, and a window at rest may never start one.
 jpackage_common=(
   --name Fulcrum
   --app-version "$version"
@@ -59,6 +61,7 @@ jpackage_common=(
   --input "$input" --main-jar fulcrum.jar --main-class dev.fulcrum.Main
   --java-options -Xmx512m --java-options -Xms32m
   --java-options -XX:MinHeapFreeRatio=10 --java-options -XX:MaxHeapFreeRatio=30
+  --java-options -XX:+ExplicitGCInvokesConcurrent
   --add-modules "$modules"
   --jlink-options "--strip-debug --strip-native-commands --no-man-pages --no-header-files --compress=2 --include-locales=en,zh,pl"
   --dest "$dest"

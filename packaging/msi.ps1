@@ -38,6 +38,7 @@ jpackage --type msi --name Fulcrum --app-version $version --vendor Fulcrum --des
   --input $in --main-jar fulcrum.jar --main-class dev.fulcrum.Main `
   --java-options -Xmx512m --java-options -Xms32m `
   --java-options -XX:MinHeapFreeRatio=10 --java-options -XX:MaxHeapFreeRatio=30 `
+  --java-options -XX:+ExplicitGCInvokesConcurrent `
   --add-modules $modules `
   --jlink-options "--strip-debug --strip-native-commands --no-man-pages --no-header-files --compress=2 --include-locales=en,zh,pl" `
   --dest $Dest `

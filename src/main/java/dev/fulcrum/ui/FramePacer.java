@@ -29,13 +29,18 @@ public final class FramePacer {
         this.cpuLoad = cpuLoad;
     }
 
-    /** The machine's recent CPU load, 0 to 1 (0 where the platform does not say). */
+    /** A pacer on this machine's CPU load. */
     public static FramePacer ofThisMachine() {
+        return new FramePacer(machineLoad());
+    }
+
+    /** The machine's recent CPU load, 0 to 1 (0 where the platform does not say). */
+    static DoubleSupplier machineLoad() {
         java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-            return new FramePacer(() -> Math.max(0, sun.getCpuLoad()));
+            return () -> Math.max(0, sun.getCpuLoad());
         }
-        return new FramePacer(() -> 0);
+        return () -> 0;
     }
 
     /** Whether the pulse at {@code now} (seconds) is drawn. */

@@ -111,7 +111,8 @@ class DebPackageTest {
         assertThat(Files.isExecutable(launcher)).as("%s is executable", launcher).isTrue();
         assertThat(lib.resolve("runtime/lib/server/libjvm.so")).exists();
         assertThat(Files.readAllLines(lib.resolve("app/Fulcrum.cfg"))).contains("java-options=-Xmx512m",
-                "java-options=-Xms32m", "java-options=-XX:MinHeapFreeRatio=10", "java-options=-XX:MaxHeapFreeRatio=30");
+                "java-options=-Xms32m", "java-options=-XX:MinHeapFreeRatio=10", "java-options=-XX:MaxHeapFreeRatio=30",
+                "java-options=-XX:+ExplicitGCInvokesConcurrent");
         if (hasVmOption("TrimNativeHeapInterval")) { // the bundled runtime is this JDK: 17.0.9 and later have it
             assertThat(Files.readAllLines(lib.resolve("app/Fulcrum.cfg")))
                     .contains("java-options=-XX:TrimNativeHeapInterval=2000");

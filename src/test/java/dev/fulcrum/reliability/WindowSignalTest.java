@@ -202,7 +202,9 @@ class WindowSignalTest {
 
     /**
      * The real window on the embedded default config sends gentle traffic through its proxy with nothing clicked, so a
-     * room sees dots from the first minute (README, "See it move"; docs/REFERENCE.md §1).
+     * room sees dots from the first minute (README, "See it move"; docs/REFERENCE.md §1). Started with the installers'
+     * {@code -XX:+ExplicitGCInvokesConcurrent}, it asks G1 for one marking cycle once its start has settled
+     * ({@code HeapSettle}), which the JVM's log shows as a concurrent start for {@code System.gc()}.
      */
     @Test
     void theWindowOnTheDefaultConfigSendsGentleTrafficWithNothingClicked(@TempDir Path dir) throws Exception {
@@ -216,6 +218,12 @@ class WindowSignalTest {
             // then, with nothing clicked, the proxy answers a second's worth of the gentle rate
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
                     .until(() -> requests(http, state) >= 25);
+            // and the heap its start grew is given back without stopping the proxy
+            Path gcLog = dir.resolve("gc.log");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> Files.exists(gcLog) && Files.readString(gcLog).contains(
+                            "Pause Young (Concurrent Start) (System.gc())"));
+            assertThat(Files.readString(gcLog)).doesNotContain("Pause Full");
 
             process.destroy(); // SIGTERM, the traffic still running
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("exits after SIGTERM").isTrue();
@@ -230,10 +238,14 @@ class WindowSignalTest {
     private record DefaultWindow(Process process, String proxy, String admin) {
     }
 
-    /** {@code dev.fulcrum.Main} with no arguments in its own JVM on this class's display, up to its ready line. */
+    /**
+     * {@code dev.fulcrum.Main} with no arguments in its own JVM on this class's display, up to its ready line; with the
+     * installers' {@code -XX:+ExplicitGCInvokesConcurrent} and the collector's log in {@code dir/gc.log}.
+     */
     private static DefaultWindow startDefaultWindow(Path dir) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        ProcessBuilder pb = new ProcessBuilder(java, "-XX:+ExplicitGCInvokesConcurrent",
+                "-Xlog:gc:file=" + dir.resolve("gc.log"), "-cp", System.getProperty("java.class.path"),
                 "-Duser.home=" + dir, "dev.fulcrum.Main")
                 .directory(dir.toFile()).redirectError(dir.resolve("stderr.txt").toFile());
         pb.environment().put("DISPLAY", DISPLAY);
