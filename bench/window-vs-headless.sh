@@ -8,9 +8,12 @@
 # beside it (WARM=10 measures that first minute; the default, 60, the window as it runs afterwards). On this
 # 2-core machine one 10 s run swings by 15% from the next in either mode, so read the ratios of many rounds.
 #
-#   [WARM=60] [RUNS=3] [FULCRUM_JAVA_OPTS=...] [ACCESS_LOG=1] bench/window-vs-headless.sh [rounds=6]
+#   [WARM=60] [RUNS=3] [REST=0] [FULCRUM_JAVA_OPTS=...] [ACCESS_LOG=1] bench/window-vs-headless.sh [rounds=6]
 #
-# ACCESS_LOG=1 has both modes write the access log to a file (in the work directory) instead of /dev/null.
+# ACCESS_LOG=1 has both modes write the access log to a file (in the work directory) instead of /dev/null. REST=S
+# leaves each process at rest for S seconds after its start, before the warm-up: a window a trainer opened a minute
+# before the load, whose stage has drawn at 60 frames a second meanwhile (the JIT has compiled its drawing code
+# then; under load the stage draws 4 frames a second and its code reaches the compiler's thresholds slowly).
 #
 # Needs: nginx, wrk, xvfb-run (Debian xvfb), libgtk-3-0, and target/fulcrum.jar.
 set -euo pipefail
@@ -35,7 +38,7 @@ measure() { # round mode -> appends "round mode rps p99" (the medians of its run
   fi
   p=$!
   for _ in $(seq 1 120); do curl -s -o /dev/null "http://127.0.0.1:$ADMIN/api/state" && break; sleep 0.5; done
-  sleep 5   # the window's views start sampling
+  sleep $((5 + ${REST:-0}))   # the window's views start sampling; then the rest asked for
   wrk -t2 -c50 -d"${WARM}s" "http://127.0.0.1:$PROXY/" > /dev/null
   settle_jit "http://127.0.0.1:$PROXY/"
   : > "$WORK/runs"
