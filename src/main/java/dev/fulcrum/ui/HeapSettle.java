@@ -36,7 +36,7 @@ public final class HeapSettle {
     static final double QUIET = 0.5;
     /** Quiet checks in a row, after a busy one, before the heap is settled again. */
     static final int QUIET_CHECKS = 2;
-    private static final AtomicBoolean STARTED = new AtomicBoolean();
+    private static final AtomicBoolean DECIDED = new AtomicBoolean();
 
     private final Scheduler scheduler;
     private final DoubleSupplier cpuLoad;
@@ -51,11 +51,11 @@ public final class HeapSettle {
     }
 
     /**
-     * Starts settling this process's heap, once per process (a second window on the same JVM, after a change of
-     * language or scenario, adds nothing); nothing when {@code System.gc()} would stop the world.
+     * Starts settling this process's heap, decided once per process (a second window on the same JVM, after a change
+     * of language or scenario, asks nothing again); nothing when {@code System.gc()} would stop the world.
      */
     public static void forThisProcess() {
-        if (!explicitGcIsConcurrent() || !STARTED.compareAndSet(false, true)) {
+        if (!DECIDED.compareAndSet(false, true) || !explicitGcIsConcurrent()) {
             return;
         }
         new HeapSettle(Scheduler.daemon("fulcrum-heap-settle"), FramePacer.machineLoad(), System::gc).start();
@@ -82,12 +82,12 @@ public final class HeapSettle {
         if (load >= FramePacer.BUSY) {
             busy = true;
             quietChecks = 0;
-        } else if (busy && load < QUIET && ++quietChecks == QUIET_CHECKS) {
+        } else if (load >= QUIET) {
+            quietChecks = 0;
+        } else if (busy && ++quietChecks == QUIET_CHECKS) {
             busy = false;
             quietChecks = 0;
             collect.run();
-        } else if (load >= QUIET) {
-            quietChecks = 0;
         }
     }
 }
