@@ -38,9 +38,8 @@ final class ConfigSpecs {
                 c.timeouts().idleMs(), c.timeouts().requestHeaderMs(), c.stickySession().enabled(),
                 c.stickySession().cookie(), c.stickySession().ttlSeconds(), stickySecret(c),
                 c.proxy().tls().enabled() ? new ProxySettings.Tls(c.proxy().tls().port(), c.proxy().tls().certificate(),
-                        c.proxy().tls().privateKey(), c.proxy().tls().http2(), TlsContexts.defaultDir(),
-                        c.proxy().tls().names()) : null,
-                c.proxy().ioThreads(), c.proxy().recentRequests(), c.proxy().logDecisions());
+                        c.proxy().tls().privateKey(), TlsContexts.defaultDir(), c.proxy().tls().names()) : null,
+                c.proxy().ioThreads(), c.proxy().recentRequests(), c.proxy().logDecisions(), c.proxy().tls().http2());
     }
 
     /**

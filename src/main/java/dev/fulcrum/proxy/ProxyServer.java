@@ -79,8 +79,7 @@ public final class ProxyServer implements AutoCloseable {
             SSLContext ssl = tls.certificate() == null
                     ? TlsContexts.local(tls.certificateDir(), tls.names())
                     : TlsContexts.fromPem(Path.of(tls.certificate()), Path.of(tls.privateKey()));
-            builder.addHttpsListener(tls.port(), settings.host(), ssl)
-                    .setServerOption(UndertowOptions.ENABLE_HTTP2, tls.http2());
+            builder.addHttpsListener(tls.port(), settings.host(), ssl);
         }
         server = builder
                 .setIoThreads(ioThreads)
@@ -91,6 +90,8 @@ public final class ProxyServer implements AutoCloseable {
                 .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, true)
                 .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, -1L) // bodies stream through; the backend decides
                 .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
+                // h2 through ALPN on the TLS listener, h2c on the plain one, with or without TLS beside it
+                .setServerOption(UndertowOptions.ENABLE_HTTP2, settings.http2())
                 // Undertow's builder holds the answers to pipelined requests until no request is left to read: the
                 // bare 400 it writes for a malformed next head would go out alone, and an answer would wait on the
                 // next head (lost if that never completes). Off, each answer goes out as it is done

@@ -12,21 +12,23 @@ import java.time.Duration;
  * @param recentRequests completed requests each I/O thread keeps in the {@code RequestStream}; 0 keeps none
  * @param logDecisions record how each request's backend was chosen, in the access log and the request stream (the
  *                     start's value; a config reload changes it through {@code ProxyServer.logDecisions})
+ * @param http2       HTTP/2 on every listener: h2c on the plain one (the connection preface, or {@code Upgrade: h2c}),
+ *                    h2 through ALPN on the TLS one; one switch because it is one Undertow server option for all
  */
 public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                             boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
                             long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
                             String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads,
-                            int recentRequests, boolean logDecisions) {
+                            int recentRequests, boolean logDecisions, boolean http2) {
 
-    /** Settings that do not record decisions. */
+    /** Settings that do not record decisions, with HTTP/2 on. */
     public ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                          boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs, long readMs,
                          long idleMs, long requestHeaderMs, boolean stickyEnabled, String stickyCookie,
                          long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads, int recentRequests) {
         this(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries, retryNonIdempotent,
                 connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie, stickyTtlSeconds, stickySecret,
-                tls, ioThreads, recentRequests, false);
+                tls, ioThreads, recentRequests, false, true);
     }
 
     /** Settings keeping 1024 recent requests per I/O thread. */
@@ -40,18 +42,18 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
     }
 
     /**
-     * The HTTPS listener (HTTP/2 through ALPN when {@code http2}); certificate and privateKey are PEM paths,
+     * The HTTPS listener (HTTP/2 through ALPN when {@link #http2}); certificate and privateKey are PEM paths,
      * both null for a local certificate kept in {@code certificateDir}, for localhost and {@code names}.
      */
-    public record Tls(int port, String certificate, String privateKey, boolean http2, java.nio.file.Path certificateDir,
+    public record Tls(int port, String certificate, String privateKey, java.nio.file.Path certificateDir,
                       java.util.List<String> names) {
         public Tls {
             names = names == null ? java.util.List.of() : java.util.List.copyOf(names);
         }
 
         /** A listener whose local certificate names loopback only. */
-        public Tls(int port, String certificate, String privateKey, boolean http2, java.nio.file.Path certificateDir) {
-            this(port, certificate, privateKey, http2, certificateDir, java.util.List.of());
+        public Tls(int port, String certificate, String privateKey, java.nio.file.Path certificateDir) {
+            this(port, certificate, privateKey, certificateDir, java.util.List.of());
         }
     }
 
@@ -63,19 +65,25 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
     public ProxySettings withTls(Tls t) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, t, ioThreads, recentRequests, logDecisions);
+                stickyTtlSeconds, stickySecret, t, ioThreads, recentRequests, logDecisions, http2);
     }
 
     public ProxySettings withRecentRequests(int n) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, tls, ioThreads, n, logDecisions);
+                stickyTtlSeconds, stickySecret, tls, ioThreads, n, logDecisions, http2);
     }
 
     public ProxySettings withLogDecisions(boolean on) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, tls, ioThreads, recentRequests, on);
+                stickyTtlSeconds, stickySecret, tls, ioThreads, recentRequests, on, http2);
+    }
+
+    public ProxySettings withHttp2(boolean on) {
+        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
+                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
+                stickyTtlSeconds, stickySecret, tls, ioThreads, recentRequests, logDecisions, on);
     }
 
     public Duration drainTimeout() {

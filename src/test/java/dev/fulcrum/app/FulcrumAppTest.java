@@ -51,6 +51,19 @@ class FulcrumAppTest {
     }
 
     @Test
+    void tlsHttp2IsHttp2OnEveryListenerWithTlsOnOrOff() throws Exception {
+        String json = """
+                { "proxy": { "tls": { "enabled": %s %s } }, "backends": [ { "id": "a", "url": "http://127.0.0.1:9001" } ] }
+                """;
+        assertThat(ConfigSpecs.proxySettings(ConfigLoader.parse(json.formatted("false", ""))).http2()).isTrue();
+        assertThat(ConfigSpecs.proxySettings(ConfigLoader.parse(json.formatted("true", ""))).http2()).isTrue();
+        assertThat(ConfigSpecs.proxySettings(ConfigLoader.parse(json.formatted("false", ", \"http2\": false")))
+                .http2()).isFalse();
+        assertThat(ConfigSpecs.proxySettings(ConfigLoader.parse(json.formatted("true", ", \"http2\": false")))
+                .http2()).isFalse();
+    }
+
+    @Test
     void theStickyKeyTakesTheConfiguredSecretSoACookieCannotBeRecomputedFromTheBackendsAlone() throws Exception {
         String json = """
                 { "backends": [ { "id": "a", "url": "http://127.0.0.1:9001" } ],

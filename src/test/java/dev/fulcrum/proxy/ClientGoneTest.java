@@ -206,7 +206,7 @@ class ClientGoneTest {
 
     private void start(RawBackend.Behaviour backend) throws Exception {
         ProxySettings settings = TestSettings.proxy().readMs(60_000).drainTimeoutMs(DRAIN_TIMEOUT_MS).build()
-                .withTls(new ProxySettings.Tls(0, null, null, true, dir));
+                .withTls(new ProxySettings.Tls(0, null, null, dir));
         f = RunningFulcrum.bareProxy(settings).backend("held", RawBackend.start(backend)).start();
         f.proxy().setRequestListener((id, status, latency) -> completed.add(status));
     }

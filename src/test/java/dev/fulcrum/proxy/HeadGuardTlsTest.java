@@ -33,7 +33,7 @@ class HeadGuardTlsTest {
     }
 
     private void startTls() {
-        f = RunningFulcrum.bareProxy(TestSettings.proxy().build().withTls(new ProxySettings.Tls(0, null, null, true,
+        f = RunningFulcrum.bareProxy(TestSettings.proxy().build().withTls(new ProxySettings.Tls(0, null, null,
                 dir))).backend(new RecordingBackend("b")).start();
         proxy = f.proxy();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fulcrum.testkit.RawBackend;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.testkit.TestSettings;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -167,6 +168,35 @@ class Http2FrontTest {
     }
 
     @Test
+    void h2cOnThePlainPortNeedsNoTlsListenerBesideIt() throws Exception {
+        // a gRPC client, or curl --http2-prior-knowledge, at a development proxy that has no HTTPS port
+        RawBackend b = RawBackend.ok();
+        start(TestSettings.proxy().build(), b);
+        assertThat(f.proxy().tlsPort()).isEqualTo(-1);
+        RawH2 c = new RawH2("127.0.0.1", f.port(), false);
+        f.own(c);
+        int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "http"},
+                new String[] {":authority", "app.test"}, new String[] {":path", "/h2c?q=1"}), true);
+        assertThat(c.streams.get(id).await(5_000)).isTrue();
+        assertThat(c.streams.get(id).status).isEqualTo(200);
+        assertThat(b.received.toString()).startsWith("GET /h2c?q=1 HTTP/1.1\r\n")
+                .contains("\r\nX-Forwarded-Proto: http\r\n");
+    }
+
+    @Test
+    void withHttp2OffThePlainPortRefusesTheConnectionPrefaceAndForwardsNothing() throws Exception {
+        RawBackend b = RawBackend.ok();
+        start(TestSettings.proxy().build().withHttp2(false), b);
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", f.port())) {
+            s.setSoTimeout(5_000);
+            s.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            String answer = new String(s.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
+            assertThat(answer).isEqualTo("HTTP/1.1 400");
+        }
+        assertThat(b.received.toString()).isEmpty();
+    }
+
+    @Test
     void anHttp2RequestWithoutAuthorityIsRefusedNotSentWithTheBackendsHost() throws Exception {
         // Undertow sets Host from :authority and drops a host field; as HTTP/1.1 without Host, the answer is 400
         RawBackend b = RawBackend.ok();
@@ -235,7 +265,7 @@ class Http2FrontTest {
     }
 
     private ProxySettings tls(TestSettings t) {
-        return t.build().withTls(new ProxySettings.Tls(0, null, null, true, dir));
+        return t.build().withTls(new ProxySettings.Tls(0, null, null, dir));
     }
 
     private RawH2 h2() throws Exception {

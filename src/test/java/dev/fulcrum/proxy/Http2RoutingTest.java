@@ -61,7 +61,7 @@ class Http2RoutingTest {
     void hostQueryCookieAndMirrorWorkOverHttp2() throws Exception {
         RecordingBackend d = backend("d");
         f = RunningFulcrum.bareProxy(TestSettings.proxy().build()
-                .withTls(new dev.fulcrum.proxy.ProxySettings.Tls(0, null, null, true, dir))).backend("d", d.url()).start();
+                .withTls(new dev.fulcrum.proxy.ProxySettings.Tls(0, null, null, dir))).backend("d", d.url()).start();
         Engine e = f.engine();
         for (String pool : List.of("q", "h", "c", "m")) {
             e.addPool(pool, StrategySpec.of(StrategySpec.ROUND_ROBIN));

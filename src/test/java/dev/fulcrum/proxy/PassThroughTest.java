@@ -243,7 +243,7 @@ class PassThroughTest {
     @Test
     void httpsNegotiatesHttp2WithAGeneratedLocalhostCertificate(@TempDir Path dir) throws Exception {
         String backend = server(ex -> ex.getResponseSender().send("secure " + ex.getProtocol()));
-        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), "s", backend);
+        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, dir)), "s", backend);
         assertThat(dir.resolve("localhost.crt")).exists();
         HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trustAll()).build();
         HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(f.proxy().tlsUrl() + "/x")).build(),
@@ -259,7 +259,7 @@ class PassThroughTest {
     void theStickyCookieSetOverTlsIsSecure(@TempDir Path dir) throws Exception {
         String backend = server(ex -> ex.getResponseSender().send("ok"));
         start(TestSettings.proxy().sticky("k".getBytes(StandardCharsets.UTF_8)).build()
-                .withTls(new ProxySettings.Tls(0, null, null, true, dir)), "s", backend);
+                .withTls(new ProxySettings.Tls(0, null, null, dir)), "s", backend);
         HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(trustAll()).build();
         HttpResponse<String> r = h2.send(HttpRequest.newBuilder(URI.create(f.proxy().tlsUrl() + "/x")).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -244,7 +244,7 @@ class ProxyServerTest {
         // nginx notices too (EPOLLRDHUP): the lease goes back now, not when the slow backend answers
         RecordingBackend a = backend("a");
         a.delayMs = 15_000;
-        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), a);
+        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, dir)), a);
         for (boolean tls : new boolean[] {false, true}) {
             for (boolean reset : new boolean[] {false, true}) {
                 try (Socket s = client(tls)) {
@@ -268,7 +268,7 @@ class ProxyServerTest {
         RecordingBackend a = backend("a");
         RecordingBackend b = backend("b");
         a.delayMs = 500;
-        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, true, dir)), a, b);
+        start(ProxySettings.defaults(0).withTls(new ProxySettings.Tls(0, null, null, dir)), a, b);
         for (boolean tls : new boolean[] {false, true}) {
             // round robin: the first request to a, the second to b
             try (Socket s = client(tls)) {

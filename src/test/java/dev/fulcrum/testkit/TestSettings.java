@@ -99,6 +99,6 @@ public final class TestSettings {
         return new ProxySettings(D.host(), D.port(), D.maxHeaderBytes(), drainTimeoutMs, accessLog, preserveHost,
                 maxRetries, D.retryNonIdempotent(), connectMs, readMs, D.idleMs(), requestHeaderMs, stickyEnabled,
                 D.stickyCookie(), D.stickyTtlSeconds(), stickySecret, D.tls(), ioThreads, D.recentRequests(),
-                logDecisions);
+                logDecisions, D.http2());
     }
 }
