@@ -26,6 +26,9 @@ final class RequestRecords {
         List<RequestSample.Header> out = new ArrayList<>(m.size());
         for (HeaderValues v : m) {
             String name = v.getHeaderName().toString();
+            if (name.startsWith(":")) {
+                continue; // HTTP/2's :status, which Undertow puts in the answer's map as it writes it
+            }
             for (String value : v) {
                 out.add(new RequestSample.Header(name, masked(name, value)));
             }

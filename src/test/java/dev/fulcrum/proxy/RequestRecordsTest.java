@@ -115,6 +115,24 @@ class RequestRecordsTest {
     }
 
     @Test
+    void anHttp2AnswerIsRecordedWithItsFieldsAndWithoutThePseudoHeaderStatus() throws Exception {
+        start(new RecordingBackend("a"));
+        try (RawH2 c = new RawH2("127.0.0.1", f.port(), false)) {
+            int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "http"},
+                    new String[] {":authority", "app.test"}, new String[] {":path", "/h2"}), true);
+            assertThat(c.streams.get(id).await(5_000)).isTrue();
+            assertThat(c.streams.get(id).status).isEqualTo(200);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !recent().isEmpty());
+        RequestSample s = recent().get(0);
+        assertThat(s.protocol()).isEqualTo("HTTP/2.0");
+        assertThat(s.status()).isEqualTo(200);
+        assertThat(s.responseHeaders()).contains(new RequestSample.Header("X-Fulcrum-Backend", "a"))
+                .noneMatch(h -> h.name().startsWith(":"));
+        assertThat(s.requestHeaders()).noneMatch(h -> h.name().startsWith(":"));
+    }
+
+    @Test
     void aRetryShowsItsPathAndNoBackendIsARefusal() throws Exception {
         RecordingBackend dead = new RecordingBackend("dead");
         RecordingBackend live = new RecordingBackend("live");
