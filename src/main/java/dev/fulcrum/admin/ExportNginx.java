@@ -108,6 +108,12 @@ final class ExportNginx {
                     + " and ssl_certificate_key "
                     + (c.proxy().tls().privateKey() == null ? "(its key)" : c.proxy().tls().privateKey()) + ".");
         }
+        if (c.proxy().tls().http2()) {
+            out.comment("h2c: Fulcrum's plain port takes HTTP/2 without TLS too (prior knowledge, Upgrade: h2c); nginx "
+                    + "1.25.1 and later take it beside HTTP/1.1");
+            out.comment("  with \"http2 on;\" in the server block (prior knowledge only); an older nginx's \"listen "
+                    + "... http2\" takes HTTP/2 alone.");
+        }
         out.comment("drainTimeoutMs " + c.proxy().drainTimeoutMs() + ": main context \"worker_shutdown_timeout "
                 + ExportText.time(c.proxy().drainTimeoutMs()) + ";\" bounds how long old workers finish requests.");
         if (c.proxy().ioThreads() > 0) {

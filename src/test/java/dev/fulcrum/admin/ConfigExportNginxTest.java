@@ -103,6 +103,19 @@ class ConfigExportNginxTest {
     }
 
     @Test
+    void h2cOnThePlainPortIsNamedWithNginxsWayToIt() throws Exception {
+        String json = """
+                { %s "backends": [ { "id": "a", "url": "http://127.0.0.1:9001" },
+                                   { "id": "b", "url": "http://127.0.0.1:9002" } ] }
+                """;
+        assertThat(export(dev.fulcrum.config.ConfigLoader.parse(json.formatted("")), null))
+                .contains("# h2c: Fulcrum's plain port takes HTTP/2 without TLS too", "\"http2 on;\" in the server block");
+        engine.close();
+        assertThat(export(dev.fulcrum.config.ConfigLoader.parse(
+                json.formatted("\"proxy\": { \"tls\": { \"http2\": false } },")), null)).doesNotContain("h2c");
+    }
+
+    @Test
     void eachStrategyBecomesTheNearestNginxMethod() {
         assertThat(upstreamOf(StrategySpec.of(StrategySpec.LEAST_REQUESTS))).contains("    least_conn;\n");
         assertThat(upstreamOf(StrategySpec.of(StrategySpec.IP_HASH))).contains("    ip_hash;\n");
