@@ -95,7 +95,7 @@ public class HostHeaderHandler implements HttpHandler {
         if (hosts == null && old) {
             return null;
         }
-        if (hosts == null || hosts.isEmpty() || hosts.getFirst().isEmpty()) {
+        if (hosts == null || hosts.isEmpty()) {
             return STATUS_NO_HOST_HEADER;
         }
         if (hosts.size() > 1) {
