@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * three attempts: every error counts. Ends with no in-flight count left and the heap measured after GC.
  *
  * <p>{@code -Dsoak.seconds=N} (default 20) sets the length; {@code bench/soak.sh} runs it for ten minutes. Tagged
- * {@code long}: {@code mvn verify} leaves it out, {@code mvn verify -Plong} (and so CI) runs it.
+ * {@code long}: {@code mvn verify} leaves it out, {@code mvn verify -Plong} runs it.
  */
 @Tag("reliability")
 @Tag("long")
