@@ -42,7 +42,7 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
     }
 
     /**
-     * The HTTPS listener (HTTP/2 through ALPN when {@link #http2}); certificate and privateKey are PEM paths,
+     * The HTTPS listener (HTTP/2 through ALPN when {@link ProxySettings#http2}); certificate and privateKey are PEM paths,
      * both null for a local certificate kept in {@code certificateDir}, for localhost and {@code names}.
      */
     public record Tls(int port, String certificate, String privateKey, java.nio.file.Path certificateDir,
