@@ -175,8 +175,7 @@ class Http2FrontTest {
         assertThat(f.proxy().tlsPort()).isEqualTo(-1);
         RawH2 c = new RawH2("127.0.0.1", f.port(), false);
         f.own(c);
-        int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "http"},
-                new String[] {":authority", "app.test"}, new String[] {":path", "/h2c?q=1"}), true);
+        int id = c.get("app.test", "/h2c?q=1");
         assertThat(c.streams.get(id).await(5_000)).isTrue();
         assertThat(c.streams.get(id).status).isEqualTo(200);
         assertThat(b.received.toString()).startsWith("GET /h2c?q=1 HTTP/1.1\r\n")

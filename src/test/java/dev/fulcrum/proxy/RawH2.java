@@ -57,8 +57,11 @@ final class RawH2 implements AutoCloseable {
     volatile boolean goaway;
     volatile boolean closed;
     private final Thread reader;
+    /** The {@code :scheme} {@link #get} sends: what the connection is, as a real client says it. */
+    private final String scheme;
 
     RawH2(String host, int port, boolean tls) throws Exception {
+        scheme = tls ? "https" : "http";
         if (tls) {
             SSLSocket s = (SSLSocket) PassThroughTest.trustAll().getSocketFactory().createSocket(host, port);
             SSLParameters p = s.getSSLParameters();
@@ -135,7 +138,7 @@ final class RawH2 implements AutoCloseable {
     }
 
     int get(String authority, String path) throws IOException {
-        return request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "https"},
+        return request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", scheme},
                 new String[] {":authority", authority}, new String[] {":path", path}), true);
     }
 

@@ -118,8 +118,7 @@ class RequestRecordsTest {
     void anHttp2AnswerIsRecordedWithItsFieldsAndWithoutThePseudoHeaderStatus() throws Exception {
         start(new RecordingBackend("a"));
         try (RawH2 c = new RawH2("127.0.0.1", f.port(), false)) {
-            int id = c.request(List.of(new String[] {":method", "GET"}, new String[] {":scheme", "http"},
-                    new String[] {":authority", "app.test"}, new String[] {":path", "/h2"}), true);
+            int id = c.get("app.test", "/h2");
             assertThat(c.streams.get(id).await(5_000)).isTrue();
             assertThat(c.streams.get(id).status).isEqualTo(200);
         }
