@@ -204,10 +204,13 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
         });
     }
 
-    /** The node {@code query} finds, once there is one (within ten seconds). */
+    /**
+     * The node {@code query} finds, once there is one (within ten seconds). Looked for on the FX thread: a walk of the
+     * scene graph from another thread can meet a child list the FX thread is changing.
+     */
     public Node waitFor(String query) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(query).tryQuery().isPresent());
-        return robot.lookup(query).query();
+        await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> robot.lookup(query).tryQuery().isPresent()));
+        return onFx(() -> robot.lookup(query).query());
     }
 
     /**

@@ -42,14 +42,16 @@ class TrafficProjectorSizesTest {
                     .filter(t -> "workshopTrafficTab".equals(t.getId())).findFirst().orElseThrow();
             window.controller().tabs().getSelectionModel().select(traffic);
         });
+        // the scene graph is read on the FX thread: walked from another while a run changes it, it can change under
+        // the walk (a child list shorter than the index being read)
         await().atMost(Duration.ofSeconds(10)).until(() ->
-                !robot.lookup("#trafficStart").queryAs(Button.class).isDisabled());
+                fx.onFx(() -> !robot.lookup("#trafficStart").queryAs(Button.class).isDisabled()));
         // with a run's figures shown (the widest texts)
         robot.interact(() ->
                 robot.lookup("#trafficDuration").queryAs(javafx.scene.control.Spinner.class).getValueFactory().setValue(1));
         robot.clickOn("#trafficStart");
-        await().atMost(Duration.ofSeconds(15)).until(() -> robot.lookup("#trafficStatus")
-                .queryAs(javafx.scene.control.Label.class).getText().startsWith("done"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> fx.onFx(() -> robot.lookup("#trafficStatus")
+                .queryAs(javafx.scene.control.Label.class).getText().startsWith("done")));
         for (double[] size : new double[][] {{1024, 768}, {1280, 720}}) {
             robot.interact(() -> {
                 fx.stage().setWidth(size[0]);
