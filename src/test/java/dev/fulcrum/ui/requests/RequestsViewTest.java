@@ -107,11 +107,7 @@ class RequestsViewTest {
 
         // when it is listed and its row clicked
         // (the row's cell is laid out on the pulse after the row arrives)
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup((Node n) -> n instanceof TableCell<?, ?> c
-                && "/hello?x=1".equals(c.getText())).tryQuery().isPresent());
-        Node cell = robot.lookup((Node n) -> n instanceof TableCell<?, ?> c && "/hello?x=1".equals(c.getText()))
-                .query();
-        robot.clickOn(cell);
+        robot.clickOn(cellShowing(robot, "/hello?x=1"));
 
         // then its headers show, the credential masked
         await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#requestHeaders").contains("Authorization"));
@@ -149,10 +145,7 @@ class RequestsViewTest {
         assertThat(fulcrum.proxied("/decided").status()).isEqualTo(200);
 
         // when its row is clicked
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup((Node n) -> n instanceof TableCell<?, ?> c
-                && "/decided".equals(c.getText())).tryQuery().isPresent());
-        robot.clickOn(robot.lookup((Node n) -> n instanceof TableCell<?, ?> c && "/decided".equals(c.getText()))
-                .<Node>query());
+        robot.clickOn(cellShowing(robot, "/decided"));
 
         // then "Why this backend" says the draw in words, and the decision's table lists both candidates
         await().atMost(Duration.ofSeconds(5)).until(() -> lines(robot, "#whyRecorded").contains("Drew "));
@@ -166,6 +159,16 @@ class RequestsViewTest {
                 .filter(n -> n instanceof Label).map(n -> ((Label) n).getText()).toList()).get(5, TimeUnit.SECONDS);
         assertThat(texts).contains("Attempt 1: weighted-random picked " + backend, "Backend", "Score", "demo-a",
                 "demo-b", "picked");
+    }
+
+    /**
+     * The table cell showing {@code text}, once one does (within ten seconds). Found on the FX thread, and handed back
+     * as found: the table lays its cells out again as rows arrive, so a second look from another thread can miss it.
+     */
+    private Node cellShowing(FxRobot robot, String text) {
+        return await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> robot.lookup((Node n) ->
+                n instanceof TableCell<?, ?> c && text.equals(c.getText())).<Node>tryQuery().orElse(null)),
+                java.util.Objects::nonNull);
     }
 
     @Test
