@@ -63,27 +63,26 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
     }
 
     public ProxySettings withTls(Tls t) {
-        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
-                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, t, ioThreads, recentRequests, logDecisions, http2);
+        return with(t, recentRequests, logDecisions, http2);
     }
 
     public ProxySettings withRecentRequests(int n) {
-        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
-                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, tls, ioThreads, n, logDecisions, http2);
+        return with(tls, n, logDecisions, http2);
     }
 
     public ProxySettings withLogDecisions(boolean on) {
-        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
-                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, tls, ioThreads, recentRequests, on, http2);
+        return with(tls, recentRequests, on, http2);
     }
 
     public ProxySettings withHttp2(boolean on) {
+        return with(tls, recentRequests, logDecisions, on);
+    }
+
+    /** These settings with the four a wither may change. */
+    private ProxySettings with(Tls t, int recent, boolean decisions, boolean h2) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, tls, ioThreads, recentRequests, logDecisions, on);
+                stickyTtlSeconds, stickySecret, t, ioThreads, recent, decisions, h2);
     }
 
     public Duration drainTimeout() {
