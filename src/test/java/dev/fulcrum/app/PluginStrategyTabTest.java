@@ -61,7 +61,7 @@ class PluginStrategyTabTest {
             robot.interact(() -> window.controller().select("Strategy"));
             @SuppressWarnings("unchecked")
             ComboBox<String> type = robot.lookup("#strategyType").queryAs(ComboBox.class);
-            await().atMost(Duration.ofSeconds(10)).until(() -> "round-robin".equals(type.getValue()));
+            fx.until(() -> "round-robin".equals(type.getValue()));
             assertThat(type.getItems()).endsWith("cost-first");
             assertThat(type.getConverter().toString("cost-first")).isEqualTo("cheapest first  (cost-first)");
 

@@ -49,7 +49,7 @@ class AttachedEngineGoneTest {
     private UiSession attach(FxRobot robot, String url) {
         window = fx.attach(url, clock);
         fx.onFx(() -> window.controller().select("Backends"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
+        fx.waitFor("#row-demo-a");
         return window.session();
     }
 
@@ -65,7 +65,7 @@ class AttachedEngineGoneTest {
         int port = FreePort.loopback();
         fulcrum = engineOn(port);
         UiSession session = attach(robot, fulcrum.adminUrl());
-        await().atMost(Duration.ofSeconds(5)).until(() -> session.staleness().instanceProperty().get() != null);
+        fx.until(Duration.ofSeconds(5), () -> session.staleness().instanceProperty().get() != null);
         robot.interact(() -> session.undo().record(new UndoHistory.Change("weight demo-a 1 -> 5", () -> { })));
         Label banner = robot.lookup("#instanceBanner").queryAs(Label.class);
         assertThat(banner.isVisible()).isFalse();
@@ -75,12 +75,12 @@ class AttachedEngineGoneTest {
         fulcrum.close();
         fulcrum = null;
         clock.advanceMillis(Staleness.STALE_AFTER_MS);
-        await().atMost(Duration.ofSeconds(5)).until(session::stale);
+        fx.until(Duration.ofSeconds(5), session::stale);
         fulcrum = engineOn(port);
 
         // then the window says it is a new instance, and nothing of the old one's history can be undone (read once
         // the FX thread has finished showing that answer: the banner shows a moment before the figures go live)
-        await().atMost(Duration.ofSeconds(10)).until(banner::isVisible);
+        fx.until(banner::isVisible);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(banner.getText()).contains("is a new instance").contains("undo history");
         assertThat(session.undo().lastProperty().get()).isNull();
@@ -108,7 +108,7 @@ class AttachedEngineGoneTest {
         clock.advanceMillis(Staleness.STALE_AFTER_MS);
 
         // then within about two seconds the window says so and offers nothing to send
-        await().atMost(Duration.ofSeconds(4)).until(banner::isVisible);
+        fx.until(Duration.ofSeconds(4), banner::isVisible);
         assertThat(Duration.ofNanos(clock.nanos() - gone)).isLessThan(Duration.ofSeconds(4));
         assertThat(banner.getText()).startsWith("remote engine at " + url + " not answering since ");
         assertThat(table.isDisabled()).as("rows greyed, actions off").isTrue();
@@ -191,7 +191,7 @@ class AttachedEngineGoneTest {
         fulcrum.close();
         fulcrum = null;
         clock.advanceMillis(Staleness.STALE_AFTER_MS);
-        await().atMost(Duration.ofSeconds(5)).until(session::stale);
+        fx.until(Duration.ofSeconds(5), session::stale);
         fulcrum = engineOn(port);
         for (int i = 0; i < 5; i++) {
             assertThat(fulcrum.proxied("/after").status()).isEqualTo(200);

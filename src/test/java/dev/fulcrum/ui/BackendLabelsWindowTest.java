@@ -42,12 +42,10 @@ class BackendLabelsWindowTest {
                         new DemoBackendConfig("demo-b", 0, 1, 0, 0.0)))).start();
     }
 
-    /** The Backends table's cell showing {@code text}, once one does. */
+    /** The Backends table's cell showing {@code text}, once one does (within ten seconds). */
     private TableCell<?, ?> cellShowing(FxRobot robot, String text) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup(".table-cell").queryAllAs(TableCell.class)
-                .stream().anyMatch(c -> text.equals(c.getText()) && c.isVisible()));
-        return robot.lookup(".table-cell").queryAllAs(TableCell.class).stream()
-                .filter(c -> text.equals(c.getText())).findFirst().orElseThrow();
+        return fx.waitFor(() -> robot.lookup(".table-cell").queryAllAs(TableCell.class).stream()
+                .filter(c -> text.equals(c.getText()) && c.isVisible()).findFirst().orElse(null));
     }
 
     @Test

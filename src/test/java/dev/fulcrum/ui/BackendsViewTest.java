@@ -67,7 +67,7 @@ class BackendsViewTest {
         int shown = (int) Math.round(slider.getValue());
         assertThat(shown).isGreaterThan(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == shown);
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
+        fx.until(Duration.ofSeconds(5), () -> window.session().undo().lastProperty().get() != null);
         robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == 1);
     }
@@ -106,7 +106,7 @@ class BackendsViewTest {
         int shown = (int) Math.round(slider.getValue());
         assertThat(shown).isGreaterThan(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == shown);
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
+        fx.until(Duration.ofSeconds(5), () -> window.session().undo().lastProperty().get() != null);
         assertThat(weights).isNotEmpty();
         assertThat(noOps).isEmpty();
     }
@@ -158,9 +158,9 @@ class BackendsViewTest {
         robot.clickOn("#drain-demo-a");
 
         // then the row says DRAINING with a progress bar, and later DRAINED with the bar full
-        await().atMost(Duration.ofSeconds(5)).until(() -> "DRAINING".equals(stateText(robot)));
+        fx.until(Duration.ofSeconds(5), () -> "DRAINING".equals(stateText(robot)));
         assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).isVisible()).isTrue();
-        await().atMost(Duration.ofSeconds(10)).until(() -> "DRAINED".equals(stateText(robot)));
+        fx.until(() -> "DRAINED".equals(stateText(robot)));
         assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).getProgress()).isEqualTo(1.0);
         // the row's buttons keep their whole labels beside the bar (they read "Dr…", "Ena…", "Rem…")
         // and a drained backend offers Enable in the place of Drain

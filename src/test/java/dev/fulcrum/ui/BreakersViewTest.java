@@ -40,7 +40,7 @@ class BreakersViewTest {
     void aBackendThatFailsEveryCallShowsItsBreakerOpen(FxRobot robot) {
         // given the Breakers tab showing flaky CLOSED
         robot.interact(() -> window.controller().select("Breakers"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#breakerState-flaky").tryQuery().isPresent());
+        fx.waitFor("#breakerState-flaky");
         assertThat(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText()).isEqualTo("CLOSED");
 
         // when requests fail until the breaker opens
@@ -51,14 +51,14 @@ class BreakersViewTest {
 
         // then the card says OPEN, lights the OPEN node, counts down to HALF_OPEN and lists the transition
         // (as it is now: a state replayed after the fact has a note of when beside it)
-        await().atMost(Duration.ofSeconds(5)).until(() ->
+        fx.until(Duration.ofSeconds(5), () ->
                 "OPEN".equals(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText())
                         && robot.lookup("#breakerStateNote-flaky").queryAs(Label.class).getText().isEmpty());
         Node card = robot.lookup("#breaker-flaky").query();
         assertThat(card.lookupAll(".breaker-node").stream().filter(n -> n.getStyleClass().contains("lit"))
                 .map(n -> ((Label) n).getText())).containsExactly("OPEN");
         assertThat(robot.lookup("#breakerCountdown-flaky").queryAs(Label.class).getText()).startsWith("HALF_OPEN in");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(card.lookupAll(".transition").stream()
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(card.lookupAll(".transition").stream()
                 .map(n -> ((Label) n).getText())).anySatisfy(t -> assertThat(t).endsWith("CLOSED → OPEN")));
     }
 
@@ -73,7 +73,7 @@ class BreakersViewTest {
         assertThat(config).contains("\"openMs\": 1500");
         assertThat(fulcrum.app().applyConfig(config)).isEmpty();
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(header.getText())
+        fx.untilAsserted(() -> assertThat(header.getText())
                 .contains("stays open 1500 ms"));
     }
 
@@ -81,7 +81,7 @@ class BreakersViewTest {
     void aCardShowsItsRatesAndThresholdsWhole(FxRobot robot) {
         // given the Breakers tab, the card's widest figures shown: slow calls open at 100%
         robot.interact(() -> window.controller().select("Breakers"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#breakerState-flaky").tryQuery().isPresent());
+        fx.waitFor("#breakerState-flaky");
         WaitForAsyncUtils.waitForFxEvents();
 
         // then no text of the card is cut with an ellipsis ("0% (opens at 10…")
@@ -107,7 +107,7 @@ class BreakersViewTest {
             fulcrum.status("/");
             return fulcrum.backend("flaky").breaker().name().equals("OPEN");
         });
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state() != null
+        fx.until(Duration.ofSeconds(5), () -> window.session().state() != null
                 && window.session().state().backends().stream().anyMatch(b -> b.breaker() != null
                 && "OPEN".equals(b.breaker().state())));
 
@@ -135,6 +135,6 @@ class BreakersViewTest {
 
         // and selecting it shows the backend's row
         robot.interact(() -> window.controller().select("Health"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#health-flaky").tryQuery().isPresent());
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup("#health-flaky").tryQuery().isPresent());
     }
 }

@@ -50,14 +50,14 @@ class LiveTrafficTest {
     void startAndStopOnTheLiveToolbarDriveTheTrafficTabsRunAndStopThereStopsIt(FxRobot robot) {
         // given the window on Live, the proxy's address known
         assertThat(window.controller().tabs().getSelectionModel().getSelectedItem().getText()).isEqualTo("Live");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !button(robot, "#liveTraffic").isDisabled());
+        fx.until(() -> !button(robot, "#liveTraffic").isDisabled());
         assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
 
         // when Start traffic is clicked on the Live toolbar
         robot.clickOn("#liveTraffic");
 
         // then the Traffic tab's generator runs with the Traffic tab's settings, the Traffic tab shows it, dots fly
-        await().atMost(Duration.ofSeconds(10)).until(() -> snapshot() != null && fx.onFx(() -> live().dots()) > 0);
+        fx.until(() -> snapshot() != null && live().dots() > 0);
         assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.DEFAULT_RATE);
         assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
         assertThat(button(robot, "#trafficStart").isDisabled()).isTrue();
@@ -85,13 +85,13 @@ class LiveTrafficTest {
         fx.onFx(() -> window.session().traffic().startGentle());
 
         // then it runs at the gentle rate, the Traffic tab shows it running, and Live draws one dot per request
-        await().atMost(Duration.ofSeconds(15)).until(() -> snapshot() != null && fx.onFx(() -> live().dots()) >= 5);
+        fx.until(Duration.ofSeconds(15), () -> snapshot() != null && live().dots() >= 5);
         assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.GENTLE_RATE);
         assertThat(snapshot().durationNanos()).isEqualTo(Duration.ofSeconds(SessionTraffic.GENTLE_DURATION_S).toNanos());
         assertThat(fx.onFx(() -> live().scale())).isEqualTo(1);
         assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
         selectTraffic(robot);
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#trafficStatus").queryAs(Label.class).getText()
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup("#trafficStatus").queryAs(Label.class).getText()
                 .startsWith("running"));
 
         // when the session's traffic is stopped (what a lesson does as it starts to play)

@@ -52,7 +52,7 @@ class LiveViewTest {
     @Test
     void liveIsTheFirstTabAndARequestBecomesADotBoundForTheBackendThatServedIt(FxRobot robot) throws Exception {
         assertThat(window.controller().tabs().getTabs().get(0).getText()).isEqualTo("Live");
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-b").tryQuery().isPresent());
+        fx.waitFor("#live-card-demo-b");
 
         RunningFulcrum.Answer a = fulcrum.proxied("/one");
         String servedBy = a.header("X-Fulcrum-Backend");
@@ -63,7 +63,7 @@ class LiveViewTest {
 
     @Test
     void pausingFreezesTheDotsAndCountsWhatComesMeanwhile(FxRobot robot) throws Exception {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
+        fx.waitFor("#live-card-demo-a");
         fulcrum.proxied("/before");
         await().atMost(Duration.ofSeconds(10)).until(() -> !destinations().isEmpty());
 
@@ -86,7 +86,7 @@ class LiveViewTest {
     @Test
     void returningToLiveCountsWhatCameMeanwhileWithoutDrawingItAsClumps(FxRobot robot) throws Exception {
         // given the stage reading requests, then another tab selected while 200 requests go through
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
+        fx.waitFor("#live-card-demo-a");
         fulcrum.proxied("/first");
         await().atMost(Duration.ofSeconds(10)).until(() -> requestsSeen() >= 1);
         fx.onFx(() -> window.controller().select("Backends"));
@@ -125,7 +125,7 @@ class LiveViewTest {
     void presentModeTogglesTheProjectorStyleAndHidesTheAdminChrome(FxRobot robot) {
         robot.type(KeyCode.F11);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.present().on());
+        fx.until(Duration.ofSeconds(5), () -> window.present().on());
         assertThat(window.scene().getRoot().getStyleClass()).contains("present");
         assertThat(robot.lookup("#statusBar").query().isVisible()).isFalse();
 
@@ -138,8 +138,7 @@ class LiveViewTest {
 
     @Test
     void theTrainersKeysReweightAndTripTheSelectedBackend(FxRobot robot) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
-        robot.clickOn("#live-card-demo-a");
+        robot.clickOn(fx.waitFor("#live-card-demo-a"));
 
         robot.type(KeyCode.EQUALS).type(KeyCode.EQUALS);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() >= 2);
@@ -152,12 +151,11 @@ class LiveViewTest {
 
     @Test
     void draggingTheTimelineBackShowsEveryViewAsItWas(FxRobot robot) throws Exception {
-        await().atMost(Duration.ofSeconds(10)).until(() -> window.session().state() != null
-                && window.session().state().backend("demo-b") != null);
+        fx.until(() -> window.session().state() != null && window.session().state().backend("demo-b") != null);
         long before = System.currentTimeMillis();
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().timeMachine().newest() >= before);
+        fx.until(Duration.ofSeconds(5), () -> window.session().timeMachine().newest() >= before);
         fulcrum.engine().setWeight("demo-b", 9);
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state().backend("demo-b").weight() == 9);
+        fx.until(Duration.ofSeconds(5), () -> window.session().state().backend("demo-b").weight() == 9);
 
         WaitForAsyncUtils.asyncFx(() -> window.session().timeMachine().viewAt(before)).get();
 
@@ -169,6 +167,6 @@ class LiveViewTest {
         robot.clickOn("#timelineLive");
 
         assertThat(window.session().timeMachine().live()).isTrue();
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().state().backend("demo-b").weight() == 9);
+        fx.until(Duration.ofSeconds(5), () -> window.session().state().backend("demo-b").weight() == 9);
     }
 }

@@ -54,7 +54,7 @@ class OneColourPerBackendTest {
         fx.waitFor("#whatIfBackend");
         robot.interact(() -> whatIfBackend(robot).setValue("demo-b"));
         robot.clickOn("#previewButton");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !robot.lookup("#applyButton").queryAs(Button.class).isDisabled());
+        fx.until(() -> !robot.lookup("#applyButton").queryAs(Button.class).isDisabled());
         robot.clickOn("#applyButton");
         await().atMost(Duration.ofSeconds(10)).until(() -> !loadSeries(window).contains("demo-b"));
         robot.press(KeyCode.CONTROL).type(KeyCode.Z).release(KeyCode.CONTROL);
@@ -73,7 +73,7 @@ class OneColourPerBackendTest {
         }
         assertThat(Set.copyOf(live.values())).as("three different colours").hasSize(3);
         robot.interact(() -> window.controller().select("Ring"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#legend-demo-b").tryQuery().isPresent());
+        fx.waitFor("#legend-demo-b");
         for (String id : IDS) {
             assertThat(robot.lookup("#legend-" + id).queryAs(Label.class).getUserData()).as("ring legend of " + id)
                     .isEqualTo(live.get(id));

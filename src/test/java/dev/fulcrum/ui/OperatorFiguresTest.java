@@ -106,7 +106,7 @@ class OperatorFiguresTest {
     void theLiveTabSaysSinceWhenItIsPaused(FxRobot robot) {
         MainWindow window = fx.open(RunningFulcrum.demoApp());
         fx.onFx(() -> window.controller().select("Live"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#live-card-demo-a").tryQuery().isPresent());
+        fx.waitFor("#live-card-demo-a");
         Label rate = robot.lookup("#liveRate").queryAs(Label.class);
         TimeMachine machine = window.session().timeMachine();
 

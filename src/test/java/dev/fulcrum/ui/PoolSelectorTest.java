@@ -2,7 +2,6 @@ package dev.fulcrum.ui;
 
 import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
@@ -44,14 +43,14 @@ class PoolSelectorTest {
         // given the default pool shown
         @SuppressWarnings("unchecked")
         ComboBox<String> pools = robot.lookup("#poolSelector").queryAs(ComboBox.class);
-        await().atMost(Duration.ofSeconds(10)).until(() -> pools.getItems().equals(List.of("default", "api")));
-        await().atMost(Duration.ofSeconds(5)).until(() -> ids().equals(List.of("web-1")));
+        fx.until(() -> pools.getItems().equals(List.of("default", "api")));
+        fx.until(Duration.ofSeconds(5), () -> ids().equals(List.of("web-1")));
 
         // when api is chosen
         robot.interact(() -> pools.setValue("api"));
 
         // then the table shows api's backends only, and new backends would go to api
-        await().atMost(Duration.ofSeconds(5)).until(() -> ids().equals(List.of("api-1", "api-2")));
+        fx.until(Duration.ofSeconds(5), () -> ids().equals(List.of("api-1", "api-2")));
         assertThat(window.session().pool()).isEqualTo("api");
     }
 

@@ -63,7 +63,7 @@ class PresentLayoutTest {
         for (int i = 0; i < 120; i++) {
             fulcrum.proxied("/users/" + i);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        fx.until(() -> {
             EngineState s = window.session().state();
             return s != null && s.backend("payments-eu-west-1").breaker() != null
                     && "OPEN".equals(s.backend("payments-eu-west-1").breaker().state());

@@ -56,24 +56,24 @@ class RingPresentModeTest {
             window.present().toggle();
             fx.stage().setFullScreen(false);
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.geometryProperty().get() != null);
+        fx.until(() -> vm.geometryProperty().get() != null);
         for (int i = 0; i < 100; i++) {
             assertThat(fulcrum.proxied("/users/" + i).status()).isEqualTo(200);
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> vm.keys().seen()) == 100);
         // the teaching view at 3 points per backend: its note, its Apply, its points named
         robot.clickOn("#vn-3");
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.geometryProperty().get().pointCount() == 21);
+        fx.until(() -> vm.geometryProperty().get().pointCount() == 21);
         // a change applied: the moved keys' count at the top, the longest it says (on the ring drawn)
         robot.interact(() -> vm.apply(new RingViewModel.WhatIf(RingViewModel.Mode.REMOVE, "demo-g", 0), ""));
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.movedProperty().get() != null
+        fx.until(() -> vm.movedProperty().get() != null
                 && vm.geometryProperty().get().parts().size() == 6);
         // a what-if showing: the shares now → after, its caption; and a key looked up
         robot.interact(() -> {
             vm.preview(new RingViewModel.WhatIf(RingViewModel.Mode.REMOVE, "demo-b", 0));
             robot.lookup("#ringKey").queryAs(TextField.class).setText("/users/42");
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.previewProperty().get() != null
+        fx.until(() -> vm.previewProperty().get() != null
                 && vm.lookupProperty().get() != null);
     }
 

@@ -55,15 +55,14 @@ class RingTeachingViewTest {
         MainWindow window = fx.open(fulcrum);
         robot.interact(() -> window.controller().select("Ring"));
         RingViewModel vm = window.controller().ring().viewModel();
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.geometryProperty().get() != null
-                && vm.geometryProperty().get().pointCount() == 800);
+        fx.until(() -> vm.geometryProperty().get() != null && vm.geometryProperty().get().pointCount() == 800);
         Spread atPools = fx.onFx(() -> vm.spreadProperty().get());
 
         // when 3 points per backend are chosen
         robot.clickOn("#vn-3");
 
         // then the ring drawn has each backend's weight times 3 points, b#i where the engine's hash of "b#i" puts it
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.geometryProperty().get().pointCount() == 15);
+        fx.until(() -> vm.geometryProperty().get().pointCount() == 15);
         RingGeometry g = fx.onFx(() -> vm.geometryProperty().get());
         for (RingGeometry.Part p : g.parts()) {
             int count = p.backend().equals("c") ? 6 : 3;
@@ -109,9 +108,8 @@ class RingTeachingViewTest {
             }
         });
         assertThat(engine).containsExactlyInAnyOrderElementsOf(drawnBefore);
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.poolVirtualNodesProperty().get() == 3);
-        await().atMost(Duration.ofSeconds(5)).until(() -> !robot.lookup("#applyVirtualNodes").queryAs(Button.class)
-                .isVisible());
+        fx.until(() -> vm.poolVirtualNodesProperty().get() == 3);
+        fx.until(Duration.ofSeconds(5), () -> !robot.lookup("#applyVirtualNodes").queryAs(Button.class).isVisible());
     }
 
     @Test
@@ -122,7 +120,7 @@ class RingTeachingViewTest {
         MainWindow window = fx.open(fulcrum, new ManualClock());
         robot.interact(() -> window.controller().select("Ring"));
         RingViewModel vm = window.controller().ring().viewModel();
-        await().atMost(Duration.ofSeconds(10)).until(() -> vm.geometryProperty().get() != null);
+        fx.until(() -> vm.geometryProperty().get() != null);
         Map<String, String> before = new HashMap<>();
         for (int i = 0; i < 60; i++) {
             String key = "/users/" + i;
@@ -134,7 +132,7 @@ class RingTeachingViewTest {
         // when the what-if removes b
         robot.interact(() -> robot.lookup("#whatIfBackend").queryAs(ComboBox.class).setValue("b"));
         robot.clickOn("#previewButton");
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#previewLabel").queryAs(Label.class).getText()
+        fx.until(() -> robot.lookup("#previewLabel").queryAs(Label.class).getText()
                 .startsWith("Removing b would move"));
         String previewed = robot.lookup("#previewLabel").queryAs(Label.class).getText();
         Set<String> wouldMove = fx.onFx(() -> vm.keys().focus().keys());
@@ -154,7 +152,7 @@ class RingTeachingViewTest {
         assertThat(wouldMove).isEqualTo(moved);
         assertThat(previewed).startsWith("Removing b would move " + moved.size() + " of 60 keys seen (");
         // and the view counts the same keys moved, drawing only them as moving
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#ringMoved").queryAs(Label.class).getText()
+        fx.until(() -> robot.lookup("#ringMoved").queryAs(Label.class).getText()
                 .startsWith("moved " + moved.size() + " of 60 keys seen"));
         assertThat(fx.onFx(() -> vm.keys().lastMove().keys())).isEqualTo(moved);
         Set<String> drawnMoving = new TreeSet<>();

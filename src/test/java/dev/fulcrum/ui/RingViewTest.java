@@ -129,12 +129,12 @@ class RingViewTest {
         // when a key is typed, its hash and owner appear (the engine's own answer)
         robot.clickOn("#ringKey").write("/users/42");
         String owner = fulcrum.engine().pool("default").snapshot().primary().keySpace().owner("/users/42");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#lookupLabel").queryAs(Label.class).getText()).endsWith("→ " + owner));
 
         // and a what-if removal says how much would move, without changing anything
         robot.interact(() -> vm.preview(new RingViewModel.WhatIf(RingViewModel.Mode.REMOVE, "b", 0)));
-        await().atMost(Duration.ofSeconds(5)).until(() -> vm.previewProperty().get() != null);
+        fx.until(Duration.ofSeconds(5), () -> vm.previewProperty().get() != null);
         double moved = vm.previewProperty().get().movedFraction();
         assertThat(moved).isBetween(0.2, 0.5);
         assertThat(robot.lookup("#previewLabel").queryAs(Label.class).getText()).contains("Removing b would move");
@@ -157,7 +157,7 @@ class RingViewTest {
         assertThat(g.parts().get(0).share()).isCloseTo(0.75, org.assertj.core.data.Offset.offset(0.05));
         // the legend counts slots (the table comes as runs of slots; it counted the runs)
         long slotsOfA = Math.round(g.parts().get(0).share() * 65537);
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup(".label").queryAllAs(Label.class).stream()
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup(".label").queryAllAs(Label.class).stream()
                 .anyMatch(l -> l.getText() != null && l.getText().startsWith("a  ") && l.getText().endsWith("(" + slotsOfA + " slots)")));
         // and the owner the band shows at a key's position is the engine's owner of that key
         var ks = fulcrum.engine().pool("default").snapshot().primary().keySpace();

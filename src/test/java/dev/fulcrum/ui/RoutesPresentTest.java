@@ -36,7 +36,7 @@ class RoutesPresentTest {
             window.present().toggle();
             window.controller().select("Routes");
         });
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#split-slider-0").tryQuery().isPresent());
+        fx.waitFor("#split-slider-0");
         List<String> findings = new ArrayList<>();
         for (double[] size : PresentLayoutTest.SIZES) {
             findings.addAll(fx.onFx(() -> {

@@ -62,7 +62,7 @@ class RoutesViewTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> WaitForAsyncUtils.asyncFx(() ->
                 window.controller().tabs().getTabs().stream().anyMatch(t -> "routesTab".equals(t.getId()))).get());
         fx.onFx(() -> window.controller().select("Routes"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#split-slider-0").tryQuery().isPresent());
+        fx.waitFor("#split-slider-0");
     }
 
     @Test
@@ -87,7 +87,7 @@ class RoutesViewTest {
             slider.setValueChanging(false);
         });
         await().atMost(Duration.ofSeconds(5)).until(() -> weights().equals(List.of(60, 40)));
-        await().atMost(Duration.ofSeconds(5)).until(() -> slider.getValue() == 40);
+        fx.until(Duration.ofSeconds(5), () -> slider.getValue() == 40);
 
         // undo puts the split the drag began from back
         fx.onFx(() -> window.controller().backends().undo());
@@ -105,8 +105,7 @@ class RoutesViewTest {
     void theLiveStageShowsEveryPoolTheRouteSendsTo(FxRobot robot) throws Exception {
         fx.onFx(() -> window.controller().select("Live"));
         for (String card : List.of("stable-1", "stable-2", "canary-1", "shadow-1")) {
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    robot.lookup("#live-card-" + card).tryQuery().isPresent());
+            fx.waitFor("#live-card-" + card);
         }
         RunningFulcrum.Answer a = fulcrum.proxied("/one");
         assertThat(a.header("X-Fulcrum-Backend")).isIn("stable-1", "stable-2", "canary-1");

@@ -2,7 +2,6 @@ package dev.fulcrum.ui;
 
 import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.config.FulcrumConfig;
@@ -49,8 +48,8 @@ class SlowStartWeightTest {
         window.session().client().addBackend("default", "late", "http://127.0.0.1:9", 10);
 
         // then its row says weight 10 and, beside it, the lower weight it has now
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#effective-late").queryAs(Label.class).getText()).matches("10 \\(now [0-9.]+\\)"));
         assertThat(robot.lookup("#effective-old").queryAs(Label.class).getText()).isEqualTo("1");
     }
@@ -64,15 +63,13 @@ class SlowStartWeightTest {
         window.session().client().addBackend("default", "late", "http://127.0.0.1:9", 10);
 
         // then its row says weight 10 and nothing else: no ramp that would change no pick
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#effective-late").queryAs(Label.class).getText()).isEqualTo("10"));
         assertThat(fulcrum.backend("late").effectiveWeight()).isEqualTo(10.0);
         // and the slider says the weight is ignored, which it is not under a strategy that reads weights
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#weight-ignored-late").queryAs(Label.class)
-                .isVisible());
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup("#weight-ignored-late").queryAs(Label.class).isVisible());
         window.session().client().setStrategy("default", Map.of("type", StrategySpec.SMOOTH_WRR));
-        await().atMost(Duration.ofSeconds(5)).until(() -> !robot.lookup("#weight-ignored-late").queryAs(Label.class)
-                .isVisible());
+        fx.until(Duration.ofSeconds(5), () -> !robot.lookup("#weight-ignored-late").queryAs(Label.class).isVisible());
     }
 }

@@ -37,12 +37,12 @@ class StrategyScoreTabTest {
         fx.waitFor("#weight-demo-a");
         robot.interact(() -> window.controller().select("Strategy"));
         TextField formula = (TextField) fx.waitFor("#scoreField");
-        await().atMost(Duration.ofSeconds(5)).until(() -> "2 * weight".equals(formula.getText()));
+        fx.until(Duration.ofSeconds(5), () -> "2 * weight".equals(formula.getText()));
 
         // then each backend's score is a bar, the highest the longest
         Region a = (Region) fx.waitFor("#scoreBar-demo-a");
         Region b = (Region) fx.waitFor("#scoreBar-demo-b");
-        await().atMost(Duration.ofSeconds(5)).until(() -> b.getPrefWidth() > 0);
+        fx.until(Duration.ofSeconds(5), () -> b.getPrefWidth() > 0);
         assertThat(a.getPrefWidth() / b.getPrefWidth()).isCloseTo(1 / 3.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(robot.lookup("#scoreValue-demo-b").queryAs(Label.class).getText()).isEqualTo("6.000");
 
@@ -70,7 +70,7 @@ class StrategyScoreTabTest {
                 client.state().pools().get("default").strategy().get("score")));
         EngineState.BackendInfo demoB = client.state().backend("demo-b");
         assertThat(demoB.score()).isEqualTo(30.0);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "30.000".equals(
+        fx.until(Duration.ofSeconds(5), () -> "30.000".equals(
                 robot.lookup("#scoreValue-demo-b").queryAs(Label.class).getText()));
         robot.interact(formula::clear);
         robot.clickOn(formula).write("norm(cpux, 0, 1)");

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import javafx.animation.AnimationTimer;
 import javafx.application.Platform;
@@ -31,9 +32,16 @@ public final class Tours {
         done.await(10, TimeUnit.SECONDS);
     }
 
-    /** Waits until {@code shown} holds, at most {@code atMost}: for what the next picture is to show. */
+    /**
+     * Waits until {@code shown} holds, at most {@code atMost}: for what the next picture is to show. Asked on the FX
+     * thread, which changes the views and what they show while the tour waits.
+     */
     public static void until(Callable<Boolean> shown, Duration atMost) {
-        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(shown);
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(() -> {
+            FutureTask<Boolean> asked = new FutureTask<>(shown);
+            Platform.runLater(asked);
+            return asked.get();
+        });
     }
 
     /**

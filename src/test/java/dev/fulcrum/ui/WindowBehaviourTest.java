@@ -96,11 +96,11 @@ class WindowBehaviourTest {
         robot.interact(() -> window.controller().select("Ring"));
         @SuppressWarnings("unchecked")
         ComboBox<String> backendBox = (ComboBox<String>) fx.waitFor("#whatIfBackend");
-        await().atMost(Duration.ofSeconds(5)).until(() -> backendBox.getItems().contains("demo-a"));
+        fx.until(Duration.ofSeconds(5), () -> backendBox.getItems().contains("demo-a"));
         robot.interact(() -> backendBox.setValue("demo-a"));
         robot.clickOn("#previewButton");
         Label preview = robot.lookup("#previewLabel").queryAs(Label.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().startsWith("Removing demo-a would move"));
+        fx.until(Duration.ofSeconds(5), () -> preview.getText().startsWith("Removing demo-a would move"));
         return preview;
     }
 
@@ -134,7 +134,7 @@ class WindowBehaviourTest {
         Label preview = previewRemovingDemoA(robot);
         // someone else takes demo-c off the ring: the figures were of the ring as it was
         new InProcessEngineClient(fulcrum.app()).setWeight("demo-c", 0);
-        await().atMost(Duration.ofSeconds(5)).until(() -> preview.getText().isEmpty());
+        fx.until(Duration.ofSeconds(5), () -> preview.getText().isEmpty());
         assertThat(robot.lookup("#applyButton").queryAs(Button.class).isDisabled()).isTrue();
     }
 
@@ -186,13 +186,13 @@ class WindowBehaviourTest {
         robot.interact(() -> window.controller().select("Strategy"));
         TextField factor = (TextField) fx.waitFor("#balanceFactorField");
         Label current = robot.lookup("#currentLabel").queryAs(Label.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> current.getText().contains("balanceFactor=1.25"));
+        fx.until(Duration.ofSeconds(5), () -> current.getText().contains("balanceFactor=1.25"));
         assertThat(factor.getText()).isEqualTo("1.25");
 
         // when someone else (admin API, another window) turns bounded loads off
         InProcessEngineClient other = new InProcessEngineClient(fulcrum.app());
         other.setStrategy("default", Map.of("type", "consistent-hash", "key", "path", "virtualNodes", 160));
-        await().atMost(Duration.ofSeconds(5)).until(() -> !current.getText().contains("balanceFactor"));
+        fx.until(Duration.ofSeconds(5), () -> !current.getText().contains("balanceFactor"));
 
         // and the operator changes only the virtual nodes and applies
         robot.interact(() -> robot.lookup("#virtualNodesField").queryAs(TextField.class).setText("200"));
@@ -212,7 +212,7 @@ class WindowBehaviourTest {
     void oneArrowKeyOnTheErrorRateSliderDoesNotJumpTo100Percent(FxRobot robot) {
         // given the Demo faults tab, demo-a at 0% errors
         open(robot, config(StrategySpec.of(StrategySpec.ROUND_ROBIN), List.of()));
-        await().atMost(Duration.ofSeconds(5)).until(() ->
+        fx.until(Duration.ofSeconds(5), () ->
                 window.controller().tabs().getTabs().stream().anyMatch(t -> "Demo faults".equals(t.getText())));
         robot.interact(() -> window.controller().select("Demo faults"));
         Slider errors = (Slider) fx.waitFor("#demoErrorRate-demo-a");
@@ -225,7 +225,7 @@ class WindowBehaviourTest {
         // and the engine's answer has come back to the slider with a demo sample (once a second), and whatever the
         // slider sent on it has reached the engine too
         double sent = ((Number) c.demoState().get("demo-a").get("errorRate")).doubleValue();
-        await().atMost(Duration.ofSeconds(5)).until(() -> {
+        fx.until(Duration.ofSeconds(5), () -> {
             Map<String, Object> shown = window.session().demoStateProperty().get().get("demo-a");
             return shown != null && ((Number) shown.get("errorRate")).doubleValue() == sent;
         });
@@ -284,19 +284,19 @@ class WindowBehaviourTest {
         TextField key = robot.lookup("#ringKey").queryAs(TextField.class);
         Label result = robot.lookup("#lookupLabel").queryAs(Label.class);
         robot.interact(() -> key.setText("/k1"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> result.getText().startsWith("hash "));
+        fx.until(Duration.ofSeconds(5), () -> result.getText().startsWith("hash "));
         InProcessEngineClient c = new InProcessEngineClient(fulcrum.app());
 
         // when the trainer switches to round robin and then to maglev to compare
         c.setStrategy("default", Map.of("type", "round-robin"));
         Label noRing = robot.lookup("#noRingLabel").queryAs(Label.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> noRing.getText() != null && noRing.getText().contains("round-robin"));
+        fx.until(Duration.ofSeconds(5), () -> noRing.getText() != null && noRing.getText().contains("round-robin"));
         c.setStrategy("default", Map.of("type", "maglev", "key", "path"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> noRing.getText() == null || noRing.getText().isEmpty()
+        fx.until(Duration.ofSeconds(5), () -> noRing.getText() == null || noRing.getText().isEmpty()
                 || !noRing.isVisible());
 
         // then the key's owner in the Maglev table is shown, not "…" until the key is retyped
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(result.getText())
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(result.getText())
                 .as("lookup result for /k1 after switching back to a hashing strategy").startsWith("hash "));
     }
 
@@ -312,7 +312,7 @@ class WindowBehaviourTest {
             fulcrum.status("/k/" + i);
         }
         // the rows show measured latencies (the widest figures) once a sample has them
-        await().atMost(Duration.ofSeconds(10)).until(() -> window.controller().backends().viewModel().rows().stream()
+        fx.until(() -> window.controller().backends().viewModel().rows().stream()
                 .allMatch(r -> r.info().latencyP99Ms() > 0));
         WaitForAsyncUtils.waitForFxEvents();
 
@@ -337,7 +337,7 @@ class WindowBehaviourTest {
         // when Ctrl+N opens the add dialog
         robot.press(javafx.scene.input.KeyCode.CONTROL, javafx.scene.input.KeyCode.N)
                 .release(javafx.scene.input.KeyCode.N, javafx.scene.input.KeyCode.CONTROL);
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#addId").tryQuery().isPresent());
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup("#addId").tryQuery().isPresent());
         WaitForAsyncUtils.waitForFxEvents();
 
         // then it does not open in red, but Add waits for an id
@@ -360,11 +360,11 @@ class WindowBehaviourTest {
         robot.interact(() -> window.controller().select("Strategy"));
         @SuppressWarnings("unchecked")
         javafx.scene.control.ComboBox<String> key = robot.lookup("#keyField").queryAs(javafx.scene.control.ComboBox.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "path".equals(key.getValue()));
+        fx.until(Duration.ofSeconds(5), () -> "path".equals(key.getValue()));
         c.setStrategy("default", Map.of("type", "round-robin"));
         @SuppressWarnings("unchecked")
         javafx.scene.control.ComboBox<String> type = robot.lookup("#strategyType").queryAs(javafx.scene.control.ComboBox.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> "round-robin".equals(type.getValue()));
+        fx.until(Duration.ofSeconds(5), () -> "round-robin".equals(type.getValue()));
 
         // when the trainer chooses maglev
         robot.interact(() -> type.setValue(StrategySpec.MAGLEV));

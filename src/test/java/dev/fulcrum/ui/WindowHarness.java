@@ -13,6 +13,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
+import javafx.application.Platform;
 import javafx.scene.Node;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -52,6 +54,8 @@ import org.testfx.util.WaitForAsyncUtils;
 public final class WindowHarness implements BeforeEachCallback, AfterEachCallback, ParameterResolver {
     /** How long the FX thread may take to put a window up, on two cores the whole suite shares. */
     private static final long FX_SETUP_SECONDS = 60;
+    /** How long {@link #until}, {@link #untilAsserted} and {@link #waitFor} wait unless told. */
+    private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final FxRobot robot = new FxRobot();
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
@@ -179,14 +183,28 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
     /**
      * Runs {@code work} on the FX thread and waits for its answer, then for the events it set off (as
      * {@link FxRobot#interact} does: a window put up is laid out before the test looks for its nodes); what it throws is
-     * thrown here.
+     * thrown here. Called on the FX thread (in a condition of {@link #until}), it just runs {@code work}: the events
+     * cannot run before that thread is done anyway.
      */
     public <T> T onFx(Callable<T> work) {
-        try {
-            T answer = WaitForAsyncUtils.asyncFx(work).get(FX_SETUP_SECONDS, TimeUnit.SECONDS);
+        T answer = answerOnFx(work);
+        if (!Platform.isFxApplicationThread()) {
             WaitForAsyncUtils.waitForFxEvents();
-            return answer;
+        }
+        return answer;
+    }
+
+    /**
+     * {@code work}'s answer, worked out on the FX thread; what it throws is thrown here, an error (a failed assertion)
+     * as it is.
+     */
+    private static <T> T answerOnFx(Callable<T> work) {
+        try {
+            return WaitForAsyncUtils.asyncFx(work).get(FX_SETUP_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
             throw new IllegalStateException("the FX thread did not finish in " + FX_SETUP_SECONDS + " s", e);
@@ -209,8 +227,60 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
      * scene graph from another thread can meet a child list the FX thread is changing.
      */
     public Node waitFor(String query) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> onFx(() -> robot.lookup(query).tryQuery().isPresent()));
-        return onFx(() -> robot.lookup(query).query());
+        return waitFor(() -> robot.lookup(query).<Node>tryQuery().orElse(null));
+    }
+
+    /**
+     * What {@code find} answers once it answers other than null (within ten seconds), asked on the FX thread each time
+     * (as {@link #until(Callable)}), and handed back as found: a second look could miss a node the FX thread has laid
+     * out again meanwhile (a table's cells).
+     */
+    public <T> T waitFor(Callable<T> find) {
+        T found = await().atMost(WAIT).until(() -> answerOnFx(find), Objects::nonNull);
+        WaitForAsyncUtils.waitForFxEvents();
+        return found;
+    }
+
+    /**
+     * Waits up to ten seconds until {@code condition} holds, evaluated on the FX thread each time (read from
+     * Awaitility's thread, the scene graph, or what else the FX thread writes, can be met half changed); then for the
+     * events under way, as {@link #onFx(Callable)} does.
+     */
+    public void until(Callable<Boolean> condition) {
+        until(WAIT, condition);
+    }
+
+    /** {@link #until(Callable)}, waiting up to {@code atMost}. */
+    public void until(Duration atMost, Callable<Boolean> condition) {
+        await().atMost(atMost).until(() -> answerOnFx(condition));
+        WaitForAsyncUtils.waitForFxEvents();
+    }
+
+    /**
+     * Waits up to ten seconds until {@code assertion}, run on the FX thread each time (as {@link #until(Callable)}),
+     * passes; when it never does, its last failure is the one reported.
+     */
+    public void untilAsserted(Runnable assertion) {
+        untilAsserted(WAIT, assertion);
+    }
+
+    /** {@link #untilAsserted(Runnable)}, waiting up to {@code atMost}. */
+    public void untilAsserted(Duration atMost, Runnable assertion) {
+        await().atMost(atMost).untilAsserted(() -> {
+            // a failure comes back as the answer rather than thrown on the FX thread, where TestFX prints each one
+            AssertionError failure = answerOnFx(() -> {
+                try {
+                    assertion.run();
+                    return null;
+                } catch (AssertionError e) {
+                    return e;
+                }
+            });
+            if (failure != null) {
+                throw failure;
+            }
+        });
+        WaitForAsyncUtils.waitForFxEvents();
     }
 
     /**

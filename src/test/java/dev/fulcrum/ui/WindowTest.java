@@ -42,14 +42,14 @@ class WindowTest {
     }
 
     private void waitForRows(FxRobot robot) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#row-demo-a").tryQuery().isPresent());
+        fx.waitFor("#row-demo-a");
     }
 
     @Test
     void theTitleNamesTheEngineAndTheStatusBarItsProxy(FxRobot robot) {
         waitForRows(robot);
         assertThat(stage.getTitle()).isEqualTo("Fulcrum — embedded engine (test)");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#statusBar").queryAs(org.controlsfx.control.StatusBar.class).getText())
                 .contains(fulcrum.url()));
         assertThat(robot.lookup("#totalRps").queryAs(Label.class).getText()).endsWith("req/s");
@@ -73,10 +73,10 @@ class WindowTest {
         robot.clickOn("#row-demo-b");
         robot.type(KeyCode.DELETE);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-b") == null);
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#row-demo-b").tryQuery().isEmpty());
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup("#row-demo-b").tryQuery().isEmpty());
 
         // then Ctrl+Z brings it back with its URL and weight
-        await().atMost(Duration.ofSeconds(5)).until(() -> window.session().undo().lastProperty().get() != null);
+        fx.until(Duration.ofSeconds(5), () -> window.session().undo().lastProperty().get() != null);
         robot.press(KeyCode.CONTROL, KeyCode.Z).release(KeyCode.Z, KeyCode.CONTROL);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-b") != null);
         assertThat(fulcrum.backend("demo-b").weight()).isEqualTo(2);
@@ -87,7 +87,7 @@ class WindowTest {
         // given the Strategy tab
         waitForRows(robot);
         robot.interact(() -> window.controller().select("Strategy"));
-        await().atMost(Duration.ofSeconds(5)).until(() ->
+        fx.until(Duration.ofSeconds(5), () ->
                 "round-robin".equals(robot.lookup("#strategyType").queryAs(ComboBox.class).getValue()));
 
         // when maglev is chosen with a table size that is not prime
@@ -100,7 +100,7 @@ class WindowTest {
         robot.clickOn("#applyStrategy");
 
         // then the engine's refusal is shown and nothing changed
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#strategyResult").queryAs(Label.class).getText()).contains("tableSize"));
         assertThat(fulcrum.engine().pool("default").snapshot().spec().type()).isEqualTo("round-robin");
 
@@ -120,7 +120,7 @@ class WindowTest {
         robot.interact(() -> window.controller().select("Events"));
         @SuppressWarnings("unchecked")
         TableView<dev.fulcrum.engine.EngineEvent> table = robot.lookup("#eventsTable").queryAs(TableView.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> table.getItems().stream().anyMatch(e -> "weight".equals(e.type()))
+        fx.until(Duration.ofSeconds(5), () -> table.getItems().stream().anyMatch(e -> "weight".equals(e.type()))
                 && table.getItems().stream().anyMatch(e -> "drain".equals(e.type())));
 
         // when filtered by the text "demo-a"

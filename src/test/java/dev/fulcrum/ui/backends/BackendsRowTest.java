@@ -41,10 +41,9 @@ class BackendsRowTest {
 
     @Test
     void aDrainedRowSaysDrainedInPlaceOfAFullBar(FxRobot robot) {
-        fx.waitFor("#drain-demo-a");
-        robot.clickOn("#drain-demo-a");
+        robot.clickOn(fx.waitFor("#drain-demo-a"));
         await().atMost(Duration.ofSeconds(10)).until(() -> "DRAINED".equals(fulcrum.backend("demo-a").state().name()));
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        fx.untilAsserted(Duration.ofSeconds(5), () -> {
             ProgressBar bar = robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class);
             Label left = robot.lookup("#drainLeft-demo-a").queryAs(Label.class);
             assertThat(bar.getProgress()).isEqualTo(1.0);
@@ -56,10 +55,9 @@ class BackendsRowTest {
 
     @Test
     void afterRemoveFocusIsNotOnTheNextRowsRemoveButtonAndUndoIsOffered(FxRobot robot) {
-        fx.waitFor("#remove-demo-a");
-        robot.clickOn("#remove-demo-a");
+        robot.clickOn(fx.waitFor("#remove-demo-a"));
         await().atMost(Duration.ofSeconds(10)).until(() -> fulcrum.backend("demo-a") == null);
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#row-demo-a").tryQuery().isEmpty());
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup("#row-demo-a").tryQuery().isEmpty());
         WaitForAsyncUtils.waitForFxEvents();
 
         Node focused = robot.targetWindow(window.scene().getWindow()).lookup("#backendsTable").query().getScene()

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;
+import org.testfx.util.WaitForAsyncUtils;
 
 /**
  * The live weight throttle against a real embedded engine, counted by the engine's own weight events (what the
@@ -77,8 +78,9 @@ class BackendsViewModelTest {
         assertThat(weightEventsSoFar(robot)).containsExactly("a 1->5", "a 5->15");
         assertThat(fulcrum.engine().backends().stream().filter(b -> b.id().equals("a")).findFirst().orElseThrow()
                 .weight()).isEqualTo(15);
-        // and undo still restores the weight before the drag
-        await().atMost(Duration.ofSeconds(5)).until(() -> session.undo().lastProperty().get() != null);
+        // and undo still restores the weight before the drag (the history read on the FX thread, which keeps it)
+        await().atMost(Duration.ofSeconds(5)).until(() -> WaitForAsyncUtils.asyncFx(() ->
+                session.undo().lastProperty().get() != null).get());
         robot.interact(() -> vm.undo());
         await().atMost(Duration.ofSeconds(5)).until(() -> weightEvents.contains("a 15->1"));
     }

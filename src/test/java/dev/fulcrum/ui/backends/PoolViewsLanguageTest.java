@@ -148,14 +148,14 @@ class PoolViewsLanguageTest {
             // Breakers: a card's state word
             fx.onFx(() -> window.controller().select("Breakers"));
             fx.waitFor("#breakerState-demo-a");
-            await().atMost(Duration.ofSeconds(10)).until(() ->
+            fx.until(() ->
                     closed.equals(robot.lookup("#breakerState-demo-a").queryAs(Label.class).getText()));
             cut.addAll(cutOn(window, "Breakers"));
 
             // Strategy: the pool's strategy described, its sentence, and every strategy's form whole
             fx.onFx(() -> window.controller().select("Strategy"));
             Label explanation = (Label) fx.waitFor("#explanation");
-            await().atMost(Duration.ofSeconds(10)).until(() -> !explanation.getText().isEmpty());
+            fx.until(() -> !explanation.getText().isEmpty());
             assertThat(explanation.getText()).isEqualTo(Texts.t("strategy.consistent-hash.sentence"))
                     .isNotEqualTo(Strategies.descriptor(StrategySpec.CONSISTENT_HASH).sentence());
             assertThat(robot.lookup("#currentLabel").queryAs(Label.class).getText())

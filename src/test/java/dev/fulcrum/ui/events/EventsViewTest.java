@@ -1,12 +1,10 @@
 package dev.fulcrum.ui.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.MainWindow;
 import dev.fulcrum.ui.WindowHarness;
-import java.time.Duration;
 import javafx.geometry.Bounds;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
@@ -43,7 +41,7 @@ class EventsViewTest {
                 fulcrum.engine().setWeight("demo-a", 1 + (burst * 25 + i) % 50);
             }
             int expected = burst * 25;
-            await().atMost(Duration.ofSeconds(10)).until(() -> table.getItems().size() >= expected);
+            fx.until(() -> table.getItems().size() >= expected);
             WaitForAsyncUtils.waitForFxEvents();
             robot.interact(() -> { });
             WaitForAsyncUtils.waitForFxEvents();

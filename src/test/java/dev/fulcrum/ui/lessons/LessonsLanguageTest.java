@@ -2,7 +2,6 @@ package dev.fulcrum.ui.lessons;
 
 import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.app.FulcrumApp;
 import dev.fulcrum.config.BreakerConfig;
@@ -79,12 +78,12 @@ class LessonsLanguageTest {
 
             // played: the narration and the step's check lines in the window's language
             robot.clickOn("#playLesson");
-            await().atMost(Duration.ofSeconds(90)).until(() -> {
+            fx.until(Duration.ofSeconds(90), () -> {
                 LessonPlayer p = window.lessons().controller().player();
                 LessonPlayer.View v = p == null ? null : p.view();
                 return v != null && v.shown() == 0 && v.report() != null && v.report().finished();
             });
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            fx.untilAsserted(Duration.ofSeconds(5), () -> {
                 assertThat(robot.lookup("#lessonTitle").queryAs(Label.class).getText()).isEqualTo(want.title());
                 assertThat(robot.lookup("#lessonStep").queryAs(Label.class).getText()).isEqualTo(want.position());
                 assertThat(robot.lookup("#lessonSay").queryAs(Label.class).getText()).startsWith(want.say());

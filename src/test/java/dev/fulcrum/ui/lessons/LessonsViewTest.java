@@ -52,7 +52,7 @@ class LessonsViewTest {
 
     private void awaitStepDone(int step) {
         // a step runs real requests, or the side-by-side simulator, on two cores the whole suite shares
-        await().atMost(Duration.ofSeconds(90)).until(() -> {
+        fx.until(Duration.ofSeconds(90), () -> {
             LessonPlayer.View v = view();
             return v != null && v.shown() == step && !v.playing() && v.report() != null && v.report().finished();
         });
@@ -90,14 +90,14 @@ class LessonsViewTest {
         awaitStepDone(0);
         BorderPane root = (BorderPane) window.scene().getRoot();
         assertThat(root.getRight()).isNotNull().extracting(Node::getId).isEqualTo("lessonPanel");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+        fx.untilAsserted(Duration.ofSeconds(5), () -> {
             assertThat(robot.lookup("#lessonStep").queryAs(Label.class).getText()).isEqualTo("Step 1 of 4");
             assertThat(robot.lookup("#lessonCheck-0").queryAs(Node.class).lookup(".lesson-ok")).isNotNull();
         });
         assertThat(view().report().checks()).singleElement().extracting(c -> c.text())
                 .isEqualTo("sequence demo-a demo-b demo-c demo-a demo-b demo-c demo-a");
         assertThat(selectedTab(robot)).isEqualTo("Backends");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 window.lessons().controller().marked()).isNotNull().extracting(Node::getId).isEqualTo("row-demo-a"));
 
         // when the space bar is pressed twice: step 2 (the simulator), then step 3 (smooth WRR on the engine)
@@ -106,17 +106,17 @@ class LessonsViewTest {
         pressSpace(robot);
         awaitStepDone(2);
         assertThat(view().report().ok()).isTrue();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(selectedTab(robot)).isEqualTo("Strategy"));
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(selectedTab(robot)).isEqualTo("Strategy"));
 
         // when Back: step 2 again, as it came out, not played again
         robot.clickOn("#lessonBack");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#lessonStep").queryAs(Label.class).getText()).isEqualTo("Step 2 of 4"));
         assertThat(robot.lookup("#lessonChecks").queryAs(VBox.class).getChildren()).hasSize(2);
 
         // when Stop: the panel goes, the engine gets back the config it ran before the lesson
         robot.clickOn("#lessonStop");
-        await().atMost(Duration.ofSeconds(5)).until(() -> root.getRight() == null);
+        fx.until(Duration.ofSeconds(5), () -> root.getRight() == null);
         assertThat(window.lessons().controller().player()).isNull();
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
                 app.engine().pool("default").snapshot().spec().type()).isEqualTo(StrategySpec.CONSISTENT_HASH));
@@ -153,10 +153,10 @@ class LessonsViewTest {
             window.lessons().controller().open(file);
         });
         robot.clickOn("#playLesson");
-        await().atMost(Duration.ofSeconds(30)).until(() -> view() != null && view().playing()
+        fx.until(Duration.ofSeconds(30), () -> view() != null && view().playing()
                 && app.demos().get("demo-b").errorRate() == 1.0);
-        await().atMost(Duration.ofSeconds(10)).until(() -> !traffic.runningProperty().get());
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(selectedTab(robot)).isEqualTo("Ring"));
+        fx.until(() -> !traffic.runningProperty().get());
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(selectedTab(robot)).isEqualTo("Ring"));
         robot.interact(() -> { });
         assertThat(window.scene().getFocusOwner()).as("the step leaves the focus on Next")
                 .isNotInstanceOf(javafx.scene.control.TextInputControl.class);
@@ -178,11 +178,11 @@ class LessonsViewTest {
         awaitStepDone(2);
         press(robot, fx.onFx(() -> window.scene().getFocusOwner() != null ? window.scene().getFocusOwner()
                 : window.scene().getRoot()), KeyCode.PAGE_UP, null);
-        await().atMost(Duration.ofSeconds(5)).until(() -> view().shown() == 1);
+        fx.until(Duration.ofSeconds(5), () -> view().shown() == 1);
 
         // Stop: the config and demo-b's faults as they were before the lesson
         robot.clickOn("#lessonStop");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        fx.untilAsserted(() -> {
             assertThat(app.engine().pool("default").snapshot().spec().type()).isEqualTo(StrategySpec.CONSISTENT_HASH);
             assertThat(app.demos().get("demo-b").errorRate()).isZero();
             assertThat(traffic.runningProperty().get()).as("the window's traffic, back after the lesson").isTrue();

@@ -114,7 +114,7 @@ class RequestsLanguageTest {
             assertThat(routes.getText()).isEqualTo(Texts.t("routes.tab")).isNotEqualTo("Routes");
             assertThat(routes.getUserData()).isEqualTo("Routes");
             fx.onFx(() -> window.controller().select("Routes"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> robot.lookup("#split-promote-0").tryQuery().isPresent());
+            fx.waitFor("#split-promote-0");
             assertThat(robot.lookup("#split-promote-0").queryAs(Button.class).getText()).isEqualTo(promote);
             assertThat(robot.lookup("#split-guard-0").queryAs(Label.class).getText()).startsWith(guardStart);
             cut.addAll(cutIn(routes, "Routes"));

@@ -1,7 +1,6 @@
 package dev.fulcrum.ui.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -95,7 +94,7 @@ class RequestsViewTest {
 
         // when the tab is shown, the requests are there
         showRequestsTab(robot);
-        await().atMost(Duration.ofSeconds(10)).until(() -> table(robot).getItems().stream()
+        fx.until(() -> table(robot).getItems().stream()
                 .filter(r -> r.request().path().startsWith("/while-hidden/")).count() == 3);
     }
 
@@ -110,7 +109,7 @@ class RequestsViewTest {
         robot.clickOn(cellShowing(robot, "/hello?x=1"));
 
         // then its headers show, the credential masked
-        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#requestHeaders").contains("Authorization"));
+        fx.until(Duration.ofSeconds(5), () -> text(robot, "#requestHeaders").contains("Authorization"));
         assertThat(text(robot, "#requestHeaders")).contains("Authorization: Bearer ***").doesNotContain("s3cret");
         assertThat(text(robot, "#responseHeaders")).containsIgnoringCase("content-type");
         RequestsViewModel.Row row = table(robot).getSelectionModel().getSelectedItem();
@@ -118,7 +117,7 @@ class RequestsViewTest {
         assertThat(lines(robot, "#whyRecorded")).contains("Routed to pool default.")
                 .contains(row.request().backend() + " answered 200.");
         // and the live pool is asked about the same request, and says it is the pool now
-        await().atMost(Duration.ofSeconds(5)).until(() -> lines(robot, "#whyNow")
+        fx.until(Duration.ofSeconds(5), () -> lines(robot, "#whyNow")
                 .startsWith("The pool as it is now, not as it was when the request ran"));
 
         // when the selection is exported as HAR
@@ -132,7 +131,7 @@ class RequestsViewTest {
         assertThat(har.at("/log/entries")).hasSize(1);
         assertThat(har.at("/log/entries/0/request/url").asText()).endsWith("/hello?x=1");
         assertThat(har.at("/log/entries/0/_backend").asText()).isEqualTo(row.request().backend());
-        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#exportResult").startsWith("wrote 1 request to"));
+        fx.until(Duration.ofSeconds(5), () -> text(robot, "#exportResult").startsWith("wrote 1 request to"));
     }
 
     @Test
@@ -148,7 +147,7 @@ class RequestsViewTest {
         robot.clickOn(cellShowing(robot, "/decided"));
 
         // then "Why this backend" says the draw in words, and the decision's table lists both candidates
-        await().atMost(Duration.ofSeconds(5)).until(() -> lines(robot, "#whyRecorded").contains("Drew "));
+        fx.until(Duration.ofSeconds(5), () -> lines(robot, "#whyRecorded").contains("Drew "));
         String backend = table(robot).getSelectionModel().getSelectedItem().request().backend();
         assertThat(lines(robot, "#whyRecorded"))
                 .contains("Attempt 1: weighted-random chose among demo-a, demo-b and picked " + backend + ".")
@@ -166,9 +165,8 @@ class RequestsViewTest {
      * as found: the table lays its cells out again as rows arrive, so a second look from another thread can miss it.
      */
     private Node cellShowing(FxRobot robot, String text) {
-        return await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> robot.lookup((Node n) ->
-                n instanceof TableCell<?, ?> c && text.equals(c.getText())).<Node>tryQuery().orElse(null)),
-                java.util.Objects::nonNull);
+        return fx.waitFor(() -> robot.lookup((Node n) -> n instanceof TableCell<?, ?> c && text.equals(c.getText()))
+                .<Node>tryQuery().orElse(null));
     }
 
     @Test
@@ -176,7 +174,7 @@ class RequestsViewTest {
         // given one request listed
         showRequestsTab(robot);
         fulcrum.proxied("/first");
-        await().atMost(Duration.ofSeconds(10)).until(() -> table(robot).getItems().size() == 1);
+        fx.until(() -> table(robot).getItems().size() == 1);
 
         // when paused and three more arrive
         robot.clickOn("#pauseRequests");
@@ -185,13 +183,13 @@ class RequestsViewTest {
         }
 
         // then the list stays, and says how many are new
-        await().atMost(Duration.ofSeconds(10)).until(() -> text(robot, "#requestCount").endsWith("paused, 3 new"));
+        fx.until(() -> text(robot, "#requestCount").endsWith("paused, 3 new"));
         assertThat(table(robot).getItems()).singleElement().satisfies(r ->
                 assertThat(r.request().path()).isEqualTo("/first"));
 
         // and resuming puts them on top
         robot.clickOn("#pauseRequests");
-        await().atMost(Duration.ofSeconds(5)).until(() -> table(robot).getItems().size() == 4);
+        fx.until(Duration.ofSeconds(5), () -> table(robot).getItems().size() == 4);
         assertThat(table(robot).getItems().get(3).request().path()).isEqualTo("/first");
     }
 
@@ -226,14 +224,14 @@ class RequestsViewTest {
         robot.clickOn("#trustHttps");
 
         // then each step's line shows, and the steps ran on a thread of their own
-        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#trustOutput").contains("restart the browser"));
+        fx.until(Duration.ofSeconds(5), () -> text(robot, "#trustOutput").contains("restart the browser"));
         assertThat(text(robot, "#trustOutput")).startsWith("created the local certificate authority");
         assertThat(threads).containsExactly("fulcrum-trust");
 
         // and Remove shows its own
-        await().atMost(Duration.ofSeconds(5)).until(() -> !robot.lookup("#untrustHttps").queryAs(Button.class).isDisabled());
+        fx.until(Duration.ofSeconds(5), () -> !robot.lookup("#untrustHttps").queryAs(Button.class).isDisabled());
         robot.clickOn("#untrustHttps");
-        await().atMost(Duration.ofSeconds(5)).until(() -> text(robot, "#trustOutput")
+        fx.until(Duration.ofSeconds(5), () -> text(robot, "#trustOutput")
                 .equals("no browser store holds Fulcrum local CA\n"));
     }
 
@@ -249,7 +247,7 @@ class RequestsViewTest {
         window = open(none);
 
         // then the tab goes once the engine says it shows none
-        await().atMost(Duration.ofSeconds(10)).until(() -> window.controller().tabs().getTabs().stream()
+        fx.until(() -> window.controller().tabs().getTabs().stream()
                 .noneMatch(t -> "requestsTab".equals(t.getId())));
         assertThat(window.controller().tabs().getTabs()).extracting(javafx.scene.control.Tab::getText)
                 .contains("Backends", "Events");

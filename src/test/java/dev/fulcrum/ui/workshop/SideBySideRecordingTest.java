@@ -2,7 +2,6 @@ package dev.fulcrum.ui.workshop;
 
 import static dev.fulcrum.testkit.RunningFulcrum.demo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
@@ -99,7 +98,7 @@ class SideBySideRecordingTest {
 
         // when it is opened
         robot.interact(() -> workshop.sideBySide().openRecording(log));
-        await().atMost(Duration.ofSeconds(30)).until(() -> workshop.sideBySide().comparisonProperty().get() != null
+        fx.until(Duration.ofSeconds(30), () -> workshop.sideBySide().comparisonProperty().get() != null
                 && !workshop.sideBySide().runningProperty().get());
         WaitForAsyncUtils.waitForFxEvents();
 
@@ -135,7 +134,7 @@ class SideBySideRecordingTest {
         robot.interact(() -> workshop.sideBySide().openRecording(log));
         assertThat(workshop.sideBySide().runningProperty().get()).isTrue();
         robot.clickOn("#sbsCancel");
-        await().atMost(Duration.ofSeconds(30)).until(() -> !workshop.sideBySide().runningProperty().get());
+        fx.until(Duration.ofSeconds(30), () -> !workshop.sideBySide().runningProperty().get());
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(workshop.sideBySide().messageProperty().get()).isEqualTo("cancelled");
         assertThat(workshop.sideBySide().comparisonProperty().get()).isNull();

@@ -1,7 +1,6 @@
 package dev.fulcrum.ui.workshop;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.app.FulcrumApp;
@@ -59,7 +58,7 @@ class WhyMatchesTheProxyTest {
     private DecisionTrace step(FxRobot robot, WorkshopTabs.Workshop w) {
         DecisionTrace before = w.why().traceProperty().get();
         robot.interact(() -> w.why().step());
-        await().atMost(Duration.ofSeconds(5)).until(() -> w.why().traceProperty().get() != before
+        fx.until(Duration.ofSeconds(5), () -> w.why().traceProperty().get() != before
                 && w.why().traceProperty().get() != null);
         return w.why().traceProperty().get();
     }

@@ -167,7 +167,7 @@ class WorkshopLanguageTest {
         fx.onFx(() -> window.controller().tabs().getSelectionModel().select(tabs.get(0)));
         Button start = (Button) fx.waitFor("#trafficStart");
         assertThat(start.getText()).isEqualTo(startText);
-        await().atMost(Duration.ofSeconds(10)).until(() -> !start.isDisabled());
+        fx.until(() -> !start.isDisabled());
         fx.onFx(() -> {
             robot.lookup("#trafficRate").queryAs(Spinner.class).getValueFactory().setValue(20.0);
             robot.lookup("#trafficDuration").queryAs(Spinner.class).getValueFactory().setValue(1);

@@ -1,6 +1,5 @@
 package dev.fulcrum.ui.workshop;
 
-import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.admin.InProcessEngineClient;
 import dev.fulcrum.config.BreakerConfig;
@@ -80,8 +79,8 @@ public final class WorkshopScreenshotTour {
                     ((ComboBox<String>) tabs.getScene().lookup("#sbsSlowBackend")).setValue("demo-b");
                     workshop.sideBySide().run();
                 });
-                await().atMost(Duration.ofSeconds(60)).until(() -> workshop.sideBySide().reportProperty().get() != null
-                        && !workshop.sideBySide().runningProperty().get());
+                Tours.until(() -> workshop.sideBySide().reportProperty().get() != null
+                        && !workshop.sideBySide().runningProperty().get(), Duration.ofSeconds(60));
                 Tours.letPlay(1000); // the report's charts grow to their values
                 shot("sidebyside");
                 fulcrum.engine().drain("flaky");

@@ -93,7 +93,7 @@ class WorkshopViewsTest {
     void aTwoSecondRunAtFiftyPerSecondShowsAnswersAndTheirBackends(FxRobot robot) throws Exception {
         // given the traffic tab set to 50 req/s for 2 s, recording to a file, once the proxy's address is known
         select(robot, "workshopTrafficTab");
-        await().atMost(Duration.ofSeconds(10)).until(() -> !robot.lookup("#trafficStart").queryAs(Button.class).isDisabled());
+        fx.until(() -> !robot.lookup("#trafficStart").queryAs(Button.class).isDisabled());
         Path recording = dir.resolve("run.jsonl");
         robot.interact(() -> {
             robot.lookup("#trafficRate").queryAs(Spinner.class).getValueFactory().setValue(50.0);
@@ -104,7 +104,7 @@ class WorkshopViewsTest {
 
         // when it runs to its end
         robot.clickOn("#trafficStart");
-        await().atMost(Duration.ofSeconds(15)).until(() -> {
+        fx.until(Duration.ofSeconds(15), () -> {
             TrafficSnapshot s = workshop.traffic().viewModel().snapshotProperty().get();
             return s != null && s.state() == TrafficSnapshot.State.DONE
                     && !workshop.traffic().viewModel().runningProperty().get();
@@ -127,14 +127,14 @@ class WorkshopViewsTest {
         assertThat(TrafficRecorder.read(recording)).hasSize((int) last.sent());
         robot.interact(() -> robot.lookup("#trafficReplayFile").queryAs(TextField.class).setText(recording.toString()));
         robot.interact(() -> workshop.traffic().replayIntoSideBySide());
-        await().atMost(Duration.ofSeconds(5)).until(() -> robot.lookup("#sbsTraceSource").queryAs(Label.class).getText()
+        fx.until(Duration.ofSeconds(5), () -> robot.lookup("#sbsTraceSource").queryAs(Label.class).getText()
                 .contains(last.sent() + " requests"));
         assertThat(tabs.getSelectionModel().getSelectedItem().getId()).isEqualTo("workshopSideBySideTab");
         robot.interact(() -> {
             workshop.sideBySide().selectStrategies(List.of(StrategySpec.ROUND_ROBIN), false);
             workshop.sideBySide().run();
         });
-        await().atMost(Duration.ofSeconds(20)).until(() -> workshop.sideBySide().reportProperty().get() != null);
+        fx.until(Duration.ofSeconds(20), () -> workshop.sideBySide().reportProperty().get() != null);
         assertThat(workshop.sideBySide().reportProperty().get().requests()).isEqualTo((int) last.sent());
     }
 
@@ -157,7 +157,7 @@ class WorkshopViewsTest {
 
         // when it runs
         robot.clickOn("#sbsRun");
-        await().atMost(Duration.ofSeconds(30)).until(() -> workshop.sideBySide().reportProperty().get() != null
+        fx.until(Duration.ofSeconds(30), () -> workshop.sideBySide().reportProperty().get() != null
                 && !workshop.sideBySide().runningProperty().get());
         // the report is visible as soon as it is set, before its listener has filled the table on the FX thread
         org.testfx.util.WaitForAsyncUtils.waitForFxEvents();
@@ -184,7 +184,7 @@ class WorkshopViewsTest {
         assertThat(lines.subList(1, 5)).extracting(l -> l.substring(0, l.indexOf(','))).containsExactly(
                 "round-robin", "smooth-weighted-round-robin", "least-requests", "naive-weighted-round-robin");
         robot.interact(() -> workshop.sideBySide().run());
-        await().atMost(Duration.ofSeconds(30)).until(() -> workshop.sideBySide().reportProperty().get() != r
+        fx.until(Duration.ofSeconds(30), () -> workshop.sideBySide().reportProperty().get() != r
                 && !workshop.sideBySide().runningProperty().get());
         assertThat(workshop.sideBySide().reportProperty().get().toCsv()).isEqualTo(Files.readString(csv));
     }
@@ -203,7 +203,7 @@ class WorkshopViewsTest {
         // when a request is stepped
         select(robot, "workshopWhyTab");
         robot.clickOn("#whyStep");
-        await().atMost(Duration.ofSeconds(5)).until(() -> workshop.why().traceProperty().get() != null);
+        fx.until(Duration.ofSeconds(5), () -> workshop.why().traceProperty().get() != null);
 
         // then demo-c is filtered out as DRAINING, the others are candidates, and one of them is picked
         DecisionTrace t = workshop.why().traceProperty().get();
@@ -248,7 +248,7 @@ class WorkshopViewsTest {
     @Test
     void theSpikeButtonArmsASlowRequestOnTheChosenDemoBackend(FxRobot robot) {
         select(robot, "workshopTrafficTab");
-        await().atMost(Duration.ofSeconds(5)).until(() ->
+        fx.until(Duration.ofSeconds(5), () ->
                 robot.lookup("#trafficSpikeBackend").queryAs(javafx.scene.control.ComboBox.class).getItems().size() == 3);
         robot.interact(() -> {
             robot.lookup("#trafficSpikeBackend").queryAs(javafx.scene.control.ComboBox.class).setValue("demo-b");
@@ -266,7 +266,7 @@ class WorkshopViewsTest {
         // given the pool hashing on a header
         select(robot, "workshopTrafficTab");
         fulcrum.engine().setStrategy("default", StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "header:X-User"));
-        await().atMost(Duration.ofSeconds(5)).until(() ->
+        fx.until(Duration.ofSeconds(5), () ->
                 "header:X-User".equals(robot.lookup("#trafficPlacement").queryAs(TextField.class).getText()));
         assertThat(workshop.traffic().settings().keyPlacement())
                 .isEqualTo(dev.fulcrum.demo.TrafficSettings.KeyPlacement.header("X-User"));
@@ -276,11 +276,11 @@ class WorkshopViewsTest {
             robot.lookup("#trafficDuration").queryAs(Spinner.class).getValueFactory().setValue(600);
             workshop.traffic().start();
         });
-        await().atMost(Duration.ofSeconds(5)).until(() -> workshop.traffic().viewModel().snapshotProperty().get() != null);
+        fx.until(Duration.ofSeconds(5), () -> workshop.traffic().viewModel().snapshotProperty().get() != null);
         robot.clickOn("#trafficStop");
 
         // then it ends well before its duration
-        await().atMost(Duration.ofSeconds(10)).until(() -> !workshop.traffic().viewModel().runningProperty().get());
+        fx.until(() -> !workshop.traffic().viewModel().runningProperty().get());
         TrafficSnapshot last = workshop.traffic().viewModel().snapshotProperty().get();
         assertThat(last.state()).isEqualTo(TrafficSnapshot.State.DONE);
         assertThat(last.elapsedNanos()).isLessThan(last.durationNanos());
@@ -291,7 +291,7 @@ class WorkshopViewsTest {
         fulcrum.engine().setWeight("demo-a", 4);
         fulcrum.app().updateDemo("demo-c", 30.0, null, null);
         select(robot, "workshopSideBySideTab");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+        fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#sbsBackends").queryAs(TextField.class).getText())
                 .isEqualTo("demo-a:4:1, demo-b:1:1, demo-c:1:30"));
         assertThat(workshop.sideBySide().settings().backends()).extracting(b -> b.id() + "/" + b.weight())
@@ -308,7 +308,7 @@ class WorkshopViewsTest {
         }
         TrafficRecorder.record(file, trace);
         select(robot, "workshopTrafficTab");
-        await().atMost(Duration.ofSeconds(10)).until(() ->
+        fx.until(() ->
                 !robot.lookup("#trafficReplayProxy").queryAs(Button.class).isDisabled());
         robot.interact(() -> {
             robot.lookup("#trafficReplayFile").queryAs(TextField.class).setText(file.toString());
@@ -319,7 +319,7 @@ class WorkshopViewsTest {
         robot.clickOn("#trafficReplayProxy");
 
         // then every request of it is sent and answered, with the recorded methods
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
+        fx.until(() -> {
             TrafficSnapshot s = workshop.traffic().viewModel().snapshotProperty().get();
             return s != null && s.state() == TrafficSnapshot.State.DONE
                     && !workshop.traffic().viewModel().runningProperty().get();
@@ -337,7 +337,7 @@ class WorkshopViewsTest {
         Path shortOne = Files.writeString(dir.resolve("short.har"), dev.fulcrum.testkit.HarFiles.har(20, 50));
         Path longOne = Files.writeString(dir.resolve("long.har"), dev.fulcrum.testkit.HarFiles.har(400, 50));
         select(robot, "workshopTrafficTab");
-        await().atMost(Duration.ofSeconds(10)).until(() ->
+        fx.until(() ->
                 !robot.lookup("#trafficReplayRecording").queryAs(Button.class).isDisabled());
 
         // when the short one is replayed at 10x (what Replay a recording… does with the file chosen)
@@ -347,7 +347,7 @@ class WorkshopViewsTest {
         });
 
         // then it ends with the summary line and a full progress bar
-        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
+        fx.until(Duration.ofSeconds(20), () -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
                 .getText().startsWith("replay: 20 requests in "));
         assertThat(robot.lookup("#trafficReplaySummary").queryAs(Label.class).getText()).endsWith(", 0 failed");
         assertThat(robot.lookup("#trafficReplayProgress").queryAs(javafx.scene.control.ProgressBar.class).getProgress())
@@ -359,12 +359,12 @@ class WorkshopViewsTest {
             robot.lookup("#trafficReplaySpeed").queryAs(Spinner.class).getValueFactory().setValue(1.0);
             workshop.traffic().replayRecording(longOne);
         });
-        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplayProgress")
+        fx.until(Duration.ofSeconds(20), () -> robot.lookup("#trafficReplayProgress")
                 .queryAs(javafx.scene.control.ProgressBar.class).getProgress() > 0);
         robot.clickOn("#trafficReplayCancel");
 
         // then it stops well short of its end and says so
-        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
+        fx.until(Duration.ofSeconds(20), () -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
                 .getText().startsWith("replay: cancelled after "));
         assertThat(robot.lookup("#trafficReplaySummary").queryAs(Label.class).getText()).contains(" of 400 requests in ");
         assertThat(robot.lookup("#trafficReplayRecording").queryAs(Button.class).isDisabled()).isFalse();
@@ -381,7 +381,7 @@ class WorkshopViewsTest {
         robot.interact(() -> session.traffic().replayWhenReady(checked, 5));
 
         // then it is sent through the proxy and the tab shows its summary
-        await().atMost(Duration.ofSeconds(20)).until(() -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
+        fx.until(Duration.ofSeconds(20), () -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
                 .getText().startsWith("replay: 12 requests in "));
         assertThat(session.traffic().replayProgressProperty().get().answered()).isEqualTo(12);
     }
