@@ -7,11 +7,13 @@ import static org.awaitility.Awaitility.await;
 import dev.fulcrum.admin.RequestSource;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.strategy.StrategySpec;
+import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.live.Flight;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.control.Slider;
 import javafx.scene.input.KeyCode;
@@ -119,6 +121,27 @@ class LiveViewTest {
 
     private long requestsSeen() throws Exception {
         return WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().requests()).get();
+    }
+
+    /**
+     * The frames counter's busy note comes and goes with the machine's load; on the stage, over the client's column, it
+     * moves nothing, where in the wrapping tool bar it took a line of its own and moved the stage down each time.
+     */
+    @Test
+    void theFramesCountersBusyNoteMovesNothing() {
+        Node stage = fx.waitFor("#liveStage");
+        Label frames = (Label) fx.waitFor("#liveFrames");
+        assertThat(fx.onFx(() -> frames.getParent() == stage)).isTrue();
+        javafx.geometry.Bounds before = fx.onFx(() -> stage.localToScene(stage.getLayoutBounds()));
+
+        fx.onFx(() -> {
+            frames.setText(Texts.t("live.frames.busy", "4"));
+            window.scene().getRoot().applyCss();
+            window.scene().getRoot().layout();
+        });
+
+        assertThat(fx.onFx(() -> stage.localToScene(stage.getLayoutBounds()))).isEqualTo(before);
+        assertThat(fx.onFx(() -> frames.getBoundsInParent().getMaxX())).isLessThan(before.getWidth() / 2);
     }
 
     @Test

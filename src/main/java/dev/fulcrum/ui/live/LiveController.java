@@ -91,7 +91,7 @@ public final class LiveController {
         // an attached engine that stops answering: its cards greyed and their actions off, and the toolbar says why
         cards.disableProperty().bind(session.staleProperty());
         session.staleProperty().addListener((o, a, st) -> showFigures());
-        liveStage.getChildren().addAll(canvas, cards);
+        liveStage.getChildren().addAll(canvas, cards, liveFrames);
         canvas.widthProperty().addListener((o, a, b) -> relayout());
         canvas.heightProperty().addListener((o, a, b) -> relayout());
         for (Flight.Kind k : Flight.Kind.values()) {
@@ -245,9 +245,18 @@ public final class LiveController {
         }
     }
 
+    /**
+     * The stage's frames in the last second, with the busy note while the pacer holds them to {@code cap} a second (0:
+     * no cap). In the second the pacer sets a cap, the count is still of the frames before it, and the note waits.
+     */
+    static String framesText(int frames, int cap) {
+        // a frame is due a little before 1/cap s has passed (FramePacer#due), so a second can hold one more
+        boolean held = cap > 0 && frames <= cap + 1;
+        return Texts.t(held ? "live.frames.busy" : "live.frames", Integer.toString(frames));
+    }
+
     private void showFigures() {
-        String frames = Integer.toString(framesLastSecond);
-        liveFrames.setText(pacer.cap() > 0 ? Texts.t("live.frames.busy", frames) : Texts.t("live.frames", frames));
+        liveFrames.setText(framesText(framesLastSecond, pacer.cap()));
         if (session.stale()) {
             liveRate.setText(Texts.t("live.stale"));
         } else if (model.paused()) {
