@@ -41,7 +41,7 @@ public final class RecordedDecision {
      */
     public static List<String> recorded(RequestSample r, Long staleAfterMs) {
         List<String> out = new ArrayList<>();
-        out.add(Texts.t("requests.why.routed", r.pool()));
+        out.add(routed(r));
         if (r.key() == null) {
             out.add(Texts.t("requests.why.not_hashed"));
         } else {
@@ -66,8 +66,24 @@ public final class RecordedDecision {
         return out;
     }
 
+    /** Where it went first: the route that took it, its split's arm or its mirror, and the pool. */
+    private static String routed(RequestSample r) {
+        RequestSample.Routing g = r.routing();
+        if (g == null || g.route() == null) {
+            return Texts.t("requests.why.routed", r.pool());
+        }
+        String route = Integer.toString(g.route());
+        if (g.mirror()) {
+            return Texts.t("requests.why.routed.mirror", route, r.pool());
+        }
+        return Texts.t(g.arm() != null ? "requests.why.routed.arm" : "requests.why.routed.route", route, r.pool());
+    }
+
     private static String ending(RequestSample r) {
         String status = Integer.toString(r.status());
+        if (r.routing() != null && r.routing().shed()) {
+            return Texts.t("requests.why.shed", status);
+        }
         if (r.refused()) {
             return Texts.t("requests.why.refused", status);
         }

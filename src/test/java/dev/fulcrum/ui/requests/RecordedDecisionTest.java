@@ -2,6 +2,7 @@ package dev.fulcrum.ui.requests;
 
 import static dev.fulcrum.ui.requests.Samples.failed;
 import static dev.fulcrum.ui.requests.Samples.request;
+import static dev.fulcrum.ui.requests.Samples.routed;
 import static dev.fulcrum.ui.requests.Samples.success;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,6 +49,23 @@ class RecordedDecisionTest {
         assertThat(RecordedDecision.recorded(request("0:2", 0, "api", "/slow", 499, null,
                 List.of(failed("api-1", "CLIENT_ABORT"))))).contains("Not hashed: the pool's strategy picked without a key.")
                 .last().isEqualTo("The client hung up (499) while api-1 had it.");
+    }
+
+    @Test
+    void theRecordSaysWhichRouteTookItItsArmItsMirrorOrItsShed() {
+        RequestSample canary = request("0:3", 0, "canary", "/shop", 200, "c1", List.of(success("c1")));
+        assertThat(RecordedDecision.recorded(routed(canary, new RequestSample.Routing(1, null, null, false, false))))
+                .first().isEqualTo("Route 1 took it to pool canary.");
+        assertThat(RecordedDecision.recorded(routed(canary, new RequestSample.Routing(2, "canary", null, false, false))))
+                .first().isEqualTo("Route 2 took it, and its split sent it to pool canary.");
+        assertThat(RecordedDecision.recorded(routed(canary, new RequestSample.Routing(0, null, null, true, false))))
+                .first().isEqualTo("A copy that route 0 mirrored to pool canary: its answer went to no client.");
+
+        RequestSample shed = routed(request("0:4", 0, "work", "/api/batch", 503, null, List.of()),
+                new RequestSample.Routing(1, null, "batch", false, true));
+        assertThat(RecordedDecision.recorded(shed)).first().isEqualTo("Route 1 took it to pool work.");
+        assertThat(RecordedDecision.recorded(shed)).last()
+                .isEqualTo("Shed at its class's ceiling: the proxy answered 503 without trying a backend.");
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.fulcrum.i18n.Texts;
+import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.testkit.RunningFulcrum;
 import dev.fulcrum.ui.CutText;
 import dev.fulcrum.ui.MainWindow;
@@ -59,16 +60,28 @@ class RequestsLanguageTest {
 
     @Test
     void inChineseTheTabsSpeakChineseAndNothingIsCut(FxRobot robot) {
-        List<String> cut = tabsIn(Locale.SIMPLIFIED_CHINESE, robot, "请求", "方法", "路由到后端池 ", "全量发布",
+        List<String> cut = tabsIn(Locale.SIMPLIFIED_CHINESE, robot, "请求", "方法", "由路由 0 接收，其分流将它发往后端池 ", "全量发布",
                 "守护：");
         assertThat(cut).as("texts cut in the Requests and Routes tabs in Chinese").isEmpty();
     }
 
     @Test
     void inPolishTheTabsSpeakPolishAndNothingIsCut(FxRobot robot) {
-        List<String> cut = tabsIn(Locale.forLanguageTag("pl"), robot, "Żądania", "Metoda", "Skierowane do puli ",
+        List<String> cut = tabsIn(Locale.forLanguageTag("pl"), robot, "Żądania", "Metoda",
+                "Przejęła je trasa 0, a jej podział skierował je do puli ",
                 "Wdróż", "strażnik: ");
         assertThat(cut).as("texts cut in the Requests and Routes tabs in Polish").isEmpty();
+    }
+
+    /** The index of the newest row that is a client's request, not a mirrored copy. */
+    private static int clientsRequest(TableView<?> table) {
+        for (int i = 0; i < table.getItems().size(); i++) {
+            RequestSample.Routing g = ((RequestsViewModel.Row) table.getItems().get(i)).request().routing();
+            if (g == null || !g.mirror()) {
+                return i;
+            }
+        }
+        throw new AssertionError("no client's request among " + table.getItems().size() + " rows");
     }
 
     /**
@@ -97,7 +110,8 @@ class RequestsLanguageTest {
                     .isEqualTo(Texts.t("requests.filter.prompt"));
             await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> table.getItems().size()) >= 20);
             cut.addAll(cutIn(requests, "Requests list"));
-            fx.onFx(() -> table.getSelectionModel().select(0));
+            // a client's request, not its mirrored copy (the route copies every one): the split's words are asked
+            fx.onFx(() -> table.getSelectionModel().select(clientsRequest(table)));
             TabPane details = robot.lookup("#requestDetails").queryAs(TabPane.class);
             for (int i = 0; i < details.getTabs().size(); i++) {
                 int at = i;

@@ -20,6 +20,14 @@ final class Samples {
         return request(id, startMillis, "default", "/p/" + id, 200, backend, List.of(success(backend)));
     }
 
+    /** {@code r} as routed by {@code g}. */
+    static RequestSample routed(RequestSample r, RequestSample.Routing g) {
+        return new RequestSample(r.id(), r.startMillis(), r.pool(), r.method(), r.path(), r.query(), r.scheme(),
+                r.protocol(), r.client(), r.key(), r.keyHash(), r.attempts(), r.backend(), r.status(), r.bytesIn(),
+                r.bytesOut(), r.latencyMs(), r.retried(), r.sticky(), r.spilled(), r.refused(), r.upgraded(),
+                r.requestHeaders(), r.responseHeaders(), r.decision(), g);
+    }
+
     static RequestSample.Attempt success(String backend) {
         return new RequestSample.Attempt(backend, "SUCCESS", 3.0);
     }
