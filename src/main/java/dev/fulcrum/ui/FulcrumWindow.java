@@ -139,7 +139,8 @@ public final class FulcrumWindow extends Application {
 
     /**
      * The window built again in {@code language} on the same engine: the views are made anew (their texts are read
-     * as they are built), the engine and its connection stay, so the proxy never stops for a language (FX thread).
+     * as they are built), the engine, its connection and a traffic run going stay, so neither the proxy nor the
+     * traffic stops for a language (FX thread).
      */
     private void relocalize(java.util.Locale language) {
         EngineConnector.Connection c = connection;
@@ -148,12 +149,13 @@ public final class FulcrumWindow extends Application {
             return;
         }
         Texts.use(language);
+        SessionTraffic.Run running = old.handOver(); // before the window's close, whose Traffic tab would end the run
         window.close();
-        old.handOver();
         UiSession s = new UiSession(c.client(), c.description());
         s.setBreakerConfig(c.breaker());
         session = s;
         showWindow(s, c);
+        s.traffic().adopt(running); // the dots keep coming: a room does not lose its traffic to a language
     }
 
     /** Workshop scenarios: stop the running engine, start one on the chosen sample (FX thread). */

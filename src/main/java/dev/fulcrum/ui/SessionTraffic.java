@@ -75,6 +75,8 @@ public final class SessionTraffic implements AutoCloseable {
     private final List<Consumer<TrafficSnapshot>> snapshotListeners = new CopyOnWriteArrayList<>();
     private Supplier<TrafficSettings> form;
     private volatile TrafficGenerator generator;
+    /** The run {@link #generator} is part of, while one goes. FX thread. */
+    private Run current;
     private ChangeListener<EngineState> waitingForProxy;
     // the live replay of a recording (HAR, nginx log, Fulcrum's access log): one at a time, beside the generator's run
     private final ReadOnlyObjectWrapper<ReplayProgress> replayProgress = new ReadOnlyObjectWrapper<>(this,
@@ -206,7 +208,7 @@ public final class SessionTraffic implements AutoCloseable {
         try {
             TrafficSettings s = (form != null ? form.get() : defaults()).withRate(GENTLE_RATE)
                     .withDuration(Duration.ofSeconds(GENTLE_DURATION_S));
-            begin(TrafficGenerator.create(s), null, Texts.t("main.traffic.gentle",
+            begin(TrafficGenerator.create(s), null, () -> Texts.t("main.traffic.gentle",
                     String.format(Locale.ROOT, "%.0f", s.ratePerSecond()), Long.toString(s.duration().toSeconds())));
         } catch (RuntimeException | IOException e) {
             fail(Texts.t("main.traffic.failed", e.getMessage()));
@@ -215,7 +217,7 @@ public final class SessionTraffic implements AutoCloseable {
 
     /** Starts a run; {@code recordTo} (nullable) receives every request sent, as JSON lines. FX thread. */
     public void start(TrafficSettings settings, Path recordTo) throws IOException {
-        begin(TrafficGenerator.create(settings), recordTo, Texts.t("main.traffic.sending",
+        begin(TrafficGenerator.create(settings), recordTo, () -> Texts.t("main.traffic.sending",
                 String.format(Locale.ROOT, "%.0f", settings.ratePerSecond()),
                 Long.toString(settings.duration().toSeconds())));
     }
@@ -223,10 +225,10 @@ public final class SessionTraffic implements AutoCloseable {
     /** Replays a recorded trace through the proxy at {@code speed} (1 = as recorded). FX thread. */
     public void replay(TrafficSettings base, List<TrafficRequest> trace, double speed) throws IOException {
         begin(TrafficReplay.through(base, trace, speed), null,
-                Texts.t("main.traffic.replaying", Integer.toString(trace.size()), Double.toString(speed)));
+                () -> Texts.t("main.traffic.replaying", Integer.toString(trace.size()), Double.toString(speed)));
     }
 
-    private void begin(TrafficGenerator g, Path recordTo, String what) throws IOException {
+    private void begin(TrafficGenerator g, Path recordTo, Supplier<String> what) throws IOException {
         if (running.get()) {
             throw new IllegalStateException(Texts.t("main.traffic.busy"));
         }
@@ -234,15 +236,7 @@ public final class SessionTraffic implements AutoCloseable {
         if (recorder != null) {
             g.recordTo(recorder);
         }
-        generator = g;
-        startListeners.forEach(Runnable::run);
-        running.set(true);
-        message.set(recorder == null ? what : Texts.t("main.traffic.recording", what, recordTo.toString()));
-        g.addListener(s -> Platform.runLater(() -> {
-            if (generator == g) {
-                show(s);
-            }
-        }));
+        // the run's own end, whichever session shows it by then (a window built again in another language)
         g.done().whenComplete((last, error) -> {
             if (recorder != null) {
                 try {
@@ -252,18 +246,8 @@ public final class SessionTraffic implements AutoCloseable {
                 }
             }
             g.close(); // releases the generator's threads; the run is DONE already
-            Platform.runLater(() -> {
-                if (generator != g) {
-                    return;
-                }
-                if (last != null) {
-                    show(last);
-                }
-                running.set(false);
-                message.set(recorder == null ? Texts.t("main.traffic.done") : Texts.t("main.traffic.recorded",
-                        Long.toString(recorder.recorded()), recorder.file().toString()));
-            });
         });
+        follow(new Run(g, recorder, what));
         try {
             g.start();
         } catch (RuntimeException e) {
@@ -273,6 +257,59 @@ public final class SessionTraffic implements AutoCloseable {
                 recorder.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * A run going: its generator, the file it records to (or null), and what the message says of it (in the window's
+     * language of the moment).
+     */
+    public record Run(TrafficGenerator generator, TrafficRecorder recorder, Supplier<String> what) {
+    }
+
+    /** Shows {@code run} as this session's run from now until it is done: its snapshots, its message, its end. */
+    private void follow(Run run) {
+        TrafficGenerator g = run.generator();
+        TrafficRecorder recorder = run.recorder();
+        generator = g;
+        current = run;
+        startListeners.forEach(Runnable::run);
+        running.set(true);
+        message.set(recorder == null ? run.what().get() : Texts.t("main.traffic.recording", run.what().get(),
+                recorder.file().toString()));
+        g.addListener(snap -> Platform.runLater(() -> {
+            if (generator == g) {
+                show(snap);
+            }
+        }));
+        g.done().whenComplete((last, error) -> Platform.runLater(() -> {
+            if (generator != g) {
+                return;
+            }
+            if (last != null) {
+                show(last);
+            }
+            running.set(false);
+            message.set(recorder == null ? Texts.t("main.traffic.done") : Texts.t("main.traffic.recorded",
+                    Long.toString(recorder.recorded()), recorder.file().toString()));
+        }));
+    }
+
+    /**
+     * The run going, let go of without stopping it, for {@link #adopt}; null when none is going. This session shows
+     * nothing more of it. FX thread.
+     */
+    Run release() {
+        Run run = running.get() ? current : null;
+        generator = null;
+        current = null;
+        return run;
+    }
+
+    /** Follows a run {@link #release}d by another session on the same engine, as it goes on. FX thread. */
+    public void adopt(Run run) {
+        if (run != null && !run.generator().done().isDone() && !running.get()) {
+            follow(run);
         }
     }
 

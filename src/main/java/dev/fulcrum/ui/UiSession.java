@@ -477,11 +477,13 @@ public final class UiSession implements AutoCloseable {
     }
 
     /**
-     * Stops this session (its sampling, traffic and request streams) but leaves the engine client open for a new
-     * session on the same engine: the window built again in another language.
+     * Stops this session (its sampling, a live replay and the request streams) but leaves the engine client open for
+     * a new session on the same engine, the window built again in another language, and answers the traffic run going
+     * (or null), which goes on for the new session to {@link SessionTraffic#adopt}.
      */
-    public void handOver() {
+    public SessionTraffic.Run handOver() {
         closed = true;
+        SessionTraffic.Run run = traffic.release();
         traffic.close();
         worker.shutdownNow();
         reader.shutdownNow();
@@ -492,5 +494,6 @@ public final class UiSession implements AutoCloseable {
                 LOG.debug("closing a request source failed", e);
             }
         }
+        return run;
     }
 }

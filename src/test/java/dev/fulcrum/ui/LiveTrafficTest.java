@@ -36,10 +36,11 @@ class LiveTrafficTest {
     final WindowHarness fx = new WindowHarness();
 
     private MainWindow window;
+    private RunningFulcrum fulcrum;
 
     @BeforeEach
     void open() {
-        RunningFulcrum fulcrum = fx.closeAfter(RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(
+        fulcrum = fx.closeAfter(RunningFulcrum.wholeApp(RunningFulcrum.demoConfig(
                 StrategySpec.of(StrategySpec.ROUND_ROBIN), BreakerConfig.DEFAULT,
                 List.of(demo("demo-a", 1, 0, 0), demo("demo-b", 1, 0, 0)))).start());
         window = fx.show(new UiSession(new InProcessEngineClient(fulcrum.app()), "embedded engine (test)"),
@@ -101,6 +102,37 @@ class LiveTrafficTest {
         await().atMost(Duration.ofSeconds(15)).until(() -> !running());
         assertThat(button(robot, "#trafficStart").isDisabled()).isFalse();
         assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+    }
+
+    @Test
+    void aRunGoesOnInTheWindowBuiltAgainInAnotherLanguage(FxRobot robot) {
+        // given gentle traffic going
+        fx.onFx(() -> window.session().traffic().startGentle());
+        fx.until(Duration.ofSeconds(15), () -> snapshot() != null && snapshot().sent() > 0);
+        UiSession first = window.session();
+
+        // when the window is built again on the same engine, as a pick in the language box has it (FulcrumWindow)
+        SessionTraffic.Run run = fx.onFx(() -> {
+            SessionTraffic.Run going = first.handOver();
+            window.close();
+            return going;
+        });
+        assertThat(run).isNotNull();
+        UiSession again = new UiSession(first.client(), "embedded engine (test)");
+        window = fx.show(again, WorkshopContext.embedded(fulcrum.app(), resource -> { }), null);
+        fx.onFx(() -> again.traffic().adopt(run));
+
+        // then the same run goes on there: Live draws its dots, its toolbar offers Stop, the Traffic tab follows it
+        long sentBefore = fx.onFx(() -> run.generator().snapshot().sent());
+        fx.until(Duration.ofSeconds(15), () -> running() && live().dots() > 0 && snapshot() != null
+                && snapshot().sent() > sentBefore);
+        assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.GENTLE_RATE);
+        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
+
+        // and Stop in the new window ends it
+        fx.onFx(() -> again.traffic().stop());
+        await().atMost(Duration.ofSeconds(15)).until(() -> !running());
+        assertThat(run.generator().done()).isDone();
     }
 
     @Test
