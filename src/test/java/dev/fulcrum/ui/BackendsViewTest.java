@@ -19,6 +19,8 @@ import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Slider;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.MouseButton;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,6 +52,51 @@ class BackendsViewTest {
     private void sendIntervalPasses() {
         WaitForAsyncUtils.waitForFxEvents();
         clock.advanceMillis(BackendsViewModel.DRAG_SEND_INTERVAL_MS + 50);
+    }
+
+    /**
+     * Beside a lesson's narration the table is narrower than its columns' minimum widths: the address, then the health
+     * give way, and the weights and actions stay whole; without the narration every column is back.
+     */
+    @Test
+    void besideTheNarrationTheAddressGivesWayAndTheWeightsStayWhole() {
+        fx.waitFor("#weight-demo-a");
+        TableView<?> table = (TableView<?>) fx.waitFor("#backendsTable");
+        javafx.scene.layout.Region narration = new javafx.scene.layout.Region();
+        narration.setMinWidth(420);
+        narration.setPrefWidth(420);
+
+        fx.onFx(() -> window.controller().showBeside(narration));
+        fx.until(() -> table.getWidth() < 1280 - 400);
+
+        assertThat(fx.onFx(() -> shown(table))).doesNotContain("Address", "Health")
+                .contains("Id", "State", "Weight (effective)", "Actions");
+        double[] fit = fx.onFx(() -> {
+            table.layout();
+            double right = 0;
+            for (TableColumn<?, ?> c : table.getVisibleLeafColumns()) {
+                right += c.getWidth();
+                assertThat(c.getWidth()).as(c.getText()).isGreaterThanOrEqualTo(c.getMinWidth() - 0.5);
+            }
+            return new double[] {right, table.getWidth()};
+        });
+        assertThat(fit[0]).as("the shown columns' right edge within the table").isLessThanOrEqualTo(fit[1]);
+
+        fx.onFx(() -> window.controller().showBeside(null));
+        fx.until(() -> table.getWidth() > 1200);
+        assertThat(fx.onFx(() -> shown(table))).contains("Address", "Health", "Weight (effective)", "Actions");
+
+        // present mode's own choice (no address, no row buttons) holds whatever the room: the room is the room's
+        fx.onFx(() -> window.present().toggle());
+        fx.until(() -> !shown(table).contains("Address"));
+        assertThat(fx.onFx(() -> shown(table))).doesNotContain("Actions").contains("Health", "Weight (effective)");
+        fx.onFx(() -> window.present().toggle());
+        fx.until(() -> shown(table).contains("Address"));
+        assertThat(fx.onFx(() -> shown(table))).contains("Actions");
+    }
+
+    private static List<String> shown(TableView<?> table) {
+        return table.getVisibleLeafColumns().stream().map(TableColumn::getText).toList();
     }
 
     @Test

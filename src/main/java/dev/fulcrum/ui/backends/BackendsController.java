@@ -89,6 +89,8 @@ public final class BackendsController {
         // rows of one height (the buttons' and slider's): the table then lays out a changed row without measuring
         // every row's preferred height, which it otherwise does for each of the four samples a second
         widths = ColumnWidths.follow(backendsTable, undoLabel);
+        // beside a lesson's narration the weights and actions stay whole: the address and health give way first
+        widths.giveWay(urlColumn, healthColumn, breakerColumn);
         backendsTable.setFixedCellSize(ROW_PX);
         undoLabel.fontProperty().addListener((o, a, f) -> backendsTable.setFixedCellSize(ROW_PX * widths.growth()));
         backendsTable.setRowFactory(t -> {
@@ -231,8 +233,8 @@ public final class BackendsController {
      * the type ({@link ColumnWidths}).
      */
     public void present(boolean on) {
-        urlColumn.setVisible(!on);
-        actionsColumn.setVisible(!on);
+        widths.hide(urlColumn, on);
+        widths.hide(actionsColumn, on);
         widths.override(idColumn, on ? PRESENT_ID_PX : null);
     }
 
