@@ -6,7 +6,6 @@ import dev.fulcrum.config.ConfigProblem;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.replay.ReplayFiles;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -516,13 +515,12 @@ public final class FulcrumCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static PrintStream stdout;
-
-    /** Standard output carries only the ready line (and `ok`), so it gets its own stream. */
-    static synchronized PrintStream stdout() {
-        if (stdout == null) {
-            stdout = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
-        }
-        return stdout;
+    /**
+     * Standard output, which carries only the ready line, {@code ok} and a command's answer (logs go to standard
+     * error). System.out itself: a stream of its own on the file descriptor would bypass whoever holds System.out, as
+     * a test runner does, and write into the middle of what it writes there.
+     */
+    static PrintStream stdout() {
+        return System.out;
     }
 }

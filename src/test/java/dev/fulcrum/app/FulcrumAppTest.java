@@ -81,6 +81,20 @@ class FulcrumAppTest {
         return Files.list(Path.of("samples")).filter(p -> p.toString().endsWith(".json")).sorted();
     }
 
+    /** {@code --check-config}'s ok goes to System.out, where a test runner that holds it finds it. */
+    @Test
+    void checkSaysOkOnSystemOut() throws Exception {
+        java.io.PrintStream before = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertThat(FulcrumCommand.check(samples().findFirst().orElseThrow())).isZero();
+        } finally {
+            System.setOut(before);
+        }
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("ok" + System.lineSeparator());
+    }
+
     @ParameterizedTest
     @MethodSource("samples")
     void everySampleStartsHeadlessAndAnswersItsAdminApi(Path sample) throws Exception {
