@@ -74,9 +74,8 @@ public final class SessionTraffic implements AutoCloseable {
     private final List<Runnable> startListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<TrafficSnapshot>> snapshotListeners = new CopyOnWriteArrayList<>();
     private Supplier<TrafficSettings> form;
-    private volatile TrafficGenerator generator;
-    /** The run {@link #generator} is part of, while one goes. FX thread. */
-    private Run current;
+    /** The run this session shows, until another replaces it or it is let go of; written on the FX thread. */
+    private volatile Run current;
     private ChangeListener<EngineState> waitingForProxy;
     // the live replay of a recording (HAR, nginx log, Fulcrum's access log): one at a time, beside the generator's run
     private final ReadOnlyObjectWrapper<ReplayProgress> replayProgress = new ReadOnlyObjectWrapper<>(this,
@@ -252,7 +251,7 @@ public final class SessionTraffic implements AutoCloseable {
             g.start();
         } catch (RuntimeException e) {
             running.set(false);
-            generator = null;
+            current = null;
             if (recorder != null) {
                 recorder.close();
             }
@@ -271,19 +270,18 @@ public final class SessionTraffic implements AutoCloseable {
     private void follow(Run run) {
         TrafficGenerator g = run.generator();
         TrafficRecorder recorder = run.recorder();
-        generator = g;
         current = run;
         startListeners.forEach(Runnable::run);
         running.set(true);
         message.set(recorder == null ? run.what().get() : Texts.t("main.traffic.recording", run.what().get(),
                 recorder.file().toString()));
         g.addListener(snap -> Platform.runLater(() -> {
-            if (generator == g) {
+            if (current == run) {
                 show(snap);
             }
         }));
         g.done().whenComplete((last, error) -> Platform.runLater(() -> {
-            if (generator != g) {
+            if (current != run) {
                 return;
             }
             if (last != null) {
@@ -301,7 +299,6 @@ public final class SessionTraffic implements AutoCloseable {
      */
     Run release() {
         Run run = running.get() ? current : null;
-        generator = null;
         current = null;
         return run;
     }
@@ -460,9 +457,9 @@ public final class SessionTraffic implements AutoCloseable {
      * outstanding are awaited, then it is done. What a lesson calls as it starts to play, so the lesson's own traffic is the only traffic. Any thread.
      */
     public void stop() {
-        TrafficGenerator g = generator;
-        if (g != null) {
-            g.stop();
+        Run r = current;
+        if (r != null) {
+            r.generator().stop();
         }
         cancelReplay(); // a lesson's traffic is the only traffic, a recording's too
     }
@@ -498,9 +495,9 @@ public final class SessionTraffic implements AutoCloseable {
     /** Ends a run going at once (the window closes). Any thread. */
     @Override
     public void close() {
-        TrafficGenerator g = generator;
-        if (g != null) {
-            g.close();
+        Run r = current;
+        if (r != null) {
+            r.generator().close();
         }
         LiveReplay r = liveReplay;
         if (r != null) {
