@@ -457,9 +457,9 @@ public final class SessionTraffic implements AutoCloseable {
      * outstanding are awaited, then it is done. What a lesson calls as it starts to play, so the lesson's own traffic is the only traffic. Any thread.
      */
     public void stop() {
-        Run r = current;
-        if (r != null) {
-            r.generator().stop();
+        Run going = current;
+        if (going != null) {
+            going.generator().stop();
         }
         cancelReplay(); // a lesson's traffic is the only traffic, a recording's too
     }
@@ -495,9 +495,9 @@ public final class SessionTraffic implements AutoCloseable {
     /** Ends a run going at once (the window closes). Any thread. */
     @Override
     public void close() {
-        Run r = current;
-        if (r != null) {
-            r.generator().close();
+        Run going = current;
+        if (going != null) {
+            going.generator().close();
         }
         LiveReplay r = liveReplay;
         if (r != null) {
