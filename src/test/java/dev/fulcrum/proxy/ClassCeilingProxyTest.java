@@ -66,6 +66,8 @@ class ClassCeilingProxyTest {
 
         hold.countDown();
         assertThat(first.get().statusCode()).isEqualTo(200);
+        // the place goes back when the exchange completes, which may be just after the client has read the answer
+        await().atMost(Duration.ofSeconds(10)).until(() -> p.f.inFlight() == 0);
         assertThat(p.who("/third", "X-Class", "batch")).isEqualTo("w");
         assertThat(route.ceiling().shedCount()).isEqualTo(1);
         assertThat(p.f.backend("w").failures()).isZero();
@@ -112,6 +114,7 @@ class ClassCeilingProxyTest {
         assertThat(cookie).startsWith("S_work=");
         String token = cookie.substring(0, cookie.indexOf(';'));
         String other = owner.equals("w1") ? "w2" : "w1";
+        await().atMost(Duration.ofSeconds(10)).until(() -> p.f.inFlight() == 0); // the first's place is given back
         CountDownLatch hold = new CountDownLatch(1);
         p.backend(owner).hold = hold; // the sticky request holds the class's place there until the checks are done
         CompletableFuture<HttpResponse<String>> held = p.f.http().sendAsync(HttpRequest.newBuilder(
