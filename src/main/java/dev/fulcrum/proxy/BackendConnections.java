@@ -143,7 +143,8 @@ final class BackendConnections {
     MirrorPipe mirrorPipe(XnioIoThread thread, ReadDeadlines deadlines) {
         Idle own = idleOf(thread);
         if (own.pipe == null) {
-            own.pipe = new MirrorPipe(this, thread, deadlines, MirrorPipe.DEFAULT_GAP_NANOS, idleNanos);
+            own.pipe = new MirrorPipe(this, thread, deadlines, MirrorPipe.DEFAULT_GAP_NANOS,
+                    MirrorPipe.SLOW_NANOS, idleNanos);
         }
         return own.pipe;
     }

@@ -69,6 +69,8 @@ final class MirrorPipe {
     /** Null when readMs is 0 (no read deadline). */
     private final ReadDeadlines deadlines;
     private final long gapNanos;
+    /** An answer to a write's first copy slower than this turns batching off ({@link #SLOW_NANOS} in the proxy). */
+    private final long slowNanos;
     private final long idleNanos;
 
     /**
@@ -93,11 +95,13 @@ final class MirrorPipe {
     private long singleUntil;
     private boolean closed;
 
-    MirrorPipe(BackendConnections conns, XnioIoThread thread, ReadDeadlines deadlines, long gapNanos, long idleNanos) {
+    MirrorPipe(BackendConnections conns, XnioIoThread thread, ReadDeadlines deadlines, long gapNanos, long slowNanos,
+            long idleNanos) {
         this.conns = conns;
         this.thread = thread;
         this.deadlines = deadlines;
         this.gapNanos = gapNanos;
+        this.slowNanos = slowNanos;
         this.idleNanos = idleNanos;
     }
 
@@ -514,7 +518,7 @@ final class MirrorPipe {
             state = State.HEAD;
             long now = SystemClock.nanoTime();
             if (e.writtenAt != 0) {
-                slow = now - e.writtenAt > SLOW_NANOS; // how long the backend takes to answer one copy
+                slow = now - e.writtenAt > slowNanos; // how long the backend takes to answer one copy
             }
             e.copy.answered(status, bodyBytes);
             answers++;

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +37,8 @@ import org.xnio.XnioWorker;
  * own copy, once; copies behind an answer that says close go on another connection (the backend took none of them);
  * a backend that closes with copies owed fails them once, never sends them again, and then gets copies one per
  * connection; one that stops answering times them out; bytes nobody asked for and a bad chunk close the connection;
- * answers split into one-byte reads frame the same; a copy larger than the write buffer arrives whole.
+ * answers split into one-byte reads frame the same; a backend slow to answer gets copies one per connection; a copy
+ * larger than the write buffer arrives whole.
  */
 class MirrorPipeTest {
     private static final long GAP_MS = 300;
@@ -89,12 +91,20 @@ class MirrorPipeTest {
         }
     }
 
+    /**
+     * A pipe to {@code backend} that takes a backend for slow only past 10 s: the tests script when a backend answers,
+     * and a loaded machine's pause must not turn batching off under them.
+     */
     private MirrorPipe pipe(RawBackend backend, long readMs) {
+        return pipe(backend, readMs, TimeUnit.SECONDS.toNanos(10));
+    }
+
+    private MirrorPipe pipe(RawBackend backend, long readMs, long slowNanos) {
         owned.add(backend);
         BackendConnections conns = new BackendConnections(URI.create(backend.url()), BackendConnections.DNS,
                 new DefaultByteBufferPool(false, 16 * 1024), 1, 5_000, 60_000);
         ReadDeadlines deadlines = readMs > 0 ? new ReadDeadlines(thread, readMs) : null;
-        return new MirrorPipe(conns, thread, deadlines, TimeUnit.MILLISECONDS.toNanos(GAP_MS),
+        return new MirrorPipe(conns, thread, deadlines, TimeUnit.MILLISECONDS.toNanos(GAP_MS), slowNanos,
                 TimeUnit.MINUTES.toNanos(1));
     }
 
@@ -224,32 +234,29 @@ class MirrorPipeTest {
 
     @Test
     void answersArrivingOneByteAtATimeFrameTheSame() throws Exception {
-        String answers = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-                + "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n0\r\n\r\n"
-                + "HTTP/1.1 404 Not Found\r\nContent-Length: 1\r\n\r\nx";
+        Map<String, String> answers = Map.of(
+                "/", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+                "/a", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+                "/b", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\na\r\n0123456789\r\n0\r\n\r\n",
+                "/c", "HTTP/1.1 404 Not Found\r\nContent-Length: 1\r\n\r\nx");
+        // each answer by its request's path, so it is the same whichever connection the request came on
         RawBackend backend = RawBackend.start(peer -> {
             peer.socket().setTcpNoDelay(true);
-            if (peer.readMessage() == null) {
-                return;
-            }
-            peer.write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
-            for (int i = 0; i < 3; i++) { // the batch
-                if (peer.readMessage() == null) {
-                    return;
+            OutputStream out = peer.out();
+            RawBackend.Message m;
+            while ((m = peer.readMessage()) != null) {
+                for (byte b : answers.get(m.target()).getBytes(StandardCharsets.ISO_8859_1)) {
+                    out.write(b);
+                    out.flush();
+                    SlowOnPurpose.pause(1); // mostly a segment, and a read, of its own
                 }
             }
-            OutputStream out = peer.out();
-            for (byte b : answers.getBytes(StandardCharsets.ISO_8859_1)) {
-                out.write(b);
-                out.flush();
-                SlowOnPurpose.pause(1); // mostly a segment, and a read, of its own
-            }
-            peer.in().transferTo(OutputStream.nullOutputStream());
         });
         MirrorPipe pipe = pipe(backend, 10_000);
         Rec first = new Rec();
         Rec[] copies = recs(3);
-        // the first goes at once; the three after it wait for the gap and go on its connection, answered by then
+        // the first goes at once; the three after it wait for the gap and go pipelined on its connection, so the
+        // backend's answers to them come one after another, a byte at a time, on one stream
         Rec[] all = {first, copies[0], copies[1], copies[2]};
         send(pipe, all, new ByteBuffer[] {get("/"), get("/a"), get("/b"), get("/c")}, null);
 
@@ -258,6 +265,32 @@ class MirrorPipeTest {
         assertThat(copies[1].get()).isEqualTo("200 10");
         assertThat(copies[2].get()).isEqualTo("404 1");
         assertThat(backend.accepted.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aBackendSlowToAnswerGetsOneCopyPerConnection() throws Exception {
+        RawBackend backend = RawBackend.start(peer -> {
+            RawBackend.Message m;
+            while ((m = peer.readMessage()) != null) {
+                if (m.target().equals("/slow")) {
+                    SlowOnPurpose.pause(200); // longer than the pipe's 50 ms for slow
+                }
+                peer.write(OK);
+            }
+        });
+        MirrorPipe pipe = pipe(backend, 10_000, TimeUnit.MILLISECONDS.toNanos(50));
+        Rec slow = new Rec();
+        send(pipe, new Rec[] {slow}, new ByteBuffer[] {get("/slow")}, null);
+        assertThat(slow.get()).isEqualTo("200 2");
+
+        // closer together than the gap, yet not held and not pipelined: each goes at once on a connection of its own
+        Rec[] copies = recs(3);
+        send(pipe, copies, new ByteBuffer[] {get("/0"), get("/1"), get("/2")}, null);
+        for (Rec r : copies) {
+            assertThat(r.get()).isEqualTo("200 2");
+        }
+        assertThat(backend.accepted.get()).as("the slow one's connection, then one each").isEqualTo(3);
+        assertThat(backend.messages).hasSize(4);
     }
 
     @Test
