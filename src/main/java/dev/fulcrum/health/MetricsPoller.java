@@ -25,6 +25,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +36,12 @@ import org.slf4j.LoggerFactory;
  * pools with any other strategy are never asked.
  *
  * <p>Most real backends serve no such page. A backend that answers anything but 200 with those three
- * numbers, or does not answer within the period, is left alone for {@code backoffMs} (a minute by default)
- * before it is asked again, so an ordinary server in an adaptive pool sees one stray 404 a minute, not one a
- * second.
+ * numbers, or refuses the connection, is left alone for {@code backoffMs} (a minute by default) before it is asked
+ * again, so an ordinary server in an adaptive pool sees one stray 404 a minute, not one a second. One that does not
+ * answer within the period is no such server: it, or this machine, is busy (a JVM's first request can take longer
+ * than a second on a loaded machine), and a minute without its metrics would leave the strategy blind to the very
+ * backend it should steer around. So it is asked again in the next round, and only after misses in a row left alone
+ * for 1, 3, 7, ... periods, up to {@code backoffMs}; never more than one poll is out to a backend.
  * Polls are asynchronous and independent, like health probes.
  *
  * <p>Reports are stamped with the engine's ticker, the clock the adaptive strategy's
@@ -64,6 +68,8 @@ public final class MetricsPoller implements AutoCloseable {
     private final Ticker clock;
     private final HttpGetter http;
     private final Map<String, Long> backedOffUntil = new ConcurrentHashMap<>();
+    /** Polls in a row that went unanswered within the period, by backend; a poll's end is the only writer. */
+    private final Map<String, Integer> misses = new ConcurrentHashMap<>();
     private final Set<String> polling = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     // guarded by this
@@ -131,6 +137,7 @@ public final class MetricsPoller implements AutoCloseable {
             }
         }
         backedOffUntil.keySet().retainAll(ids);
+        misses.keySet().retainAll(ids);
         return CompletableFuture.allOf(out.toArray(CompletableFuture[]::new));
     }
 
@@ -166,8 +173,15 @@ public final class MetricsPoller implements AutoCloseable {
                     }
                     if (m != null) {
                         backedOffUntil.remove(b.id());
+                        misses.remove(b.id());
                         b.reportMetrics(m);
+                    } else if (error instanceof TimeoutException) {
+                        int n = misses.merge(b.id(), 1, Integer::sum);
+                        long periods = (1L << Math.min(n - 1, 30)) - 1; // 0, 1, 3, 7, ...
+                        long wait = Math.min(backoffNanos, periods * periodMs * 1_000_000L);
+                        backedOffUntil.put(b.id(), clock.nanos() + wait);
                     } else {
+                        misses.remove(b.id());
                         backedOffUntil.put(b.id(), clock.nanos() + backoffNanos);
                     }
                     return null;

@@ -23,7 +23,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterEach;
@@ -188,7 +190,7 @@ class MetricsPollerTest {
     }
 
     @Test
-    void aBackendThatDoesNotAnswerWithinThePeriodIsBackedOffThen() throws Exception {
+    void aBackendThatDoesNotAnswerWithinThePeriodIsAskedAgainThenLeftAloneLongerAfterEachMiss() throws Exception {
         RawBackend hung = RawBackend.start(RawBackend.hung(""));
         toClose.add(hung);
         Backend b = add("hung", hung.url());
@@ -196,13 +198,62 @@ class MetricsPollerTest {
         toClose.add(poller);
         CompletableFuture<Void> round = poller.pollAll();
         await().atMost(Duration.ofSeconds(10)).until(() -> hung.accepted.get() == 1);
-
         clock.advanceMillis(999);
         assertThat(round).as("a poll out for less than its period").isNotDone();
-        assertThat(poller.isBackedOff("hung")).isFalse();
         clock.advanceMillis(1);
         assertThat(round).as("a poll out for its period").isDone();
-        assertThat(poller.isBackedOff("hung")).isTrue();
+        assertThat(poller.isBackedOff("hung")).as("one miss: asked again in the next round").isFalse();
+
+        missAgain(poller, hung.accepted::get, 2);
+        assertThat(poller.isBackedOff("hung")).as("two in a row: left alone for a period").isTrue();
+        assertThat(poller.pollAll()).as("a round while it is left alone asks nothing").isDone();
+        assertThat(hung.accepted.get()).isEqualTo(2);
+        clock.advanceMillis(1000);
+        assertThat(poller.isBackedOff("hung")).isFalse();
+
+        missAgain(poller, hung.accepted::get, 3);
+        clock.advanceMillis(2999);
+        assertThat(poller.isBackedOff("hung")).as("three in a row: three periods").isTrue();
+        clock.advanceMillis(1);
+        assertThat(poller.isBackedOff("hung")).isFalse();
         assertThat(b.metrics()).isNull();
+    }
+
+    /** One more round whose poll goes unanswered for the period; {@code asked} counts to {@code nth} once it is sent. */
+    private void missAgain(MetricsPoller poller, java.util.function.IntSupplier asked, int nth) {
+        CompletableFuture<Void> round = poller.pollAll();
+        await().atMost(Duration.ofSeconds(10)).until(() -> asked.getAsInt() == nth);
+        clock.advanceMillis(1000);
+        assertThat(round).isDone();
+    }
+
+    @Test
+    void anAnswerStartsTheCountOfMissesAgain() throws Exception {
+        AtomicInteger requests = new AtomicInteger();
+        Set<Integer> unanswered = Set.of(1, 2, 4);
+        RawBackend backend = RawBackend.start(peer -> {
+            while (peer.readMessage() != null) {
+                if (unanswered.contains(requests.incrementAndGet())) {
+                    RawBackend.hung("").serve(peer); // no answer on this connection, ever
+                    return;
+                }
+                peer.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 42\r\n\r\n"
+                        + "{\"cpu\":0.25,\"inflight\":1,\"latencyMs\":12.5}");
+            }
+        });
+        toClose.add(backend);
+        Backend b = add("flaky", backend.url());
+        MetricsPoller poller = new MetricsPoller(engine, 1000, 60_000, clock);
+        toClose.add(poller);
+        missAgain(poller, requests::get, 1);
+        missAgain(poller, requests::get, 2);
+        assertThat(poller.isBackedOff("flaky")).isTrue();
+        clock.advanceMillis(1000);
+
+        poller.pollAll().get(10, TimeUnit.SECONDS);
+        assertThat(requests.get()).isEqualTo(3);
+        assertThat(b.metrics().cpu()).isEqualTo(0.25);
+        missAgain(poller, requests::get, 4);
+        assertThat(poller.isBackedOff("flaky")).as("a first miss again, not a third").isFalse();
     }
 }
