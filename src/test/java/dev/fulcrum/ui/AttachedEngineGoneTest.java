@@ -67,8 +67,8 @@ class AttachedEngineGoneTest {
         UiSession session = attach(robot, fulcrum.adminUrl());
         fx.until(Duration.ofSeconds(5), () -> session.staleness().instanceProperty().get() != null);
         robot.interact(() -> session.undo().record(new UndoHistory.Change("weight demo-a 1 -> 5", () -> { })));
-        Label banner = robot.lookup("#instanceBanner").queryAs(Label.class);
-        assertThat(banner.isVisible()).isFalse();
+        Label banner = fx.lookup("#instanceBanner", Label.class);
+        assertThat(fx.onFx(banner::isVisible)).isFalse();
 
         // when the engine is stopped (and the window's clock moves on past the wait for an answer), and another one
         // started in its place
@@ -82,10 +82,10 @@ class AttachedEngineGoneTest {
         // the FX thread has finished showing that answer: the banner shows a moment before the figures go live)
         fx.until(banner::isVisible);
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(banner.getText()).contains("is a new instance").contains("undo history");
+        assertThat(fx.onFx(banner::getText)).contains("is a new instance").contains("undo history");
         assertThat(session.undo().lastProperty().get()).isNull();
         assertThat(session.stale()).isFalse();
-        assertThat(robot.lookup("#staleBanner").queryAs(Label.class).isVisible()).isFalse();
+        assertThat(fx.onFx(() -> robot.lookup("#staleBanner").queryAs(Label.class).isVisible())).isFalse();
     }
 
     @Test
@@ -94,10 +94,10 @@ class AttachedEngineGoneTest {
         String url = fulcrum.adminUrl();
         UiSession session = attach(robot, url);
         @SuppressWarnings("unchecked")
-        TableView<BackendRow> table = robot.lookup("#backendsTable").queryAs(TableView.class);
-        Label banner = robot.lookup("#staleBanner").queryAs(Label.class);
-        assertThat(banner.isVisible()).isFalse();
-        assertThat(table.isDisabled()).isFalse();
+        TableView<BackendRow> table = fx.lookup("#backendsTable", TableView.class);
+        Label banner = fx.lookup("#staleBanner", Label.class);
+        assertThat(fx.onFx(banner::isVisible)).isFalse();
+        assertThat(fx.onFx(table::isDisabled)).isFalse();
 
         // when the engine goes away, and two seconds pass on the window's clock
         java.util.Map<String, dev.fulcrum.admin.EngineState.BackendInfo> lastAnswer = new java.util.HashMap<>();
@@ -110,15 +110,17 @@ class AttachedEngineGoneTest {
         // then within about two seconds the window says so and offers nothing to send
         fx.until(Duration.ofSeconds(4), banner::isVisible);
         assertThat(Duration.ofNanos(clock.nanos() - gone)).isLessThan(Duration.ofSeconds(4));
-        assertThat(banner.getText()).startsWith("remote engine at " + url + " not answering since ");
-        assertThat(table.isDisabled()).as("rows greyed, actions off").isTrue();
-        assertThat(robot.lookup("#addButton").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(fx.onFx(banner::getText)).startsWith("remote engine at " + url + " not answering since ");
+        assertThat(fx.onFx(table::isDisabled)).as("rows greyed, actions off").isTrue();
+        assertThat(fx.onFx(() -> robot.lookup("#addButton").queryAs(Button.class).isDisabled())).isTrue();
         fx.onFx(() -> window.controller().select("Live"));
-        assertThat(robot.lookup("#liveCards").query().isDisabled()).as("the Live cards' sliders and buttons off").isTrue();
-        assertThat(robot.lookup("#liveRate").queryAs(Label.class).getText()).contains("not answering");
+        assertThat(fx.onFx(() -> robot.lookup("#liveCards").query().isDisabled()))
+                .as("the Live cards' sliders and buttons off").isTrue();
+        assertThat(fx.text("#liveRate")).contains("not answering");
         // and the rows keep the figures of the last answer, as the banner says ("the figures shown are from then"),
         // greyed rather than blanked
-        assertThat(table.getItems()).allSatisfy(r -> assertThat(r.info()).as(r.id()).isEqualTo(lastAnswer.get(r.id())));
+        assertThat(fx.onFx(() -> java.util.List.copyOf(table.getItems())))
+                .allSatisfy(r -> assertThat(r.info()).as(r.id()).isEqualTo(lastAnswer.get(r.id())));
         assertThat(cell(table, "State", "demo-a")).isEqualTo(lastAnswer.get("demo-a").state());
         assertThat(cell(table, "req/s", "demo-a")).isNotEqualTo("\u2013");
 
@@ -180,7 +182,7 @@ class AttachedEngineGoneTest {
         int port = FreePort.loopback();
         fulcrum = engineOn(port);
         UiSession session = attach(robot, fulcrum.adminUrl());
-        Label errors = robot.lookup("#totalErrors").queryAs(Label.class);
+        Label errors = fx.lookup("#totalErrors", Label.class);
         for (int i = 0; i < 12; i++) {
             assertThat(fulcrum.proxied("/before").status()).isEqualTo(200);
         }
@@ -222,7 +224,7 @@ class AttachedEngineGoneTest {
         attach(robot, url);
         fx.onFx(() -> window.controller().select("Events"));
         @SuppressWarnings("unchecked")
-        TableView<dev.fulcrum.engine.EngineEvent> events = robot.lookup("#eventsTable").queryAs(TableView.class);
+        TableView<dev.fulcrum.engine.EngineEvent> events = fx.lookup("#eventsTable", TableView.class);
 
         // when the engine goes away
         fulcrum.close();

@@ -53,14 +53,14 @@ class BackendLabelsWindowTest {
         MainWindow window = fx.open(fulcrum);
 
         TableCell<?, ?> cell = cellShowing(robot, "cost=0.2 zone=a");
-        assertThat(cell.getTableColumn().getText()).isEqualTo("Labels");
-        assertThat(cell.getTableColumn().isVisible()).isTrue();
-        assertThat(cell.getTooltip().getText()).isEqualTo("cost=0.2 zone=a");
+        assertThat(fx.onFx(() -> cell.getTableColumn().getText())).isEqualTo("Labels");
+        assertThat(fx.onFx(() -> cell.getTableColumn().isVisible())).isTrue();
+        assertThat(fx.onFx(() -> cell.getTooltip().getText())).isEqualTo("cost=0.2 zone=a");
 
         fx.onFx(() -> window.controller().select("Live"));
         Label line = (Label) fx.waitFor("#live-labels-demo-a");
         await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> line.isVisible()));
-        assertThat(line.getText()).isEqualTo("cost=0.2 zone=a");
+        assertThat(fx.onFx(line::getText)).isEqualTo("cost=0.2 zone=a");
         assertThat(fx.onFx(() -> robot.lookup("#live-labels-demo-b").queryAs(Label.class).isVisible())).isFalse();
     }
 
@@ -73,9 +73,9 @@ class BackendLabelsWindowTest {
         fx.waitFor("#weight-demo-a");
 
         assertThat(fx.onFx(() -> window.controller().backends().viewModel().anyLabelsProperty().get())).isFalse();
-        assertThat(robot.lookup(".column-header").queryAll().stream()
-                .filter(h -> h.isVisible() && h.lookup(".label") instanceof Label l && "Labels".equals(l.getText())))
-                .isEmpty();
+        assertThat(fx.onFx(() -> robot.lookup(".column-header").queryAll().stream()
+                .filter(h -> h.isVisible() && h.lookup(".label") instanceof Label l && "Labels".equals(l.getText()))
+                .toList())).isEmpty();
     }
 
     @Test
@@ -90,14 +90,14 @@ class BackendLabelsWindowTest {
         // a label name the config refuses: named, and Add disabled
         replace(robot, "#addLabels", "Zone=b");
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#addProblems").queryAs(Label.class).getText())
+        assertThat(fx.text("#addProblems"))
                 .isEqualTo("labels.Zone: must match [a-z][a-z0-9_]{0,31} (got: Zone)");
-        assertThat(robot.lookup("#addConfirm").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(fx.onFx(() -> robot.lookup("#addConfirm").queryAs(Button.class).isDisabled())).isTrue();
 
         // fixed, Add adds the backend with its labels
         replace(robot, "#addLabels", "zone=b, cost=0.7");
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#addProblems").queryAs(Label.class).getText()).isEmpty();
+        assertThat(fx.text("#addProblems")).isEmpty();
         robot.clickOn("#addConfirm");
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("api-3") != null);
         assertThat(fulcrum.backend("api-3").labels()).isEqualTo(Map.of("zone", "b", "cost", "0.7"));

@@ -16,7 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import javafx.scene.Node;
 import javafx.scene.control.Button;
-import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.control.Slider;
 import javafx.scene.control.TableColumn;
@@ -103,15 +102,15 @@ class BackendsViewTest {
     void draggingAWeightSliderChangesTheEnginesWeight(FxRobot robot) {
         // given demo-a at weight 1 on a 0-20 slider
         Slider slider = (Slider) fx.waitFor("#weight-demo-a");
-        assertThat(slider.getValue()).isEqualTo(1.0);
-        Node thumb = slider.lookup(".thumb");
+        assertThat(fx.onFx(() -> slider.getValue())).isEqualTo(1.0);
+        Node thumb = fx.onFx(() -> slider.lookup(".thumb"));
 
         // when the thumb is dragged to the right and released
         robot.drag(thumb, MouseButton.PRIMARY).moveBy(40, 0).moveBy(40, 0).release(MouseButton.PRIMARY);
         WaitForAsyncUtils.waitForFxEvents();
 
         // then the engine has the slider's weight, and undo can restore 1
-        int shown = (int) Math.round(slider.getValue());
+        int shown = (int) Math.round(fx.onFx(() -> slider.getValue()));
         assertThat(shown).isGreaterThan(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == shown);
         fx.until(Duration.ofSeconds(5), () -> window.session().undo().lastProperty().get() != null);
@@ -133,7 +132,7 @@ class BackendsViewTest {
             }
         });
         Slider slider = (Slider) fx.waitFor("#weight-demo-a");
-        Node thumb = slider.lookup(".thumb");
+        Node thumb = fx.onFx(() -> slider.lookup(".thumb"));
 
         // when the thumb is nudged (less than a step), dragged in steps each held past the live-send interval,
         // nudged once more so its last weight goes out live, and released there
@@ -150,7 +149,7 @@ class BackendsViewTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         // then the engine ends on the slider's weight, having seen every change once and no no-op
-        int shown = (int) Math.round(slider.getValue());
+        int shown = (int) Math.round(fx.onFx(() -> slider.getValue()));
         assertThat(shown).isGreaterThan(1);
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("demo-a").weight() == shown);
         fx.until(Duration.ofSeconds(5), () -> window.session().undo().lastProperty().get() != null);
@@ -172,10 +171,10 @@ class BackendsViewTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         // then every problem is named, Add is disabled, and nothing reached the engine
-        String problems = robot.lookup("#addProblems").queryAs(Label.class).getText();
+        String problems = fx.text("#addProblems");
         assertThat(problems).contains("id: already exists (got: demo-a)")
                 .contains("weight: must be between 0 and 1000 (got: 5000)").contains("url:");
-        assertThat(robot.lookup("#addConfirm").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(fx.onFx(() -> robot.lookup("#addConfirm").queryAs(Button.class).isDisabled())).isTrue();
         assertThat(fulcrum.engine().backends()).hasSize(2);
 
         // and once fixed, Add adds exactly that backend
@@ -183,7 +182,7 @@ class BackendsViewTest {
         replace(robot, "#addUrl", "http://127.0.0.1:9");
         replace(robot, "#addWeight", "3");
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#addProblems").queryAs(Label.class).getText()).isEmpty();
+        assertThat(fx.text("#addProblems")).isEmpty();
         robot.clickOn("#addConfirm");
         await().atMost(Duration.ofSeconds(5)).until(() -> fulcrum.backend("extra-1") != null);
         assertThat(fulcrum.backend("extra-1").weight()).isEqualTo(3);
@@ -206,15 +205,20 @@ class BackendsViewTest {
 
         // then the row says DRAINING with a progress bar, and later DRAINED with the bar full
         fx.until(Duration.ofSeconds(5), () -> "DRAINING".equals(stateText(robot)));
-        assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).isVisible()).isTrue();
+        assertThat(fx.onFx(() -> robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).isVisible()))
+                .isTrue();
         fx.until(() -> "DRAINED".equals(stateText(robot)));
-        assertThat(robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).getProgress()).isEqualTo(1.0);
+        assertThat(fx.onFx(() -> robot.lookup("#drainProgress-demo-a").queryAs(ProgressBar.class).getProgress()))
+                .isEqualTo(1.0);
         // the row's buttons keep their whole labels beside the bar (they read "Dr…", "Ena…", "Rem…")
         // and a drained backend offers Enable in the place of Drain
-        assertThat(robot.lookup("#drain-demo-a").queryAs(javafx.scene.control.Button.class).isVisible()).isFalse();
+        assertThat(fx.onFx(() -> robot.lookup("#drain-demo-a").queryAs(Button.class).isVisible())).isFalse();
         for (String b : List.of("#enable-demo-a", "#remove-demo-a")) {
-            javafx.scene.control.Button button = robot.lookup(b).queryAs(javafx.scene.control.Button.class);
-            assertThat(button.getWidth()).as(b).isGreaterThanOrEqualTo(button.prefWidth(-1) - 0.5);
+            double[] width = fx.onFx(() -> {
+                Button button = robot.lookup(b).queryAs(Button.class);
+                return new double[] {button.getWidth(), button.prefWidth(-1)};
+            });
+            assertThat(width[0]).as(b).isGreaterThanOrEqualTo(width[1] - 0.5);
         }
         assertThat(fulcrum.backend("demo-a").state().name()).isEqualTo("DRAINED");
         CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();

@@ -41,7 +41,7 @@ class BreakersViewTest {
         // given the Breakers tab showing flaky CLOSED
         robot.interact(() -> window.controller().select("Breakers"));
         fx.waitFor("#breakerState-flaky");
-        assertThat(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText()).isEqualTo("CLOSED");
+        assertThat(fx.text("#breakerState-flaky")).isEqualTo("CLOSED");
 
         // when requests fail until the breaker opens
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -54,10 +54,10 @@ class BreakersViewTest {
         fx.until(Duration.ofSeconds(5), () ->
                 "OPEN".equals(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText())
                         && robot.lookup("#breakerStateNote-flaky").queryAs(Label.class).getText().isEmpty());
-        Node card = robot.lookup("#breaker-flaky").query();
-        assertThat(card.lookupAll(".breaker-node").stream().filter(n -> n.getStyleClass().contains("lit"))
-                .map(n -> ((Label) n).getText())).containsExactly("OPEN");
-        assertThat(robot.lookup("#breakerCountdown-flaky").queryAs(Label.class).getText()).startsWith("HALF_OPEN in");
+        Node card = fx.lookup("#breaker-flaky", Node.class);
+        assertThat(fx.onFx(() -> card.lookupAll(".breaker-node").stream().filter(n -> n.getStyleClass().contains("lit"))
+                .map(n -> ((Label) n).getText()).toList())).containsExactly("OPEN");
+        assertThat(fx.text("#breakerCountdown-flaky")).startsWith("HALF_OPEN in");
         fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(card.lookupAll(".transition").stream()
                 .map(n -> ((Label) n).getText())).anySatisfy(t -> assertThat(t).endsWith("CLOSED → OPEN")));
     }
@@ -65,8 +65,8 @@ class BreakersViewTest {
     @Test
     void theHeaderFollowsTheBreakerSettingsOfAConfigApplied(FxRobot robot) {
         robot.interact(() -> window.controller().select("Breakers"));
-        Label header = robot.lookup("#thresholdsLabel").queryAs(Label.class);
-        assertThat(header.getText()).contains("stays open 60000 ms");
+        Label header = fx.lookup("#thresholdsLabel", Label.class);
+        assertThat(fx.onFx(header::getText)).contains("stays open 60000 ms");
 
         String config = dev.fulcrum.config.ConfigWriter.toJson(fulcrum.app().currentConfig())
                 .replace("\"openMs\": 60000", "\"openMs\": 1500");
@@ -112,11 +112,11 @@ class BreakersViewTest {
                 && "OPEN".equals(b.breaker().state())));
 
         // then the hidden view built nothing for it
-        assertThat(robot.lookup("#breakerState-flaky").tryQuery()).isEmpty();
+        assertThat(fx.onFx(() -> robot.lookup("#breakerState-flaky").tryQuery())).isEmpty();
 
         // and selecting the tab shows OPEN without waiting for the next sample
         robot.interact(() -> window.controller().select("Breakers"));
-        assertThat(robot.lookup("#breakerState-flaky").queryAs(Label.class).getText()).isEqualTo("OPEN");
+        assertThat(fx.text("#breakerState-flaky")).isEqualTo("OPEN");
     }
 
     @Test
@@ -131,7 +131,7 @@ class BreakersViewTest {
         });
 
         // then the hidden Health view built no row
-        assertThat(robot.lookup("#health-flaky").tryQuery()).isEmpty();
+        assertThat(fx.onFx(() -> robot.lookup("#health-flaky").tryQuery())).isEmpty();
 
         // and selecting it shows the backend's row
         robot.interact(() -> window.controller().select("Health"));

@@ -50,9 +50,10 @@ class LiveTrafficTest {
     @Test
     void startAndStopOnTheLiveToolbarDriveTheTrafficTabsRunAndStopThereStopsIt(FxRobot robot) {
         // given the window on Live, the proxy's address known
-        assertThat(window.controller().tabs().getSelectionModel().getSelectedItem().getText()).isEqualTo("Live");
-        fx.until(() -> !button(robot, "#liveTraffic").isDisabled());
-        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+        assertThat(fx.onFx(() -> window.controller().tabs().getSelectionModel().getSelectedItem().getText()))
+                .isEqualTo("Live");
+        fx.until(() -> !button("#liveTraffic").isDisabled());
+        assertThat(fx.onFx(() -> button("#liveTraffic").getText())).isEqualTo("Start traffic");
 
         // when Start traffic is clicked on the Live toolbar
         robot.clickOn("#liveTraffic");
@@ -60,15 +61,15 @@ class LiveTrafficTest {
         // then the Traffic tab's generator runs with the Traffic tab's settings, the Traffic tab shows it, dots fly
         fx.until(() -> snapshot() != null && live().dots() > 0);
         assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.DEFAULT_RATE);
-        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
-        assertThat(button(robot, "#trafficStart").isDisabled()).isTrue();
-        assertThat(button(robot, "#trafficStop").isDisabled()).isFalse();
+        assertThat(fx.onFx(() -> button("#liveTraffic").getText())).isEqualTo("Stop traffic");
+        assertThat(fx.onFx(() -> button("#trafficStart").isDisabled())).isTrue();
+        assertThat(fx.onFx(() -> button("#trafficStop").isDisabled())).isFalse();
 
         // when Stop is clicked on the Traffic tab, the Live toolbar offers Start again
         selectTraffic(robot);
         robot.clickOn("#trafficStop");
         await().atMost(Duration.ofSeconds(15)).until(() -> !running());
-        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+        assertThat(fx.onFx(() -> button("#liveTraffic").getText())).isEqualTo("Start traffic");
         assertThat(snapshot().state()).isEqualTo(TrafficSnapshot.State.DONE);
 
         // and Stop traffic on the Live toolbar stops a run the Live toolbar started
@@ -77,7 +78,7 @@ class LiveTrafficTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> running() && snapshot().state() == TrafficSnapshot.State.RUNNING);
         robot.clickOn("#liveTraffic");
         await().atMost(Duration.ofSeconds(15)).until(() -> !running());
-        assertThat(button(robot, "#trafficStart").isDisabled()).isFalse();
+        assertThat(fx.onFx(() -> button("#trafficStart").isDisabled())).isFalse();
     }
 
     @Test
@@ -90,7 +91,7 @@ class LiveTrafficTest {
         assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.GENTLE_RATE);
         assertThat(snapshot().durationNanos()).isEqualTo(Duration.ofSeconds(SessionTraffic.GENTLE_DURATION_S).toNanos());
         assertThat(fx.onFx(() -> live().scale())).isEqualTo(1);
-        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
+        assertThat(fx.onFx(() -> button("#liveTraffic").getText())).isEqualTo("Stop traffic");
         selectTraffic(robot);
         fx.until(Duration.ofSeconds(5), () -> robot.lookup("#trafficStatus").queryAs(Label.class).getText()
                 .startsWith("running"));
@@ -100,8 +101,8 @@ class LiveTrafficTest {
 
         // then the run ends and every Start is offered again
         await().atMost(Duration.ofSeconds(15)).until(() -> !running());
-        assertThat(button(robot, "#trafficStart").isDisabled()).isFalse();
-        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Start traffic");
+        assertThat(fx.onFx(() -> button("#trafficStart").isDisabled())).isFalse();
+        assertThat(fx.onFx(() -> button("#liveTraffic").getText())).isEqualTo("Start traffic");
     }
 
     @Test
@@ -127,7 +128,7 @@ class LiveTrafficTest {
         fx.until(Duration.ofSeconds(15), () -> running() && live().dots() > 0 && snapshot() != null
                 && snapshot().sent() > sentBefore);
         assertThat(snapshot().targetRate()).isEqualTo(SessionTraffic.GENTLE_RATE);
-        assertThat(button(robot, "#liveTraffic").getText()).isEqualTo("Stop traffic");
+        assertThat(fx.onFx(() -> button("#liveTraffic").getText())).isEqualTo("Stop traffic");
 
         // and Stop in the new window ends it
         fx.onFx(() -> again.traffic().stop());
@@ -147,12 +148,12 @@ class LiveTrafficTest {
         for (String lazy : List.of("workshopSideBySideTab", "workshopWhyTab", "workshopScenariosTab")) {
             assertThat(fx.onFx(() -> views.content(tabs.get(lazy)))).as(lazy).isNull();
         }
-        assertThat(robot.lookup("#sbsRun").tryQuery()).isEmpty();
+        assertThat(fx.onFx(() -> robot.lookup("#sbsRun").tryQuery())).isEmpty();
 
         for (String[] tabAndControl : new String[][] {{"Side by side", "#sbsRun"}, {"Why this backend", "#whyClientIp"},
                 {"Scenarios", "#openScenario"}}) {
             robot.interact(() -> window.controller().select(tabAndControl[0]));
-            assertThat(robot.lookup(tabAndControl[1]).tryQuery()).as(tabAndControl[0]).isPresent();
+            assertThat(fx.onFx(() -> robot.lookup(tabAndControl[1]).tryQuery())).as(tabAndControl[0]).isPresent();
         }
         // built once: selecting a tab again keeps its view (and what was typed in it)
         javafx.scene.Node sbs = fx.onFx(() -> views.content(tabs.get("workshopSideBySideTab")));
@@ -170,9 +171,9 @@ class LiveTrafficTest {
         });
     }
 
-    /** A button on Live or on the Traffic tab, whichever is shown. */
-    private Button button(FxRobot robot, String query) {
-        return fx.anywhere(window, query, Button.class);
+    /** A button on Live or on the Traffic tab, whichever is shown. FX thread. */
+    private Button button(String query) {
+        return (Button) WindowHarness.anywhere(window, query);
     }
 
     private LiveModel live() {

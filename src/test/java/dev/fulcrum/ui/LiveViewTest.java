@@ -53,14 +53,14 @@ class LiveViewTest {
 
     @Test
     void liveIsTheFirstTabAndARequestBecomesADotBoundForTheBackendThatServedIt(FxRobot robot) throws Exception {
-        assertThat(window.controller().tabs().getTabs().get(0).getText()).isEqualTo("Live");
+        assertThat(fx.onFx(() -> window.controller().tabs().getTabs().get(0).getText())).isEqualTo("Live");
         fx.waitFor("#live-card-demo-b");
 
         RunningFulcrum.Answer a = fulcrum.proxied("/one");
         String servedBy = a.header("X-Fulcrum-Backend");
 
         await().atMost(Duration.ofSeconds(10)).until(() -> destinations().contains(servedBy));
-        assertThat(robot.lookup("#live-weight-demo-a").queryAs(Slider.class).getValue()).isEqualTo(1);
+        assertThat(fx.onFx(() -> robot.lookup("#live-weight-demo-a").queryAs(Slider.class).getValue())).isEqualTo(1);
     }
 
     @Test
@@ -116,7 +116,7 @@ class LiveViewTest {
                 .isEqualTo(dotsBefore);
         assertThat(WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().scale()).get()).isEqualTo(1);
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#liveScale").queryAs(Label.class).getText()).startsWith("1 dot = 1 request");
+        assertThat(fx.text("#liveScale")).startsWith("1 dot = 1 request");
     }
 
     private long requestsSeen() throws Exception {
@@ -149,14 +149,14 @@ class LiveViewTest {
         robot.type(KeyCode.F11);
 
         fx.until(Duration.ofSeconds(5), () -> window.present().on());
-        assertThat(window.scene().getRoot().getStyleClass()).contains("present");
-        assertThat(robot.lookup("#statusBar").query().isVisible()).isFalse();
+        assertThat(fx.onFx(() -> List.copyOf(window.scene().getRoot().getStyleClass()))).contains("present");
+        assertThat(fx.onFx(() -> robot.lookup("#statusBar").query().isVisible())).isFalse();
 
         robot.type(KeyCode.F11);
 
         assertThat(window.present().on()).isFalse();
-        assertThat(window.scene().getRoot().getStyleClass()).doesNotContain("present");
-        assertThat(robot.lookup("#statusBar").query().isVisible()).isTrue();
+        assertThat(fx.onFx(() -> List.copyOf(window.scene().getRoot().getStyleClass()))).doesNotContain("present");
+        assertThat(fx.onFx(() -> robot.lookup("#statusBar").query().isVisible())).isTrue();
     }
 
     @Test
@@ -183,9 +183,9 @@ class LiveViewTest {
         WaitForAsyncUtils.asyncFx(() -> window.session().timeMachine().viewAt(before)).get();
 
         assertThat(window.session().state().backend("demo-b").weight()).as("the weight before the change").isEqualTo(1);
-        assertThat(robot.lookup("#timelineWhen").queryAs(Label.class).getText()).contains("s ago");
+        assertThat(fx.text("#timelineWhen")).contains("s ago");
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#live-effective-demo-b").queryAs(Label.class).getText()).isEqualTo("1");
+        assertThat(fx.text("#live-effective-demo-b")).isEqualTo("1");
 
         robot.clickOn("#timelineLive");
 

@@ -48,7 +48,7 @@ class LoadChartsTest {
 
         // then the chart shows the 100% it held, and its axis goes up to it
         @SuppressWarnings("unchecked")
-        LineChart<Number, Number> errors = robot.lookup("#errorChart").queryAs(LineChart.class);
+        LineChart<Number, Number> errors = fx.lookup("#errorChart", LineChart.class);
         double highest = fx.onFx(() -> errors.getData().stream().flatMap(s -> s.getData().stream())
                 .mapToDouble(d -> d.getYValue().doubleValue()).max().orElse(0));
         assertThat(highest).isEqualTo(100);

@@ -8,6 +8,7 @@ import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.strategy.StrategySpec;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,29 +69,44 @@ class OneColourPerBackendTest {
         robot.interact(() -> window.scene().getRoot().applyCss());
         Map<String, String> live = new LinkedHashMap<>();
         for (String id : IDS) {
-            live.put(id, web(robot.lookup("#live-swatch-" + id).queryAs(Region.class).getBackground().getFills().get(0)
-                    .getFill()));
+            live.put(id, fx.onFx(() -> web(robot.lookup("#live-swatch-" + id).queryAs(Region.class).getBackground()
+                    .getFills().get(0).getFill())));
         }
         assertThat(Set.copyOf(live.values())).as("three different colours").hasSize(3);
         robot.interact(() -> window.controller().select("Ring"));
         fx.waitFor("#legend-demo-b");
         for (String id : IDS) {
-            assertThat(robot.lookup("#legend-" + id).queryAs(Label.class).getUserData()).as("ring legend of " + id)
-                    .isEqualTo(live.get(id));
+            assertThat(fx.onFx(() -> robot.lookup("#legend-" + id).queryAs(Label.class).getUserData()))
+                    .as("ring legend of " + id).isEqualTo(live.get(id));
         }
         robot.interact(() -> window.controller().select("Load"));
         robot.interact(() -> window.scene().getRoot().applyCss());
         for (String chartId : List.of("#rpsChart", "#p99Chart", "#errorChart")) {
-            XYChart<?, ?> chart = robot.lookup(chartId).queryAs(XYChart.class);
-            for (XYChart.Series<?, ?> s : chart.getData()) {
-                assertThat(web(lineOf(s.getNode()))).as(chartId + " line of " + s.getName())
-                        .isEqualTo(live.get(s.getName()));
+            XYChart<?, ?> chart = fx.lookup(chartId, XYChart.class);
+            // each series' name and line colour, then each legend entry's text and symbol colour, read on the FX thread
+            List<Map.Entry<String, String>> lines = fx.onFx(() -> {
+                List<Map.Entry<String, String>> out = new ArrayList<>();
+                for (XYChart.Series<?, ?> s : chart.getData()) {
+                    out.add(Map.entry(s.getName(), web(lineOf(s.getNode()))));
+                }
+                return out;
+            });
+            for (Map.Entry<String, String> line : lines) {
+                assertThat(line.getValue()).as(chartId + " line of " + line.getKey())
+                        .isEqualTo(live.get(line.getKey()));
             }
-            for (Node item : chart.lookupAll(".chart-legend-item")) {
-                Label l = (Label) item;
-                Region symbol = (Region) l.getGraphic();
-                assertThat(web(symbol.getBackground().getFills().get(0).getFill()))
-                        .as(chartId + " legend of " + l.getText()).isEqualTo(live.get(l.getText()));
+            List<Map.Entry<String, String>> legend = fx.onFx(() -> {
+                List<Map.Entry<String, String>> out = new ArrayList<>();
+                for (Node item : chart.lookupAll(".chart-legend-item")) {
+                    Label l = (Label) item;
+                    Region symbol = (Region) l.getGraphic();
+                    out.add(Map.entry(l.getText(), web(symbol.getBackground().getFills().get(0).getFill())));
+                }
+                return out;
+            });
+            for (Map.Entry<String, String> entry : legend) {
+                assertThat(entry.getValue())
+                        .as(chartId + " legend of " + entry.getKey()).isEqualTo(live.get(entry.getKey()));
             }
         }
     }

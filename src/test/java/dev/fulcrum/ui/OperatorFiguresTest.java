@@ -71,7 +71,7 @@ class OperatorFiguresTest {
         MainWindow window = fx.open(fulcrum);
         fx.waitFor("#row-flaky");
         @SuppressWarnings("unchecked")
-        TableView<BackendRow> table = robot.lookup("#backendsTable").queryAs(TableView.class);
+        TableView<BackendRow> table = fx.lookup("#backendsTable", TableView.class);
 
         // when its requests fail until it is ejected, and the ejection ends with nothing listening there
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -107,7 +107,7 @@ class OperatorFiguresTest {
         MainWindow window = fx.open(RunningFulcrum.demoApp());
         fx.onFx(() -> window.controller().select("Live"));
         fx.waitFor("#live-card-demo-a");
-        Label rate = robot.lookup("#liveRate").queryAs(Label.class);
+        Label rate = fx.lookup("#liveRate", Label.class);
         TimeMachine machine = window.session().timeMachine();
 
         // when the timeline is dragged back a little

@@ -42,7 +42,7 @@ class PoolSelectorTest {
     void choosingAPoolShowsOnlyItsBackends(FxRobot robot) {
         // given the default pool shown
         @SuppressWarnings("unchecked")
-        ComboBox<String> pools = robot.lookup("#poolSelector").queryAs(ComboBox.class);
+        ComboBox<String> pools = fx.lookup("#poolSelector", ComboBox.class);
         fx.until(() -> pools.getItems().equals(List.of("default", "api")));
         fx.until(Duration.ofSeconds(5), () -> ids().equals(List.of("web-1")));
 

@@ -92,7 +92,7 @@ class RingPresentModeTest {
     @Test
     void nothingOnTheRingTabIsCutAndItsTextIsPresentModesLargeType(FxRobot robot) {
         presenting(robot);
-        Node tab = window.controller().tabs().getSelectionModel().getSelectedItem().getContent();
+        Node tab = fx.onFx(() -> window.controller().tabs().getSelectionModel().getSelectedItem().getContent());
         for (int[] s : SIZES) {
             size(robot, s[0], s[1]);
             List<String> cut = new ArrayList<>();
@@ -152,8 +152,8 @@ class RingPresentModeTest {
                     d.caption(), d.cx(), d.cy(), d.marksRadius()).isGreaterThan(d.marksRadius());
             // and the caption is whole on the canvas
             assertThat(d.caption().getMinX()).isGreaterThanOrEqualTo(0);
-            assertThat(d.caption().getMaxX()).isLessThanOrEqualTo(canvas.getWidth());
-            assertThat(d.caption().getMaxY()).isLessThanOrEqualTo(canvas.getHeight());
+            assertThat(d.caption().getMaxX()).isLessThanOrEqualTo(fx.onFx(() -> canvas.getWidth()));
+            assertThat(d.caption().getMaxY()).isLessThanOrEqualTo(fx.onFx(() -> canvas.getHeight()));
         }
     }
 

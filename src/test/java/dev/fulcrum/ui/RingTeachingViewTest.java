@@ -82,11 +82,11 @@ class RingTeachingViewTest {
             Spread.Row row = spread.rows().stream().filter(r -> r.backend().equals(p.backend())).findFirst().orElseThrow();
             assertThat(row.share()).isEqualTo(p.share());
             assertThat(row.fair()).isEqualTo(p.backend().equals("c") ? 0.4 : 0.2);
-            assertThat(robot.lookup("#legend-" + p.backend()).queryAs(Label.class).getText())
+            assertThat(fx.text("#legend-" + p.backend()))
                     .startsWith(String.format("%s  %.1f%%", p.backend(), p.share() * 100));
         }
         assertThat(spread.maxOverMin()).isGreaterThan(atPools.maxOverMin());
-        assertThat(robot.lookup("#spreadRatio").queryAs(Label.class).getText()).contains(spread.ratioText());
+        assertThat(fx.text("#spreadRatio")).contains(spread.ratioText());
         // and the pool is as it was: 160 points per backend, 800 on its ring
         assertThat(fulcrum.engine().pool("default").snapshot().spec().integer("virtualNodes")).isEqualTo(160);
         assertThat(keySpace(fulcrum).points()).hasSize(800);
@@ -134,7 +134,7 @@ class RingTeachingViewTest {
         robot.clickOn("#previewButton");
         fx.until(() -> robot.lookup("#previewLabel").queryAs(Label.class).getText()
                 .startsWith("Removing b would move"));
-        String previewed = robot.lookup("#previewLabel").queryAs(Label.class).getText();
+        String previewed = fx.text("#previewLabel");
         Set<String> wouldMove = fx.onFx(() -> vm.keys().focus().keys());
         // and it is applied
         robot.clickOn("#applyButton");

@@ -137,7 +137,7 @@ class RingViewTest {
         fx.until(Duration.ofSeconds(5), () -> vm.previewProperty().get() != null);
         double moved = vm.previewProperty().get().movedFraction();
         assertThat(moved).isBetween(0.2, 0.5);
-        assertThat(robot.lookup("#previewLabel").queryAs(Label.class).getText()).contains("Removing b would move");
+        assertThat(fx.text("#previewLabel")).contains("Removing b would move");
         assertThat(fulcrum.engine().backends()).hasSize(3);
     }
 

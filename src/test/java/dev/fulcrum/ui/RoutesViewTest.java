@@ -7,7 +7,6 @@ import dev.fulcrum.engine.routing.Split;
 import dev.fulcrum.testkit.RunningFulcrum;
 import java.time.Duration;
 import java.util.List;
-import javafx.scene.control.Label;
 import javafx.scene.control.Slider;
 import javafx.scene.control.Tab;
 import org.junit.jupiter.api.BeforeEach;
@@ -68,15 +67,15 @@ class RoutesViewTest {
     @Test
     void theSplitPanelShowsTheArmsAndItsSliderSetsTheEnginesSplit(FxRobot robot) throws Exception {
         showRoutes(robot);
-        assertThat(robot.lookup("#split-title-0").queryAs(Label.class).getText()).isEqualTo("Route 0 · /");
-        assertThat(robot.lookup("#split-guard-0").queryAs(Label.class).getText()).startsWith("guard: ");
-        assertThat(robot.lookup("#split-judgement-0").queryAs(Label.class).getText())
+        assertThat(fx.text("#split-title-0")).isEqualTo("Route 0 · /");
+        assertThat(fx.text("#split-guard-0")).startsWith("guard: ");
+        assertThat(fx.text("#split-judgement-0"))
                 .isEqualTo("too few requests to judge: stable has 0, canary has 0 of the 50 the guard needs in the"
                         + " last minute");
-        assertThat(robot.lookup("#split-mirror-0").queryAs(Label.class).getText()).startsWith(
+        assertThat(fx.text("#split-mirror-0")).startsWith(
                 "mirror 100% of requests to shadow: 0 sent");
-        Slider slider = robot.lookup("#split-slider-0").queryAs(Slider.class);
-        assertThat(slider.getValue()).isEqualTo(10);
+        Slider slider = fx.lookup("#split-slider-0", Slider.class);
+        assertThat(fx.onFx(() -> slider.getValue())).isEqualTo(10);
 
         // a drag: the engine follows while dragging and has the final value on release
         fx.onFx(() -> {
@@ -114,7 +113,7 @@ class RoutesViewTest {
                         && "shadow-1".equals(f.destination()))).get());
         assertThat(WaitForAsyncUtils.asyncFx(() -> window.controller().live().model().requests()).get())
                 .as("the mirrored copy is not the client's").isEqualTo(1);
-        Tab live = window.controller().tabs().getTabs().get(0);
-        assertThat(live.getText()).isEqualTo("Live");
+        Tab live = fx.onFx(() -> window.controller().tabs().getTabs().get(0));
+        assertThat(fx.onFx(live::getText)).isEqualTo("Live");
     }
 }

@@ -51,7 +51,7 @@ class SlowStartWeightTest {
         fx.until(() -> robot.lookup("#effective-late").tryQuery().isPresent());
         fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#effective-late").queryAs(Label.class).getText()).matches("10 \\(now [0-9.]+\\)"));
-        assertThat(robot.lookup("#effective-old").queryAs(Label.class).getText()).isEqualTo("1");
+        assertThat(fx.text("#effective-old")).isEqualTo("1");
     }
 
     @Test

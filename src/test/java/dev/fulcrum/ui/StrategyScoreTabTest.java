@@ -43,8 +43,9 @@ class StrategyScoreTabTest {
         Region a = (Region) fx.waitFor("#scoreBar-demo-a");
         Region b = (Region) fx.waitFor("#scoreBar-demo-b");
         fx.until(Duration.ofSeconds(5), () -> b.getPrefWidth() > 0);
-        assertThat(a.getPrefWidth() / b.getPrefWidth()).isCloseTo(1 / 3.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(robot.lookup("#scoreValue-demo-b").queryAs(Label.class).getText()).isEqualTo("6.000");
+        assertThat(fx.onFx(() -> a.getPrefWidth() / b.getPrefWidth()))
+                .isCloseTo(1 / 3.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(fx.text("#scoreValue-demo-b")).isEqualTo("6.000");
 
         // when a formula naming an unknown variable is typed
         robot.interact(formula::clear);
@@ -52,9 +53,10 @@ class StrategyScoreTabTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         // then the engine's own message shows at once, with the column, and nothing was applied
-        Label problem = robot.lookup("#scoreProblem").queryAs(Label.class);
-        assertThat(problem.getText()).isEqualTo("score: unknown variable 'cpux' at column 5 (got: \"1 - cpux\")");
-        assertThat(problem.isVisible()).isTrue();
+        Label problem = fx.lookup("#scoreProblem", Label.class);
+        assertThat(fx.onFx(problem::getText))
+                .isEqualTo("score: unknown variable 'cpux' at column 5 (got: \"1 - cpux\")");
+        assertThat(fx.onFx(problem::isVisible)).isTrue();
         InProcessEngineClient client = new InProcessEngineClient(fulcrum.app());
         assertThat(client.state().pools().get("default").strategy().get("score")).isEqualTo("2 * weight");
 
@@ -62,7 +64,7 @@ class StrategyScoreTabTest {
         robot.interact(formula::clear);
         robot.clickOn(formula).write("10 * weight");
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(problem.isVisible()).isFalse();
+        assertThat(fx.onFx(problem::isVisible)).isFalse();
         robot.press(KeyCode.ENTER).release(KeyCode.ENTER);
 
         // then the engine scores by it, and the bars follow
@@ -75,7 +77,7 @@ class StrategyScoreTabTest {
         robot.interact(formula::clear);
         robot.clickOn(formula).write("norm(cpux, 0, 1)");
         WaitForAsyncUtils.waitForFxEvents();
-        snapshot(robot, formula.getScene(), "strategy-score.png");
+        snapshot(robot, fx.onFx(formula::getScene), "strategy-score.png");
     }
 
     /** With {@code -Dscreenshot.dir=DIR}, the scene as a PNG for a person to look at; nothing otherwise. */

@@ -44,17 +44,17 @@ class TextScaleTest {
         fulcrum = RunningFulcrum.demoApp();
         window = fx.open(fulcrum);
         WaitForAsyncUtils.waitForFxEvents();
-        javafx.scene.Parent root = window.scene().getRoot();
-        double normal = robot.lookup("#engineLabel").queryLabeled().getFont().getSize();
+        javafx.scene.Parent root = fx.onFx(() -> window.scene().getRoot());
+        double normal = fx.onFx(() -> robot.lookup("#engineLabel").queryLabeled().getFont().getSize());
         assertThat(normal).isEqualTo(TextScale.NORMAL_PX);
 
         robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
         robot.press(KeyCode.CONTROL, KeyCode.EQUALS).release(KeyCode.EQUALS, KeyCode.CONTROL);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(window.textScale().factor()).isEqualTo(1.3);
-        assertThat(root.getStyle()).isEqualTo("-fx-font-size: 19.5px;");
+        assertThat(fx.onFx(root::getStyle)).isEqualTo("-fx-font-size: 19.5px;");
         robot.interact(() -> root.applyCss());
-        assertThat(robot.lookup("#engineLabel").queryLabeled().getFont().getSize()).isEqualTo(19.5);
+        assertThat(fx.onFx(() -> robot.lookup("#engineLabel").queryLabeled().getFont().getSize())).isEqualTo(19.5);
         assertThat(new WindowPrefs(java.util.prefs.Preferences.userRoot().node("dev/fulcrum/test-window")).textScale())
                 .isEqualTo(1.3);
 
@@ -65,6 +65,6 @@ class TextScaleTest {
         robot.press(KeyCode.CONTROL, KeyCode.DIGIT0).release(KeyCode.DIGIT0, KeyCode.CONTROL);
         WaitForAsyncUtils.waitForFxEvents();
         assertThat(window.textScale().factor()).isEqualTo(1.0);
-        assertThat(root.getStyle()).isEmpty();
+        assertThat(fx.onFx(root::getStyle)).isEmpty();
     }
 }

@@ -99,7 +99,7 @@ class WindowBehaviourTest {
         fx.until(Duration.ofSeconds(5), () -> backendBox.getItems().contains("demo-a"));
         robot.interact(() -> backendBox.setValue("demo-a"));
         robot.clickOn("#previewButton");
-        Label preview = robot.lookup("#previewLabel").queryAs(Label.class);
+        Label preview = fx.lookup("#previewLabel", Label.class);
         fx.until(Duration.ofSeconds(5), () -> preview.getText().startsWith("Removing demo-a would move"));
         return preview;
     }
@@ -109,13 +109,13 @@ class WindowBehaviourTest {
         // given a consistent-hash ring and a preview of "remove demo-a"
         Label preview = previewRemovingDemoA(robot);
         @SuppressWarnings("unchecked")
-        ComboBox<String> backendBox = robot.lookup("#whatIfBackend").queryAs(ComboBox.class);
+        ComboBox<String> backendBox = fx.lookup("#whatIfBackend", ComboBox.class);
 
         // when the operator picks demo-b in the box (no new preview) and clicks Apply, still enabled
         robot.interact(() -> backendBox.setValue("demo-b"));
         WaitForAsyncUtils.waitForFxEvents();
-        boolean applyEnabled = !robot.lookup("#applyButton").queryAs(Button.class).isDisabled();
-        String shownPreview = preview.getText();
+        boolean applyEnabled = !fx.onFx(() -> robot.lookup("#applyButton").queryAs(Button.class).isDisabled());
+        String shownPreview = fx.onFx(preview::getText);
         robot.clickOn("#applyButton");
 
         // then the previewed backend (demo-a) is the one removed, or Apply refused the un-previewed change
@@ -135,7 +135,7 @@ class WindowBehaviourTest {
         // someone else takes demo-c off the ring: the figures were of the ring as it was
         new InProcessEngineClient(fulcrum.app()).setWeight("demo-c", 0);
         fx.until(Duration.ofSeconds(5), () -> preview.getText().isEmpty());
-        assertThat(robot.lookup("#applyButton").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(fx.onFx(() -> robot.lookup("#applyButton").queryAs(Button.class).isDisabled())).isTrue();
     }
 
     @Test
@@ -185,9 +185,9 @@ class WindowBehaviourTest {
         open(robot, config(StrategySpec.bare(StrategySpec.CONSISTENT_HASH).with("key", "path").with("virtualNodes", 160).with("balanceFactor", 1.25), List.of()));
         robot.interact(() -> window.controller().select("Strategy"));
         TextField factor = (TextField) fx.waitFor("#balanceFactorField");
-        Label current = robot.lookup("#currentLabel").queryAs(Label.class);
+        Label current = fx.lookup("#currentLabel", Label.class);
         fx.until(Duration.ofSeconds(5), () -> current.getText().contains("balanceFactor=1.25"));
-        assertThat(factor.getText()).isEqualTo("1.25");
+        assertThat(fx.onFx(() -> factor.getText())).isEqualTo("1.25");
 
         // when someone else (admin API, another window) turns bounded loads off
         InProcessEngineClient other = new InProcessEngineClient(fulcrum.app());
@@ -203,7 +203,7 @@ class WindowBehaviourTest {
         // then the form showed no balance factor, and bounded loads stay off
         Object bf = other.state().pools().get("default").strategy().get("balanceFactor");
         assertThat(bf).as("balanceFactor after Apply (form field showed \"%s\" while the engine had none)",
-                factor.getText()).isNull();
+                fx.onFx(() -> factor.getText())).isNull();
     }
 
     // ------------------------------------------------------------------ demo faults
@@ -281,15 +281,15 @@ class WindowBehaviourTest {
         // given the Ring tab on a consistent-hash pool with /k1 looked up
         open(robot, config(StrategySpec.of(StrategySpec.CONSISTENT_HASH), List.of()));
         robot.interact(() -> window.controller().select("Ring"));
-        TextField key = robot.lookup("#ringKey").queryAs(TextField.class);
-        Label result = robot.lookup("#lookupLabel").queryAs(Label.class);
+        TextField key = fx.lookup("#ringKey", TextField.class);
+        Label result = fx.lookup("#lookupLabel", Label.class);
         robot.interact(() -> key.setText("/k1"));
         fx.until(Duration.ofSeconds(5), () -> result.getText().startsWith("hash "));
         InProcessEngineClient c = new InProcessEngineClient(fulcrum.app());
 
         // when the trainer switches to round robin and then to maglev to compare
         c.setStrategy("default", Map.of("type", "round-robin"));
-        Label noRing = robot.lookup("#noRingLabel").queryAs(Label.class);
+        Label noRing = fx.lookup("#noRingLabel", Label.class);
         fx.until(Duration.ofSeconds(5), () -> noRing.getText() != null && noRing.getText().contains("round-robin"));
         c.setStrategy("default", Map.of("type", "maglev", "key", "path"));
         fx.until(Duration.ofSeconds(5), () -> noRing.getText() == null || noRing.getText().isEmpty()
@@ -341,13 +341,13 @@ class WindowBehaviourTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         // then it does not open in red, but Add waits for an id
-        assertThat(robot.lookup("#addProblems").queryAs(Label.class).getText()).isEmpty();
-        assertThat(robot.lookup("#addConfirm").queryAs(javafx.scene.control.Button.class).isDisabled()).isTrue();
+        assertThat(fx.text("#addProblems")).isEmpty();
+        assertThat(fx.onFx(() -> robot.lookup("#addConfirm").queryAs(Button.class).isDisabled())).isTrue();
 
         // and a typed id that is taken is named at once
         robot.clickOn("#addId").write("demo-a");
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(robot.lookup("#addProblems").queryAs(Label.class).getText()).isEqualTo("id: already exists (got: demo-a)");
+        assertThat(fx.text("#addProblems")).isEqualTo("id: already exists (got: demo-a)");
         robot.press(javafx.scene.input.KeyCode.ESCAPE).release(javafx.scene.input.KeyCode.ESCAPE);
     }
 
@@ -359,11 +359,11 @@ class WindowBehaviourTest {
         c.setStrategy("default", Map.of("type", "consistent-hash", "key", "path"));
         robot.interact(() -> window.controller().select("Strategy"));
         @SuppressWarnings("unchecked")
-        javafx.scene.control.ComboBox<String> key = robot.lookup("#keyField").queryAs(javafx.scene.control.ComboBox.class);
+        javafx.scene.control.ComboBox<String> key = fx.lookup("#keyField", javafx.scene.control.ComboBox.class);
         fx.until(Duration.ofSeconds(5), () -> "path".equals(key.getValue()));
         c.setStrategy("default", Map.of("type", "round-robin"));
         @SuppressWarnings("unchecked")
-        javafx.scene.control.ComboBox<String> type = robot.lookup("#strategyType").queryAs(javafx.scene.control.ComboBox.class);
+        javafx.scene.control.ComboBox<String> type = fx.lookup("#strategyType", javafx.scene.control.ComboBox.class);
         fx.until(Duration.ofSeconds(5), () -> "round-robin".equals(type.getValue()));
 
         // when the trainer chooses maglev
@@ -371,7 +371,7 @@ class WindowBehaviourTest {
 
         // then the key offered is still path (ip would send the generator's traffic, from one address, to one backend)
         // and no "Applied to pool default: {type=round-robin}" is left beside the new choice
-        assertThat(key.getValue()).isEqualTo("path");
-        assertThat(robot.lookup("#strategyResult").queryAs(Label.class).getText()).isEmpty();
+        assertThat(fx.onFx(() -> key.getValue())).isEqualTo("path");
+        assertThat(fx.text("#strategyResult")).isEmpty();
     }
 }

@@ -23,6 +23,7 @@ import java.util.prefs.BackingStoreException;
 import java.util.prefs.Preferences;
 import javafx.application.Platform;
 import javafx.scene.Node;
+import javafx.scene.control.Labeled;
 import javafx.stage.Stage;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -239,6 +240,20 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
         T found = await().atMost(WAIT).until(() -> answerOnFx(find), Objects::nonNull);
         WaitForAsyncUtils.waitForFxEvents();
         return found;
+    }
+
+    /**
+     * The node {@code query} finds now, failing as {@link org.testfx.service.query.NodeQuery#queryAs} does when there
+     * is none; looked for on the FX thread (as {@link #waitFor(String)}), for a test to click it, or to read it with
+     * {@link #onFx(Callable)}.
+     */
+    public <T extends Node> T lookup(String query, Class<T> type) {
+        return onFx(() -> robot.lookup(query).queryAs(type));
+    }
+
+    /** The text of the label, button or other {@link Labeled} {@code query} finds now, read on the FX thread. */
+    public String text(String query) {
+        return onFx(() -> robot.lookup(query).queryLabeled().getText());
     }
 
     /**

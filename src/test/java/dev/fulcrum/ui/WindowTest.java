@@ -52,7 +52,7 @@ class WindowTest {
         fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#statusBar").queryAs(org.controlsfx.control.StatusBar.class).getText())
                 .contains(fulcrum.url()));
-        assertThat(robot.lookup("#totalRps").queryAs(Label.class).getText()).endsWith("req/s");
+        assertThat(fx.text("#totalRps")).endsWith("req/s");
     }
 
     @Test
@@ -92,10 +92,10 @@ class WindowTest {
 
         // when maglev is chosen with a table size that is not prime
         @SuppressWarnings("unchecked")
-        ComboBox<String> type = robot.lookup("#strategyType").queryAs(ComboBox.class);
+        ComboBox<String> type = fx.lookup("#strategyType", ComboBox.class);
         robot.interact(() -> type.setValue("maglev"));
-        assertThat(robot.lookup("#explanation").queryAs(Label.class).getText()).startsWith("Google's Maglev");
-        TextField size = robot.lookup("#tableSizeField").queryAs(TextField.class);
+        assertThat(fx.text("#explanation")).startsWith("Google's Maglev");
+        TextField size = fx.lookup("#tableSizeField", TextField.class);
         robot.interact(() -> size.setText("1000"));
         robot.clickOn("#applyStrategy");
 
@@ -119,7 +119,7 @@ class WindowTest {
         fulcrum.engine().drain("demo-b");
         robot.interact(() -> window.controller().select("Events"));
         @SuppressWarnings("unchecked")
-        TableView<dev.fulcrum.engine.EngineEvent> table = robot.lookup("#eventsTable").queryAs(TableView.class);
+        TableView<dev.fulcrum.engine.EngineEvent> table = fx.lookup("#eventsTable", TableView.class);
         fx.until(Duration.ofSeconds(5), () -> table.getItems().stream().anyMatch(e -> "weight".equals(e.type()))
                 && table.getItems().stream().anyMatch(e -> "drain".equals(e.type())));
 
@@ -128,7 +128,8 @@ class WindowTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         // then only demo-a's events remain
-        assertThat(table.getItems()).isNotEmpty().allSatisfy(e -> assertThat(e.backend()).isEqualTo("demo-a"));
+        assertThat(fx.onFx(() -> List.copyOf(table.getItems()))).isNotEmpty()
+                .allSatisfy(e -> assertThat(e.backend()).isEqualTo("demo-a"));
     }
 
     @Test
@@ -147,8 +148,8 @@ class WindowTest {
     @Test
     void theDarkSwitchAddsTheDarkStylesheet(FxRobot robot) {
         waitForRows(robot);
-        assertThat(window.scene().getStylesheets()).noneMatch(s -> s.endsWith("dark.css"));
+        assertThat(fx.onFx(() -> List.copyOf(window.scene().getStylesheets()))).noneMatch(s -> s.endsWith("dark.css"));
         robot.interact(() -> window.controller().darkToggle().setSelected(true));
-        assertThat(window.scene().getStylesheets()).anyMatch(s -> s.endsWith("dark.css"));
+        assertThat(fx.onFx(() -> List.copyOf(window.scene().getStylesheets()))).anyMatch(s -> s.endsWith("dark.css"));
     }
 }

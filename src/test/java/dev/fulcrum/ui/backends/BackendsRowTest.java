@@ -60,11 +60,12 @@ class BackendsRowTest {
         fx.until(Duration.ofSeconds(5), () -> robot.lookup("#row-demo-a").tryQuery().isEmpty());
         WaitForAsyncUtils.waitForFxEvents();
 
-        Node focused = robot.targetWindow(window.scene().getWindow()).lookup("#backendsTable").query().getScene()
-                .getFocusOwner();
-        assertThat(focused instanceof Button b && b.getId() != null && b.getId().startsWith("remove-"))
-                .as("focus after removing: %s", focused).isFalse();
-        assertThat(robot.lookup("#undoButton").queryAs(Button.class).isDisabled()).isFalse();
+        Node focused = fx.onFx(() -> robot.targetWindow(window.scene().getWindow()).lookup("#backendsTable").query()
+                .getScene().getFocusOwner());
+        boolean onARemoveButton = fx.onFx(() -> focused instanceof Button b && b.getId() != null
+                && b.getId().startsWith("remove-"));
+        assertThat(onARemoveButton).as("focus after removing: %s", focused).isFalse();
+        assertThat(fx.onFx(() -> robot.lookup("#undoButton").queryAs(Button.class).isDisabled())).isFalse();
 
         // a second Space (or Enter) now removes nothing
         robot.type(javafx.scene.input.KeyCode.SPACE);
@@ -76,11 +77,11 @@ class BackendsRowTest {
     @Test
     void aNarrowIdColumnCutsIdsInTheMiddleAndTellsTheWholeIdInATooltip(FxRobot robot) {
         fx.waitFor("#row-demo-a");
-        javafx.scene.control.TableCell<?, ?> cell = robot.lookup("#row-demo-a").lookup(".table-cell")
+        javafx.scene.control.TableCell<?, ?> cell = fx.onFx(() -> robot.lookup("#row-demo-a").lookup(".table-cell")
                 .match(n -> n instanceof javafx.scene.control.TableCell<?, ?> c && "demo-a".equals(c.getText()))
-                .query();
-        assertThat(cell.getTextOverrun()).isEqualTo(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
-        assertThat(cell.getTooltip()).isNotNull();
-        assertThat(cell.getTooltip().getText()).isEqualTo("demo-a");
+                .query());
+        assertThat(fx.onFx(cell::getTextOverrun)).isEqualTo(javafx.scene.control.OverrunStyle.CENTER_ELLIPSIS);
+        assertThat(fx.onFx(cell::getTooltip)).isNotNull();
+        assertThat(fx.onFx(() -> cell.getTooltip().getText())).isEqualTo("demo-a");
     }
 }

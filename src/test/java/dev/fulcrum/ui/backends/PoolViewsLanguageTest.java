@@ -130,18 +130,18 @@ class PoolViewsLanguageTest {
 
             // Backends: the column header and the state word in the language
             fx.waitFor("#row-demo-a");
-            TableView<?> table = robot.lookup("#backendsTable").queryAs(TableView.class);
+            TableView<?> table = fx.lookup("#backendsTable", TableView.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> upCells(table)).size() == 3);
-            assertThat(table.getColumns().stream().map(c -> c.getText())).contains(inFlight);
+            assertThat(fx.onFx(() -> table.getColumns().stream().map(c -> c.getText()).toList())).contains(inFlight);
             assertThat(fx.onFx(() -> upCells(table))).containsOnly(up);
             cut.addAll(cutOn(window, "Backends"));
 
             // Ring: the ring drawn, its legend, and the what-if's choices in words
             fx.onFx(() -> window.controller().select("Ring"));
             fx.waitFor("#legend-demo-b");
-            assertThat(robot.lookup("#whatIfMode").queryAs(ChoiceBox.class).getConverter()
-                    .toString(robot.lookup("#whatIfMode").queryAs(ChoiceBox.class).getValue())).isEqualTo(remove);
-            assertThat(robot.lookup("#legendTitle").queryAs(Label.class).getText())
+            assertThat(fx.onFx(() -> robot.lookup("#whatIfMode").queryAs(ChoiceBox.class).getConverter()
+                    .toString(robot.lookup("#whatIfMode").queryAs(ChoiceBox.class).getValue()))).isEqualTo(remove);
+            assertThat(fx.text("#legendTitle"))
                     .isEqualTo(Texts.t("ring.share.ring"));
             cut.addAll(cutOn(window, "Ring"));
 
@@ -156,15 +156,15 @@ class PoolViewsLanguageTest {
             fx.onFx(() -> window.controller().select("Strategy"));
             Label explanation = (Label) fx.waitFor("#explanation");
             fx.until(() -> !explanation.getText().isEmpty());
-            assertThat(explanation.getText()).isEqualTo(Texts.t("strategy.consistent-hash.sentence"))
+            assertThat(fx.onFx(explanation::getText)).isEqualTo(Texts.t("strategy.consistent-hash.sentence"))
                     .isNotEqualTo(Strategies.descriptor(StrategySpec.CONSISTENT_HASH).sentence());
-            assertThat(robot.lookup("#currentLabel").queryAs(Label.class).getText())
+            assertThat(fx.text("#currentLabel"))
                     .contains(Texts.t("strategy.consistent-hash.title"));
             @SuppressWarnings("unchecked")
-            ComboBox<String> types = robot.lookup("#strategyType").queryAs(ComboBox.class);
+            ComboBox<String> types = fx.lookup("#strategyType", ComboBox.class);
             for (String type : StrategySpec.TYPES) {
                 fx.onFx(() -> types.setValue(type));
-                assertThat(explanation.getText()).as(type).isEqualTo(Texts.t("strategy." + type + ".sentence"));
+                assertThat(fx.onFx(explanation::getText)).as(type).isEqualTo(Texts.t("strategy." + type + ".sentence"));
                 cut.addAll(cutOn(window, "Strategy (" + type + ")"));
             }
             assertThat(cut).as("texts cut in " + language).isEmpty();

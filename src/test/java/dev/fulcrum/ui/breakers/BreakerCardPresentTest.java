@@ -9,32 +9,26 @@ import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.CutText;
 import dev.fulcrum.ui.Views;
+import dev.fulcrum.ui.WindowHarness;
 import java.util.ArrayList;
 import java.util.List;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.FlowPane;
-import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A breaker card in present mode, as a projector shows it: a long id and a state replayed after the fact ("HALF_OPEN
  * (0.2 s ago; now CLOSED)", the header the issue found cut to "de... HALF_OPEN (9.3 s ago; now HALF_O...") are read
  * whole, and the state is in large type.
  */
-@ExtendWith(ApplicationExtension.class)
 class BreakerCardPresentTest {
     private static final String ID = "checkout-payments-eu-west-1";
-    private Stage stage;
 
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
 
     private static BackendInfo backend(BreakerInfo br) {
         return new BackendInfo(ID, "default", "http://127.0.0.1:1", 1, 1, "UP", "UP", br, 0, 0, 0, 0, 0, 0, 0,
@@ -51,8 +45,8 @@ class BreakerCardPresentTest {
             list.getStyleClass().add("present");
             Scene scene = new Scene(list, 1024, 768);
             scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-            stage.setScene(scene);
-            stage.show();
+            fx.stage().setScene(scene);
+            fx.stage().show();
             card.demo(true);
         });
         // when the breaker opened, and went HALF_OPEN and CLOSED again within one sample: the card replays HALF_OPEN
@@ -81,10 +75,10 @@ class BreakerCardPresentTest {
 
         // then the header reads whole: the id, the state replayed in large type, how long ago and the state now
         assertThat(cut).isEmpty();
-        Label state = robot.lookup("#breakerState-" + ID).queryAs(Label.class);
-        assertThat(state.getText()).isEqualTo("HALF_OPEN");
-        assertThat(state.getFont().getSize()).isGreaterThanOrEqualTo(24);
-        assertThat(robot.lookup("#breakerStateNote-" + ID).queryAs(Label.class).getText())
+        Label state = fx.lookup("#breakerState-" + ID, Label.class);
+        assertThat(fx.onFx(state::getText)).isEqualTo("HALF_OPEN");
+        assertThat(fx.onFx(() -> state.getFont().getSize())).isGreaterThanOrEqualTo(24);
+        assertThat(fx.text("#breakerStateNote-" + ID))
                 .startsWith("(").endsWith("s ago; now CLOSED)");
     }
 }

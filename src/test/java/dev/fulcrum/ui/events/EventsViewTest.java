@@ -32,8 +32,8 @@ class EventsViewTest {
         window = fx.open(fulcrum);
         fx.onFx(() -> window.controller().select("Events"));
         @SuppressWarnings("unchecked")
-        TableView<Object> table = robot.lookup("#eventsTable").queryAs(TableView.class);
-        Label count = robot.lookup("#eventCount").queryAs(Label.class);
+        TableView<Object> table = fx.lookup("#eventsTable", TableView.class);
+        Label count = fx.lookup("#eventCount", Label.class);
 
         for (int burst = 1; burst <= 3; burst++) {
             // when a burst of weight changes arrives (more rows than the table shows)
@@ -47,10 +47,10 @@ class EventsViewTest {
             WaitForAsyncUtils.waitForFxEvents();
 
             // then the newest row is laid out wholly inside the table's viewport
-            int last = table.getItems().size() - 1;
-            assertThat(count.getText()).startsWith((last + 1) + " of ");
-            assertThat(rowVisible(table, last)).as("row %d of %d in sight after burst %d", last, last + 1, burst)
-                    .isTrue();
+            int last = fx.onFx(() -> table.getItems().size()) - 1;
+            assertThat(fx.onFx(count::getText)).startsWith((last + 1) + " of ");
+            assertThat(fx.onFx(() -> rowVisible(table, last)))
+                    .as("row %d of %d in sight after burst %d", last, last + 1, burst).isTrue();
         }
     }
 

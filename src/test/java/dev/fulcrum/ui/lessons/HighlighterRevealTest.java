@@ -2,30 +2,23 @@ package dev.fulcrum.ui.lessons;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.ui.WindowHarness;
 import javafx.geometry.Bounds;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.control.ScrollPane;
 import javafx.scene.layout.VBox;
-import javafx.stage.Stage;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A step marks a backend's card that a projector-sized view shows below the fold (the Breakers tab at 1280x720 shows
  * one card): the mark scrolls it into view, so the room sees what the narration is about.
  */
-@ExtendWith(ApplicationExtension.class)
 class HighlighterRevealTest {
-    private Stage stage;
-
-    @Start
-    void start(Stage stage) {
-        this.stage = stage;
-    }
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
 
     @Test
     void theMarkedCardIsScrolledIntoView(FxRobot robot) {
@@ -38,15 +31,15 @@ class HighlighterRevealTest {
         }
         ScrollPane scroll = new ScrollPane(cards);
         robot.interact(() -> {
-            stage.setScene(new Scene(scroll, 400, 350));
-            stage.show();
+            fx.stage().setScene(new Scene(scroll, 400, 350));
+            fx.stage().show();
         });
-        Label third = robot.lookup("#breaker-demo-c").queryAs(Label.class);
-        assertThat(visible(scroll, third)).as("below the fold before").isFalse();
+        Label third = fx.lookup("#breaker-demo-c", Label.class);
+        assertThat(fx.onFx(() -> visible(scroll, third))).as("below the fold before").isFalse();
 
         robot.interact(() -> new Highlighter(scroll).point("Breakers", "demo-c"));
 
-        assertThat(visible(scroll, third)).as("scrolled into view").isTrue();
+        assertThat(fx.onFx(() -> visible(scroll, third))).as("scrolled into view").isTrue();
     }
 
     private static boolean visible(ScrollPane scroll, Label card) {

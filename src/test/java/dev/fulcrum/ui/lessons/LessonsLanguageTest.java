@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import javafx.scene.Parent;
-import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.Tab;
@@ -60,21 +59,20 @@ class LessonsLanguageTest {
         try {
             MainWindow window = open();
             robot.interact(() -> window.controller().select("Lessons"));
-            TabPane tabs = robot.lookup("#tabs").queryAs(TabPane.class);
-            Tab tab = tabs.getSelectionModel().getSelectedItem();
-            assertThat(tab.getText()).isEqualTo(want.tab());
-            assertThat(robot.lookup("#playLesson").queryAs(Button.class).getText()).isEqualTo(want.play());
+            Tab tab = fx.onFx(() -> robot.lookup("#tabs").queryAs(TabPane.class).getSelectionModel().getSelectedItem());
+            assertThat(fx.onFx(tab::getText)).isEqualTo(want.tab());
+            assertThat(fx.text("#playLesson")).isEqualTo(want.play());
 
             // the circuit breaker's lesson, its title in the list in the window's language
-            ListView<?> list = robot.lookup("#lessonList").queryAs(ListView.class);
+            ListView<?> list = fx.lookup("#lessonList", ListView.class);
             int at = Lessons.SHIPPED.indexOf("circuit-breaker");
             robot.interact(() -> {
                 list.getSelectionModel().select(at);
                 list.scrollTo(at);
             });
             VBox entry = (VBox) fx.waitFor("#lesson-circuit-breaker");
-            assertThat(((Label) entry.getChildren().get(0)).getText()).isEqualTo(want.title());
-            assertThat(cut((Parent) tab.getContent(), "Lessons tab")).isEmpty();
+            assertThat(fx.onFx(() -> ((Label) entry.getChildren().get(0)).getText())).isEqualTo(want.title());
+            assertThat(cut(fx.onFx(() -> (Parent) tab.getContent()), "Lessons tab")).isEmpty();
 
             // played: the narration and the step's check lines in the window's language
             robot.clickOn("#playLesson");
@@ -90,7 +88,7 @@ class LessonsLanguageTest {
                 HBox row = robot.lookup("#lessonCheck-0").queryAs(HBox.class);
                 assertThat(((Label) row.getChildren().get(1)).getText()).startsWith(want.check());
             });
-            Parent panel = robot.lookup("#lessonPanel").queryAs(Parent.class);
+            Parent panel = fx.lookup("#lessonPanel", Parent.class);
             assertThat(cut(panel, "narration panel")).isEmpty();
             robot.clickOn("#lessonStop");
         } finally {

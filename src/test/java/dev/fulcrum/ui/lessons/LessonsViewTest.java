@@ -71,16 +71,17 @@ class LessonsViewTest {
     }
 
     private String selectedTab(FxRobot robot) {
-        return robot.lookup("#tabs").queryAs(TabPane.class).getSelectionModel().getSelectedItem().getText();
+        return fx.onFx(() -> robot.lookup("#tabs").queryAs(TabPane.class).getSelectionModel().getSelectedItem()
+                .getText());
     }
 
     @Test
     void aLessonPlaysBesideTheViewsStepByStep(FxRobot robot) {
         // given the Lessons tab with the shipped lessons
         robot.interact(() -> window.controller().select("Lessons"));
-        ListView<?> list = robot.lookup("#lessonList").queryAs(ListView.class);
-        assertThat(list.getItems()).hasSize(Lessons.SHIPPED.size());
-        assertThat(robot.lookup("#lesson-round-robin-and-smooth-wrr").tryQuery()).isPresent();
+        ListView<?> list = fx.lookup("#lessonList", ListView.class);
+        assertThat(fx.onFx(() -> List.copyOf(list.getItems()))).hasSize(Lessons.SHIPPED.size());
+        assertThat(fx.onFx(() -> robot.lookup("#lesson-round-robin-and-smooth-wrr").tryQuery())).isPresent();
 
         // when the first is played
         robot.interact(() -> list.getSelectionModel().select(0));
@@ -88,8 +89,8 @@ class LessonsViewTest {
 
         // then the panel is beside the tabs, step 1 ran on this engine and its check ticked green
         awaitStepDone(0);
-        BorderPane root = (BorderPane) window.scene().getRoot();
-        assertThat(root.getRight()).isNotNull().extracting(Node::getId).isEqualTo("lessonPanel");
+        BorderPane root = fx.onFx(() -> (BorderPane) window.scene().getRoot());
+        assertThat(fx.onFx(root::getRight)).isNotNull().extracting(Node::getId).isEqualTo("lessonPanel");
         fx.untilAsserted(Duration.ofSeconds(5), () -> {
             assertThat(robot.lookup("#lessonStep").queryAs(Label.class).getText()).isEqualTo("Step 1 of 4");
             assertThat(robot.lookup("#lessonCheck-0").queryAs(Node.class).lookup(".lesson-ok")).isNotNull();
@@ -112,7 +113,8 @@ class LessonsViewTest {
         robot.clickOn("#lessonBack");
         fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(
                 robot.lookup("#lessonStep").queryAs(Label.class).getText()).isEqualTo("Step 2 of 4"));
-        assertThat(robot.lookup("#lessonChecks").queryAs(VBox.class).getChildren()).hasSize(2);
+        assertThat(fx.onFx(() -> List.copyOf(robot.lookup("#lessonChecks").queryAs(VBox.class).getChildren())))
+                .hasSize(2);
 
         // when Stop: the panel goes, the engine gets back the config it ran before the lesson
         robot.clickOn("#lessonStop");
@@ -158,19 +160,20 @@ class LessonsViewTest {
         fx.until(() -> !traffic.runningProperty().get());
         fx.untilAsserted(Duration.ofSeconds(5), () -> assertThat(selectedTab(robot)).isEqualTo("Ring"));
         robot.interact(() -> { });
-        assertThat(window.scene().getFocusOwner()).as("the step leaves the focus on Next")
+        assertThat(fx.onFx(() -> window.scene().getFocusOwner())).as("the step leaves the focus on Next")
                 .isNotInstanceOf(javafx.scene.control.TextInputControl.class);
 
         // when the presenter has clicked into the ring's key field and presses Space while step 1 still waits
-        javafx.scene.control.TextField key = robot.lookup("#ringKey").queryAs(javafx.scene.control.TextField.class);
+        javafx.scene.control.TextField key = fx.lookup("#ringKey", javafx.scene.control.TextField.class);
         robot.interact(key::requestFocus);
         press(robot, key, KeyCode.SPACE, " ");
 
         // then step 1 ends its wait at once, judged, step 2 plays, and the field took no space
         awaitStepDone(1);
-        assertThat(key.getText()).isEmpty();
+        assertThat(fx.onFx(() -> key.getText())).isEmpty();
         assertThat(window.lessons().controller().player().tally()[1]).as("step 1's wait, judged").isEqualTo(1);
-        assertThat(window.scene().getFocusOwner()).isNotInstanceOf(javafx.scene.control.TextInputControl.class);
+        assertThat(fx.onFx(() -> window.scene().getFocusOwner()))
+                .isNotInstanceOf(javafx.scene.control.TextInputControl.class);
 
         // Page Down (a clicker) advances, aimed at the field too; Page Up goes back, at what has the focus once step 3
         // shows Backends (the field left the window with the Ring)

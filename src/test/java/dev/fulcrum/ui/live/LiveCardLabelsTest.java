@@ -6,34 +6,38 @@ import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.Views;
+import dev.fulcrum.ui.WindowHarness;
+import java.util.List;
 import java.util.Map;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Pane;
 import javafx.scene.text.Font;
 import javafx.scene.text.Text;
-import javafx.stage.Stage;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /**
  * A Live card's labels (docs/REFERENCE.md §2.1): a muted last line {@code cost=0.2 zone=b} when the card has the height,
  * cut with an ellipsis at its width (the whole line in the tooltip), and no line at all without labels or room.
  */
-@ExtendWith(ApplicationExtension.class)
 class LiveCardLabelsTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private LiveCard card;
 
-    @Start
-    void start(Stage stage) {
-        card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
-        Scene scene = new Scene(new Pane(card), 1280, 800);
-        scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-        stage.setScene(scene);
-        stage.show();
+    @BeforeEach
+    void start() {
+        fx.onFx(() -> {
+            card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
+            Scene scene = new Scene(new Pane(card), 1280, 800);
+            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+            fx.stage().setScene(scene);
+            fx.stage().show();
+        });
     }
 
     private static BackendInfo labelled(Map<String, String> labels) {
@@ -41,6 +45,7 @@ class LiveCardLabelsTest {
                 4.8, false, null, 0, 0, false, labels);
     }
 
+    /** The card's labels line. FX thread. */
     private Label labelsLine(FxRobot robot) {
         return robot.lookup("#live-labels-b1").queryAs(Label.class);
     }
@@ -59,15 +64,15 @@ class LiveCardLabelsTest {
     void aFullCardShowsItsLabelsWholeOnAMutedLastLine(FxRobot robot) {
         show(robot, 400, 112, Map.of("zone", "b", "cost", "0.2"));
 
-        Label line = labelsLine(robot);
-        assertThat(line.isVisible()).isTrue();
-        assertThat(line.getText()).isEqualTo("cost=0.2 zone=b");
-        assertThat(line.getStyleClass()).contains("muted");
-        assertThat(line.getTooltip().getText()).isEqualTo("cost=0.2 zone=b");
-        assertThat(card.getChildren().get(card.getChildren().size() - 1)).isSameAs(line);
+        Label line = fx.onFx(() -> labelsLine(robot));
+        assertThat(fx.onFx(line::isVisible)).isTrue();
+        assertThat(fx.onFx(line::getText)).isEqualTo("cost=0.2 zone=b");
+        assertThat(fx.onFx(() -> List.copyOf(line.getStyleClass()))).contains("muted");
+        assertThat(fx.onFx(() -> line.getTooltip().getText())).isEqualTo("cost=0.2 zone=b");
+        assertThat(fx.onFx(() -> card.getChildren().get(card.getChildren().size() - 1))).isSameAs(line);
         // inside the card, and shown as it is written
-        assertThat(line.getBoundsInParent().getMaxY()).isLessThanOrEqualTo(112);
-        assertThat(shown(line)).isEqualTo(line.getText());
+        assertThat(fx.onFx(() -> line.getBoundsInParent().getMaxY())).isLessThanOrEqualTo(112);
+        assertThat(fx.onFx(() -> shown(line))).isEqualTo(fx.onFx(line::getText));
     }
 
     @Test
@@ -76,24 +81,24 @@ class LiveCardLabelsTest {
                 "team", "payments-and-billing", "rack", "r17");
         show(robot, 220, 112, many);
 
-        Label line = labelsLine(robot);
-        assertThat(line.isVisible()).isTrue();
-        assertThat(line.getText()).startsWith("cost=0.2 ").endsWith("\u2026");
-        assertThat(line.getTooltip().getText())
+        Label line = fx.onFx(() -> labelsLine(robot));
+        assertThat(fx.onFx(line::isVisible)).isTrue();
+        assertThat(fx.onFx(line::getText)).startsWith("cost=0.2 ").endsWith("\u2026");
+        assertThat(fx.onFx(() -> line.getTooltip().getText()))
                 .isEqualTo("cost=0.2 rack=r17 team=payments-and-billing tier=spot zone=europe-west-b");
         // the card's own cut: the label's skin shows all of the text it was given, within the card
-        assertThat(shown(line)).isEqualTo(line.getText());
-        assertThat(line.getBoundsInParent().getMaxX()).isLessThanOrEqualTo(220);
+        assertThat(fx.onFx(() -> shown(line))).isEqualTo(fx.onFx(line::getText));
+        assertThat(fx.onFx(() -> line.getBoundsInParent().getMaxX())).isLessThanOrEqualTo(220);
     }
 
     @Test
     void noLabelsOrNoRoomMeansNoLine(FxRobot robot) {
         show(robot, 400, 112, Map.of());
-        assertThat(labelsLine(robot).isVisible()).isFalse();
+        assertThat(fx.onFx(() -> labelsLine(robot).isVisible())).isFalse();
 
         show(robot, 400, 60, Map.of("zone", "b"));
-        assertThat(labelsLine(robot).isVisible()).isFalse();
-        assertThat(labelsLine(robot).isManaged()).isFalse();
+        assertThat(fx.onFx(() -> labelsLine(robot).isVisible())).isFalse();
+        assertThat(fx.onFx(() -> labelsLine(robot).isManaged())).isFalse();
     }
 
     @Test

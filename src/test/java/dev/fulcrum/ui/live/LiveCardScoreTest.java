@@ -6,28 +6,31 @@ import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.Views;
+import dev.fulcrum.ui.WindowHarness;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Pane;
-import javafx.stage.Stage;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** A Live card's score, first on its figures' line, where the pool uses the score strategy. */
-@ExtendWith(ApplicationExtension.class)
 class LiveCardScoreTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private LiveCard card;
 
-    @Start
-    void start(Stage stage) {
-        card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
-        Scene scene = new Scene(new Pane(card), 600, 200);
-        scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-        stage.setScene(scene);
-        stage.show();
+    @BeforeEach
+    void start() {
+        fx.onFx(() -> {
+            card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
+            Scene scene = new Scene(new Pane(card), 600, 200);
+            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+            fx.stage().setScene(scene);
+            fx.stage().show();
+        });
     }
 
     private static BackendInfo scored(Double score, String fallback) {
@@ -54,9 +57,10 @@ class LiveCardScoreTest {
             card.show(scored(0.55, "stale"), true);
             card.getParent().layout();
         });
-        Label figures = robot.from(card).lookup(".muted").<Label>queryAll().stream()
-                .filter(l -> l.getText().contains("in flight")).findFirst().orElseThrow();
-        assertThat(figures.getText()).isEqualTo("score 0.55 (stale) · 40 req/s · p99 4.8 ms · 2 in flight");
-        assertThat(((javafx.scene.text.Text) figures.lookup(".text")).getText()).isEqualTo(figures.getText());
+        Label figures = fx.onFx(() -> robot.from(card).lookup(".muted").<Label>queryAll().stream()
+                .filter(l -> l.getText().contains("in flight")).findFirst().orElseThrow());
+        String text = fx.onFx(figures::getText);
+        assertThat(text).isEqualTo("score 0.55 (stale) · 40 req/s · p99 4.8 ms · 2 in flight");
+        assertThat(fx.onFx(() -> ((javafx.scene.text.Text) figures.lookup(".text")).getText())).isEqualTo(text);
     }
 }

@@ -6,31 +6,34 @@ import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.time.ManualClock;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.Views;
-import javafx.scene.Node;
+import dev.fulcrum.ui.WindowHarness;
+import java.util.List;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
 import javafx.scene.layout.Pane;
 import javafx.scene.shape.Rectangle;
 import javafx.scene.text.Text;
-import javafx.stage.Stage;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.testfx.api.FxRobot;
-import org.testfx.framework.junit5.ApplicationExtension;
-import org.testfx.framework.junit5.Start;
 
 /** A Live card under load: its figures show whole and its queue stays inside the card, the rest as a count. */
-@ExtendWith(ApplicationExtension.class)
 class LiveCardTest {
+    @RegisterExtension
+    final WindowHarness fx = new WindowHarness();
+
     private LiveCard card;
 
-    @Start
-    void start(Stage stage) {
-        card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
-        Scene scene = new Scene(new Pane(card), 1280, 800);
-        scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-        stage.setScene(scene);
-        stage.show();
+    @BeforeEach
+    void start() {
+        fx.onFx(() -> {
+            card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
+            Scene scene = new Scene(new Pane(card), 1280, 800);
+            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
+            fx.stage().setScene(scene);
+            fx.stage().show();
+        });
     }
 
     private static BackendInfo inFlight(int active) {
@@ -46,18 +49,24 @@ class LiveCardTest {
             card.getParent().layout();
         });
 
-        Label figures = robot.from(card).lookup(".muted").<Label>queryAll().stream()
-                .filter(l -> l.getText().contains("in flight")).findFirst().orElseThrow();
-        assertThat(((Text) figures.lookup(".text")).getText()).isEqualTo("17992 req/s · p99 4.8 ms · 18 in flight");
-        long squares = robot.from(card).lookup(".live-queue-slot").queryAll().size();
-        Label more = robot.from(card).lookup(".muted").<Label>queryAll().stream()
-                .filter(l -> l.getText().startsWith("+")).findFirst().orElseThrow();
+        Label figures = fx.onFx(() -> robot.from(card).lookup(".muted").<Label>queryAll().stream()
+                .filter(l -> l.getText().contains("in flight")).findFirst().orElseThrow());
+        assertThat(fx.onFx(() -> ((Text) figures.lookup(".text")).getText()))
+                .isEqualTo("17992 req/s · p99 4.8 ms · 18 in flight");
+        long squares = fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").queryAll().size());
+        Label more = fx.onFx(() -> robot.from(card).lookup(".muted").<Label>queryAll().stream()
+                .filter(l -> l.getText().startsWith("+")).findFirst().orElseThrow());
+        String moreText = fx.onFx(more::getText);
         assertThat(squares).isPositive();
-        assertThat(squares + Long.parseLong(more.getText().substring(1))).isEqualTo(18);
-        assertThat(((Text) more.lookup(".text")).getText()).isEqualTo(more.getText());
-        for (Node n : robot.from(card).lookup(".live-queue-slot").<Rectangle>queryAll()) {
-            assertThat(card.sceneToLocal(n.localToScene(n.getBoundsInLocal())).getMaxX()).isLessThanOrEqualTo(400);
+        assertThat(squares + Long.parseLong(moreText.substring(1))).isEqualTo(18);
+        assertThat(fx.onFx(() -> ((Text) more.lookup(".text")).getText())).isEqualTo(moreText);
+        // the right edge of each square, in the card
+        List<Double> rights = fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").<Rectangle>queryAll().stream()
+                .map(n -> card.sceneToLocal(n.localToScene(n.getBoundsInLocal())).getMaxX()).toList());
+        for (double right : rights) {
+            assertThat(right).isLessThanOrEqualTo(400);
         }
-        assertThat(card.sceneToLocal(more.localToScene(more.getBoundsInLocal())).getMaxX()).isLessThanOrEqualTo(400);
+        assertThat(fx.onFx(() -> card.sceneToLocal(more.localToScene(more.getBoundsInLocal())).getMaxX()))
+                .isLessThanOrEqualTo(400);
     }
 }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import javafx.scene.Parent;
-import javafx.scene.control.Button;
 import javafx.scene.control.Label;
 import javafx.scene.control.Tab;
 import javafx.scene.control.TabPane;
@@ -101,36 +100,37 @@ class RequestsLanguageTest {
 
             // the Requests tab: its title and headers in the language, its view name English
             Tab requests = fx.onFx(() -> tab(window, "requestsTab"));
-            assertThat(requests.getText()).isEqualTo(requestsTitle);
-            assertThat(requests.getUserData()).isEqualTo("Requests");
+            assertThat(fx.onFx(requests::getText)).isEqualTo(requestsTitle);
+            assertThat(fx.onFx(requests::getUserData)).isEqualTo("Requests");
             fx.onFx(() -> window.controller().select("Requests"));
-            TableView<?> table = robot.lookup("#requestsTable").queryAs(TableView.class);
-            assertThat(table.getColumns().get(0).getText()).isEqualTo(methodHeader);
-            assertThat(robot.lookup("#requestFilter").queryAs(TextField.class).getPromptText())
+            TableView<?> table = fx.lookup("#requestsTable", TableView.class);
+            assertThat(fx.onFx(() -> table.getColumns().get(0).getText())).isEqualTo(methodHeader);
+            assertThat(fx.onFx(() -> robot.lookup("#requestFilter").queryAs(TextField.class).getPromptText()))
                     .isEqualTo(Texts.t("requests.filter.prompt"));
             await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> table.getItems().size()) >= 20);
             cut.addAll(cutIn(requests, "Requests list"));
             // a client's request, not its mirrored copy (the route copies every one): the split's words are asked
             fx.onFx(() -> table.getSelectionModel().select(clientsRequest(table)));
-            TabPane details = robot.lookup("#requestDetails").queryAs(TabPane.class);
-            for (int i = 0; i < details.getTabs().size(); i++) {
+            TabPane details = fx.lookup("#requestDetails", TabPane.class);
+            int detailTabs = fx.onFx(() -> details.getTabs().size());
+            for (int i = 0; i < detailTabs; i++) {
                 int at = i;
                 fx.onFx(() -> details.getSelectionModel().select(at));
                 cut.addAll(cutIn(requests, "Requests " + fx.onFx(() -> details.getTabs().get(at).getText())));
             }
             // "Why this backend" tells the record in the language
-            VBox why = robot.lookup("#whyRecorded").queryAs(VBox.class);
+            VBox why = fx.lookup("#whyRecorded", VBox.class);
             assertThat(fx.onFx(() -> ((Label) why.getChildren().get(0)).getText())).startsWith(routedStart);
 
             // the Routes tab: the split panel in the language
             await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> tab(window, "routesTab")) != null);
             Tab routes = fx.onFx(() -> tab(window, "routesTab"));
-            assertThat(routes.getText()).isEqualTo(Texts.t("routes.tab")).isNotEqualTo("Routes");
-            assertThat(routes.getUserData()).isEqualTo("Routes");
+            assertThat(fx.onFx(routes::getText)).isEqualTo(Texts.t("routes.tab")).isNotEqualTo("Routes");
+            assertThat(fx.onFx(routes::getUserData)).isEqualTo("Routes");
             fx.onFx(() -> window.controller().select("Routes"));
             fx.waitFor("#split-promote-0");
-            assertThat(robot.lookup("#split-promote-0").queryAs(Button.class).getText()).isEqualTo(promote);
-            assertThat(robot.lookup("#split-guard-0").queryAs(Label.class).getText()).startsWith(guardStart);
+            assertThat(fx.text("#split-promote-0")).isEqualTo(promote);
+            assertThat(fx.text("#split-guard-0")).startsWith(guardStart);
             cut.addAll(cutIn(routes, "Routes"));
         } finally {
             Texts.use(Locale.ENGLISH);

@@ -58,19 +58,24 @@ class RequestsViewTest {
         return fx.show(new UiSession(new InProcessEngineClient(f.app()), "embedded engine (test)"), null, f.app());
     }
 
+    /** The requests table. FX thread. */
     @SuppressWarnings("unchecked")
     private TableView<RequestsViewModel.Row> table(FxRobot robot) {
         return robot.lookup("#requestsTable").queryAs(TableView.class);
     }
 
-    private static String text(FxRobot robot, String id) {
-        Node n = robot.lookup(id).query();
-        return n instanceof TextArea t ? t.getText() : ((Label) n).getText();
+    /** The text of the label or text area {@code id}, read on the FX thread. */
+    private String text(FxRobot robot, String id) {
+        return fx.onFx(() -> {
+            Node n = robot.lookup(id).query();
+            return n instanceof TextArea t ? t.getText() : ((Label) n).getText();
+        });
     }
 
-    private static String lines(FxRobot robot, String id) {
-        return String.join("\n", robot.lookup(id).queryAs(VBox.class).getChildren().stream()
-                .map(n -> ((Label) n).getText()).toList());
+    /** The texts of the labels in the box {@code id}, a line each, read on the FX thread. */
+    private String lines(FxRobot robot, String id) {
+        return fx.onFx(() -> String.join("\n", robot.lookup(id).queryAs(VBox.class).getChildren().stream()
+                .map(n -> ((Label) n).getText()).toList()));
     }
 
     private void showRequestsTab(FxRobot robot) {
@@ -90,7 +95,8 @@ class RequestsViewTest {
         assertThat(WaitForAsyncUtils.asyncFx(() -> window.requests().polling()).get()).as("poll while hidden").isFalse();
         int[] later = WaitForAsyncUtils.asyncFx(() -> window.requests().pollCounts()).get();
         assertThat(later[1]).as("reads while hidden").isEqualTo(at[1]);
-        assertThat(fx.anywhere(window, "#requestsTable", TableView.class).getItems()).isEmpty();
+        TableView<?> hidden = fx.anywhere(window, "#requestsTable", TableView.class);
+        assertThat(fx.onFx(() -> List.copyOf(hidden.getItems()))).isEmpty();
 
         // when the tab is shown, the requests are there
         showRequestsTab(robot);
@@ -112,7 +118,7 @@ class RequestsViewTest {
         fx.until(Duration.ofSeconds(5), () -> text(robot, "#requestHeaders").contains("Authorization"));
         assertThat(text(robot, "#requestHeaders")).contains("Authorization: Bearer ***").doesNotContain("s3cret");
         assertThat(text(robot, "#responseHeaders")).containsIgnoringCase("content-type");
-        RequestsViewModel.Row row = table(robot).getSelectionModel().getSelectedItem();
+        RequestsViewModel.Row row = fx.onFx(() -> table(robot).getSelectionModel().getSelectedItem());
         assertThat(row.request().backend()).startsWith("demo-");
         assertThat(lines(robot, "#whyRecorded")).contains("Routed to pool default.")
                 .contains(row.request().backend() + " answered 200.");
@@ -148,11 +154,11 @@ class RequestsViewTest {
 
         // then "Why this backend" says the draw in words, and the decision's table lists both candidates
         fx.until(Duration.ofSeconds(5), () -> lines(robot, "#whyRecorded").contains("Drew "));
-        String backend = table(robot).getSelectionModel().getSelectedItem().request().backend();
+        String backend = fx.onFx(() -> table(robot).getSelectionModel().getSelectedItem()).request().backend();
         assertThat(lines(robot, "#whyRecorded"))
                 .contains("Attempt 1: weighted-random chose among demo-a, demo-b and picked " + backend + ".")
                 .containsPattern("Drew 0\\.?\\d* along the weight line, which falls in " + backend + "'s share");
-        VBox pane = robot.lookup("#decisionPane").queryAs(VBox.class);
+        VBox pane = fx.lookup("#decisionPane", VBox.class);
         List<String> texts = WaitForAsyncUtils.asyncFx(() -> pane.getChildren().stream()
                 .flatMap(n -> n instanceof javafx.scene.layout.Pane p ? p.getChildren().stream() : java.util.stream.Stream.of(n))
                 .filter(n -> n instanceof Label).map(n -> ((Label) n).getText()).toList()).get(5, TimeUnit.SECONDS);
@@ -184,20 +190,20 @@ class RequestsViewTest {
 
         // then the list stays, and says how many are new
         fx.until(() -> text(robot, "#requestCount").endsWith("paused, 3 new"));
-        assertThat(table(robot).getItems()).singleElement().satisfies(r ->
+        assertThat(fx.onFx(() -> List.copyOf(table(robot).getItems()))).singleElement().satisfies(r ->
                 assertThat(r.request().path()).isEqualTo("/first"));
 
         // and resuming puts them on top
         robot.clickOn("#pauseRequests");
         fx.until(Duration.ofSeconds(5), () -> table(robot).getItems().size() == 4);
-        assertThat(table(robot).getItems().get(3).request().path()).isEqualTo("/first");
+        assertThat(fx.onFx(() -> table(robot).getItems().get(3)).request().path()).isEqualTo("/first");
     }
 
     @Test
     void theHttpsDialogRunsTheTrustStepsOffTheFxThreadAndShowsTheirLines(FxRobot robot) {
         // given the embedded engine's tab offers HTTPS, and a dialog over steps that print two lines
         showRequestsTab(robot);
-        assertThat(robot.lookup("#httpsButton").queryAs(Button.class).isVisible()).isTrue();
+        assertThat(fx.onFx(() -> robot.lookup("#httpsButton").queryAs(Button.class).isVisible())).isTrue();
         List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
         RequestsContext.LocalHttps fake = new RequestsContext.LocalHttps() {
             @Override
@@ -249,18 +255,19 @@ class RequestsViewTest {
         // then the tab goes once the engine says it shows none
         fx.until(() -> window.controller().tabs().getTabs().stream()
                 .noneMatch(t -> "requestsTab".equals(t.getId())));
-        assertThat(window.controller().tabs().getTabs()).extracting(javafx.scene.control.Tab::getText)
-                .contains("Backends", "Events");
+        assertThat(fx.onFx(() -> window.controller().tabs().getTabs().stream()
+                .map(javafx.scene.control.Tab::getText).toList())).contains("Backends", "Events");
     }
 
     @Test
     void attachedToARemoteEngineThereIsNoHttpsButton(FxRobot robot) {
         RequestsTab.Built[] built = new RequestsTab.Built[1];
         robot.interact(() -> built[0] = RequestsTab.create(window.session(), RequestsContext.remote()));
-        javafx.scene.layout.BorderPane root = (javafx.scene.layout.BorderPane) built[0].tab().getContent();
-        Node https = root.lookup("#httpsButton");
-        assertThat(https.isVisible()).isFalse();
-        assertThat(https.isManaged()).isFalse();
+        javafx.scene.layout.BorderPane root =
+                fx.onFx(() -> (javafx.scene.layout.BorderPane) built[0].tab().getContent());
+        Node https = fx.onFx(() -> root.lookup("#httpsButton"));
+        assertThat(fx.onFx(https::isVisible)).isFalse();
+        assertThat(fx.onFx(https::isManaged)).isFalse();
         robot.interact(built[0].controller()::close);
     }
 }

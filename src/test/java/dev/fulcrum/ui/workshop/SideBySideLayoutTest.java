@@ -50,7 +50,7 @@ class SideBySideLayoutTest {
             window.controller().tabs().getSelectionModel().select(sbs);
         });
         robot.clickOn("#sbsRun");
-        TableView<StrategyResult> table = robot.lookup("#sbsTable").queryAs(TableView.class);
+        TableView<StrategyResult> table = fx.lookup("#sbsTable", TableView.class);
         await().atMost(Duration.ofSeconds(60)).until(() -> fx.onFx(() -> table.getItems().size() == 11
                 && !robot.lookup("#sbsRun").queryAs(Button.class).isDisabled()));
         robot.interact(() -> {
@@ -79,7 +79,7 @@ class SideBySideLayoutTest {
 
         // every strategy is named under its bars, in each chart, and no name overlaps the next
         for (String chartId : List.of("#sbsLoadChart", "#sbsP99Chart")) {
-            BarChart<String, Number> chart = robot.lookup(chartId).queryAs(BarChart.class);
+            BarChart<String, Number> chart = fx.lookup(chartId, BarChart.class);
             List<Bounds> labels = fx.onFx(() -> {
                 CategoryAxis axis = (CategoryAxis) chart.getXAxis();
                 List<Bounds> out = new ArrayList<>();

@@ -103,14 +103,14 @@ class SideBySideRecordingTest {
         WaitForAsyncUtils.waitForFxEvents();
 
         // then a row per strategy, round robin's thirds and its p99 on the slow backend, and three charts
-        TableView<StrategyFigures> table = robot.lookup("#sbsCompareTable").queryAs(TableView.class);
+        TableView<StrategyFigures> table = fx.lookup("#sbsCompareTable", TableView.class);
         assertThat(fx.onFx(() -> table.isVisible() && !robot.lookup("#sbsTable").query().isVisible())).isTrue();
         assertThat(fx.onFx(() -> table.getItems().stream().map(StrategyFigures::name).toList()))
                 .containsExactly("round-robin", "least-requests", "consistent-hash");
-        StrategyFigures rr = table.getItems().get(0);
+        StrategyFigures rr = fx.onFx(() -> table.getItems().get(0));
         assertThat(rr.requestsPerBackend()).containsEntry("slow", 200L);
         assertThat(rr.p99Ms()).isGreaterThan(99).isLessThan(101);
-        assertThat(table.getItems().get(2).keysMoved()).containsOnlyKeys("a", "b", "slow");
+        assertThat(fx.onFx(() -> table.getItems().get(2)).keysMoved()).containsOnlyKeys("a", "b", "slow");
         assertThat(workshop.sideBySide().messageProperty().get())
                 .isEqualTo("small.log (nginx): 600 requests");
         assertThat(fx.onFx(() -> robot.lookup("#sbsLoadChart").queryAs(BarChart.class).getData().size())).isEqualTo(3);

@@ -151,7 +151,7 @@ class WorkshopLanguageTest {
 
         // each tab titled in the language, selected by its English view name
         assertThat(tabs).extracting(MainController::viewName).containsExactlyElementsOf(VIEW_NAMES);
-        assertThat(tabs.get(0).getText()).isEqualTo(trafficTitle);
+        assertThat(fx.onFx(() -> tabs.get(0).getText())).isEqualTo(trafficTitle);
         for (int i = 0; i < tabs.size(); i++) {
             String name = VIEW_NAMES.get(i);
             fx.onFx(() -> window.controller().select(name));
@@ -166,7 +166,7 @@ class WorkshopLanguageTest {
         // a one-second run of the generator
         fx.onFx(() -> window.controller().tabs().getSelectionModel().select(tabs.get(0)));
         Button start = (Button) fx.waitFor("#trafficStart");
-        assertThat(start.getText()).isEqualTo(startText);
+        assertThat(fx.onFx(start::getText)).isEqualTo(startText);
         fx.until(() -> !start.isDisabled());
         fx.onFx(() -> {
             robot.lookup("#trafficRate").queryAs(Spinner.class).getValueFactory().setValue(20.0);

@@ -114,11 +114,13 @@ class WorkshopViewsTest {
         TrafficSnapshot last = workshop.traffic().viewModel().snapshotProperty().get();
         assertThat(last.durationNanos()).isEqualTo(Duration.ofSeconds(2).toNanos());
         assertThat(last.completed()).isPositive();
-        assertThat(robot.lookup("#trafficCompleted").queryAs(Label.class).getText())
+        assertThat(fx.text("#trafficCompleted"))
                 .startsWith(last.completed() + " answered of " + last.sent() + " sent");
-        assertThat(robot.lookup("#trafficStatus").queryAs(Label.class).getText()).startsWith("done after");
-        BarChart<String, Number> chart = robot.lookup("#trafficBackends").queryAs(BarChart.class);
-        List<XYChart.Data<String, Number>> bars = chart.getData().get(0).getData();
+        assertThat(fx.text("#trafficStatus")).startsWith("done after");
+        BarChart<String, Number> chart = fx.lookup("#trafficBackends", BarChart.class);
+        // copies of the bars, taken on the FX thread: the chart's own may change while they are read
+        List<XYChart.Data<String, Number>> bars = fx.onFx(() -> chart.getData().get(0).getData().stream()
+                .map(d -> new XYChart.Data<>(d.getXValue(), d.getYValue())).toList());
         assertThat(bars).extracting(XYChart.Data::getXValue).containsExactly("demo-a", "demo-b", "demo-c");
         assertThat(bars.stream().mapToLong(d -> d.getYValue().longValue()).sum()).isEqualTo(last.completed());
         assertThat(bars).allSatisfy(d -> assertThat(d.getYValue().longValue()).isPositive());
@@ -129,7 +131,8 @@ class WorkshopViewsTest {
         robot.interact(() -> workshop.traffic().replayIntoSideBySide());
         fx.until(Duration.ofSeconds(5), () -> robot.lookup("#sbsTraceSource").queryAs(Label.class).getText()
                 .contains(last.sent() + " requests"));
-        assertThat(tabs.getSelectionModel().getSelectedItem().getId()).isEqualTo("workshopSideBySideTab");
+        assertThat(fx.onFx(() -> tabs.getSelectionModel().getSelectedItem().getId()))
+                .isEqualTo("workshopSideBySideTab");
         robot.interact(() -> {
             workshop.sideBySide().selectStrategies(List.of(StrategySpec.ROUND_ROBIN), false);
             workshop.sideBySide().run();
@@ -164,7 +167,8 @@ class WorkshopViewsTest {
 
         // then the table has one row per strategy, naive last, each row's loads summing to the trace
         SideBySideReport r = workshop.sideBySide().reportProperty().get();
-        assertThat(workshop.sideBySide().table().getItems()).extracting(StrategyResult::strategy).containsExactly(
+        assertThat(fx.onFx(() -> List.copyOf(workshop.sideBySide().table().getItems())))
+                .extracting(StrategyResult::strategy).containsExactly(
                 "round-robin", "smooth-weighted-round-robin", "least-requests", "naive-weighted-round-robin");
         assertThat(r.seed()).isEqualTo(7);
         for (StrategyResult row : r.results()) {
@@ -207,22 +211,22 @@ class WorkshopViewsTest {
 
         // then demo-c is filtered out as DRAINING, the others are candidates, and one of them is picked
         DecisionTrace t = workshop.why().traceProperty().get();
-        assertThat(robot.lookup("#whyFiltered-demo-c").queryAs(Label.class).getText()).isEqualTo("demo-c — DRAINING");
+        assertThat(fx.text("#whyFiltered-demo-c")).isEqualTo("demo-c — DRAINING");
         assertThat(t.candidates()).extracting(DecisionTrace.Candidate::backend).containsExactly("demo-a", "demo-b");
-        assertThat(robot.lookup("#whyPicked").queryAs(Label.class).getText()).isIn("demo-a", "demo-b");
-        assertThat(robot.lookup("#whyStrategy").queryAs(Label.class).getText()).isEqualTo("round-robin");
+        assertThat(fx.text("#whyPicked")).isIn("demo-a", "demo-b");
+        assertThat(fx.text("#whyStrategy")).isEqualTo("round-robin");
     }
 
     @Test
     void whyThisBackendSaysItNeedsTheEmbeddedEngineWhenThereIsNoPoolLookup(FxRobot robot) {
         WorkshopTabs.Workshop[] remote = new WorkshopTabs.Workshop[1];
         robot.interact(() -> remote[0] = WorkshopTabs.create(session, WorkshopContext.remote(null)));
-        var root = remote[0].tabs().get(2).getContent();
-        Label unavailable = (Label) root.lookup("#whyUnavailable");
-        assertThat(unavailable.isVisible()).isTrue();
-        assertThat(unavailable.getText()).contains("embedded engine only");
-        assertThat(root.lookup("#whyStep").isDisabled()).isTrue();
-        assertThat(remote[0].scenarios().openButton().isDisabled()).isTrue();
+        var root = fx.onFx(() -> remote[0].tabs().get(2).getContent());
+        Label unavailable = fx.onFx(() -> (Label) root.lookup("#whyUnavailable"));
+        assertThat(fx.onFx(unavailable::isVisible)).isTrue();
+        assertThat(fx.onFx(unavailable::getText)).contains("embedded engine only");
+        assertThat(fx.onFx(() -> root.lookup("#whyStep").isDisabled())).isTrue();
+        assertThat(fx.onFx(() -> remote[0].scenarios().openButton().isDisabled())).isTrue();
         remote[0].close();
     }
 
@@ -230,11 +234,12 @@ class WorkshopViewsTest {
     @Test
     void theScenarioListHasTheEightSamplesAndOpenHandsTheChosenOneToTheWindow(FxRobot robot) {
         select(robot, "workshopScenariosTab");
-        ListView<Scenario> list = robot.lookup("#scenarioList").queryAs(ListView.class);
-        assertThat(list.getItems()).extracting(Scenario::name).containsExactly("workshop", "hashing", "bounded-load",
+        ListView<Scenario> list = fx.lookup("#scenarioList", ListView.class);
+        List<Scenario> scenarios = fx.onFx(() -> List.copyOf(list.getItems()));
+        assertThat(scenarios).extracting(Scenario::name).containsExactly("workshop", "hashing", "bounded-load",
                 "breaker-demo", "slow-start", "slow-backend", "sticky", "local-dev");
         // every sample is packaged where the window will read it
-        for (Scenario s : list.getItems()) {
+        for (Scenario s : scenarios) {
             assertThat(WorkshopContext.readScenario(s.resource())).contains("\"strategy\"");
         }
 
@@ -349,10 +354,10 @@ class WorkshopViewsTest {
         // then it ends with the summary line and a full progress bar
         fx.until(Duration.ofSeconds(20), () -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
                 .getText().startsWith("replay: 20 requests in "));
-        assertThat(robot.lookup("#trafficReplaySummary").queryAs(Label.class).getText()).endsWith(", 0 failed");
-        assertThat(robot.lookup("#trafficReplayProgress").queryAs(javafx.scene.control.ProgressBar.class).getProgress())
-                .isEqualTo(1.0);
-        assertThat(robot.lookup("#trafficReplayCancel").queryAs(Button.class).isDisabled()).isTrue();
+        assertThat(fx.text("#trafficReplaySummary")).endsWith(", 0 failed");
+        assertThat(fx.onFx(() -> robot.lookup("#trafficReplayProgress").queryAs(javafx.scene.control.ProgressBar.class)
+                .getProgress())).isEqualTo(1.0);
+        assertThat(fx.onFx(() -> robot.lookup("#trafficReplayCancel").queryAs(Button.class).isDisabled())).isTrue();
 
         // when the long one is replayed at 1x and cancelled once under way
         robot.interact(() -> {
@@ -366,8 +371,8 @@ class WorkshopViewsTest {
         // then it stops well short of its end and says so
         fx.until(Duration.ofSeconds(20), () -> robot.lookup("#trafficReplaySummary").queryAs(Label.class)
                 .getText().startsWith("replay: cancelled after "));
-        assertThat(robot.lookup("#trafficReplaySummary").queryAs(Label.class).getText()).contains(" of 400 requests in ");
-        assertThat(robot.lookup("#trafficReplayRecording").queryAs(Button.class).isDisabled()).isFalse();
+        assertThat(fx.text("#trafficReplaySummary")).contains(" of 400 requests in ");
+        assertThat(fx.onFx(() -> robot.lookup("#trafficReplayRecording").queryAs(Button.class).isDisabled())).isFalse();
     }
 
     @Test
