@@ -133,7 +133,7 @@ class AttachedEngineGoneTest {
 
     /** The text the table shows in column {@code header} for backend {@code id}, read on the FX thread. */
     static String cell(TableView<BackendRow> table, String header, String id) {
-        return onFx(() -> {
+        return WindowHarness.answerOnFx(() -> {
             for (TableColumn<BackendRow, ?> c : table.getColumns()) {
                 if (c.getText().equals(header)) {
                     for (BackendRow r : table.getItems()) {
@@ -145,14 +145,6 @@ class AttachedEngineGoneTest {
             }
             throw new AssertionError("no column " + header + " or no row " + id);
         });
-    }
-
-    static <T> T onFx(java.util.concurrent.Callable<T> read) {
-        try {
-            return WaitForAsyncUtils.asyncFx(read).get(10, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** What the engine itself counts: the requests its backends were sent, summed over {@code GET /api/state}. */
@@ -169,7 +161,7 @@ class AttachedEngineGoneTest {
     private static final java.util.regex.Pattern TOTAL = java.util.regex.Pattern.compile("(\\d+) of (\\d+) total");
 
     private static long shownTotal(Label errors) {
-        java.util.regex.Matcher m = TOTAL.matcher(onFx(errors::getText));
+        java.util.regex.Matcher m = TOTAL.matcher(WindowHarness.answerOnFx(errors::getText));
         return m.find() ? Long.parseLong(m.group(2)) : -1;
     }
 
@@ -208,7 +200,7 @@ class AttachedEngineGoneTest {
 
         // then the status bar's total is what the new engine counts, not the old one's added to it
         assertThat(session.timeMachine().live()).isTrue();
-        assertThat(shownTotal(errors)).as(onFx(errors::getText)).isEqualTo(engineTotal(fulcrum)).isEqualTo(5);
+        assertThat(shownTotal(errors)).as(fx.onFx(errors::getText)).isEqualTo(engineTotal(fulcrum)).isEqualTo(5);
     }
 
     /**
@@ -232,22 +224,22 @@ class AttachedEngineGoneTest {
 
         // then, while it is gone, the Events tab lists it, saying which engine
         await().atMost(Duration.ofSeconds(10)).until(() -> row(events, "disconnected") != null);
-        assertThat(onFx(() -> row(events, "reconnected"))).isNull();
-        java.util.List<String> gone = onFx(() -> row(events, "disconnected"));
+        assertThat(fx.onFx(() -> row(events, "reconnected"))).isNull();
+        java.util.List<String> gone = fx.onFx(() -> row(events, "disconnected"));
         assertThat(gone.get(0)).as("from").contains(url);
         assertThat(gone.get(1)).as("to").isNotEqualTo("\u2013").isNotBlank();
 
         // and when an engine answers there again, "reconnected" says where and after how long
         fulcrum = engineOn(port);
         await().atMost(Duration.ofSeconds(15)).until(() -> row(events, "reconnected") != null);
-        java.util.List<String> back = onFx(() -> row(events, "reconnected"));
+        java.util.List<String> back = fx.onFx(() -> row(events, "reconnected"));
         assertThat(back.get(0)).as("from").matches("gone for \\d+(\\.\\d)? s.*");
         assertThat(back.get(1)).as("to").contains(url);
     }
 
     /** The From and To the Events table shows for its newest event of {@code type}, or null when it has none. */
     private static java.util.List<String> row(TableView<dev.fulcrum.engine.EngineEvent> table, String type) {
-        return onFx(() -> {
+        return WindowHarness.answerOnFx(() -> {
             java.util.List<String> found = null;
             for (dev.fulcrum.engine.EngineEvent e : table.getItems()) {
                 if (e.type().equals(type)) {

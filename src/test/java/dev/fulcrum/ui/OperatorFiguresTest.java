@@ -49,11 +49,11 @@ class OperatorFiguresTest {
 
         // then the status bar counts 20 requests and no error
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            java.util.regex.Matcher m = FIGURES.matcher(AttachedEngineGoneTest.onFx(errors::getText));
+            java.util.regex.Matcher m = FIGURES.matcher(fx.onFx(errors::getText));
             return m.find() && Long.parseLong(m.group(2)) >= 20;
         });
         WaitForAsyncUtils.waitForFxEvents();
-        assertThat(AttachedEngineGoneTest.onFx(errors::getText)).contains("0 of 20 total").startsWith("errors 0.0/s");
+        assertThat(fx.onFx(errors::getText)).contains("0 of 20 total").startsWith("errors 0.0/s");
     }
 
     /**
@@ -81,14 +81,14 @@ class OperatorFiguresTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> fulcrum.backend("flaky").state() == BackendState.UP);
 
         // then the window, once it shows a sample taken after the ejection ended, does not say UP but unverified
-        await().atMost(Duration.ofSeconds(10)).until(() -> AttachedEngineGoneTest.onFx(() -> table.getItems().stream()
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(() -> table.getItems().stream()
                 .anyMatch(r -> r.id().equals("flaky") && r.info().timesEjected() > 0
                         && !r.info().state().equals("EJECTED"))));
         assertThat(AttachedEngineGoneTest.cell(table, "State", "flaky")).isEqualTo("UP (unverified)");
         assertThat(AttachedEngineGoneTest.cell(table, "State", "demo-a")).isEqualTo("UP");
         fx.onFx(() -> window.controller().select("Health"));
         Label health = (Label) fx.waitFor("#healthState-flaky");
-        assertThat(AttachedEngineGoneTest.onFx(health::getText)).isEqualTo("UP (unverified)");
+        assertThat(fx.onFx(health::getText)).isEqualTo("UP (unverified)");
         fx.onFx(() -> window.controller().select("Backends"));
 
         // and once a request to it succeeds, it is UP
@@ -114,9 +114,9 @@ class OperatorFiguresTest {
         robot.interact(() -> machine.viewAt(machine.newest() - 1));
 
         // then the Live tab says how many requests came since when
-        await().atMost(Duration.ofSeconds(10)).until(() -> AttachedEngineGoneTest.onFx(rate::getText)
+        await().atMost(Duration.ofSeconds(10)).until(() -> fx.onFx(rate::getText)
                 .startsWith("paused"));
-        assertThat(AttachedEngineGoneTest.onFx(rate::getText))
+        assertThat(fx.onFx(rate::getText))
                 .matches("paused: [\\d,]+ requests since \\d\\d:\\d\\d:\\d\\d");
     }
 }

@@ -197,9 +197,9 @@ public final class WindowHarness implements BeforeEachCallback, AfterEachCallbac
 
     /**
      * {@code work}'s answer, worked out on the FX thread; what it throws is thrown here, an error (a failed assertion)
-     * as it is.
+     * as it is. For this package's static helpers, which have no harness at hand.
      */
-    private static <T> T answerOnFx(Callable<T> work) {
+    static <T> T answerOnFx(Callable<T> work) {
         try {
             return WaitForAsyncUtils.asyncFx(work).get(FX_SETUP_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
