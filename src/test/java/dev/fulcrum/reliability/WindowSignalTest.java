@@ -221,8 +221,9 @@ class WindowSignalTest {
             // and the heap its start grew is given back without stopping the proxy
             Path gcLog = dir.resolve("gc.log");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> Files.exists(gcLog) && Files.readString(gcLog).contains(
-                            "Pause Young (Concurrent Start) (System.gc())"));
+                    .untilAsserted(() -> assertThat(Files.exists(gcLog) ? Files.readString(gcLog) : "(no gc.log)")
+                            .as("the collector's log; stderr: %s", stderr(dir))
+                            .contains("Pause Young (Concurrent Start) (System.gc())"));
             assertThat(Files.readString(gcLog)).doesNotContain("Pause Full");
 
             process.destroy(); // SIGTERM, the traffic still running
