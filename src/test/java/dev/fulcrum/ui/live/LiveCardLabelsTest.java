@@ -3,15 +3,10 @@ package dev.fulcrum.ui.live;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
-import dev.fulcrum.time.ManualClock;
-import dev.fulcrum.ui.BackendCommands;
-import dev.fulcrum.ui.Views;
 import dev.fulcrum.ui.WindowHarness;
 import java.util.List;
 import java.util.Map;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
-import javafx.scene.layout.Pane;
 import javafx.scene.text.Font;
 import javafx.scene.text.Text;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,13 +26,7 @@ class LiveCardLabelsTest {
 
     @BeforeEach
     void start() {
-        fx.onFx(() -> {
-            card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
-            Scene scene = new Scene(new Pane(card), 1280, 800);
-            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-            fx.stage().setScene(scene);
-            fx.stage().show();
-        });
+        card = ShownCard.show(fx, 1280, 800);
     }
 
     private static BackendInfo labelled(Map<String, String> labels) {

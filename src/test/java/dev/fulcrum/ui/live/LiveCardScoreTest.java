@@ -3,13 +3,8 @@ package dev.fulcrum.ui.live;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
-import dev.fulcrum.time.ManualClock;
-import dev.fulcrum.ui.BackendCommands;
-import dev.fulcrum.ui.Views;
 import dev.fulcrum.ui.WindowHarness;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
-import javafx.scene.layout.Pane;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -24,13 +19,7 @@ class LiveCardScoreTest {
 
     @BeforeEach
     void start() {
-        fx.onFx(() -> {
-            card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
-            Scene scene = new Scene(new Pane(card), 600, 200);
-            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-            fx.stage().setScene(scene);
-            fx.stage().show();
-        });
+        card = ShownCard.show(fx, 600, 200);
     }
 
     private static BackendInfo scored(Double score, String fallback) {

@@ -3,14 +3,9 @@ package dev.fulcrum.ui.live;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fulcrum.admin.EngineState.BackendInfo;
-import dev.fulcrum.time.ManualClock;
-import dev.fulcrum.ui.BackendCommands;
-import dev.fulcrum.ui.Views;
 import dev.fulcrum.ui.WindowHarness;
 import java.util.List;
-import javafx.scene.Scene;
 import javafx.scene.control.Label;
-import javafx.scene.layout.Pane;
 import javafx.scene.shape.Rectangle;
 import javafx.scene.text.Text;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,13 +22,7 @@ class LiveCardTest {
 
     @BeforeEach
     void start() {
-        fx.onFx(() -> {
-            card = new LiveCard("b1", new BackendCommands(null), new ManualClock());
-            Scene scene = new Scene(new Pane(card), 1280, 800);
-            scene.getStylesheets().add(Views.stylesheet("fulcrum"));
-            fx.stage().setScene(scene);
-            fx.stage().show();
-        });
+        card = ShownCard.show(fx, 1280, 800);
     }
 
     private static BackendInfo inFlight(int active) {
