@@ -36,9 +36,7 @@ public final class Main {
 
     /** {@code --lesson FILE --check}: the lines on standard output (which carries nothing else), problems on error. */
     private static int checkLesson(Path file, long stepPauseMs) {
-        java.io.PrintStream out = new java.io.PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out),
-                true, java.nio.charset.StandardCharsets.UTF_8);
-        return LessonCheck.run(file, stepPauseMs, out, System.err);
+        return LessonCheck.run(file, stepPauseMs, FulcrumCommand.stdout(), System.err);
     }
 
     /** The desktop window of {@code dev.fulcrum.ui}. */

@@ -6,6 +6,7 @@ import dev.fulcrum.config.ConfigProblem;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.replay.ReplayFiles;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -517,10 +518,12 @@ public final class FulcrumCommand implements Callable<Integer> {
 
     /**
      * Standard output, which carries only the ready line, {@code ok} and a command's answer (logs go to standard
-     * error). System.out itself: a stream of its own on the file descriptor would bypass whoever holds System.out, as
-     * a test runner does, and write into the middle of what it writes there.
+     * error), in UTF-8 whatever the platform's charset (a lesson's lines have arrows, a path may have any letter).
+     * Written through System.out: a stream of its own on the file descriptor would bypass whoever holds System.out, as
+     * a test runner does, and write into the middle of what it writes there. A new wrapper each call, so it follows a
+     * System.out set since.
      */
-    static PrintStream stdout() {
-        return System.out;
+    public static PrintStream stdout() {
+        return new PrintStream(System.out, true, StandardCharsets.UTF_8);
     }
 }

@@ -95,6 +95,21 @@ class FulcrumAppTest {
         assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("ok" + System.lineSeparator());
     }
 
+    /** Standard output is UTF-8 whatever System.out's own charset: a lesson check's arrows come out whole. */
+    @Test
+    void standardOutputIsUtf8ThroughSystemOut() {
+        java.io.PrintStream before = System.out;
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.US_ASCII));
+        try {
+            FulcrumCommand.stdout().print("canary=0 \u2192 canary=5");
+        } finally {
+            System.setOut(before);
+        }
+        assertThat(out.toByteArray())
+                .isEqualTo("canary=0 \u2192 canary=5".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     @ParameterizedTest
     @MethodSource("samples")
     void everySampleStartsHeadlessAndAnswersItsAdminApi(Path sample) throws Exception {
