@@ -200,6 +200,7 @@ class MetricsPollerTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> hung.accepted.get() == 1);
         clock.advanceMillis(999);
         assertThat(round).as("a poll out for less than its period").isNotDone();
+        assertThat(poller.isBackedOff("hung")).isFalse();
         clock.advanceMillis(1);
         assertThat(round).as("a poll out for its period").isDone();
         assertThat(poller.isBackedOff("hung")).as("one miss: asked again in the next round").isFalse();
