@@ -5,7 +5,6 @@ import dev.fulcrum.requests.Decision;
 import dev.fulcrum.rules.JsonText;
 import dev.fulcrum.threads.PerThread;
 import dev.fulcrum.time.SystemClock;
-import io.undertow.server.HttpServerExchange;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
@@ -231,35 +230,23 @@ final class AccessLog implements AutoCloseable {
 
     /**
      * One request's line. {@code status} is what the client got: the exchange's, or 499 when it hung up before the
-     * answer, or 101 for an upgraded connection logged at its close (then {@code bytes} counts both ways).
+     * answer, or 101 for an upgraded connection logged at its close (then {@code bytes} counts both ways). With how its
+     * backend was chosen ({@code decision}: null when not recorded, and left out) and how it was routed (its route, arm,
+     * class and whether it was shed, each written only when set).
      */
-    void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes) {
-        log(ex, backend, status, attempts, latencyNanos, bytes, null);
-    }
-
-    /** One request's line with how its backend was chosen ({@code decision}: null when not recorded, and left out). */
-    void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes,
+    void log(ExchangeRequest ex, String backend, int status, int attempts, long latencyNanos, long bytes,
              Decision decision) {
-        log(ex, backend, status, attempts, latencyNanos, bytes, decision, null);
-    }
-
-    /**
-     * One request's line with how it was routed ({@code request}: its route, arm, class and whether it was shed, each
-     * written only when set; null before routing).
-     */
-    void log(HttpServerExchange ex, String backend, int status, int attempts, long latencyNanos, long bytes,
-             Decision decision, ExchangeRequest request) {
         if (!on) {
             return;
         }
         long at = SystemClock.currentTimeMillis();
         String method = ex.getRequestMethod().toString();
-        if (request == null || request.route == null) {
+        if (ex.route == null) {
             log(at, method, ex.getRequestPath(), status, backend, attempts, latencyNanos, bytes, decision);
             return;
         }
         add(new Entry(at, method, ex.getRequestPath(), status, backend, attempts, latencyNanos, bytes, decision,
-                request.routeIndex(), request.armPool(), request.routeClass(), request.shed));
+                ex.routeIndex(), ex.armPool(), ex.routeClass(), ex.shed));
     }
 
     void log(long atMillis, String method, String path, int status, String backend, int attempts, long latencyNanos,

@@ -11,7 +11,6 @@ import dev.fulcrum.time.Ticker;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
@@ -187,47 +186,49 @@ final class BalancingHandler implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
+        ExchangeRequest request = new ExchangeRequest(exchange);
         HeadGuard guard = HeadGuard.of(exchange);
         int headProblem = guard == null ? 0 : guard.takeProblem();
         if (headProblem != 0) {
-            refuseHead(exchange, guard, headProblem);
+            refuseHead(request, guard, headProblem);
             return;
         }
-        HeaderValues connection = exchange.getRequestHeaders().get(Headers.CONNECTION);
+        HeaderMap headers = request.getRequestHeaders();
+        HeaderValues connection = headers.get(Headers.CONNECTION);
         if (connection != null && Tokens.listsClose(connection)) {
             // "Connection: keep-alive, close": Undertow reads only a lone "close"; nothing after this request is
             // processed on the connection (RFC 9112 9.6)
-            exchange.setPersistent(false);
+            request.setPersistent(false);
         }
-        String refusal = framingProblem(exchange.getRequestHeaders());
-        if (refusal == null && !(exchange.getConnection() instanceof HttpServerConnection)) {
-            refusal = fieldValueProblem(exchange.getRequestHeaders());
+        String refusal = framingProblem(headers);
+        if (refusal == null && !request.http1()) {
+            refusal = fieldValueProblem(headers);
         }
         if (refusal != null) {
-            refuse(exchange, 400, refusal, true);
+            refuse(request, 400, refusal, true);
             return;
         }
-        long lineBytes = requestLineBytes(exchange);
+        long lineBytes = requestLineBytes(request);
         if (lineBytes > settings.maxHeaderBytes()) {
             // the request line has its own status (RFC 9112 3): 414, not 431, like nginx's large_client_header_buffers
-            refuse(exchange, 414, "request line longer than " + settings.maxHeaderBytes()
+            refuse(request, 414, "request line longer than " + settings.maxHeaderBytes()
                     + " bytes (got: " + lineBytes + ")", true);
             return;
         }
-        if (headerBytes(exchange) > settings.maxHeaderBytes()) {
-            refuse(exchange, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
+        if (headerBytes(request) > settings.maxHeaderBytes()) {
+            refuse(request, 431, "request headers larger than " + settings.maxHeaderBytes() + " bytes", true);
             return;
         }
-        String path = Router.mergeSlashes(exchange.getRequestPath());
+        String path = Router.mergeSlashes(request.getRequestPath());
         if (hasDotSegment(path)) {
             // routed as written, "/api/x/../admin" would go by the /api rule to a backend that resolves it to
             // /api/admin; clients resolve dot segments before they send (RFC 3986 5.2.4), so one that did not is refused
-            refuse(exchange, 400, "request target: a \".\" or \"..\" path segment (got: "
-                    + ErrorResponses.printable(exchange.getRequestURI()) + ")", true);
+            refuse(request, 400, "request target: a \".\" or \"..\" path segment (got: "
+                    + ErrorResponses.printable(request.getRequestURI()) + ")", true);
             return;
         }
         // the routes read the request lazily through it: a config without routes reads nothing more of it
-        ExchangeRequest request = new ExchangeRequest(exchange, path);
+        request.path(path);
         Router.Route route = engine.router().match(request, path);
         String poolName;
         if (route == null) {
@@ -245,13 +246,13 @@ final class BalancingHandler implements HttpHandler {
         request.route = route;
         Pool pool = engine.pool(poolName);
         if (pool == null) {
-            refuse(exchange, request, 503, "no pool for " + path, false);
+            refuse(request, 503, "no pool for " + path, false);
             return;
         }
-        String target = originTarget(exchange);
-        String bad = targetProblem(target, exchange.getQueryString());
+        String target = originTarget(request);
+        String bad = targetProblem(target, request.getQueryString());
         if (bad != null) {
-            refuse(exchange, request, 400, bad, true);
+            refuse(request, 400, bad, true);
             return;
         }
         if (route != null && route.stripPrefix() && route.pathPrefix() != null) {
@@ -262,52 +263,45 @@ final class BalancingHandler implements HttpHandler {
         }
         Lease stickyLease = null;
         if (sticky.enabled()) {
-            String id = sticky.backendFor(pool, StickyCookies.first(exchange.getRequestHeaders(), sticky.cookieName(pool.name())));
+            String id = sticky.backendFor(pool, StickyCookies.first(headers, sticky.cookieName(pool.name())));
             if (id != null) {
                 // a route's class ceiling holds for the cookie's backend too: at the ceiling, the pick decides
                 stickyLease = pool.tryLease(id, route == null ? null : route.ceiling());
             }
         }
-        // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
-        ProxyExchange proxied = new ProxyExchange(this, exchange, pool, request, target, stickyLease);
-        if (exchange.getRequestHeaders().contains(Headers.TRANSFER_ENCODING)) {
+        ProxyExchange proxied = new ProxyExchange(this, pool, request, target, stickyLease);
+        if (headers.contains(Headers.TRANSFER_ENCODING)) {
             ChunkGrammar.install(exchange, proxied::bodyRefused);
         }
+        // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
         exchange.dispatch(SameThreadExecutor.INSTANCE, proxied);
     }
 
     /** Answers a head {@link HeadGuard} marked: an HTTP version it does not speak (505), a folded field (400). */
-    private void refuseHead(HttpServerExchange exchange, HeadGuard guard, int problem) {
+    private void refuseHead(ExchangeRequest request, HeadGuard guard, int problem) {
         if ((problem & HeadGuard.VERSION) != 0) {
-            refuse(exchange, 505, "HTTP version not supported (got: " + guard.version() + "); HTTP/1.1 and HTTP/1.0 "
+            refuse(request, 505, "HTTP version not supported (got: " + guard.version() + "); HTTP/1.1 and HTTP/1.0 "
                     + "are", true);
         } else {
-            refuse(exchange, 400, "a header field folded onto a line starting with a space or tab (obs-fold, "
+            refuse(request, 400, "a header field folded onto a line starting with a space or tab (obs-fold, "
                     + "RFC 9112 5.2): folding is not accepted, send each field on one line", true);
         }
     }
 
     /**
      * Answers a request refused before any backend was asked (400, 414, 431, 503 without a pool) and logs it as any
-     * other: one access-log line and one metrics count per request, refused or not.
+     * other: one access-log line and one metrics count per request, refused or not. A request refused once routed
+     * counts in its route's arm.
      */
-    private void refuse(HttpServerExchange exchange, int status, String message, boolean close) {
-        refuse(exchange, null, status, message, close);
-    }
-
-    /** {@link #refuse} of a request already routed ({@code request}: its route and arm, or null before routing). */
-    private void refuse(HttpServerExchange exchange, ExchangeRequest request, int status, String message,
-                        boolean close) {
-        ErrorResponses.send(exchange, status, message, close);
-        long start = exchange.getRequestStartTime();
+    private void refuse(ExchangeRequest request, int status, String message, boolean close) {
+        ErrorResponses.send(request, status, message, close);
+        long start = request.getRequestStartTime();
         long latency = start > 0 ? SystemClock.nanoTime() - start : 0;
         completed(null, status, latency);
-        if (request != null) {
-            request.recordArm(status, latency);
-        }
-        log.log(exchange, null, status, 0, latency, exchange.getResponseBytesSent(), null, request);
+        request.recordArm(status, latency);
+        log.log(request, null, status, 0, latency, request.getResponseBytesSent(), null);
         if (requests != null) {
-            RequestRecords.write(requests, exchange, null, request, null, null, null, 0, null, status, false,
+            RequestRecords.write(requests, null, request, null, null, null, 0, null, status, false,
                     SystemClock.nanoTime());
         }
     }
@@ -390,9 +384,9 @@ final class BalancingHandler implements HttpHandler {
      * The path to send on, as the client sent it (never decoded: a decoded %0d%0a would end the line). An absolute-form
      * target ({@code GET http://host/p HTTP/1.1}) loses its scheme and authority.
      */
-    static String originTarget(HttpServerExchange exchange) {
-        String uri = exchange.getRequestURI();
-        if (!exchange.isHostIncludedInRequestURI()) {
+    static String originTarget(ExchangeRequest request) {
+        String uri = request.getRequestURI();
+        if (!request.isHostIncludedInRequestURI()) {
             return uri;
         }
         int scheme = uri.indexOf("://");
@@ -447,7 +441,7 @@ final class BalancingHandler implements HttpHandler {
     }
 
     /** "METHOD SP target[?query] SP VERSION" as it came on the wire, without the CRLF. */
-    private static long requestLineBytes(HttpServerExchange ex) {
+    private static long requestLineBytes(ExchangeRequest ex) {
         long n = ex.getRequestMethod().length() + 1 + ex.getRequestURI().length() + 1 + ex.getProtocol().length();
         String qs = ex.getQueryString();
         if (qs != null && !qs.isEmpty()) {
@@ -457,7 +451,7 @@ final class BalancingHandler implements HttpHandler {
     }
 
     /** Request line plus headers as they came on the wire (name, ": ", value, CRLF). */
-    private static long headerBytes(HttpServerExchange ex) {
+    private static long headerBytes(ExchangeRequest ex) {
         HeaderMap h = ex.getRequestHeaders();
         long n = ex.getRequestMethod().length() + ex.getRequestURI().length() + 12;
         String qs = ex.getQueryString();

@@ -1,7 +1,6 @@
 package dev.fulcrum.proxy;
 
 import dev.fulcrum.rules.JsonText;
-import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 
@@ -11,7 +10,7 @@ public final class ErrorResponses {
     }
 
     /** Sends a JSON error and ends the exchange; closes the connection when {@code close}. */
-    public static void send(HttpServerExchange exchange, int status, String message, boolean close) {
+    static void send(ExchangeRequest exchange, int status, String message, boolean close) {
         if (exchange.isResponseStarted()) {
             cutOff(exchange);
             return;
@@ -22,7 +21,7 @@ public final class ErrorResponses {
             exchange.setPersistent(false);
             exchange.getResponseHeaders().put(Headers.CONNECTION, "close");
         }
-        exchange.getResponseSender().send(json(status, message));
+        exchange.send(json(status, message));
     }
 
     /**
@@ -31,9 +30,9 @@ public final class ErrorResponses {
      * never comes), which would keep it out of the access log and metrics and hold graceful shutdown for its whole
      * drain timeout: it is ended here.
      */
-    static void cutOff(HttpServerExchange exchange) {
-        org.xnio.IoUtils.safeClose(exchange.getConnection());
-        if (!(exchange.getConnection() instanceof io.undertow.server.protocol.http.HttpServerConnection)) {
+    static void cutOff(ExchangeRequest exchange) {
+        exchange.closeClient();
+        if (!exchange.http1()) {
             exchange.endExchange();
         }
     }

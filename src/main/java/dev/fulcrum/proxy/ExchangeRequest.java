@@ -3,17 +3,34 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.Router;
 import dev.fulcrum.engine.strategy.DecisionLog;
 import dev.fulcrum.engine.strategy.RequestContext;
+import io.undertow.connector.ByteBufferPool;
+import io.undertow.server.ExchangeCompletionListener;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.handlers.Cookie;
+import io.undertow.server.protocol.http.HttpServerConnection;
+import io.undertow.util.HeaderMap;
+import io.undertow.util.HttpString;
 import java.util.Deque;
+import org.xnio.IoUtils;
+import org.xnio.XnioIoThread;
+import org.xnio.channels.StreamSinkChannel;
 
 /**
- * The engine's view of a live request: every value is read lazily, only if a strategy asks. It also keeps what a
- * hashing strategy says it hashed, for the request's record, and, while {@code proxy.logDecisions} is on, how its
- * backend was chosen ({@link DecisionRecorder}).
+ * A live request, the one object the proxy's classes hold of it. To the engine it is the request's view
+ * ({@link RequestContext}): every value is read lazily, only if a strategy asks. It also keeps what a hashing strategy
+ * says it hashed, for the request's record, and, while {@code proxy.logDecisions} is on, how its backend was chosen
+ * ({@link DecisionRecorder}); and how it was routed.
+ *
+ * <p>To the proxy it is the client's side of the exchange: the request's head as parsed, the answer's status and
+ * headers, the channel the answer's body goes to, and the connection's state, each under the name Undertow's
+ * {@link HttpServerExchange} gives it. The proxy reads and answers the client through these alone; what only
+ * Undertow's HTTP/1.1 and HTTP/2 server sides have (a request body's channel, a chunked body's conduit, an upgrade's
+ * hand-over, the connection's read listener) is reached through {@link #exchange()}.
  */
 final class ExchangeRequest implements RequestContext {
     private final HttpServerExchange exchange;
-    private final String path;
+    /** The decoded path with its slashes merged, as routes and strategies read it; set before routing. */
+    private String path;
     private String clientIp;
     private String hashedKey;
     private long hash;
@@ -28,15 +45,23 @@ final class ExchangeRequest implements RequestContext {
     /** Refused at its route's class ceiling (a shed). */
     boolean shed;
 
+    ExchangeRequest(HttpServerExchange exchange) {
+        this.exchange = exchange;
+    }
+
     ExchangeRequest(HttpServerExchange exchange, String path) {
         this.exchange = exchange;
+        this.path = path;
+    }
+
+    void path(String path) {
         this.path = path;
     }
 
     @Override
     public String clientIp() {
         if (clientIp == null) {
-            clientIp = ClientWatch.of(exchange).clientIp(exchange);
+            clientIp = ClientWatch.of(this).clientIp(this);
         }
         return clientIp;
     }
@@ -130,5 +155,140 @@ final class ExchangeRequest implements RequestContext {
     public String queryParam(String name) {
         Deque<String> v = exchange.getQueryParameters().get(name);
         return v == null || v.isEmpty() ? null : v.getFirst();
+    }
+
+    // ---------------------------------------------------------------- the client's side
+
+    /** Undertow's exchange, for what only its server sides do. */
+    HttpServerExchange exchange() {
+        return exchange;
+    }
+
+    HttpString getRequestMethod() {
+        return exchange.getRequestMethod();
+    }
+
+    /** The target's path as the client sent it (absolute-form: with scheme and authority), without the query. */
+    String getRequestURI() {
+        return exchange.getRequestURI();
+    }
+
+    boolean isHostIncludedInRequestURI() {
+        return exchange.isHostIncludedInRequestURI();
+    }
+
+    /** The decoded path, before slashes are merged. */
+    String getRequestPath() {
+        return exchange.getRequestPath();
+    }
+
+    /** The query without its "?", or "" for none. */
+    String getQueryString() {
+        return exchange.getQueryString();
+    }
+
+    HttpString getProtocol() {
+        return exchange.getProtocol();
+    }
+
+    String getRequestScheme() {
+        return exchange.getRequestScheme();
+    }
+
+    HeaderMap getRequestHeaders() {
+        return exchange.getRequestHeaders();
+    }
+
+    /** The request's Content-Length, or -1 when it has none (chunked, or no body). */
+    long getRequestContentLength() {
+        return exchange.getRequestContentLength();
+    }
+
+    /** When the head arrived ({@link dev.fulcrum.time.SystemClock#nanoTime()}), or -1 when not recorded. */
+    long getRequestStartTime() {
+        return exchange.getRequestStartTime();
+    }
+
+    /** All of the request (head and body) has been read. */
+    boolean isRequestComplete() {
+        return exchange.isRequestComplete();
+    }
+
+    XnioIoThread getIoThread() {
+        return exchange.getIoThread();
+    }
+
+    /** The client's connection is one HTTP/1.x connection of its own (not an HTTP/2 stream). */
+    boolean http1() {
+        return exchange.getConnection() instanceof HttpServerConnection;
+    }
+
+    /** The client's connection came over TLS. */
+    boolean secure() {
+        return exchange.getConnection().getSslSessionInfo() != null;
+    }
+
+    boolean clientOpen() {
+        return exchange.getConnection().isOpen();
+    }
+
+    /** Closes the client's connection (on HTTP/2, the connection all its streams share). */
+    void closeClient() {
+        IoUtils.safeClose(exchange.getConnection());
+    }
+
+    ByteBufferPool buffers() {
+        return exchange.getConnection().getByteBufferPool();
+    }
+
+    void addExchangeCompleteListener(ExchangeCompletionListener l) {
+        exchange.addExchangeCompleteListener(l);
+    }
+
+    HeaderMap getResponseHeaders() {
+        return exchange.getResponseHeaders();
+    }
+
+    int getStatusCode() {
+        return exchange.getStatusCode();
+    }
+
+    void setStatusCode(int status) {
+        exchange.setStatusCode(status);
+    }
+
+    void setReasonPhrase(String reason) {
+        exchange.setReasonPhrase(reason);
+    }
+
+    void setResponseCookie(Cookie c) {
+        exchange.setResponseCookie(c);
+    }
+
+    /** Whether the connection stays open for another request after this one. */
+    void setPersistent(boolean persistent) {
+        exchange.setPersistent(persistent);
+    }
+
+    boolean isResponseStarted() {
+        return exchange.isResponseStarted();
+    }
+
+    /** The answer's body goes here, after its head (given out once). */
+    StreamSinkChannel getResponseChannel() {
+        return exchange.getResponseChannel();
+    }
+
+    /** Sends {@code text} as the whole answer's body, and ends the exchange once it is out. */
+    void send(String text) {
+        exchange.getResponseSender().send(text);
+    }
+
+    long getResponseBytesSent() {
+        return exchange.getResponseBytesSent();
+    }
+
+    void endExchange() {
+        exchange.endExchange();
     }
 }

@@ -8,7 +8,6 @@ import dev.fulcrum.engine.routing.Mirror;
 import dev.fulcrum.engine.strategy.RequestContext;
 import dev.fulcrum.requests.RequestStream;
 import dev.fulcrum.time.SystemClock;
-import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.Methods;
 import java.io.IOException;
@@ -48,7 +47,6 @@ final class MirrorCopy implements RequestContext, MirrorPipe.Copy {
     static final int MAX_IN_FLIGHT_PER_THREAD = 256;
 
     private final BalancingHandler handler;
-    private final HttpServerExchange exchange;
     private final ExchangeRequest request;
     private final Mirror mirror;
     private final String targetPath;
@@ -70,25 +68,23 @@ final class MirrorCopy implements RequestContext, MirrorPipe.Copy {
     private long startNanos;
     private long bytesOut;
 
-    private MirrorCopy(BalancingHandler handler, HttpServerExchange exchange, ExchangeRequest request, Mirror mirror,
-                       String targetPath, byte[] body) {
+    private MirrorCopy(BalancingHandler handler, ExchangeRequest request, Mirror mirror, String targetPath,
+                       byte[] body) {
         this.handler = handler;
-        this.exchange = exchange;
         this.request = request;
         this.mirror = mirror;
         this.targetPath = targetPath;
-        this.thread = exchange.getIoThread();
+        this.thread = request.getIoThread();
         this.body = body;
     }
 
     /**
-     * Copies {@code exchange}'s request to its route's mirror when the route has one and the request is in the share
+     * Copies {@code request} to its route's mirror when the route has one and the request is in the share
      * it copies. With a body, the copy waits for it: the tee goes onto the request's channel, so call this before
      * anything reads the body; null is returned. Without one ({@code bodyless}), the copy is returned, for the caller
      * to {@link #send} once the real request is on its way.
      */
-    static MirrorCopy offer(BalancingHandler handler, HttpServerExchange exchange, ExchangeRequest request,
-                            String targetPath, boolean bodyless) {
+    static MirrorCopy offer(BalancingHandler handler, ExchangeRequest request, String targetPath, boolean bodyless) {
         Router.Route route = request.route;
         Mirror mirror = route.mirror();
         if (!mirror.sampled(handler.random())) {
@@ -96,16 +92,16 @@ final class MirrorCopy implements RequestContext, MirrorPipe.Copy {
         }
         request.clientIp(); // read now, while the client's connection is surely the request's
         if (bodyless) {
-            return new MirrorCopy(handler, exchange, request, mirror, targetPath, null);
+            return new MirrorCopy(handler, request, mirror, targetPath, null);
         }
-        long length = exchange.getRequestContentLength(); // -1: chunked, grown as it comes
+        long length = request.getRequestContentLength(); // -1: chunked, grown as it comes
         if (length > mirror.maxBodyBytes()) {
             mirror.tooLarge();
             return null;
         }
         byte[] first = new byte[(int) (length >= 0 ? length : Math.min(mirror.maxBodyBytes(), 4096))];
-        MirrorCopy copy = new MirrorCopy(handler, exchange, request, mirror, targetPath, first);
-        exchange.addRequestWrapper((factory, ex) -> new Tee(factory.create(), copy));
+        MirrorCopy copy = new MirrorCopy(handler, request, mirror, targetPath, first);
+        request.exchange().addRequestWrapper((factory, ex) -> new Tee(factory.create(), copy));
         return null;
     }
 
@@ -230,13 +226,13 @@ final class MirrorCopy implements RequestContext, MirrorPipe.Copy {
             return;
         }
         startNanos = now;
-        ByteBuffer copy = RequestHead.composeMirror(exchange, targetPath, request, lease.backend().authority(),
+        ByteBuffer copy = RequestHead.composeMirror(request, targetPath, lease.backend().authority(),
                 handler.settings().preserveHost(), body, bodyLength);
         body = null;
         responseHeaders = new HeaderMap(); // its own: another copy's answer may be parsed meanwhile
         handler.connections(lease.backend())
                 .mirrorPipe(thread, handler.settings().readMs() > 0 ? handler.deadlines(thread) : null)
-                .send(this, copy, exchange.getRequestMethod().equals(Methods.HEAD));
+                .send(this, copy, request.getRequestMethod().equals(Methods.HEAD));
     }
 
     @Override
@@ -286,7 +282,7 @@ final class MirrorCopy implements RequestContext, MirrorPipe.Copy {
         RequestStream stream = handler.requests();
         if (stream != null) {
             int recorded = status != 0 ? status : timedOut ? 504 : 502;
-            RequestRecords.writeMirror(stream, exchange, mirror.pool(), request, lease.backend(), outcome, status != 0,
+            RequestRecords.writeMirror(stream, mirror.pool(), request, lease.backend(), outcome, status != 0,
                     recorded, startNanos, now, bodyLength, bytesOut, responseHeaders);
         }
     }

@@ -13,7 +13,6 @@ import dev.fulcrum.time.SystemClock;
 import io.undertow.server.Connectors;
 import io.undertow.server.ExchangeCompletionListener;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.Headers;
 import io.undertow.util.Methods;
@@ -22,7 +21,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Set;
-import org.xnio.IoUtils;
 import org.xnio.channels.StreamSinkChannel;
 
 /**
@@ -41,8 +39,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     static final int CLIENT_CLOSED = 499;
 
     private final BalancingHandler handler;
-    private final HttpServerExchange exchange;
     private final Pool pool;
+    /** The request and the client's side of the exchange. */
     private final ExchangeRequest request;
     private final String targetPath;
     /** The request may go out again after it reached a backend ({@link RetryPolicy#resendable}). */
@@ -82,22 +80,20 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     /** The attempts before the current one, for the request's record: made at the first retry. */
     private RequestRecords.Earlier earlier;
 
-    ProxyExchange(BalancingHandler handler, HttpServerExchange exchange, Pool pool, ExchangeRequest request,
-                  String targetPath, Lease stickyLease) {
+    ProxyExchange(BalancingHandler handler, Pool pool, ExchangeRequest request, String targetPath, Lease stickyLease) {
         this.handler = handler;
-        this.exchange = exchange;
         this.pool = pool;
         this.request = request;
         this.targetPath = targetPath;
-        this.resendable = handler.retries().resendable(exchange.getRequestMethod());
+        this.resendable = handler.retries().resendable(request.getRequestMethod());
         // only an HTTP/1.x connection can be handed over: an HTTP/2 stream cannot, so a WebSocket
         // upgrade asked over HTTP/2 goes to the backend as an ordinary request, its Upgrade header dropped
-        this.upgrade = exchange.getRequestHeaders().contains(Headers.UPGRADE)
-                && !"h2c".equalsIgnoreCase(exchange.getRequestHeaders().getFirst(Headers.UPGRADE))
-                && exchange.getConnection() instanceof HttpServerConnection;
+        this.upgrade = request.getRequestHeaders().contains(Headers.UPGRADE)
+                && !"h2c".equalsIgnoreCase(request.getRequestHeaders().getFirst(Headers.UPGRADE))
+                && request.http1();
         this.stickyLease = stickyLease;
         this.sticky = stickyLease != null;
-        this.bodyless = exchange.isRequestComplete();
+        this.bodyless = request.isRequestComplete();
     }
 
     /**
@@ -106,15 +102,15 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
      */
     @Override
     public void run() {
-        exchange.addExchangeCompleteListener(this);
-        watch = ClientWatch.of(exchange);
-        watch.watch(this, exchange);
+        request.addExchangeCompleteListener(this);
+        watch = ClientWatch.of(request);
+        watch.watch(this, request);
         keepClientReadsOn();
         // a route's mirror: its tee must be on the body's channel before the first attempt reads it; an upgrade's
         // "body" is the tunnel, and is not copied
         Router.Route route = request.route;
         MirrorCopy copy = route != null && route.mirror() != null && !upgrade
-                ? MirrorCopy.offer(handler, exchange, request, targetPath, bodyless) : null;
+                ? MirrorCopy.offer(handler, request, targetPath, bodyless) : null;
         attempt();
         if (copy != null) {
             copy.send(); // after the real request, which it never holds up
@@ -140,7 +136,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
      * HTTP/2 (a stream is no connection of its own).
      */
     private void keepClientReadsOn() {
-        if (bodyless && !upgrade && exchange.getConnection() instanceof HttpServerConnection) {
+        if (bodyless && !upgrade && request.http1()) {
             watch.probeWhileWaiting();
         }
     }
@@ -148,7 +144,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     private void attempt() {
         // one clock reading per attempt serves the lease, the idle pool and the read deadline; the first attempt has
         // Undertow's, read as the request arrived
-        long start = exchange.getRequestStartTime();
+        long start = request.getRequestStartTime();
         long now = attempts == 0 && start > 0 ? start : SystemClock.nanoTime();
         Lease l = stickyLease;
         stickyLease = null;
@@ -181,7 +177,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         phase = phase.unsent();
         connection = null;
         BackendConnections conns = handler.connections(l.backend());
-        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), false, now);
+        conns.acquire(request.getIoThread(), new Attempt(++attemptNo, conns, now), false, now);
     }
 
     /**
@@ -210,7 +206,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     private void shed(Router.Route route) {
         request.shed = true;
         route.ceiling().shed();
-        exchange.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
+        request.getResponseHeaders().put(Headers.RETRY_AFTER, "1");
         respondError(503, "routes[" + route.index() + "]" + (route.routeClass() == null ? ""
                 : " (class " + route.routeClass() + ")") + ": no backend of pool " + pool.name()
                 + " can take it under the route's class ceiling of " + route.ceiling().max()
@@ -255,9 +251,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
                 // An idle connection is handed over at once: the attempt's clock reading is still now
                 startReadTimer(c.pooled() ? startNanos : SystemClock.nanoTime());
             }
-            ByteBuffer head = RequestHead.compose(exchange, targetPath, request, lease.backend().authority(),
+            ByteBuffer head = RequestHead.compose(request, targetPath, lease.backend().authority(),
                     handler.settings().preserveHost(), upgrade, bodyless);
-            c.send(head, exchange.getResponseHeaders(), exchange.getRequestMethod().equals(Methods.HEAD), this);
+            c.send(head, request.getResponseHeaders(), request.getRequestMethod().equals(Methods.HEAD), this);
         }
 
         @Override
@@ -313,9 +309,9 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
             return;
         }
         phase = phase.uploading();
-        StreamSinkChannel toBackend = c.requestBody(!exchange.getRequestHeaders().contains(Headers.CONTENT_LENGTH));
+        StreamSinkChannel toBackend = c.requestBody(!request.getRequestHeaders().contains(Headers.CONTENT_LENGTH));
         upload = toBackend;
-        RequestUpload.start(this, exchange, c, toBackend, a);
+        RequestUpload.start(this, request.exchange(), c, toBackend, a);
     }
 
     /** Writing the body to the backend of attempt {@code a} failed (or finishing it did). */
@@ -354,7 +350,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
 
     private void startReadTimer(long now) {
         if (handler.settings().readMs() > 0 && phase.awaitingAnswer()) {
-            handler.deadlines(exchange.getIoThread()).arm(this, now);
+            handler.deadlines(request.getIoThread()).arm(this, now);
         }
     }
 
@@ -382,13 +378,13 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         if (!waiting) {
             cancelReadTimer();
         } else if (handler.settings().readMs() > 0 && !phase.answerDone() && !phase.ended()) {
-            handler.deadlines(exchange.getIoThread()).arm(this);
+            handler.deadlines(request.getIoThread()).arm(this);
         }
     }
 
     private void cancelReadTimer() {
         if (armed()) {
-            handler.deadlines(exchange.getIoThread()).disarm(this);
+            handler.deadlines(request.getIoThread()).disarm(this);
         }
     }
 
@@ -405,28 +401,28 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         phase = phase.headArrived();
         cancelReadTimer();
         outcome = status >= 500 ? Outcome.SERVER_ERROR : Outcome.SUCCESS;
-        exchange.setStatusCode(status);
+        request.setStatusCode(status);
         if (!reason.equals(StatusCodes.getReason(status))) {
-            exchange.setReasonPhrase(reason); // an attachment map per exchange: only when it is not the usual one
+            request.setReasonPhrase(reason); // an attachment map per exchange: only when it is not the usual one
         }
-        HeaderMap out = exchange.getResponseHeaders(); // the backend's, its hop-by-hop ones left out
+        HeaderMap out = request.getResponseHeaders(); // the backend's, its hop-by-hop ones left out
         boolean switching = status == 101 && upgrade;
         if (switching) {
             out.put(Headers.CONNECTION, "Upgrade");
         }
         out.put(ErrorResponses.X_FULCRUM_BACKEND, lease.backend().id());
-        handler.sticky().onResponse(exchange, pool, lease.backend());
+        handler.sticky().onResponse(request, pool, lease.backend());
         if (switching) {
             phase = phase.upgrading();
-            UpgradeTunnel.open(this, exchange, connection, handler.tunnels());
+            UpgradeTunnel.open(this, request.exchange(), connection, handler.tunnels());
             return;
         }
-        responseSink = exchange.getResponseChannel();
+        responseSink = request.getResponseChannel();
         if (body != null) {
             ResponseRelay.sendWhole(this, responseSink, body);
             return;
         }
-        ResponseRelay.stream(this, connection.responseBody(), responseSink, exchange.getConnection().getByteBufferPool());
+        ResponseRelay.stream(this, connection.responseBody(), responseSink, request.buffers());
     }
 
     /** A whole answer is written: the exchange ends. */
@@ -438,7 +434,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     /** A streamed answer reached its end; {@code sink} is the client's side of it. */
     void answerStreamed(StreamSinkChannel sink) {
         phase = phase.answered();
-        if (exchange.isRequestComplete()) {
+        if (request.isRequestComplete()) {
             ResponseRelay.finishWrites(sink); // the exchange ends when the answer is flushed
         } else {
             endAfterAnswer();
@@ -452,7 +448,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
      * its request never having ended.
      */
     private void endAfterAnswer() {
-        if (!exchange.isRequestComplete()) {
+        if (!request.isRequestComplete()) {
             if (upload != null) {
                 RequestUpload.stop(upload);
                 upload = null;
@@ -461,7 +457,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
             // flush: the answer would wait for the client's whole upload (for ever, if the client waits for it)
             ResponseRelay.finishWrites(responseSink);
         }
-        exchange.endExchange();
+        request.endExchange();
     }
 
     /** The 101 is out and the connections are spliced: the tunnel's close listeners watch the client from now on. */
@@ -477,11 +473,11 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     void tunnelClosed(long clientBytes, long backendBytes) {
         long now = SystemClock.nanoTime();
         endAttempt(Outcome.SUCCESS, now);
-        long start = exchange.getRequestStartTime();
+        long start = request.getRequestStartTime();
         long life = start > 0 ? now - start : 0;
         String id = lease.backend().id();
         handler.completed(id, 101, life);
-        handler.log().log(exchange, id, 101, attempts, life, clientBytes + backendBytes, request.decision(), request);
+        handler.log().log(request, id, 101, attempts, life, clientBytes + backendBytes, request.decision());
         if (handler.requests() != null) {
             recordTunnel(handler.requests(), now, clientBytes, backendBytes);
         }
@@ -492,8 +488,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
      * {@link Tunnels#list}, which may call it from any thread (what it reads was set before the tunnel opened).
      */
     void recordTunnel(RequestStream stream, long now, long clientBytes, long backendBytes) {
-        long start = exchange.getRequestStartTime();
-        RequestRecords.writeTunnel(stream, exchange, pool.name(), request, lease.backend(),
+        long start = request.getRequestStartTime();
+        RequestRecords.writeTunnel(stream, pool.name(), request, lease.backend(),
                 start > 0 ? start : attemptStart, now, clientBytes, backendBytes);
     }
 
@@ -517,7 +513,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         }
         handler.log().attemptFailed(b.id(), Outcome.CLIENT_ABORT, new IOException("an idle connection was closed by "
                 + "the backend as the request went out (" + e.getMessage() + "); tried again on a new one", e));
-        exchange.getResponseHeaders().clear();
+        request.getResponseHeaders().clear();
         Lease again = pool.tryLease(b.id());
         if (again == null) {
             attempt(); // it cannot take the request now: another backend, as any retry would
@@ -529,7 +525,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         attemptOutcome = null;
         phase = phase.unsent();
         BackendConnections conns = handler.connections(b);
-        conns.acquire(exchange.getIoThread(), new Attempt(++attemptNo, conns, now), true, now);
+        conns.acquire(request.getIoThread(), new Attempt(++attemptNo, conns, now), true, now);
     }
 
     private void attemptFailed(Outcome why, IOException e, int a) {
@@ -548,21 +544,21 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         if (failedConnection != null) {
             failedConnection.close();
         }
-        if (exchange.isResponseStarted() || phase.answerArrived()) {
+        if (request.isResponseStarted() || phase.answerArrived()) {
             phase = phase.finish();
-            ErrorResponses.cutOff(exchange);
+            ErrorResponses.cutOff(request);
             return;
         }
-        exchange.getResponseHeaders().clear(); // whatever part of a head the failed backend got to send
+        request.getResponseHeaders().clear(); // whatever part of a head the failed backend got to send
         if (tried == null) {
             tried = new HashSet<>(4);
         }
         tried.add(failedOn);
         boolean mayRetry = handler.retries().mayRetry(attempts, phase, resendable);
         handler.log().attemptFailed(failedOn.id(), why, e);
-        if (mayRetry && !exchange.getConnection().isOpen()) {
+        if (mayRetry && !request.clientOpen()) {
             clientClosed(); // nobody left to answer: no other backend is bothered
-            exchange.endExchange();
+            request.endExchange();
         } else if (mayRetry) {
             attempt();
         } else {
@@ -577,7 +573,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         handler.log().attemptFailed(lease.backend().id(), why, e);
         endAttempt(phase.answerDone() ? outcome : why, SystemClock.nanoTime());
         closeConnection();
-        ErrorResponses.cutOff(exchange);
+        ErrorResponses.cutOff(request);
     }
 
     /**
@@ -604,7 +600,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
             return; // whoever ended it ends the exchange; a tunnel has a connection of its own
         }
         clientClosed();
-        exchange.endExchange();
+        request.endExchange();
     }
 
     /**
@@ -614,7 +610,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     void bodyRefused(ChunkGrammar.Malformed e) {
         if (phase.ended()) {
             // the answer is out and Undertow is draining the rest of the body, which will never end well
-            IoUtils.safeClose(exchange.getConnection());
+            request.closeClient();
             return;
         }
         phase = phase.finish();
@@ -624,13 +620,13 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
             endAttempt(Outcome.CLIENT_ABORT, SystemClock.nanoTime());
         }
         closeConnection();
-        if (exchange.isResponseStarted()) {
-            ErrorResponses.cutOff(exchange);
+        if (request.isResponseStarted()) {
+            ErrorResponses.cutOff(request);
             return;
         }
-        exchange.getResponseHeaders().clear();
-        Connectors.terminateRequest(exchange); // nothing more of this body is read
-        ErrorResponses.send(exchange, 400, e.getMessage(), true);
+        request.getResponseHeaders().clear();
+        Connectors.terminateRequest(request.exchange()); // nothing more of this body is read
+        ErrorResponses.send(request, 400, e.getMessage(), true);
     }
 
     private void closeConnection() {
@@ -642,7 +638,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
 
     private void respondError(int status, String message) {
         phase = phase.finish();
-        ErrorResponses.send(exchange, status, message, false);
+        ErrorResponses.send(request, status, message, false);
     }
 
     private void onExchangeComplete() {
@@ -650,8 +646,8 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         cancelReadTimer();
         if (phase.upgraded()) {
             // its arm counts the upgrade as answered now; the tunnel's life is no latency of the backend's
-            long start = exchange.getRequestStartTime();
-            request.recordArm(exchange.getStatusCode(), start > 0 ? SystemClock.nanoTime() - start : 0);
+            long start = request.getRequestStartTime();
+            request.recordArm(request.getStatusCode(), start > 0 ? SystemClock.nanoTime() - start : 0);
             return; // the tunnel holds the lease until it closes; until it opens, the client's hang-up is watched
         }
         watch.unwatch(this);
@@ -667,22 +663,21 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
         }
         endAttempt(phase.answerDone() ? outcome : Outcome.CLIENT_ABORT, now);
         String answered = lease == null || !phase.answerArrived() ? null : lease.backend().id();
-        int status = exchange.getStatusCode();
+        int status = request.getStatusCode();
         String logged = answered;
         if (answered == null && lease != null && attemptOutcome == Outcome.CLIENT_ABORT) {
             // the client hung up while a backend had its request: nginx's 499, with the backend it was waiting on
             status = CLIENT_CLOSED;
             logged = lease.backend().id();
         }
-        long start = exchange.getRequestStartTime();
+        long start = request.getRequestStartTime();
         long latency = start > 0 ? now - start : 0;
         handler.completed(logged, status, latency);
         request.recordArm(status, latency);
         dev.fulcrum.requests.Decision decision = request.decision(); // null, made of nothing, unless recorded
-        handler.log().log(exchange, logged, status, attempts, latency, exchange.getResponseBytesSent(), decision,
-                request);
+        handler.log().log(request, logged, status, attempts, latency, request.getResponseBytesSent(), decision);
         if (handler.requests() != null) {
-            RequestRecords.write(handler.requests(), exchange, pool.name(), request, earlier,
+            RequestRecords.write(handler.requests(), pool.name(), request, earlier,
                     lease == null ? null : lease.backend(), attemptOutcome, attemptEnd - attemptStart, answered,
                     status, sticky, now, decision);
         }

@@ -1,7 +1,6 @@
 package dev.fulcrum.proxy;
 
 import dev.fulcrum.threads.PerThread;
-import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
@@ -81,7 +80,7 @@ final class RequestHead {
     private static final PerThread<Scratch> SCRATCH = PerThread.withInitial(Scratch::new);
 
     /**
-     * The head for {@code exchange}'s request, flipped, in a buffer of this thread that the next call reuses: write it
+     * The head for {@code request}, flipped, in a buffer of this thread that the next call reuses: write it
      * out (or copy it) before composing another.
      *
      * @param targetPath the path to send (the route's prefix already stripped), without the query
@@ -89,11 +88,11 @@ final class RequestHead {
      * @param upgrade    the client asks for an upgrade the proxy passes on: Upgrade stays and Connection says so
      * @param bodyless   the request has no body; otherwise one without a Content-Length goes out chunked
      */
-    static ByteBuffer compose(HttpServerExchange exchange, String targetPath, ExchangeRequest request, String authority,
+    static ByteBuffer compose(ExchangeRequest request, String targetPath, String authority,
                               boolean preserveHost, boolean upgrade, boolean bodyless) {
         Scratch out = SCRATCH.get();
         out.n = 0;
-        write(out, exchange, targetPath, request, authority, preserveHost, upgrade, bodyless, false);
+        write(out, request, targetPath, authority, preserveHost, upgrade, bodyless, false);
         return out.flip();
     }
 
@@ -101,15 +100,15 @@ final class RequestHead {
     static final HttpString X_FULCRUM_MIRROR = new HttpString("X-Fulcrum-Mirror");
 
     /**
-     * A mirrored copy of {@code exchange}'s request with its whole body, in a buffer of its own: the head as
+     * A mirrored copy of {@code request} with its whole body, in a buffer of its own: the head as
      * {@link #compose} writes it (no upgrade), framed by {@code Content-Length} (none for a request without a body,
      * {@code body} null) whatever the client's framing was, and marked {@code X-Fulcrum-Mirror: 1}; the body follows.
      */
-    static ByteBuffer composeMirror(HttpServerExchange exchange, String targetPath, ExchangeRequest request,
+    static ByteBuffer composeMirror(ExchangeRequest request, String targetPath,
                                     String authority, boolean preserveHost, byte[] body, int bodyLength) {
         Scratch out = SCRATCH.get();
         out.n = 0;
-        write(out, exchange, targetPath, request, authority, preserveHost, false, true, true);
+        write(out, request, targetPath, authority, preserveHost, false, true, true);
         out.n -= 2; // the blank line goes after the copy's own fields
         if (body != null) {
             out.header(Headers.CONTENT_LENGTH, Integer.toString(bodyLength));
@@ -126,19 +125,19 @@ final class RequestHead {
     }
 
     /** {@code mirror}: a copy's head, whose framing {@link #composeMirror} writes (the client's is left out). */
-    private static void write(Scratch out, HttpServerExchange exchange, String targetPath, ExchangeRequest request,
+    private static void write(Scratch out, ExchangeRequest request, String targetPath,
                               String authority, boolean preserveHost, boolean upgrade, boolean bodyless,
                               boolean mirror) {
-        out.name(exchange.getRequestMethod());
+        out.name(request.getRequestMethod());
         out.put((byte) ' ');
         out.ascii(targetPath);
-        String qs = exchange.getQueryString();
+        String qs = request.getQueryString();
         if (qs != null && !qs.isEmpty()) {
             out.put((byte) '?');
             out.ascii(qs);
         }
         out.ascii(" HTTP/1.1\r\n");
-        HeaderMap in = exchange.getRequestHeaders();
+        HeaderMap in = request.getRequestHeaders();
         List<String> named = connectionNamed(in);
         String host = in.getFirst(Headers.HOST);
         boolean replaceHost = !preserveHost || host == null;
@@ -172,7 +171,7 @@ final class RequestHead {
         String xff = xffs == null ? null : xffs.size() == 1 ? xffs.getFirst() : String.join(", ", xffs);
         out.header(Headers.X_FORWARDED_FOR, xff == null || xff.isEmpty() ? clientIp : xff + ", " + clientIp);
         // what the connection is, not what an HTTP/2 client wrote in :scheme (h2c with "https" on the plain port)
-        out.header(Headers.X_FORWARDED_PROTO, exchange.getConnection().getSslSessionInfo() != null ? "https" : "http");
+        out.header(Headers.X_FORWARDED_PROTO, request.secure() ? "https" : "http");
         if (host != null) {
             out.header(Headers.X_FORWARDED_HOST, host);
         }

@@ -4,7 +4,6 @@ import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Outcome;
 import dev.fulcrum.requests.RequestSample;
 import dev.fulcrum.requests.RequestStream;
-import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import java.util.ArrayList;
@@ -100,18 +99,18 @@ final class RequestRecords {
      * @param status   the status the client got (499 when it hung up first)
      * @param last     the last attempt's backend, outcome and length, or null when no backend was picked
      */
-    static void write(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request, Earlier earlier,
+    static void write(RequestStream stream, String pool, ExchangeRequest ex, Earlier earlier,
                       Backend last, Outcome lastOutcome, long lastNanos, String answered, int status, boolean sticky,
                       long endNanos) {
-        write(stream, ex, pool, request, earlier, last, lastOutcome, lastNanos, answered, status, sticky, endNanos, null);
+        write(stream, pool, ex, earlier, last, lastOutcome, lastNanos, answered, status, sticky, endNanos, null);
     }
 
     /** The exchange's record with how its backend was chosen ({@code decision}: null when not recorded). */
-    static void write(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request, Earlier earlier,
+    static void write(RequestStream stream, String pool, ExchangeRequest ex, Earlier earlier,
                       Backend last, Outcome lastOutcome, long lastNanos, String answered, int status, boolean sticky,
                       long endNanos, dev.fulcrum.requests.Decision decision) {
         RequestStream.Slot s = stream.claim();
-        fill(s, ex, pool, request, ex.getRequestStartTime(), endNanos);
+        fill(s, pool, ex, ex.getRequestStartTime(), endNanos);
         if (earlier != null) {
             for (int i = 0; i < earlier.n; i++) {
                 s.attempt(earlier.backends[i].id(), earlier.outcomes[i], earlier.nanos[i]);
@@ -125,7 +124,7 @@ final class RequestRecords {
         s.bytesIn = Math.max(0, ex.getRequestContentLength());
         s.bytesOut = ex.getResponseBytesSent();
         s.sticky = sticky;
-        s.spilled = request.wasSpilled();
+        s.spilled = ex.wasSpilled();
         s.refused = status == 503 && last == null;
         s.responseHeaders = ex.getResponseHeaders();
         s.decision = decision;
@@ -133,10 +132,10 @@ final class RequestRecords {
     }
 
     /** An upgraded connection's record, at its close: the whole tunnel's life and the bytes each way. */
-    static void writeTunnel(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request,
+    static void writeTunnel(RequestStream stream, String pool, ExchangeRequest ex,
                             Backend backend, long startNanos, long endNanos, long clientBytes, long backendBytes) {
         RequestStream.Slot s = stream.claim();
-        fill(s, ex, pool, request, startNanos, endNanos);
+        fill(s, pool, ex, startNanos, endNanos);
         s.attempt(backend.id(), Outcome.SUCCESS, endNanos - startNanos);
         s.backend = backend.id();
         s.status = 101;
@@ -144,11 +143,11 @@ final class RequestRecords {
         s.bytesOut = backendBytes;
         s.upgraded = true;
         s.responseHeaders = ex.getResponseHeaders();
-        s.decision = request == null ? null : request.decision();
+        s.decision = ex.decision();
         stream.publish(s);
     }
 
-    private static void fill(RequestStream.Slot s, HttpServerExchange ex, String pool, ExchangeRequest request,
+    private static void fill(RequestStream.Slot s, String pool, ExchangeRequest ex,
                              long startNanos, long endNanos) {
         s.startNanos = startNanos > 0 ? startNanos : endNanos;
         s.endNanos = endNanos;
@@ -158,16 +157,16 @@ final class RequestRecords {
         s.query = ex.getQueryString().isEmpty() ? null : ex.getQueryString();
         s.scheme = ex.getRequestScheme();
         s.protocol = ex.getProtocol();
-        s.client = request == null ? ClientWatch.of(ex).clientIp(ex) : request.clientIp();
-        if (request != null && request.hashedKey() != null) {
-            s.key = request.hashedKey();
-            s.keyHash = request.hash();
+        s.client = ex.clientIp();
+        if (ex.hashedKey() != null) {
+            s.key = ex.hashedKey();
+            s.keyHash = ex.hash();
         }
-        if (request != null && request.route != null) {
-            s.route = request.route.index();
-            s.arm = request.armPool();
-            s.routeClass = request.route.routeClass();
-            s.shed = request.shed;
+        if (ex.route != null) {
+            s.route = ex.route.index();
+            s.arm = ex.armPool();
+            s.routeClass = ex.route.routeClass();
+            s.shed = ex.shed;
         }
         s.requestHeaders = ex.getRequestHeaders();
     }
@@ -177,7 +176,7 @@ final class RequestRecords {
      * the backend it went to and how that ended. {@code status} is the copy's answer, or what a client would have
      * got without one (502, or 504 after {@code readMs}); {@code answered} is false then.
      */
-    static void writeMirror(RequestStream stream, HttpServerExchange ex, String pool, ExchangeRequest request,
+    static void writeMirror(RequestStream stream, String pool, ExchangeRequest ex,
                             Backend backend, Outcome outcome, boolean answered, int status, long startNanos,
                             long endNanos, long bytesIn, long bytesOut, HeaderMap responseHeaders) {
         RequestStream.Slot s = stream.claim();
@@ -189,7 +188,7 @@ final class RequestRecords {
         s.query = ex.getQueryString().isEmpty() ? null : ex.getQueryString();
         s.scheme = ex.getRequestScheme();
         s.protocol = ex.getProtocol();
-        s.client = request.clientIp();
+        s.client = ex.clientIp();
         s.requestHeaders = ex.getRequestHeaders();
         s.attempt(backend.id(), outcome, endNanos - startNanos);
         s.backend = answered ? backend.id() : null;
@@ -197,8 +196,8 @@ final class RequestRecords {
         s.bytesIn = bytesIn;
         s.bytesOut = bytesOut;
         s.responseHeaders = responseHeaders;
-        s.route = request.route.index();
-        s.routeClass = request.route.routeClass();
+        s.route = ex.route.index();
+        s.routeClass = ex.route.routeClass();
         s.mirror = true;
         stream.publish(s);
     }

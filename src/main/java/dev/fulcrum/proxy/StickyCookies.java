@@ -3,7 +3,6 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.threads.PerThread;
-import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.CookieImpl;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
@@ -89,7 +88,7 @@ final class StickyCookies {
     }
 
     /** Sets the cookie when the request did not already carry this backend's token. */
-    void onResponse(HttpServerExchange exchange, Pool pool, Backend backend) {
+    void onResponse(ExchangeRequest exchange, Pool pool, Backend backend) {
         if (!enabled) {
             return;
         }
@@ -103,7 +102,7 @@ final class StickyCookies {
         c.setHttpOnly(true);
         c.setSameSiteMode("Lax");
         // set over TLS, the cookie is not sent back over plain HTTP, where anyone on the path could read and replay it
-        c.setSecure(exchange.getConnection().getSslSessionInfo() != null);
+        c.setSecure(exchange.secure());
         c.setMaxAge((int) Math.min(Integer.MAX_VALUE, ttlSeconds));
         exchange.setResponseCookie(c);
     }
