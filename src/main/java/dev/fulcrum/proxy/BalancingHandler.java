@@ -14,7 +14,6 @@ import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
-import io.undertow.util.SameThreadExecutor;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -186,7 +185,7 @@ final class BalancingHandler implements HttpHandler {
 
     @Override
     public void handleRequest(HttpServerExchange exchange) {
-        ExchangeRequest request = new ExchangeRequest(exchange);
+        ExchangeRequest request = new UndertowRequest(exchange);
         HeadGuard guard = HeadGuard.of(exchange);
         int headProblem = guard == null ? 0 : guard.takeProblem();
         if (headProblem != 0) {
@@ -274,7 +273,7 @@ final class BalancingHandler implements HttpHandler {
             ChunkGrammar.install(exchange, proxied::bodyRefused);
         }
         // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
-        exchange.dispatch(SameThreadExecutor.INSTANCE, proxied);
+        request.dispatch(proxied);
     }
 
     /** Answers a head {@link HeadGuard} marked: an HTTP version it does not speak (505), a folded field (400). */

@@ -2,6 +2,7 @@ package dev.fulcrum.proxy;
 
 import io.undertow.connector.PooledByteBuffer;
 import io.undertow.server.Connectors;
+import io.undertow.server.HttpServerExchange;
 import io.undertow.server.ServerConnection;
 import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.server.protocol.http2.Http2ServerConnection;
@@ -46,8 +47,8 @@ final class ClientWatch implements ServerConnection.CloseListener {
     private ChannelListener<? super ConduitStreamSourceChannel> serverReader;
     private final ChannelListener<ConduitStreamSourceChannel> probe = this::probe;
 
-    static ClientWatch of(ExchangeRequest request) {
-        ServerConnection c = request.exchange().getConnection();
+    static ClientWatch of(HttpServerExchange exchange) {
+        ServerConnection c = exchange.getConnection();
         boolean h2 = c instanceof Http2ServerConnection;
         if (!(c instanceof HttpServerConnection) && !h2) {
             return new ClientWatch();
@@ -69,9 +70,9 @@ final class ClientWatch implements ServerConnection.CloseListener {
     }
 
     /** The peer's IP address (no port), or 0.0.0.0 when the connection has none. */
-    String clientIp(ExchangeRequest request) {
+    String clientIp(HttpServerExchange exchange) {
         if (clientIp == null) {
-            InetSocketAddress a = request.exchange().getSourceAddress();
+            InetSocketAddress a = exchange.getSourceAddress();
             clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? dev.fulcrum.net.IpText.of(a.getAddress()) : a.getHostString();
         }
         return clientIp;
@@ -128,10 +129,10 @@ final class ClientWatch implements ServerConnection.CloseListener {
         }
     }
 
-    void watch(ProxyExchange e, ExchangeRequest request) {
+    void watch(ProxyExchange e, HttpServerExchange exchange) {
         if (streams != null) {
             streams.add(e);
-            Connectors.getConduitSinkChannel(request.exchange()).getWriteSetter().set(ch -> {
+            Connectors.getConduitSinkChannel(exchange).getWriteSetter().set(ch -> {
                 if (!ch.isOpen()) {
                     e.streamGone(); // the stream was reset before its answer began
                 }

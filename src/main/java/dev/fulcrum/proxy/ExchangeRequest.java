@@ -7,11 +7,8 @@ import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.ExchangeCompletionListener;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.handlers.Cookie;
-import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HttpString;
-import java.util.Deque;
-import org.xnio.IoUtils;
 import org.xnio.XnioIoThread;
 import org.xnio.channels.StreamSinkChannel;
 
@@ -23,12 +20,12 @@ import org.xnio.channels.StreamSinkChannel;
  *
  * <p>To the proxy it is the client's side of the exchange: the request's head as parsed, the answer's status and
  * headers, the channel the answer's body goes to, and the connection's state, each under the name Undertow's
- * {@link HttpServerExchange} gives it. The proxy reads and answers the client through these alone; what only
- * Undertow's HTTP/1.1 and HTTP/2 server sides have (a request body's channel, a chunked body's conduit, an upgrade's
- * hand-over, the connection's read listener) is reached through {@link #exchange()}.
+ * {@link HttpServerExchange} gives it. The proxy reads and answers the client through these alone; a server side
+ * implements them ({@link UndertowRequest} for Undertow's HTTP/1.1 and HTTP/2). What only Undertow's server sides
+ * have (a request body's channel, a chunked body's conduit, an upgrade's hand-over) is reached through
+ * {@link #exchange()}.
  */
-final class ExchangeRequest implements RequestContext {
-    private final HttpServerExchange exchange;
+abstract class ExchangeRequest implements RequestContext {
     /** The decoded path with its slashes merged, as routes and strategies read it; set before routing. */
     private String path;
     private String clientIp;
@@ -45,12 +42,7 @@ final class ExchangeRequest implements RequestContext {
     /** Refused at its route's class ceiling (a shed). */
     boolean shed;
 
-    ExchangeRequest(HttpServerExchange exchange) {
-        this.exchange = exchange;
-    }
-
-    ExchangeRequest(HttpServerExchange exchange, String path) {
-        this.exchange = exchange;
+    ExchangeRequest(String path) {
         this.path = path;
     }
 
@@ -61,14 +53,14 @@ final class ExchangeRequest implements RequestContext {
     @Override
     public String clientIp() {
         if (clientIp == null) {
-            clientIp = ClientWatch.of(this).clientIp(this);
+            clientIp = peerIp();
         }
         return clientIp;
     }
 
     @Override
     public String method() {
-        return exchange.getRequestMethod().toString();
+        return getRequestMethod().toString();
     }
 
     @Override
@@ -78,12 +70,12 @@ final class ExchangeRequest implements RequestContext {
 
     @Override
     public String header(String name) {
-        return exchange.getRequestHeaders().getFirst(name);
+        return getRequestHeaders().getFirst(name);
     }
 
     @Override
     public String cookie(String name) {
-        return StickyCookies.first(exchange.getRequestHeaders(), name);
+        return StickyCookies.first(getRequestHeaders(), name);
     }
 
     @Override
@@ -151,144 +143,101 @@ final class ExchangeRequest implements RequestContext {
         return spilled;
     }
 
-    @Override
-    public String queryParam(String name) {
-        Deque<String> v = exchange.getQueryParameters().get(name);
-        return v == null || v.isEmpty() ? null : v.getFirst();
-    }
 
     // ---------------------------------------------------------------- the client's side
 
-    /** Undertow's exchange, for what only its server sides do. */
-    HttpServerExchange exchange() {
-        return exchange;
-    }
+    /** Undertow's exchange, for what only its server sides do; null on a server side of another kind. */
+    abstract HttpServerExchange exchange();
 
-    HttpString getRequestMethod() {
-        return exchange.getRequestMethod();
-    }
+    /** The client's IP address as text (no port), or 0.0.0.0 when the connection has none. */
+    abstract String peerIp();
+
+    abstract HttpString getRequestMethod();
 
     /** The target's path as the client sent it (absolute-form: with scheme and authority), without the query. */
-    String getRequestURI() {
-        return exchange.getRequestURI();
-    }
+    abstract String getRequestURI();
 
-    boolean isHostIncludedInRequestURI() {
-        return exchange.isHostIncludedInRequestURI();
-    }
+    abstract boolean isHostIncludedInRequestURI();
 
     /** The decoded path, before slashes are merged. */
-    String getRequestPath() {
-        return exchange.getRequestPath();
-    }
+    abstract String getRequestPath();
 
     /** The query without its "?", or "" for none. */
-    String getQueryString() {
-        return exchange.getQueryString();
-    }
+    abstract String getQueryString();
 
-    HttpString getProtocol() {
-        return exchange.getProtocol();
-    }
+    abstract HttpString getProtocol();
 
-    String getRequestScheme() {
-        return exchange.getRequestScheme();
-    }
+    abstract String getRequestScheme();
 
-    HeaderMap getRequestHeaders() {
-        return exchange.getRequestHeaders();
-    }
+    abstract HeaderMap getRequestHeaders();
 
     /** The request's Content-Length, or -1 when it has none (chunked, or no body). */
-    long getRequestContentLength() {
-        return exchange.getRequestContentLength();
-    }
+    abstract long getRequestContentLength();
 
     /** When the head arrived ({@link dev.fulcrum.time.SystemClock#nanoTime()}), or -1 when not recorded. */
-    long getRequestStartTime() {
-        return exchange.getRequestStartTime();
-    }
+    abstract long getRequestStartTime();
 
     /** All of the request (head and body) has been read. */
-    boolean isRequestComplete() {
-        return exchange.isRequestComplete();
-    }
+    abstract boolean isRequestComplete();
 
-    XnioIoThread getIoThread() {
-        return exchange.getIoThread();
-    }
+    abstract XnioIoThread getIoThread();
 
     /** The client's connection is one HTTP/1.x connection of its own (not an HTTP/2 stream). */
-    boolean http1() {
-        return exchange.getConnection() instanceof HttpServerConnection;
-    }
+    abstract boolean http1();
 
     /** The client's connection came over TLS. */
-    boolean secure() {
-        return exchange.getConnection().getSslSessionInfo() != null;
-    }
+    abstract boolean secure();
 
-    boolean clientOpen() {
-        return exchange.getConnection().isOpen();
-    }
+    abstract boolean clientOpen();
 
     /** Closes the client's connection (on HTTP/2, the connection all its streams share). */
-    void closeClient() {
-        IoUtils.safeClose(exchange.getConnection());
-    }
+    abstract void closeClient();
 
-    ByteBufferPool buffers() {
-        return exchange.getConnection().getByteBufferPool();
-    }
+    abstract ByteBufferPool buffers();
 
-    void addExchangeCompleteListener(ExchangeCompletionListener l) {
-        exchange.addExchangeCompleteListener(l);
-    }
+    /** Goes on with {@code task} on this I/O thread once the handler that called this returns. */
+    abstract void dispatch(Runnable task);
 
-    HeaderMap getResponseHeaders() {
-        return exchange.getResponseHeaders();
-    }
+    abstract void addExchangeCompleteListener(ExchangeCompletionListener l);
 
-    int getStatusCode() {
-        return exchange.getStatusCode();
-    }
+    /**
+     * From now on a hang-up of the client ends {@code e} as a client abort ({@link ProxyExchange#clientClosed}, or
+     * {@link ProxyExchange#streamGone} for an HTTP/2 stream), until {@link #unwatch}.
+     */
+    abstract void watch(ProxyExchange e);
 
-    void setStatusCode(int status) {
-        exchange.setStatusCode(status);
-    }
+    abstract void unwatch(ProxyExchange e);
 
-    void setReasonPhrase(String reason) {
-        exchange.setReasonPhrase(reason);
-    }
+    /**
+     * While a request without a body waits on a backend, reads the client's connection for its hang-up (the server
+     * side does not read a connection whose request is running); {@link #stopProbing} before the exchange ends.
+     */
+    abstract void probeWhileWaiting();
 
-    void setResponseCookie(Cookie c) {
-        exchange.setResponseCookie(c);
-    }
+    abstract void stopProbing();
+
+    abstract HeaderMap getResponseHeaders();
+
+    abstract int getStatusCode();
+
+    abstract void setStatusCode(int status);
+
+    abstract void setReasonPhrase(String reason);
+
+    abstract void setResponseCookie(Cookie c);
 
     /** Whether the connection stays open for another request after this one. */
-    void setPersistent(boolean persistent) {
-        exchange.setPersistent(persistent);
-    }
+    abstract void setPersistent(boolean persistent);
 
-    boolean isResponseStarted() {
-        return exchange.isResponseStarted();
-    }
+    abstract boolean isResponseStarted();
 
     /** The answer's body goes here, after its head (given out once). */
-    StreamSinkChannel getResponseChannel() {
-        return exchange.getResponseChannel();
-    }
+    abstract StreamSinkChannel getResponseChannel();
 
     /** Sends {@code text} as the whole answer's body, and ends the exchange once it is out. */
-    void send(String text) {
-        exchange.getResponseSender().send(text);
-    }
+    abstract void send(String text);
 
-    long getResponseBytesSent() {
-        return exchange.getResponseBytesSent();
-    }
+    abstract long getResponseBytesSent();
 
-    void endExchange() {
-        exchange.endExchange();
-    }
+    abstract void endExchange();
 }

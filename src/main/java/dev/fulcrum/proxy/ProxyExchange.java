@@ -48,7 +48,6 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     private final boolean upgrade;
     /** No body to forward: known at the start (a body is only read by the transfer to the backend). */
     private final boolean bodyless;
-    private ClientWatch watch;
     private Set<Backend> tried;
     /** Backends picked so far: what {@link RetryPolicy#maxRetries} bounds. */
     private int attempts;
@@ -103,8 +102,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     @Override
     public void run() {
         request.addExchangeCompleteListener(this);
-        watch = ClientWatch.of(request);
-        watch.watch(this, request);
+        request.watch(this);
         keepClientReadsOn();
         // a route's mirror: its tee must be on the body's channel before the first attempt reads it; an upgrade's
         // "body" is the tunnel, and is not copied
@@ -137,7 +135,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
      */
     private void keepClientReadsOn() {
         if (bodyless && !upgrade && request.http1()) {
-            watch.probeWhileWaiting();
+            request.probeWhileWaiting();
         }
     }
 
@@ -462,7 +460,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
 
     /** The 101 is out and the connections are spliced: the tunnel's close listeners watch the client from now on. */
     void tunnelOpened() {
-        watch.unwatch(this);
+        request.unwatch(this);
         phase = phase.tunnelOpened();
     }
 
@@ -642,7 +640,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
     }
 
     private void onExchangeComplete() {
-        watch.stopProbing();
+        request.stopProbing();
         cancelReadTimer();
         if (phase.upgraded()) {
             // its arm counts the upgrade as answered now; the tunnel's life is no latency of the backend's
@@ -650,7 +648,7 @@ final class ProxyExchange extends ReadDeadlines.Waiter implements Runnable, Exch
             request.recordArm(request.getStatusCode(), start > 0 ? SystemClock.nanoTime() - start : 0);
             return; // the tunnel holds the lease until it closes; until it opens, the client's hang-up is watched
         }
-        watch.unwatch(this);
+        request.unwatch(this);
         phase = phase.finish();
         long now = SystemClock.nanoTime(); // for the idle pool, the lease and the latency alike
         if (connection != null) {

@@ -106,7 +106,7 @@ public final class ProxyServer implements AutoCloseable {
                     if (shuttingDown) {
                         // Undertow's own refusal is a bare 503 that keeps the connection: a JSON 503, and the
                         // keep-alive client moves on
-                        ErrorResponses.send(new ExchangeRequest(ex), 503, "shutting down: no new requests", true);
+                        ErrorResponses.send(new UndertowRequest(ex), 503, "shutting down: no new requests", true);
                         return;
                     }
                     root.handleRequest(ex);

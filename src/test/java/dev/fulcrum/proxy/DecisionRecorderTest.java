@@ -32,7 +32,7 @@ class DecisionRecorderTest {
         Backend a = backend("a");
         Backend b = backend("b");
         Backend c = backend("c");
-        DecisionRecorder r = new DecisionRecorder(new ExchangeRequest(null, "/"));
+        DecisionRecorder r = new DecisionRecorder(new UndertowRequest(null, "/"));
         r.attempt(1);
         r.considering("score", new Candidates(List.of(a, b, c), new int[] {100, 250, 100}), Eligibility.ADMITTING,
                 false);
@@ -66,7 +66,7 @@ class DecisionRecorderTest {
     void adaptiveSaysTheStandInIsTheAverage() {
         Backend a = backend("a");
         Backend b = backend("b");
-        DecisionRecorder r = new DecisionRecorder(new ExchangeRequest(null, "/"));
+        DecisionRecorder r = new DecisionRecorder(new UndertowRequest(null, "/"));
         r.considering("adaptive", new Candidates(List.of(a, b), new int[] {100, 100}), Eligibility.ADMITTING, false);
         r.score(a, 0.61, null);
         r.score(b, 0.61, "stale");
@@ -83,7 +83,7 @@ class DecisionRecorderTest {
     void aRetryIsASecondPickNumberedByItsAttemptAndAKeyIsKept() {
         Backend a = backend("a");
         Backend b = backend("b");
-        ExchangeRequest request = new ExchangeRequest(null, "/k");
+        ExchangeRequest request = new UndertowRequest(null, "/k");
         DecisionRecorder r = new DecisionRecorder(request);
         Candidates ab = new Candidates(List.of(a, b), new int[] {100, 100});
         r.attempt(1);
@@ -105,7 +105,7 @@ class DecisionRecorderTest {
 
     @Test
     void noPickNoDecision() {
-        assertThat(new DecisionRecorder(new ExchangeRequest(null, "/")).decision()).isNull();
+        assertThat(new DecisionRecorder(new UndertowRequest(null, "/")).decision()).isNull();
         assertThat(DecisionText.lines(null)).containsExactly(DecisionText.notRecorded());
     }
 }
