@@ -6,6 +6,7 @@ import dev.fulcrum.config.DiscoveryConfig;
 import dev.fulcrum.config.FulcrumConfig;
 import dev.fulcrum.config.HealthCheckConfig;
 import dev.fulcrum.config.PoolConfig;
+import dev.fulcrum.config.ProxyConfig;
 import dev.fulcrum.demo.DemoBackend;
 import dev.fulcrum.demo.DemoFleet;
 import dev.fulcrum.demo.DemoSpec;
@@ -39,7 +40,8 @@ final class ConfigSpecs {
                 c.stickySession().cookie(), c.stickySession().ttlSeconds(), stickySecret(c),
                 c.proxy().tls().enabled() ? new ProxySettings.Tls(c.proxy().tls().port(), c.proxy().tls().certificate(),
                         c.proxy().tls().privateKey(), TlsContexts.defaultDir(), c.proxy().tls().names()) : null,
-                c.proxy().ioThreads(), c.proxy().recentRequests(), c.proxy().logDecisions(), c.proxy().tls().http2());
+                c.proxy().ioThreads(), c.proxy().recentRequests(), c.proxy().logDecisions(), c.proxy().tls().http2(),
+                ProxyConfig.FULCRUM.equals(c.proxy().http1Server()));
     }
 
     /**

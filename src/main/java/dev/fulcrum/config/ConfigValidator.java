@@ -147,6 +147,9 @@ public final class ConfigValidator {
         atLeast(p.drainTimeoutMs(), 0, "proxy.drainTimeoutMs");
         between(p.ioThreads(), 0, 256, "proxy.ioThreads");
         rule(Limits.RECENT_REQUESTS.problem(p.recentRequests()), "proxy.recentRequests", p.recentRequests());
+        if (!ProxyConfig.UNDERTOW.equals(p.http1Server()) && !ProxyConfig.FULCRUM.equals(p.http1Server())) {
+            add("proxy.http1Server", "must be \"undertow\" or \"fulcrum\"", p.http1Server());
+        }
         if (p.accessLog() != null) {
             writableFile(p.accessLog(), "proxy.accessLog");
         }

@@ -15,15 +15,28 @@ package dev.fulcrum.config;
  *                       (overwriting the oldest); 0 keeps none
  * @param logDecisions   record how each request's backend was chosen (candidates, scores, draws, fallbacks) in the
  *                       access log's {@code "decision"} and the request stream; a reload changes it live
+ * @param http1Server    what reads the plain port's HTTP/1.1 requests: {@link #FULCRUM} (the default), Fulcrum's own
+ *                       server side for the plainest requests without a body and Undertow's for the rest, or
+ *                       {@link #UNDERTOW} for Undertow's on every request
  */
 public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                           boolean preserveHost, TlsConfig tls, int ioThreads, int recentRequests,
-                          boolean logDecisions) {
+                          boolean logDecisions, String http1Server) {
     public static final int DEFAULT_RECENT_REQUESTS = 1024;
+    public static final String UNDERTOW = "undertow";
+    public static final String FULCRUM = "fulcrum";
     public static final ProxyConfig DEFAULT = new ProxyConfig("127.0.0.1", 8080, 8192, 30_000, null, true, TlsConfig.DEFAULT, 0);
 
     public ProxyConfig {
         tls = tls == null ? TlsConfig.DEFAULT : tls;
+        http1Server = http1Server == null ? FULCRUM : http1Server;
+    }
+
+    /** A listener on the default HTTP/1.1 server side. */
+    public ProxyConfig(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                       boolean preserveHost, TlsConfig tls, int ioThreads, int recentRequests, boolean logDecisions) {
+        this(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads, recentRequests,
+                logDecisions, FULCRUM);
     }
 
     /** A listener that does not record decisions. */
@@ -41,16 +54,16 @@ public record ProxyConfig(String host, int port, int maxHeaderBytes, long drainT
 
     public ProxyConfig withPort(int newPort) {
         return new ProxyConfig(host, newPort, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads,
-                recentRequests, logDecisions);
+                recentRequests, logDecisions, http1Server);
     }
 
     public ProxyConfig withTls(TlsConfig t) {
         return new ProxyConfig(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, t, ioThreads,
-                recentRequests, logDecisions);
+                recentRequests, logDecisions, http1Server);
     }
 
     public ProxyConfig withLogDecisions(boolean on) {
         return new ProxyConfig(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, tls, ioThreads,
-                recentRequests, on);
+                recentRequests, on, http1Server);
     }
 }

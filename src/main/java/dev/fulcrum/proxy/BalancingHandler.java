@@ -192,6 +192,11 @@ final class BalancingHandler implements HttpHandler {
             refuseHead(request, guard, headProblem);
             return;
         }
+        handle(request);
+    }
+
+    /** A request whose head its server side parsed and checked: refused, or on its way to a backend. */
+    void handle(ExchangeRequest request) {
         HeaderMap headers = request.getRequestHeaders();
         HeaderValues connection = headers.get(Headers.CONNECTION);
         if (connection != null && Tokens.listsClose(connection)) {
@@ -270,7 +275,7 @@ final class BalancingHandler implements HttpHandler {
         }
         ProxyExchange proxied = new ProxyExchange(this, pool, request, target, stickyLease);
         if (headers.contains(Headers.TRANSFER_ENCODING)) {
-            ChunkGrammar.install(exchange, proxied::bodyRefused);
+            ChunkGrammar.install(request.exchange(), proxied::bodyRefused);
         }
         // dispatch keeps the exchange open after this method returns; the work continues on this I/O thread
         request.dispatch(proxied);

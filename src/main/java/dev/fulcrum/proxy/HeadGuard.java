@@ -76,7 +76,7 @@ final class HeadGuard extends AbstractStreamSourceConduit<StreamSourceConduit> {
      * says so.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    static boolean installOn(Undertow.ListenerInfo listener) {
+    static boolean installOn(Undertow.ListenerInfo listener, Http1Front front) {
         try {
             AcceptingChannel<StreamConnection> channel = (AcceptingChannel<StreamConnection>) field("channel").get(listener);
             ChannelListener<StreamConnection> open = (ChannelListener<StreamConnection>) field("openListener").get(listener);
@@ -84,7 +84,8 @@ final class HeadGuard extends AbstractStreamSourceConduit<StreamSourceConduit> {
                 c.getSourceChannel().setConduit(new HeadGuard(c.getSourceChannel().getConduit()));
                 open.handleEvent(c);
             };
-            ((ChannelListener.Setter) channel.getAcceptSetter()).set(ChannelListeners.openListenerAdapter(guarded));
+            ChannelListener<StreamConnection> accept = front == null ? guarded : c -> front.accepted(c, guarded);
+            ((ChannelListener.Setter) channel.getAcceptSetter()).set(ChannelListeners.openListenerAdapter(accept));
             return true;
         } catch (ReflectiveOperationException | RuntimeException e) {
             return false;
@@ -124,7 +125,7 @@ final class HeadGuard extends AbstractStreamSourceConduit<StreamSourceConduit> {
      * before Undertow looks for the next request.
      */
     static void exchangeDone(HttpServerExchange exchange) {
-        HeadGuard g = of(exchange);
+        HeadGuard g = exchange == null ? null : of(exchange);
         if (g == null || g.off) {
             return;
         }

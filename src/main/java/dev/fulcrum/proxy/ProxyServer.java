@@ -49,6 +49,8 @@ public final class ProxyServer implements AutoCloseable {
     private int port;
     private int tlsPort = -1;
     private final RequestStream requests;
+    /** Fulcrum's own HTTP/1.1 server side on the plain port, or null. */
+    private Http1Front front;
 
     public ProxyServer(Engine engine, ProxySettings settings) {
         this.engine = engine;
@@ -68,6 +70,22 @@ public final class ProxyServer implements AutoCloseable {
         HttpHandler continuing = new HttpContinueReadHandler(balancer);
         this.root = ex -> (!ex.isRequestComplete() && ex.getRequestHeaders().contains(Headers.EXPECT) ? continuing
                 : balancer).handleRequest(ex);
+    }
+
+    /** Requests Fulcrum's own HTTP/1.1 server side read, since the start (0 when it is off). */
+    long http1FrontRequests() {
+        return front == null ? 0 : front.served();
+    }
+
+    /** A request {@link Http1Front} read: counted, and refused while stopping, as the listener's own below. */
+    private void serve(FrontRequest r) {
+        inFlight.increment();
+        r.addExchangeCompleteListener(done);
+        if (shuttingDown) {
+            ErrorResponses.send(r, 503, "shutting down: no new requests", true);
+            return;
+        }
+        balancer.handle(r);
     }
 
     public ProxyServer start() {
@@ -113,8 +131,11 @@ public final class ProxyServer implements AutoCloseable {
                 })
                 .build();
         server.start();
+        // Fulcrum's own HTTP/1.1 server side on the plain listener (Http1Front); it answers no sticky cookie yet
+        front = settings.http1Front() && !balancer.sticky().enabled()
+                ? new Http1Front(buffers, this::serve, settings.idleMs(), ioThreads) : null;
         for (Undertow.ListenerInfo info : server.getListenerInfo()) {
-            if (!HeadGuard.installOn(info)) {
+            if (!HeadGuard.installOn(info, "https".equals(info.getProtcol()) ? null : front)) {
                 org.slf4j.LoggerFactory.getLogger(ProxyServer.class).warn("listener {}: request heads are not "
                         + "checked for obs-fold and HTTP versions (Undertow's listener is not as expected)", info);
             }

@@ -14,12 +14,25 @@ import java.time.Duration;
  *                     start's value; a config reload changes it through {@code ProxyServer.logDecisions})
  * @param http2       HTTP/2 on every listener: h2c on the plain one (the connection preface, or {@code Upgrade: h2c}),
  *                    h2 through ALPN on the TLS one; one switch because it is one Undertow server option for all
+ * @param http1Front  Fulcrum's own HTTP/1.1 server side ({@link Http1Front}) reads the plain port's requests without a
+ *                    body ({@code proxy.http1Server: "fulcrum"}); Undertow's reads the rest, and all of them when off
  */
 public record ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
                             boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs,
                             long readMs, long idleMs, long requestHeaderMs, boolean stickyEnabled,
                             String stickyCookie, long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads,
-                            int recentRequests, boolean logDecisions, boolean http2) {
+                            int recentRequests, boolean logDecisions, boolean http2, boolean http1Front) {
+
+    /** Settings whose plain HTTP/1.1 requests without a body Fulcrum's own server side reads, as by default. */
+    public ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
+                         boolean preserveHost, int maxRetries, boolean retryNonIdempotent, long connectMs, long readMs,
+                         long idleMs, long requestHeaderMs, boolean stickyEnabled, String stickyCookie,
+                         long stickyTtlSeconds, byte[] stickySecret, Tls tls, int ioThreads, int recentRequests,
+                         boolean logDecisions, boolean http2) {
+        this(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries, retryNonIdempotent,
+                connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie, stickyTtlSeconds, stickySecret,
+                tls, ioThreads, recentRequests, logDecisions, http2, true);
+    }
 
     /** Settings that do not record decisions, with HTTP/2 on. */
     public ProxySettings(String host, int port, int maxHeaderBytes, long drainTimeoutMs, String accessLog,
@@ -78,11 +91,17 @@ public record ProxySettings(String host, int port, int maxHeaderBytes, long drai
         return with(tls, recentRequests, logDecisions, on);
     }
 
+    public ProxySettings withHttp1Front(boolean on) {
+        return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
+                retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
+                stickyTtlSeconds, stickySecret, tls, ioThreads, recentRequests, logDecisions, http2, on);
+    }
+
     /** These settings with the four a wither may change. */
     private ProxySettings with(Tls t, int recent, boolean decisions, boolean h2) {
         return new ProxySettings(host, port, maxHeaderBytes, drainTimeoutMs, accessLog, preserveHost, maxRetries,
                 retryNonIdempotent, connectMs, readMs, idleMs, requestHeaderMs, stickyEnabled, stickyCookie,
-                stickyTtlSeconds, stickySecret, t, ioThreads, recent, decisions, h2);
+                stickyTtlSeconds, stickySecret, t, ioThreads, recent, decisions, h2, http1Front);
     }
 
     public Duration drainTimeout() {

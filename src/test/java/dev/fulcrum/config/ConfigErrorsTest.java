@@ -50,6 +50,15 @@ class ConfigErrorsTest {
     }
 
     @Test
+    void anHttp1ServerThatIsNeitherUndertowNorFulcrumIsNamedWithItsValue() {
+        assertThat(errorsWith("\"proxy\": { \"http1Server\": \"nginx\" }"))
+                .containsExactly("config error: proxy.http1Server: must be \"undertow\" or \"fulcrum\" (got: nginx)");
+        assertThat(ConfigLoader.parse("{ " + DEMO + " }").proxy().http1Server()).isEqualTo("fulcrum");
+        assertThat(ConfigLoader.parse("{ " + DEMO + ", \"proxy\": { \"http1Server\": \"undertow\" } }").proxy()
+                .http1Server()).isEqualTo("undertow");
+    }
+
+    @Test
     void theSecondBackendIsNamedByItsIndex() {
         assertThat(errors("""
                 { "backends": [ { "id": "a", "url": "http://127.0.0.1:9001" },

@@ -22,6 +22,7 @@ public final class TestSettings {
     private byte[] stickySecret = D.stickySecret();
     private int ioThreads = D.ioThreads();
     private boolean logDecisions = D.logDecisions();
+    private boolean http1Front = D.http1Front();
 
     private TestSettings() {
     }
@@ -95,10 +96,19 @@ public final class TestSettings {
         return this;
     }
 
+    /**
+     * {@code proxy.http1Server}: true (the default) for Fulcrum's own HTTP/1.1 server side on requests without a body,
+     * false for Undertow's on every request.
+     */
+    public TestSettings http1Front(boolean on) {
+        http1Front = on;
+        return this;
+    }
+
     public ProxySettings build() {
         return new ProxySettings(D.host(), D.port(), D.maxHeaderBytes(), drainTimeoutMs, accessLog, preserveHost,
                 maxRetries, D.retryNonIdempotent(), connectMs, readMs, D.idleMs(), requestHeaderMs, stickyEnabled,
                 D.stickyCookie(), D.stickyTtlSeconds(), stickySecret, D.tls(), ioThreads, D.recentRequests(),
-                logDecisions, D.http2());
+                logDecisions, D.http2(), http1Front);
     }
 }
