@@ -59,9 +59,9 @@ final class FrontHead {
 
     /**
      * Reads one head from {@code in}'s remaining bytes (not moving its position): the head's length, or
-     * {@link #NOT_MINE}.
+     * {@link #NOT_MINE}. {@code recent} (or null) holds the connection's last path and Host, taken again when repeated.
      */
-    int read(ByteBuffer in, Http1Front.Connection conn) {
+    int read(ByteBuffer in, Http1Front.Recent recent) {
         int n = Math.min(in.remaining(), MAX_HEAD);
         byte[] b = scratch;
         in.get(in.position(), b, 0, n);
@@ -159,7 +159,7 @@ final class FrontHead {
                 if (host != null) {
                     return NOT_MINE;
                 }
-                value = conn == null ? null : same(conn.lastHost, b, valueStart, valueEnd);
+                value = recent == null ? null : same(recent.host, b, valueStart, valueEnd);
                 if (value == null) {
                     value = new String(b, valueStart, valueEnd - valueStart, StandardCharsets.ISO_8859_1);
                 }
@@ -184,13 +184,13 @@ final class FrontHead {
         if (host == null || HostHeaderHandler.refusal(host, null) != null) {
             return NOT_MINE;
         }
-        path = conn == null ? null : same(conn.lastPath, b, pathStart, pathEnd);
+        path = recent == null ? null : same(recent.path, b, pathStart, pathEnd);
         if (path == null) {
             path = new String(b, pathStart, pathEnd - pathStart, StandardCharsets.ISO_8859_1);
         }
-        if (conn != null) {
-            conn.lastPath = path;
-            conn.lastHost = host;
+        if (recent != null) {
+            recent.path = path;
+            recent.host = host;
         }
         query = queryStart < 0 ? "" : new String(b, queryStart, targetEnd - queryStart, StandardCharsets.ISO_8859_1);
         headers = h;

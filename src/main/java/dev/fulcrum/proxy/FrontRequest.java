@@ -18,11 +18,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.Date;
-import java.util.Deque;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.xnio.IoUtils;
 import org.xnio.XnioIoThread;
@@ -64,7 +60,6 @@ final class FrontRequest extends ExchangeRequest {
     private Answer answer;
     private ConduitStreamSinkChannel sink;
     private boolean ended;
-    private Map<String, Deque<String>> params;
 
     FrontRequest(Http1Front.Connection connection, FrontHead head) {
         super(null);
@@ -96,21 +91,26 @@ final class FrontRequest extends ExchangeRequest {
         complete();
     }
 
+    /** The first value of {@code name} in the query (the front takes no query that needs decoding), or null. */
     @Override
     public String queryParam(String name) {
-        if (params == null) {
-            params = new LinkedHashMap<>();
-            for (String pair : query.split("&")) {
-                if (pair.isEmpty()) {
-                    continue;
-                }
-                int eq = pair.indexOf('=');
-                params.computeIfAbsent(eq < 0 ? pair : pair.substring(0, eq), k -> new ArrayDeque<>())
-                        .add(eq < 0 ? "" : pair.substring(eq + 1));
-            }
+        if (query.isEmpty()) {
+            return null;
         }
-        Deque<String> v = params.get(name);
-        return v == null || v.isEmpty() ? null : v.getFirst();
+        int from = 0;
+        while (from <= query.length()) {
+            int end = query.indexOf('&', from);
+            if (end < 0) {
+                end = query.length();
+            }
+            int eq = query.indexOf('=', from);
+            int nameEnd = eq < 0 || eq > end ? end : eq;
+            if (nameEnd - from == name.length() && query.startsWith(name, from)) {
+                return nameEnd == end ? "" : query.substring(nameEnd + 1, end);
+            }
+            from = end + 1;
+        }
+        return null;
     }
 
     @Override
@@ -393,7 +393,7 @@ final class FrontRequest extends ExchangeRequest {
      * empty chunked body into {@code Content-Length: 0} at its end), then the body as it is given. Terminating writes
      * does not close the connection: once everything is flushed, the request is complete.
      */
-    static final class Answer extends AbstractStreamSinkConduit<StreamSinkConduit> {
+    static final class Answer extends Writes {
         private final FrontRequest request;
         /** No body goes out (HEAD, 1xx, 204, 304): what is written is dropped, as Undertow's HEAD conduit does. */
         private final boolean bodyless;
@@ -477,26 +477,6 @@ final class FrontRequest extends ExchangeRequest {
         }
 
         @Override
-        public int writeFinal(ByteBuffer src) throws IOException {
-            return Conduits.writeFinalBasic(this, src);
-        }
-
-        @Override
-        public long writeFinal(ByteBuffer[] srcs, int offs, int len) throws IOException {
-            return Conduits.writeFinalBasic(this, srcs, offs, len);
-        }
-
-        @Override
-        public long transferFrom(FileChannel src, long position, long count) throws IOException {
-            return src.transferTo(position, count, new ConduitWritableByteChannel(this));
-        }
-
-        @Override
-        public long transferFrom(StreamSourceChannel source, long count, ByteBuffer throughBuffer) throws IOException {
-            return IoUtils.transfer(source, count, throughBuffer, new ConduitWritableByteChannel(this));
-        }
-
-        @Override
         public void terminateWrites() {
             terminated = true;
         }
@@ -524,27 +504,10 @@ final class FrontRequest extends ExchangeRequest {
         }
     }
 
-    /** Counts the body's bytes above the chunked encoder. */
-    private static final class Counted extends AbstractStreamSinkConduit<StreamSinkConduit> {
-        private final Answer answer;
-
-        Counted(StreamSinkConduit next, Answer answer) {
+    /** A conduit whose final writes and transfers go through its own {@code write}, as every byte must here. */
+    private abstract static class Writes extends AbstractStreamSinkConduit<StreamSinkConduit> {
+        Writes(StreamSinkConduit next) {
             super(next);
-            this.answer = answer;
-        }
-
-        @Override
-        public int write(ByteBuffer src) throws IOException {
-            int n = next.write(src);
-            answer.bodyBytes += n;
-            return n;
-        }
-
-        @Override
-        public long write(ByteBuffer[] srcs, int offs, int len) throws IOException {
-            long n = next.write(srcs, offs, len);
-            answer.bodyBytes += n;
-            return n;
         }
 
         @Override
@@ -565,6 +528,30 @@ final class FrontRequest extends ExchangeRequest {
         @Override
         public long transferFrom(StreamSourceChannel source, long count, ByteBuffer throughBuffer) throws IOException {
             return IoUtils.transfer(source, count, throughBuffer, new ConduitWritableByteChannel(this));
+        }
+    }
+
+    /** Counts the body's bytes above the chunked encoder. */
+    private static final class Counted extends Writes {
+        private final Answer answer;
+
+        Counted(StreamSinkConduit next, Answer answer) {
+            super(next);
+            this.answer = answer;
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            int n = next.write(src);
+            answer.bodyBytes += n;
+            return n;
+        }
+
+        @Override
+        public long write(ByteBuffer[] srcs, int offs, int len) throws IOException {
+            long n = next.write(srcs, offs, len);
+            answer.bodyBytes += n;
+            return n;
         }
     }
 

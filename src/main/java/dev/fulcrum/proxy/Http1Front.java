@@ -80,6 +80,12 @@ final class Http1Front {
         c.getSourceChannel().resumeReads();
     }
 
+    /** A connection's last request path and Host value: a client that repeats them is given the same strings. */
+    static final class Recent {
+        String path;
+        String host;
+    }
+
     /** One client connection while the front serves it. */
     final class Connection extends ReadDeadlines.Waiter implements ChannelListener<ConduitStreamSourceChannel> {
         final StreamConnection channel;
@@ -97,9 +103,7 @@ final class Http1Front {
         final ByteBuffer[] headAndBody = new ByteBuffer[2];
         /** The client's address as text, worked out once per connection. */
         private String peerIp;
-        /** The last request's path and Host value: a client that repeats them is given the same strings. */
-        String lastPath;
-        String lastHost;
+        private final Recent recent = new Recent();
 
         Connection(StreamConnection channel, ChannelListener<StreamConnection> undertow) {
             this.channel = channel;
@@ -156,7 +160,7 @@ final class Http1Front {
             ByteBuffer b = in.getBuffer();
             b.flip();
             FrontHead head = HEADS.get();
-            int length = head.read(b, this);
+            int length = head.read(b, recent);
             if (length == FrontHead.NOT_MINE) {
                 b.compact(); // the bytes held, as read
                 handOver();
