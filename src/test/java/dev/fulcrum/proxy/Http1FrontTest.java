@@ -52,6 +52,12 @@ class Http1FrontTest {
             return List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: 1\r\n\r\n5\r\nhello\r\n",
                     "6\r\n world\r\n", "0\r\n\r\n");
         }
+        if (target.startsWith("/hang-up")) {
+            return List.of(RawBackend.RESET);
+        }
+        if (target.startsWith("/too-slow")) {
+            return List.of("<pause 3000>", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+        }
         if (target.startsWith("/empty-chunked")) {
             return List.of("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
         }
@@ -91,8 +97,14 @@ class Http1FrontTest {
 
     private static final String H = "Host: h.test\r\n";
 
-    /** Each case: the client's writes on one connection, and whether the front should have read a request itself. */
-    private record Case(String name, boolean frontReads, String... writes) {
+    /**
+     * Each case: the client's writes on one connection, whether the front should have read a request itself, and how
+     * long a silence ends the reading of the answers.
+     */
+    private record Case(String name, boolean frontReads, int quietMs, String... writes) {
+        Case(String name, boolean frontReads, String... writes) {
+            this(name, frontReads, 400, writes);
+        }
     }
 
     private static final List<Case> CASES = List.of(
@@ -115,6 +127,9 @@ class Http1FrontTest {
             new Case("a 204 and a 304", true, "GET /204 HTTP/1.1\r\n" + H + "\r\n",
                     "GET /304 HTTP/1.1\r\n" + H + "If-None-Match: \"x\"\r\n\r\n"),
             new Case("a 500 passed on", true, "GET /500 HTTP/1.1\r\n" + H + "\r\n"),
+            new Case("a backend that hangs up: the proxy's 502", true, "GET /hang-up HTTP/1.1\r\n" + H + "\r\n"),
+            new Case("a backend slower than readMs: the proxy's 504", true, 3_000,
+                    "GET /too-slow HTTP/1.1\r\n" + H + "\r\n"),
             new Case("the backend's Date and reason", true, "GET /dated HTTP/1.1\r\n" + H + "\r\n",
                     "GET /odd-reason HTTP/1.1\r\n" + H + "\r\n"),
             new Case("a large answer", true, "GET /big HTTP/1.1\r\n" + H + "\r\n"),
@@ -158,11 +173,11 @@ class Http1FrontTest {
             long before = front.proxy().http1FrontRequests();
             int fromU = undertowsBackend.requests.size();
             int fromF = frontsBackend.requests.size();
-            RawHttp.RawAnswer u = RawHttp.exchange(undertow.port(), 400, 5_000, 150, c.writes());
-            RawHttp.RawAnswer f = RawHttp.exchange(front.port(), 400, 5_000, 150, c.writes());
+            RawHttp.RawAnswer u = RawHttp.exchange(undertow.port(), c.quietMs(), 5_000, 150, c.writes());
+            RawHttp.RawAnswer f = RawHttp.exchange(front.port(), c.quietMs(), 5_000, 150, c.writes());
             String au = normalised(u.text());
             String af = normalised(f.text());
-            if (!au.equals(af) || u.closed() != f.closed()) {
+            if (!au.equals(af) || u.closed() != f.closed() || au.isEmpty()) {
                 differences.add(c.name() + ":\n  undertow (closed " + u.closed() + "): " + au.replace("\r\n", "|")
                         + "\n  front    (closed " + f.closed() + "): " + af.replace("\r\n", "|"));
             }
