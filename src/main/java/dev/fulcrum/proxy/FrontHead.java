@@ -20,8 +20,9 @@ import java.nio.charset.StandardCharsets;
  * other than {@code ;} and {@code +}, {@code :}, {@code @} and {@code /} (no {@code //}, no {@code .} or {@code ..}
  * segment), an optional query of the same and {@code ?}, one space, {@code HTTP/1.1}, CRLF; then at most
  * {@link #MAX_FIELDS} fields of a token name, a colon, optional spaces or tabs, a value of visible ASCII, spaces and
- * tabs that does not end with one, CRLF; then CRLF. Exactly one Host. No Content-Length, Transfer-Encoding, Upgrade,
- * Expect, HTTP2-Settings or second Cookie; a Connection only as {@code keep-alive} or {@code close}.
+ * tabs that does not end with one, CRLF; then CRLF. Exactly one Host. No Content-Length but one of {@code 0}, no
+ * Transfer-Encoding, Upgrade, Expect, HTTP2-Settings or second Cookie; a Connection only as {@code keep-alive} or
+ * {@code close}.
  *
  * <p>One per I/O thread (its scratch array is reused); the strings it makes are the request's own.
  */
@@ -56,6 +57,8 @@ final class FrontHead {
     HeaderMap headers;
     /** Connection: close. */
     boolean close;
+    /** {@code Content-Length: 0}: a body of nothing, as some clients send with every GET. */
+    boolean lengthZero;
 
     /**
      * Reads one head from {@code in}'s remaining bytes (not moving its position): the head's length, or
@@ -113,6 +116,7 @@ final class FrontHead {
         String host = null;
         boolean cookie = false;
         boolean closing = false;
+        boolean zero = false;
         HeaderMap h = new HeaderMap();
         int fields = 0;
         while (true) {
@@ -172,6 +176,11 @@ final class FrontHead {
                     return NOT_MINE;
                 }
                 cookie = true;
+            } else if (name.equals(Headers.CONTENT_LENGTH)) {
+                if (zero || !value.equals("0")) {
+                    return NOT_MINE; // a body, or a length Undertow and the framing checks read
+                }
+                zero = true;
             } else if (name.equals(Headers.CONNECTION)) {
                 if (value.equalsIgnoreCase("close")) {
                     closing = true;
@@ -195,6 +204,7 @@ final class FrontHead {
         query = queryStart < 0 ? "" : new String(b, queryStart, targetEnd - queryStart, StandardCharsets.ISO_8859_1);
         headers = h;
         close = closing;
+        lengthZero = zero;
         return i;
     }
 
@@ -248,7 +258,7 @@ final class FrontHead {
         Headers.ACCEPT_ENCODING, Headers.ACCEPT_LANGUAGE, Headers.CONNECTION, Headers.COOKIE, Headers.REFERER,
         Headers.CACHE_CONTROL, Headers.AUTHORIZATION, Headers.IF_NONE_MATCH, Headers.IF_MODIFIED_SINCE, Headers.ORIGIN};
 
-    /** Fields whose request is Undertow's: a body's framing, an upgrade, an expectation. */
-    private static final HttpString[] REFUSED = {Headers.CONTENT_LENGTH, Headers.TRANSFER_ENCODING, Headers.UPGRADE,
+    /** Fields whose request is Undertow's: a body's framing (but a Content-Length of 0), an upgrade, an expectation. */
+    private static final HttpString[] REFUSED = {Headers.TRANSFER_ENCODING, Headers.UPGRADE,
         Headers.EXPECT, new HttpString("HTTP2-Settings"), Headers.TE, Headers.TRAILER};
 }

@@ -31,7 +31,8 @@ import org.xnio.conduits.Conduits;
 import org.xnio.conduits.StreamSinkConduit;
 
 /**
- * A request {@link Http1Front} read itself: a head without a body, on a plain HTTP/1.1 connection. Its answer's head
+ * A request {@link Http1Front} read itself: a head without a body (or with a Content-Length of 0), on a plain HTTP/1.1
+ * connection. Its answer's head
  * is written by {@link Answer} ahead of the first body bytes, in the same system call, framed as Undertow frames an
  * HTTP/1.1 answer (the backend's Content-Length, else chunked; none for HEAD, 1xx, 204 and 304), with a Date when
  * the backend sent none, and {@code Connection: keep-alive}, or {@code close} on the last answer of the connection.
@@ -49,6 +50,7 @@ final class FrontRequest extends ExchangeRequest {
     private final String query;
     private final HeaderMap requestHeaders;
     private final long start;
+    private final long contentLength;
     private boolean persistent;
     private Runnable dispatched;
     private ExchangeCompletionListener first;
@@ -69,6 +71,7 @@ final class FrontRequest extends ExchangeRequest {
         this.query = head.query;
         this.requestHeaders = head.headers;
         this.persistent = !head.close;
+        this.contentLength = head.lengthZero ? 0 : -1;
         this.start = SystemClock.nanoTime();
     }
 
@@ -165,7 +168,7 @@ final class FrontRequest extends ExchangeRequest {
 
     @Override
     long getRequestContentLength() {
-        return -1;
+        return contentLength;
     }
 
     @Override

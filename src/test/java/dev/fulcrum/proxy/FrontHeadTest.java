@@ -36,6 +36,9 @@ class FrontHeadTest {
         assertThat(h.method).isSameAs(Methods.HEAD);
         assertThat(h.query).isEmpty();
         assertThat(h.close).isTrue();
+        assertThat(h.lengthZero).isFalse();
+        assertThat(read(h, "GET / HTTP/1.1\r\nContent-Length: 0\r\nHost: h\r\n\r\n")).isPositive();
+        assertThat(h.lengthZero).isTrue();
     }
 
     @Test
@@ -45,7 +48,7 @@ class FrontHeadTest {
                 "GET / HTTP/1.0\r\nHost: h\r\n\r\n", "GET /%41 HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET /a?b=c+d HTTP/1.1\r\nHost: h\r\n\r\n", "GET /a/./b HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET /.. HTTP/1.1\r\nHost: h\r\n\r\n", "GET /a;b HTTP/1.1\r\nHost: h\r\n\r\n",
-                "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\n\r\n",
+                "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\nx",
                 "GET / HTTP/1.1\r\nHost: h\r\ntransfer-encoding: chunked\r\n\r\n",
                 "GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\n\r\n", "GET / HTTP/1.1\r\nX: 1\r\n\r\n",
                 "GET / HTTP/1.1\r\nHost: h\r\nHost: h\r\n\r\n", "GET / HTTP/1.1\r\nHost: h:99999\r\n\r\n",

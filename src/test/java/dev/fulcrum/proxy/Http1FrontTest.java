@@ -161,6 +161,12 @@ class Http1FrontTest {
             new Case("a line of empty lines first", false, "\r\nGET /e HTTP/1.1\r\n" + H + "\r\n"),
             new Case("a head in two writes", false, "GET /split HTTP/1.1\r\nHo", "st: h.test\r\n\r\n"),
             new Case("a GET with a Content-Length", false, "GET /cl HTTP/1.1\r\n" + H + "Content-Length: 2\r\n\r\nhi"),
+            new Case("Content-Length: 0, as Java's client sends it", true, "GET /zero HTTP/1.1\r\nContent-Length: 0\r\n"
+                    + H + "User-Agent: Java-http-client/17\r\n\r\n", "HEAD /zero HTTP/1.1\r\n" + H
+                    + "content-length: 0\r\n\r\n"),
+            new Case("Content-Length: 00", false, "GET /zeros HTTP/1.1\r\n" + H + "Content-Length: 00\r\n\r\n"),
+            new Case("two Content-Length: 0", false, "GET /zeros HTTP/1.1\r\n" + H
+                    + "Content-Length: 0\r\nContent-Length: 0\r\n\r\n"),
             new Case("a WebSocket upgrade asked of a plain backend", false, "GET /ws HTTP/1.1\r\n" + H
                     + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                     + "Sec-WebSocket-Version: 13\r\n\r\n"),
