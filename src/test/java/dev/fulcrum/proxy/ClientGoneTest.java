@@ -82,7 +82,9 @@ class ClientGoneTest {
         RawH2 c = h2(how);
         c.get(authority(), "/slow/1");
         c.get(authority(), "/slow/2");
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> holding.get() == 2 && f.inFlight() == 2);
+        // both read by the held backend and both in flight; a failure names the two counts
+        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                assertThat("held " + holding.get() + ", in flight " + f.inFlight()).isEqualTo("held 2, in flight 2"));
         c.close();
         awaitAllGone(2);
         assertStopsWithinASecond();
