@@ -73,9 +73,15 @@ final class ClientWatch implements ServerConnection.CloseListener {
     String clientIp(HttpServerExchange exchange) {
         if (clientIp == null) {
             InetSocketAddress a = exchange.getSourceAddress();
-            clientIp = a == null ? "0.0.0.0" : a.getAddress() != null ? dev.fulcrum.net.IpText.of(a.getAddress()) : a.getHostString();
+            clientIp = ipOf(a);
         }
         return clientIp;
+    }
+
+    /** A client's IP address as text (no port), or 0.0.0.0 for none: for the request's record and X-Forwarded-For. */
+    static String ipOf(InetSocketAddress a) {
+        return a == null ? "0.0.0.0"
+                : a.getAddress() != null ? dev.fulcrum.net.IpText.of(a.getAddress()) : a.getHostString();
     }
 
     /** Reads the connection while the current request waits on a backend (HTTP/1.1, no request body). */

@@ -1,6 +1,5 @@
 package dev.fulcrum.proxy;
 
-import dev.fulcrum.net.IpText;
 import dev.fulcrum.threads.PerThread;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.connector.PooledByteBuffer;
@@ -204,8 +203,7 @@ final class Http1Front {
         /** The client's IP address (no port), or 0.0.0.0 when the connection has none. */
         String peerIp() {
             if (peerIp == null) {
-                InetSocketAddress a = channel.getPeerAddress(InetSocketAddress.class);
-                peerIp = a == null ? "0.0.0.0" : a.getAddress() != null ? IpText.of(a.getAddress()) : a.getHostString();
+                peerIp = ClientWatch.ipOf(channel.getPeerAddress(InetSocketAddress.class));
             }
             return peerIp;
         }
