@@ -6,7 +6,6 @@ import dev.fulcrum.engine.strategy.RequestContext;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.ExchangeCompletionListener;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.server.handlers.Cookie;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HttpString;
 import org.xnio.XnioIoThread;
@@ -223,8 +222,6 @@ abstract class ExchangeRequest implements RequestContext {
     abstract void setStatusCode(int status);
 
     abstract void setReasonPhrase(String reason);
-
-    abstract void setResponseCookie(Cookie c);
 
     /** Whether the connection stays open for another request after this one. */
     abstract void setPersistent(boolean persistent);

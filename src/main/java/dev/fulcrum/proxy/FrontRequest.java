@@ -5,7 +5,6 @@ import dev.fulcrum.time.SystemClock;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.ExchangeCompletionListener;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.server.handlers.Cookie;
 import io.undertow.conduits.ChunkedStreamSinkConduit;
 import io.undertow.util.AbstractAttachable;
 import io.undertow.util.DateUtils;
@@ -269,11 +268,6 @@ final class FrontRequest extends ExchangeRequest {
     @Override
     void setReasonPhrase(String reason) {
         this.reason = reason;
-    }
-
-    @Override
-    void setResponseCookie(Cookie c) {
-        throw new UnsupportedOperationException("sticky cookies are answered by Undertow's server side");
     }
 
     @Override

@@ -28,8 +28,7 @@ import org.xnio.conduits.PushBackStreamSourceConduit;
  * From the hand-over on, the connection is Undertow's for good, with Fulcrum's head guard beneath its parser as on
  * every connection it accepts.
  *
- * <p>On with {@code proxy.http1Server: "fulcrum"} (docs/REFERENCE.md §2.1), and not while sticky cookies are on (it
- * writes no cookie of its own yet).
+ * <p>On with {@code proxy.http1Server: "fulcrum"} (docs/REFERENCE.md §2.1).
  *
  * <p>A connection belongs to the I/O thread that accepted it: everything here runs there.
  */

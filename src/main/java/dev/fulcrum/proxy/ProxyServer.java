@@ -131,9 +131,8 @@ public final class ProxyServer implements AutoCloseable {
                 })
                 .build();
         server.start();
-        // Fulcrum's own HTTP/1.1 server side on the plain listener (Http1Front); it answers no sticky cookie yet
-        front = settings.http1Front() && !balancer.sticky().enabled()
-                ? new Http1Front(buffers, this::serve, settings.idleMs(), ioThreads) : null;
+        // Fulcrum's own HTTP/1.1 server side on the plain listener (Http1Front)
+        front = settings.http1Front() ? new Http1Front(buffers, this::serve, settings.idleMs(), ioThreads) : null;
         for (Undertow.ListenerInfo info : server.getListenerInfo()) {
             if (!HeadGuard.installOn(info, "https".equals(info.getProtcol()) ? null : front)) {
                 org.slf4j.LoggerFactory.getLogger(ProxyServer.class).warn("listener {}: request heads are not "

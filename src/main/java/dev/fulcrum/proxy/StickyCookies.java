@@ -3,13 +3,15 @@ package dev.fulcrum.proxy;
 import dev.fulcrum.engine.Backend;
 import dev.fulcrum.engine.Pool;
 import dev.fulcrum.threads.PerThread;
-import io.undertow.server.handlers.CookieImpl;
+import dev.fulcrum.time.SystemClock;
+import io.undertow.util.DateUtils;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Base64;
+import java.util.Date;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
@@ -87,7 +89,10 @@ final class StickyCookies {
         return owner != null && owner.startsWith(prefix) ? owner.substring(prefix.length()) : null;
     }
 
-    /** Sets the cookie when the request did not already carry this backend's token. */
+    /**
+     * Sets the cookie when the request did not already carry this backend's token: a {@code Set-Cookie} field of the
+     * answer, written here rather than by either server side, so both send the same bytes.
+     */
     void onResponse(ExchangeRequest exchange, Pool pool, Backend backend) {
         if (!enabled) {
             return;
@@ -97,14 +102,26 @@ final class StickyCookies {
         if (t.equals(first(exchange.getRequestHeaders(), cookie))) {
             return;
         }
-        CookieImpl c = new CookieImpl(cookie, t);
-        c.setPath("/");
-        c.setHttpOnly(true);
-        c.setSameSiteMode("Lax");
-        // set over TLS, the cookie is not sent back over plain HTTP, where anyone on the path could read and replay it
-        c.setSecure(exchange.secure());
-        c.setMaxAge((int) Math.min(Integer.MAX_VALUE, ttlSeconds));
-        exchange.setResponseCookie(c);
+        exchange.getResponseHeaders().add(Headers.SET_COOKIE,
+                setCookie(cookie, t, exchange.secure(), ttlSeconds, SystemClock.currentTimeMillis()));
+    }
+
+    /**
+     * A Set-Cookie value in the form Undertow's server side gives an RFC 6265 cookie, attribute for attribute:
+     * {@code FULCRUM_STICKY=tok; Path=/; HttpOnly; Max-Age=3600; Expires=Mon, 07-Dec-2026 08:00:00 GMT;
+     * SameSite=Lax}. Set over TLS it is {@code Secure}, so it is not sent back over plain HTTP, where anyone on the
+     * path could read and replay it. Expires says the same as Max-Age for clients that know only Expires.
+     */
+    static String setCookie(String name, String token, boolean secure, long ttlSeconds, long nowMillis) {
+        int maxAge = (int) Math.min(Integer.MAX_VALUE, ttlSeconds);
+        StringBuilder b = new StringBuilder(name.length() + token.length() + 96).append(name).append('=').append(token)
+                .append("; Path=/");
+        if (secure) {
+            b.append("; Secure");
+        }
+        return b.append("; HttpOnly; Max-Age=").append(maxAge).append("; Expires=")
+                .append(DateUtils.toOldCookieDateString(new Date(nowMillis + maxAge * 1000L)))
+                .append("; SameSite=Lax").toString();
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.fulcrum.proxy;
 import io.undertow.connector.ByteBufferPool;
 import io.undertow.server.ExchangeCompletionListener;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.server.handlers.Cookie;
 import io.undertow.server.protocol.http.HttpServerConnection;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HttpString;
@@ -179,11 +178,6 @@ final class UndertowRequest extends ExchangeRequest {
     @Override
     void setReasonPhrase(String reason) {
         exchange.setReasonPhrase(reason);
-    }
-
-    @Override
-    void setResponseCookie(Cookie c) {
-        exchange.setResponseCookie(c);
     }
 
     @Override

@@ -201,23 +201,32 @@ class Http1FrontTest {
     }
 
     @Test
-    void withStickyCookiesOrProxyHttp1ServerUndertowUndertowReadsEveryRequest() throws Exception {
-        // the front writes no Set-Cookie of its own yet: sticky pools are Undertow's whatever the setting
-        try (RunningFulcrum sticky = RunningFulcrum.bareProxy(TestSettings.proxy().sticky(new byte[32]).build())
+    void aStickyCookieIsSetAndReadAlikeByEitherServerSide() throws Exception {
+        byte[] secret = new byte[32];
+        try (RunningFulcrum u = RunningFulcrum.bareProxy(TestSettings.proxy().sticky(secret).http1Front(false).build())
+                .backend("s", undertowsBackend).start();
+             RunningFulcrum f = RunningFulcrum.bareProxy(TestSettings.proxy().sticky(secret).http1Front(true).build())
                 .backend("s", frontsBackend).start()) {
-            RawHttp.RawAnswer a = RawHttp.exchange(sticky.port(), 400, 5_000, 0, "GET / HTTP/1.1\r\n" + H + "\r\n");
-            assertThat(a.text()).startsWith("HTTP/1.1 200").contains("Set-Cookie: FULCRUM_STICKY=");
-            assertThat(sticky.proxy().http1FrontRequests()).isZero();
+            String first = "GET /sticky HTTP/1.1\r\n" + H + "\r\n";
+            String au = normalised(RawHttp.exchange(u.port(), 400, 5_000, 0, first).text());
+            String af = normalised(RawHttp.exchange(f.port(), 400, 5_000, 0, first).text());
+            String token = af.replaceAll("(?s).*Set-Cookie: FULCRUM_STICKY=([^;]+);.*", "$1");
+            assertThat(token).matches("[A-Za-z0-9_-]{22}");
+            assertThat(af).isEqualTo(au).startsWith("HTTP/1.1 200").contains("\r\nSet-Cookie: FULCRUM_STICKY=" + token
+                    + "; Path=/; HttpOnly; Max-Age=3600; Expires=(then); SameSite=Lax\r\n");
+            // back with its cookie: no Set-Cookie again, on either side
+            String again = "GET /sticky HTTP/1.1\r\n" + H + "Cookie: a=1; FULCRUM_STICKY=" + token + "\r\n\r\n";
+            String bu = normalised(RawHttp.exchange(u.port(), 400, 5_000, 0, again).text());
+            String bf = normalised(RawHttp.exchange(f.port(), 400, 5_000, 0, again).text());
+            assertThat(bf).isEqualTo(bu).startsWith("HTTP/1.1 200").doesNotContain("Set-Cookie");
+            assertThat(f.proxy().http1FrontRequests()).as("both of the front's requests").isEqualTo(2);
+            assertThat(u.proxy().http1FrontRequests()).isZero();
         }
-        RawHttp.exchange(undertow.port(), 400, 5_000, 0, "GET / HTTP/1.1\r\n" + H + "\r\n");
-        assertThat(undertow.proxy().http1FrontRequests()).isZero();
-        RawHttp.exchange(front.port(), 400, 5_000, 0, "GET / HTTP/1.1\r\n" + H + "\r\n");
-        assertThat(front.proxy().http1FrontRequests()).isEqualTo(1);
     }
 
-    /** The Date field's value, which moves with the clock. */
+    /** The Date field's value and a cookie's Expires, which move with the clock. */
     private static String normalised(String answer) {
-        return answer.replaceAll("(?im)^(date: )[^\r\n]*", "$1(now)");
+        return answer.replaceAll("(?im)^(date: )[^\r\n]*", "$1(now)").replaceAll("(; Expires=)[^;\r\n]*", "$1(then)");
     }
 
     /**
