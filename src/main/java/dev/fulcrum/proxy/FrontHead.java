@@ -9,8 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Reads the request heads {@link Http1Front} serves itself: the plainest HTTP/1.1 request, which is nearly every
- * request a proxy sees, and nothing else. A head is taken only when every byte of it is inside a grammar narrower
+ * Reads the request heads {@link Http1Front} serves itself: the plainest HTTP/1.1 (or 1.0) request, which is nearly
+ * every request a proxy sees, and nothing else. A head is taken only when every byte of it is inside a grammar narrower
  * than Undertow's parser accepts, so that Undertow would read the same method, target, query and fields from it and
  * Fulcrum's checks would find the same; anything else (a body, another version or method, a percent-encoded or dot
  * segment target, an upgrade, an Expect, a folded or odd field, a Host Undertow refuses, a head not yet whole) is
@@ -18,11 +18,12 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>The grammar: {@code GET} or {@code HEAD}, one space, an origin-form target of unreserved characters, sub-delims
  * other than {@code ;} and {@code +}, {@code :}, {@code @} and {@code /} (no {@code //}, no {@code .} or {@code ..}
- * segment), an optional query of the same and {@code ?}, one space, {@code HTTP/1.1}, CRLF; then at most
+ * segment), an optional query of the same and {@code ?}, one space, {@code HTTP/1.1} or {@code HTTP/1.0}, CRLF; then at most
  * {@link #MAX_FIELDS} fields of a token name, a colon, optional spaces or tabs, a value of visible ASCII, spaces and
  * tabs that does not end with one, CRLF; then CRLF. Exactly one Host. No Content-Length but one of {@code 0}, no
  * Transfer-Encoding, Upgrade, Expect, HTTP2-Settings or second Cookie; a Connection only as {@code keep-alive} or
- * {@code close}.
+ * {@code close}. An HTTP/1.0 request keeps its connection only with {@code Connection: keep-alive}, as Undertow
+ * reads it.
  *
  * <p>One per I/O thread (its scratch array is reused); the strings it makes are the request's own.
  */
@@ -55,8 +56,10 @@ final class FrontHead {
     String path;
     String query;
     HeaderMap headers;
-    /** Connection: close. */
+    /** The connection ends after this request: Connection: close, or HTTP/1.0 without Connection: keep-alive. */
     boolean close;
+    /** HTTP/1.0 rather than HTTP/1.1. */
+    boolean http10;
     /** {@code Content-Length: 0}: a body of nothing, as some clients send with every GET. */
     boolean lengthZero;
 
@@ -106,16 +109,20 @@ final class FrontHead {
         if (i + 1 + HTTP_1_1.length > n) {
             return NOT_MINE;
         }
+        // HTTP/1.1, or HTTP/1.0: the last digit is the one byte that may differ
+        int minor = HTTP_1_1.length - 3;
         for (int k = 0; k < HTTP_1_1.length; k++) {
-            if (b[i + 1 + k] != HTTP_1_1[k]) {
+            if (b[i + 1 + k] != HTTP_1_1[k] && !(k == minor && b[i + 1 + k] == '0')) {
                 return NOT_MINE;
             }
         }
+        boolean oneZero = b[i + 1 + minor] == '0';
         i += 1 + HTTP_1_1.length;
         int pathEnd = queryStart < 0 ? targetEnd : queryStart - 1;
         String host = null;
         boolean cookie = false;
         boolean closing = false;
+        boolean keepAlive = false;
         boolean zero = false;
         HeaderMap h = new HeaderMap();
         int fields = 0;
@@ -184,7 +191,9 @@ final class FrontHead {
             } else if (name.equals(Headers.CONNECTION)) {
                 if (value.equalsIgnoreCase("close")) {
                     closing = true;
-                } else if (!value.equalsIgnoreCase("keep-alive")) {
+                } else if (value.equalsIgnoreCase("keep-alive")) {
+                    keepAlive = true;
+                } else {
                     return NOT_MINE;
                 }
             }
@@ -203,7 +212,9 @@ final class FrontHead {
         }
         query = queryStart < 0 ? "" : new String(b, queryStart, targetEnd - queryStart, StandardCharsets.ISO_8859_1);
         headers = h;
-        close = closing;
+        http10 = oneZero;
+        // HTTP/1.0 keeps the connection only when asked to; HTTP/1.1 unless asked not to
+        close = oneZero ? closing || !keepAlive : closing;
         lengthZero = zero;
         return i;
     }

@@ -35,6 +35,8 @@ import org.xnio.conduits.StreamSinkConduit;
  * is written by {@link Answer} ahead of the first body bytes, in the same system call, framed as Undertow frames an
  * HTTP/1.1 answer (the backend's Content-Length, else chunked; none for HEAD, 1xx, 204 and 304), with a Date when
  * the backend sent none, and {@code Connection: keep-alive}, or {@code close} on the last answer of the connection.
+ * To an HTTP/1.0 request the answer says {@code HTTP/1.0}, and one without a length runs to the connection's end,
+ * as Undertow answers such a client, which reads no chunks.
  *
  * <p>Runs on its connection's I/O thread.
  */
@@ -51,6 +53,7 @@ final class FrontRequest extends ExchangeRequest {
     private final long start;
     private final long contentLength;
     private boolean persistent;
+    private final HttpString protocol;
     private Runnable dispatched;
     private ExchangeCompletionListener first;
     private ExchangeCompletionListener second;
@@ -70,6 +73,7 @@ final class FrontRequest extends ExchangeRequest {
         this.query = head.query;
         this.requestHeaders = head.headers;
         this.persistent = !head.close;
+        this.protocol = head.http10 ? Protocols.HTTP_1_0 : Protocols.HTTP_1_1;
         this.contentLength = head.lengthZero ? 0 : -1;
         this.start = SystemClock.nanoTime();
     }
@@ -152,7 +156,7 @@ final class FrontRequest extends ExchangeRequest {
 
     @Override
     HttpString getProtocol() {
-        return Protocols.HTTP_1_1;
+        return protocol;
     }
 
     @Override
@@ -288,7 +292,11 @@ final class FrontRequest extends ExchangeRequest {
         answer = new Answer(connection.channel.getSinkChannel().getConduit(), this);
         HeaderMap h = getResponseHeaders();
         StreamSinkConduit top = answer;
-        if (!entityless() && (h.contains(Headers.TRANSFER_ENCODING) || !h.contains(Headers.CONTENT_LENGTH))) {
+        if (protocol == Protocols.HTTP_1_0 && !entityless() && !h.contains(Headers.CONTENT_LENGTH)) {
+            // an HTTP/1.0 client reads no chunks: the body runs to the connection's end
+            h.remove(Headers.TRANSFER_ENCODING);
+            persistent = false;
+        } else if (!entityless() && (h.contains(Headers.TRANSFER_ENCODING) || !h.contains(Headers.CONTENT_LENGTH))) {
             // no length: chunked, by Undertow's own encoder, as its HTTP/1.1 answers are (a HEAD's head says so too)
             h.remove(Headers.CONTENT_LENGTH);
             h.put(Headers.TRANSFER_ENCODING, "chunked");
@@ -420,7 +428,7 @@ final class FrontRequest extends ExchangeRequest {
                 } else {
                     h.put(Headers.CONNECTION, request.persistent ? "keep-alive" : "close");
                 }
-                head = request.connection.head(request.status, request.reason, h);
+                head = request.connection.head(request.protocol == Protocols.HTTP_1_0, request.status, request.reason, h);
             }
             return head;
         }

@@ -208,10 +208,11 @@ final class Http1Front {
         }
 
         /**
-         * "HTTP/1.1 status reason", the fields and the blank line, in the connection's head buffer (valid until the
-         * next answer's head): the previous answer's is all written, as answers go one after the other.
+         * "HTTP/1.1 status reason" ("HTTP/1.0" to an HTTP/1.0 request, as Undertow answers), the fields and the blank
+         * line, in the connection's head buffer (valid until the next answer's head): the previous answer's is all
+         * written, as answers go one after the other.
          */
-        ByteBuffer head(int status, String reason, HeaderMap h) {
+        ByteBuffer head(boolean http10, int status, String reason, HeaderMap h) {
             ByteBuffer b = heads;
             int need = 32 + (reason == null ? 32 : reason.length());
             for (long f = h.fastIterateNonEmpty(); f != -1L; f = h.fiNextNonEmpty(f)) {
@@ -225,7 +226,7 @@ final class Http1Front {
                 heads = b;
             }
             b.clear();
-            ascii(b, "HTTP/1.1 ");
+            ascii(b, http10 ? "HTTP/1.0 " : "HTTP/1.1 ");
             if (status >= 100 && status < 1000) {
                 b.put((byte) ('0' + status / 100)).put((byte) ('0' + status / 10 % 10)).put((byte) ('0' + status % 10));
             } else {

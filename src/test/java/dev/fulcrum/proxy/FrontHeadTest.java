@@ -42,10 +42,26 @@ class FrontHeadTest {
     }
 
     @Test
+    void anHttp10HeadKeepsItsConnectionOnlyWhenItAsks() {
+        FrontHead h = new FrontHead();
+        assertThat(read(h, "GET / HTTP/1.0\r\nHost: h\r\n\r\n")).isPositive();
+        assertThat(h.http10).isTrue();
+        assertThat(h.close).isTrue();
+        assertThat(read(h, "GET / HTTP/1.0\r\nHost: h\r\nConnection: Keep-Alive\r\n\r\n")).isPositive();
+        assertThat(h.close).isFalse();
+        assertThat(read(h, "GET / HTTP/1.0\r\nHost: h\r\nConnection: close\r\n\r\n")).isPositive();
+        assertThat(h.close).isTrue();
+        assertThat(read(h, "GET / HTTP/1.1\r\nHost: h\r\n\r\n")).isPositive();
+        assertThat(h.http10).isFalse();
+        assertThat(h.close).isFalse();
+    }
+
+    @Test
     void everythingOutsideTheGrammarIsLeftToUndertow() {
         FrontHead h = new FrontHead();
         for (String head : List.of("GET / HTTP/1.1\r\nHost: h\r\n", "POST / HTTP/1.1\r\nHost: h\r\n\r\n",
-                "GET / HTTP/1.0\r\nHost: h\r\n\r\n", "GET /%41 HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET / HTTP/1.2\r\nHost: h\r\n\r\n", "GET / HTTP/1.0\r\n\r\n", "GET / HTTP/0.9\r\nHost: h\r\n\r\n",
+                "GET /%41 HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET /a?b=c+d HTTP/1.1\r\nHost: h\r\n\r\n", "GET /a/./b HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET /.. HTTP/1.1\r\nHost: h\r\n\r\n", "GET /a;b HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\nx",

@@ -143,8 +143,26 @@ class Http1FrontTest {
             new Case("a Host Undertow refuses", false, "GET / HTTP/1.1\r\nHost: a:0\r\n\r\n"),
             new Case("no Host", false, "GET / HTTP/1.1\r\n\r\n"),
             new Case("two Hosts", false, "GET / HTTP/1.1\r\n" + H + H + "\r\n"),
-            new Case("HTTP/1.0", false, "GET /old HTTP/1.0\r\n" + H + "\r\n"),
-            new Case("HTTP/1.0 kept alive", false, "GET /old HTTP/1.0\r\n" + H + "Connection: keep-alive\r\n\r\n"),
+            new Case("HTTP/1.0", true, "GET /old HTTP/1.0\r\n" + H + "\r\n"),
+            new Case("HTTP/1.0 kept alive", true, "GET /old HTTP/1.0\r\n" + H + "Connection: keep-alive\r\n\r\n",
+                    "GET /old2 HTTP/1.0\r\n" + H + "Connection: keep-alive\r\n\r\n"),
+            new Case("HTTP/1.0 kept alive, then without", true, "GET /a HTTP/1.0\r\n" + H
+                    + "Connection: keep-alive\r\n\r\n", "GET /b HTTP/1.0\r\n" + H + "\r\n", "GET /c HTTP/1.1\r\n" + H
+                    + "\r\n"),
+            new Case("HTTP/1.0 asking to close", true, "GET /old HTTP/1.0\r\n" + H + "Connection: close\r\n\r\n"),
+            new Case("HTTP/1.0, a chunked answer", true, "GET /chunked HTTP/1.0\r\n" + H
+                    + "Connection: keep-alive\r\n\r\n"),
+            new Case("HTTP/1.0, an answer to the close", true, "GET /until-close HTTP/1.0\r\n" + H
+                    + "Connection: keep-alive\r\n\r\n"),
+            new Case("HTTP/1.0 HEAD, a chunked answer", true, "HEAD /chunked-head HTTP/1.0\r\n" + H
+                    + "Connection: keep-alive\r\n\r\n"),
+            new Case("HTTP/1.0, an empty chunked answer", true, "GET /empty-chunked HTTP/1.0\r\n" + H
+                    + "Connection: keep-alive\r\n\r\n"),
+            new Case("HTTP/1.0, a 204 and a 304", true, "GET /204 HTTP/1.0\r\n" + H + "Connection: keep-alive\r\n\r\n",
+                    "GET /304 HTTP/1.0\r\n" + H + "Connection: keep-alive\r\n\r\n"),
+            new Case("HTTP/1.0 without Host", false, "GET /old HTTP/1.0\r\n\r\n"),
+            new Case("HTTP/1.0, then HTTP/1.1 kept alive", true, "GET /a HTTP/1.0\r\n" + H
+                    + "Connection: keep-alive\r\n\r\n", "GET /b HTTP/1.1\r\n" + H + "\r\n"),
             new Case("a folded field", false, "GET / HTTP/1.1\r\n" + H + "X-A: a\r\n b\r\n\r\n"),
             new Case("a bare LF", false, "GET / HTTP/1.1\n" + H + "\n"),
             new Case("percent-encoding", false, "GET /a%20b/%2e%2e/c?q=%41+b HTTP/1.1\r\n" + H + "\r\n"),
