@@ -18,12 +18,12 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>The grammar: {@code GET} or {@code HEAD}, one space, an origin-form target of unreserved characters, sub-delims
  * other than {@code ;} and {@code +}, {@code :}, {@code @} and {@code /} (no {@code //}, no {@code .} or {@code ..}
- * segment), an optional query of the same and {@code ?}, one space, {@code HTTP/1.1} or {@code HTTP/1.0}, CRLF; then at most
- * {@link #MAX_FIELDS} fields of a token name, a colon, optional spaces or tabs, a value of visible ASCII, spaces and
- * tabs that does not end with one, CRLF; then CRLF. Exactly one Host. No Content-Length but one of {@code 0}, no
- * Transfer-Encoding, Upgrade, Expect, HTTP2-Settings or second Cookie; a Connection only as {@code keep-alive} or
- * {@code close}. An HTTP/1.0 request keeps its connection only with {@code Connection: keep-alive}, as Undertow
- * reads it.
+ * segment), an optional query of the same and {@code ?}, one space, {@code HTTP/1.1} or {@code HTTP/1.0}, CRLF; then
+ * at most {@link #MAX_FIELDS} fields of a token name, a colon, optional spaces or tabs, a value of visible ASCII,
+ * spaces and tabs that does not end with one, CRLF; then CRLF. Exactly one Host. No Content-Length but one of
+ * {@code 0}, no Transfer-Encoding, Upgrade, Expect, HTTP2-Settings or second Cookie; a Connection only as
+ * {@code keep-alive} or {@code close}. An HTTP/1.0 request keeps its connection only with
+ * {@code Connection: keep-alive}, as Undertow reads it.
  *
  * <p>One per I/O thread (its scratch array is reused); the strings it makes are the request's own.
  */

@@ -53,7 +53,8 @@ final class FrontRequest extends ExchangeRequest {
     private final long start;
     private final long contentLength;
     private boolean persistent;
-    private final HttpString protocol;
+    /** An HTTP/1.0 request: answered as one. */
+    private final boolean http10;
     private Runnable dispatched;
     private ExchangeCompletionListener first;
     private ExchangeCompletionListener second;
@@ -73,7 +74,7 @@ final class FrontRequest extends ExchangeRequest {
         this.query = head.query;
         this.requestHeaders = head.headers;
         this.persistent = !head.close;
-        this.protocol = head.http10 ? Protocols.HTTP_1_0 : Protocols.HTTP_1_1;
+        this.http10 = head.http10;
         this.contentLength = head.lengthZero ? 0 : -1;
         this.start = SystemClock.nanoTime();
     }
@@ -156,7 +157,7 @@ final class FrontRequest extends ExchangeRequest {
 
     @Override
     HttpString getProtocol() {
-        return protocol;
+        return http10 ? Protocols.HTTP_1_0 : Protocols.HTTP_1_1;
     }
 
     @Override
@@ -292,17 +293,19 @@ final class FrontRequest extends ExchangeRequest {
         answer = new Answer(connection.channel.getSinkChannel().getConduit(), this);
         HeaderMap h = getResponseHeaders();
         StreamSinkConduit top = answer;
-        if (protocol == Protocols.HTTP_1_0 && !entityless() && !h.contains(Headers.CONTENT_LENGTH)) {
-            // an HTTP/1.0 client reads no chunks: the body runs to the connection's end
-            h.remove(Headers.TRANSFER_ENCODING);
-            persistent = false;
-        } else if (!entityless() && (h.contains(Headers.TRANSFER_ENCODING) || !h.contains(Headers.CONTENT_LENGTH))) {
-            // no length: chunked, by Undertow's own encoder, as its HTTP/1.1 answers are (a HEAD's head says so too)
+        if (!entityless() && (h.contains(Headers.TRANSFER_ENCODING) || !h.contains(Headers.CONTENT_LENGTH))) {
             h.remove(Headers.CONTENT_LENGTH);
-            h.put(Headers.TRANSFER_ENCODING, "chunked");
-            if (method != Methods.HEAD) {
-                top = new Counted(new ChunkedStreamSinkConduit(answer, connection.buffers(), false, true, h, c -> { },
-                        NO_ATTACHMENTS), answer);
+            if (http10) {
+                // an HTTP/1.0 client reads no chunks: the body runs to the connection's end
+                h.remove(Headers.TRANSFER_ENCODING);
+                persistent = false;
+            } else {
+                // chunked, by Undertow's own encoder, as its HTTP/1.1 answers are (a HEAD's head says so too)
+                h.put(Headers.TRANSFER_ENCODING, "chunked");
+                if (method != Methods.HEAD) {
+                    top = new Counted(new ChunkedStreamSinkConduit(answer, connection.buffers(), false, true, h,
+                            c -> { }, NO_ATTACHMENTS), answer);
+                }
             }
         }
         sink = new ConduitStreamSinkChannel(connection.channel, top);
@@ -428,7 +431,7 @@ final class FrontRequest extends ExchangeRequest {
                 } else {
                     h.put(Headers.CONNECTION, request.persistent ? "keep-alive" : "close");
                 }
-                head = request.connection.head(request.protocol == Protocols.HTTP_1_0, request.status, request.reason, h);
+                head = request.connection.head(request.http10, request.status, request.reason, h);
             }
             return head;
         }

@@ -49,6 +49,7 @@ class StickySetCookieTest {
     void aTtlBeyondAnIntIsCutAsBeforeAndExpiresDoesNotOverflow() {
         long year = 365L * 24 * 3600;
         String c = StickyCookies.setCookie("S", "t", false, 100 * year, 0);
-        assertThat(c).contains("; Max-Age=" + Integer.MAX_VALUE + ";").contains("Expires=Tue, 19-Jan-2038 03:14:07 GMT");
+        assertThat(c).contains("; Max-Age=" + Integer.MAX_VALUE + ";")
+                .contains("Expires=Tue, 19-Jan-2038 03:14:07 GMT");
     }
 }
