@@ -52,4 +52,17 @@ class StickySetCookieTest {
         assertThat(c).contains("; Max-Age=" + Integer.MAX_VALUE + ";")
                 .contains("Expires=Tue, 19-Jan-2038 03:14:07 GMT");
     }
+
+    @Test
+    void expiresIsRenderedOncePerSecondAndSaysWhatTheRendererSays() {
+        long at = 1_796_000_123_456L;
+        StickyCookies.ExpiresText expires = new StickyCookies.ExpiresText();
+        String first = expires.at(at);
+        assertThat(first).isEqualTo(DateUtils.toOldCookieDateString(new java.util.Date(at)));
+        assertThat(expires.at(at + 543)).as("the same second: the same text, not rendered again")
+                .isSameAs(first);
+        assertThat(expires.at(at + 544)).isNotEqualTo(first)
+                .isEqualTo(DateUtils.toOldCookieDateString(new java.util.Date(at + 544)));
+        assertThat(expires.at(-1)).isEqualTo("Wed, 31-Dec-1969 23:59:59 GMT");
+    }
 }
