@@ -124,7 +124,7 @@ public final class FulcrumWindow extends Application {
             }
         }, "fulcrum-ui-connect");
         starter.setDaemon(true);
-        ProxyFirst.start(starter); // the engine's threads it starts must not inherit the FX thread's lower priority
+        starter.start();
     }
 
     private volatile WorkshopContext workshop;
@@ -135,7 +135,6 @@ public final class FulcrumWindow extends Application {
         window.onLanguageChange(this::relocalize);
         s.start();
         HeapSettle.forThisProcess(); // the first window's start: the heap it grew is given back once it settles
-        ProxyFirst.forThisProcess(); // the window's drawing and compiling yield to the proxy on a busy machine
     }
 
     /**
