@@ -8,12 +8,17 @@
 # beside it (WARM=10 measures that first minute; the default, 60, the window as it runs afterwards). On this
 # 2-core machine one 10 s run swings by 15% from the next in either mode, so read the ratios of many rounds.
 #
-#   [WARM=60] [RUNS=3] [REST=0] [FULCRUM_JAVA_OPTS=...] [ACCESS_LOG=1] bench/window-vs-headless.sh [rounds=6]
+#   [WARM=60] [RUNS=3] [REST=0] [FULCRUM_JAVA_OPTS=...] [ACCESS_LOG=1] [PAIRED=1] bench/window-vs-headless.sh [rounds=6]
 #
 # ACCESS_LOG=1 has both modes write the access log to a file (in the work directory) instead of /dev/null. REST=S
 # leaves each process at rest for S seconds after its start, before the warm-up: a window a trainer opened a minute
 # before the load, whose stage has drawn at 60 frames a second meanwhile (the JIT has compiled its drawing code
 # then; under load the stage draws 4 frames a second and its code reaches the compiler's thresholds slowly).
+#
+# PAIRED=1 measures the two modes side by side instead: each round starts both (on their own ports), warms each up
+# while the other is stopped (SIGSTOP), then measures RUNS runs of each, alternating run by run, the idle one stopped
+# and each run after 2 s and 1 s of wrk. The machine's drift (nginx itself moves 15% between minutes here) then falls
+# on both modes alike: each round's ratio is the median of its window runs over the median of its headless runs.
 #
 # Needs: nginx, wrk, xvfb-run (Debian xvfb), libgtk-3-0, and target/fulcrum.jar.
 set -euo pipefail
@@ -23,7 +28,9 @@ RUNS=${RUNS:-3}
 B1=19301; B2=19302; PROXY=19390; ADMIN=19391
 . "$(dirname "$0")/lib.sh"
 needs wrk nginx xvfb-run curl
-trap 'pkill -f "^java .*$WORK/f.json" 2>/dev/null || true; cleanup' EXIT
+# a stopped process (PAIRED) takes its SIGTERM only once continued
+trap 'pkill -CONT -f "^java .*$WORK/[fh].json" 2>/dev/null || true; pkill -f "^java .*$WORK/[fh].json" 2>/dev/null || true
+  cleanup' EXIT
 start_backends $B1 $B2
 two_backend_config "$WORK/f.json" $PROXY $ADMIN $B1 $B2 "$([ -n "${ACCESS_LOG:-}" ] && echo "$WORK/access.log" || echo /dev/null)"
 
@@ -53,9 +60,58 @@ measure() { # round mode -> appends "round mode rps p99" (the medians of its run
   wait "$p" 2>/dev/null || true
   sleep 1
 }
-for r in $(seq 1 "$ROUNDS"); do
-  if [ $((r % 2)) = 1 ]; then measure "$r" headless; measure "$r" window; else measure "$r" window; measure "$r" headless; fi
-done
+# start MODE CONFIG -> the java process's pid, once its admin API answers
+start() {
+  local port; port=$(sed -n 's/.*"admin": { "port": \([0-9]*\).*/\1/p' "$2")
+  # shellcheck disable=SC2086 # FULCRUM_JAVA_OPTS is a list of options
+  if [ "$1" = window ]; then
+    xvfb-run -a -s "-screen 0 1400x900x24" java -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$JAR" --config "$2" \
+      > /dev/null 2>&1 &
+  else
+    java -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$JAR" --headless --config "$2" > /dev/null 2>&1 &
+  fi
+  for _ in $(seq 1 120); do curl -s -o /dev/null "http://127.0.0.1:$port/api/state" && break; sleep 0.5; done
+  pgrep -f "^java .*$2"
+}
+paired() { # round -> appends "round mode rps p99" for each mode (the medians of its runs)
+  local round=$1 hp wp
+  hp=$(start headless "$WORK/h.json"); kill -STOP "$hp"
+  wp=$(start window "$WORK/f.json")
+  sleep $((5 + ${REST:-0}))
+  wrk -t2 -c50 -d"${WARM}s" "http://127.0.0.1:$PROXY/" > /dev/null; settle_jit "http://127.0.0.1:$PROXY/"
+  kill -STOP "$wp"; kill -CONT "$hp"
+  wrk -t2 -c50 -d"${WARM}s" "http://127.0.0.1:$PROXY_H/" > /dev/null; settle_jit "http://127.0.0.1:$PROXY_H/"
+  : > "$WORK/runs.window"; : > "$WORK/runs.headless"
+  for i in $(seq 1 "$RUNS"); do
+    for mode in $([ $(((round + i) % 2)) = 1 ] && echo "window headless" || echo "headless window"); do
+      local run=$wp stop=$hp port=$PROXY out
+      [ "$mode" = headless ] && run=$hp && stop=$wp && port=$PROXY_H
+      kill -STOP "$stop"; kill -CONT "$run"; sleep 2
+      wrk -t2 -c50 -d1s "http://127.0.0.1:$port/" > /dev/null
+      out=$(wrk -t2 -c50 -d10s --latency "http://127.0.0.1:$port/")
+      echo "$(echo "$out" | awk '/Requests\/sec/ {print $2}') $(p99_ms "$out")" >> "$WORK/runs.$mode"
+    done
+  done
+  kill -CONT "$hp" "$wp"
+  for mode in headless window; do
+    local med; med=$(sort -n "$WORK/runs.$mode" | awk '{r[NR]=$1; q[NR]=$2} END {m=int((NR+1)/2); print r[m], q[m]}')
+    echo "round $round $mode: $(awk '{printf "%s ", $1}' "$WORK/runs.$mode")req/s, median ${med% *}" >&2
+    echo "$round $mode $med" >> "$WORK/results"
+  done
+  pkill -f "^java .*$WORK/[fh].json" || true
+  while pgrep -f "^java .*$WORK/[fh].json" > /dev/null; do sleep 0.2; done   # not children: started in $(...)
+  sleep 1
+}
+if [ -n "${PAIRED:-}" ]; then
+  PROXY_H=19392
+  two_backend_config "$WORK/h.json" $PROXY_H 19393 $B1 $B2 \
+    "$([ -n "${ACCESS_LOG:-}" ] && echo "$WORK/access-h.log" || echo /dev/null)"
+  for r in $(seq 1 "$ROUNDS"); do paired "$r"; done
+else
+  for r in $(seq 1 "$ROUNDS"); do
+    if [ $((r % 2)) = 1 ]; then measure "$r" headless; measure "$r" window; else measure "$r" window; measure "$r" headless; fi
+  done
+fi
 python3 - "$WORK/results" <<'PY'
 import sys, statistics
 rounds = {}
