@@ -18,7 +18,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
-import java.util.concurrent.TimeUnit;
 import org.xnio.IoUtils;
 import org.xnio.XnioIoThread;
 import org.xnio.channels.StreamSinkChannel;
@@ -44,6 +43,8 @@ final class FrontRequest extends ExchangeRequest {
     private static final ExchangeCompletionListener.NextListener NEXT = () -> { };
     /** Where the chunked encoder looks for trailers: none here. */
     private static final AbstractAttachable NO_ATTACHMENTS = new AbstractAttachable() { };
+    /** The Date field's value: {@code Mon, 07 Dec 2026 08:00:00 GMT}. */
+    private static final PerThread<SecondText> DATES = SecondText.perThread(ms -> DateUtils.toDateString(new Date(ms)));
 
     private final Http1Front.Connection connection;
     private final HttpString method;
@@ -423,7 +424,7 @@ final class FrontRequest extends ExchangeRequest {
                 headComposed = true;
                 HeaderMap h = request.getResponseHeaders();
                 if (!h.contains(Headers.DATE)) {
-                    h.put(Headers.DATE, Dates.now());
+                    h.put(Headers.DATE, DATES.get().at(SystemClock.currentTimeMillis()));
                 }
                 if (request.entityless()) {
                     h.remove(Headers.CONTENT_LENGTH);
@@ -560,23 +561,6 @@ final class FrontRequest extends ExchangeRequest {
             long n = next.write(srcs, offs, len);
             answer.bodyBytes += n;
             return n;
-        }
-    }
-
-    /** The Date field's value, made once a second per thread. */
-    static final class Dates {
-        private static final PerThread<Dates> MINE = PerThread.withInitial(Dates::new);
-        private long second = -1;
-        private String text;
-
-        static String now() {
-            Dates d = MINE.get();
-            long s = TimeUnit.MILLISECONDS.toSeconds(SystemClock.currentTimeMillis());
-            if (s != d.second) {
-                d.second = s;
-                d.text = DateUtils.toDateString(new Date(s * 1000));
-            }
-            return d.text;
         }
     }
 }

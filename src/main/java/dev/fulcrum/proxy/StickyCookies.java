@@ -24,7 +24,7 @@ import javax.crypto.spec.SecretKeySpec;
  * value, so any of them honours it.
  */
 final class StickyCookies {
-    private static final ExpiresText EXPIRES = new ExpiresText();
+    private static final PerThread<SecondText> EXPIRES = SecondText.perThread(StickyCookies::cookieDate);
     private final boolean enabled;
     private final String name;
     private final long ttlSeconds;
@@ -121,29 +121,12 @@ final class StickyCookies {
             b.append("; Secure");
         }
         return b.append("; HttpOnly; Max-Age=").append(maxAge).append("; Expires=")
-                .append(EXPIRES.at(nowMillis + maxAge * 1000L)).append("; SameSite=Lax").toString();
+                .append(EXPIRES.get().at(nowMillis + maxAge * 1000L)).append("; SameSite=Lax").toString();
     }
 
-    /**
-     * A moment as a cookie's Expires ({@code Mon, 07-Dec-2026 08:00:00 GMT}), rendered once per second: the form has
-     * no milliseconds, and rendering it (a SimpleDateFormat) cost a sticky pool what the request path saves elsewhere
-     * when every answer sets the cookie. Any thread may replace the last rendering; each is immutable.
-     */
-    static final class ExpiresText {
-        private volatile Rendered last = new Rendered(Long.MIN_VALUE, "");
-
-        private record Rendered(long second, String text) {
-        }
-
-        String at(long atMillis) {
-            long second = Math.floorDiv(atMillis, 1000L);
-            Rendered r = last;
-            if (r.second() != second) {
-                r = new Rendered(second, DateUtils.toOldCookieDateString(new Date(second * 1000L)));
-                last = r;
-            }
-            return r.text();
-        }
+    /** A moment as a cookie's Expires: {@code Mon, 07-Dec-2026 08:00:00 GMT}. */
+    static String cookieDate(long millis) {
+        return DateUtils.toOldCookieDateString(new Date(millis));
     }
 
     /**

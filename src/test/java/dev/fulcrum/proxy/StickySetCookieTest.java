@@ -56,7 +56,7 @@ class StickySetCookieTest {
     @Test
     void expiresIsRenderedOncePerSecondAndSaysWhatTheRendererSays() {
         long at = 1_796_000_123_456L;
-        StickyCookies.ExpiresText expires = new StickyCookies.ExpiresText();
+        SecondText expires = new SecondText(StickyCookies::cookieDate);
         String first = expires.at(at);
         assertThat(first).isEqualTo(DateUtils.toOldCookieDateString(new java.util.Date(at)));
         assertThat(expires.at(at + 543)).as("the same second: the same text, not rendered again")
