@@ -58,14 +58,13 @@ class EtcdDiscoveryTest {
     }
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws Exception {
         detach.run();
-        if (discovery != null) {
-            discovery.close();
+        for (AutoCloseable opened : new AutoCloseable[] {discovery, engine, client, etcd}) {
+            if (opened != null) { // what setUp opened before etcd could not start
+                opened.close();
+            }
         }
-        engine.close();
-        client.close();
-        etcd.close();
     }
 
     private void watch(DiscoveryConfig config) {

@@ -41,7 +41,9 @@ class EtcdFleetClientTest {
 
     @AfterAll
     static void stopEtcd() {
-        etcd.close();
+        if (etcd != null) { // null when etcd could not start: that failure is the one to report
+            etcd.close();
+        }
     }
 
     /** A fleet of {@code n} under a prefix of its own, and the client attached to it. */
