@@ -51,8 +51,9 @@ modules="$modules,jdk.crypto.ec,jdk.localedata"
 # options every jpackage type takes; -Xmx512m is the app's heap ceiling. -Xms32m and the free ratios keep the heap near
 # what the window uses: by default G1 starts at 1/64 of the machine's memory and keeps up to 70% of its heap free
 # (bench/window-memory.sh: 437-440 MB resident at rest, 464-468 MB animating; with these 412-415 and 421-429).
-# -XX:+ExplicitGCInvokesConcurrent lets the window ask G1 for a marking cycle once its start has settled (HeapSettle):
-# G1 gives back the heap its start grew only at the end of one, and a window at rest may never start one.
+# -XX:+ExplicitGCInvokesConcurrent lets the window ask G1 for a marking cycle once its start has settled, and when the
+# machine turns saturated or quiet (HeapSettle, which widens the free ratios meanwhile): G1 resizes the heap only at
+# the end of one, and a window at rest may never start one.
 jpackage_common=(
   --name Fulcrum
   --app-version "$version"

@@ -134,7 +134,7 @@ public final class FulcrumWindow extends Application {
         window = MainWindow.show(stage, s, prefs, workshop, c.owned() instanceof EmbeddedFulcrum app ? app : null);
         window.onLanguageChange(this::relocalize);
         s.start();
-        HeapSettle.forThisProcess(); // the first window's start: the heap it grew is given back once it settles
+        HeapSettle.forThisProcess(); // the first window's start: from now on the heap follows the machine's load
     }
 
     /**

@@ -15,8 +15,8 @@
  *       {@link dev.fulcrum.ui.UndoHistory}.</li>
  *   <li>{@link dev.fulcrum.ui.StageFrames} drives an animated view's frames (every pulse, or ticks when
  *       {@link dev.fulcrum.ui.FramePacer} holds it back, nothing while hidden); {@link dev.fulcrum.ui.FxTicks} runs
- *       periodic view work without holding JavaFX's pulse; {@link dev.fulcrum.ui.HeapSettle} has the JVM give back
- *       the heap the window's start, or a load, grew.</li>
+ *       periodic view work without holding JavaFX's pulse; {@link dev.fulcrum.ui.HeapSettle} gives the heap room
+ *       while the machine is busy and has the JVM give it back once quiet.</li>
  * </ul>
  *
  * <p>May use: {@code admin} (the engine client), {@code config}, {@code engine} values, {@code demo} values,
