@@ -8,7 +8,7 @@
 # beside it (WARM=10 measures that first minute; the default, 60, the window as it runs afterwards). On this
 # 2-core machine one 10 s run swings by 15% from the next in either mode, so read the ratios of many rounds.
 #
-#   [WARM=60] [RUNS=3] [REST=0] [FULCRUM_JAVA_OPTS=...] [ACCESS_LOG=1] [PAIRED=1] bench/window-vs-headless.sh [rounds=6]
+#   [WARM=60] [RUNS=3] [REST=0] [FULCRUM_JAVA_OPTS=...] [ACCESS_LOG=1] [PAIRED=1 [JAR_B=...]] bench/window-vs-headless.sh [rounds=6]
 #
 # ACCESS_LOG=1 has both modes write the access log to a file (in the work directory) instead of /dev/null. REST=S
 # leaves each process at rest for S seconds after its start, before the warm-up: a window a trainer opened a minute
@@ -19,6 +19,8 @@
 # while the other is stopped (SIGSTOP), then measures RUNS runs of each, alternating run by run, the idle one stopped
 # and each run after 2 s and 1 s of wrk. The machine's drift (nginx itself moves 15% between minutes here) then falls
 # on both modes alike: each round's ratio is the median of its window runs over the median of its headless runs.
+# JAR_B=PATH (with PAIRED=1) puts a window of that build in headless's slot: the rounds then read JAR's window over
+# JAR_B's, an A/B of a change to the window.
 #
 # Needs: nginx, wrk, xvfb-run (Debian xvfb), libgtk-3-0, and target/fulcrum.jar.
 set -euo pipefail
@@ -64,8 +66,9 @@ measure() { # round mode -> appends "round mode rps p99" (the medians of its run
 start() {
   local port; port=$(sed -n 's/.*"admin": { "port": \([0-9]*\).*/\1/p' "$2")
   # shellcheck disable=SC2086 # FULCRUM_JAVA_OPTS is a list of options
-  if [ "$1" = window ]; then
-    xvfb-run -a -s "-screen 0 1400x900x24" java -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$JAR" --config "$2" \
+  if [ "$1" = window ] || [ -n "${JAR_B:-}" ]; then
+    local jar=$JAR; [ "$1" = window ] || jar=$JAR_B
+    xvfb-run -a -s "-screen 0 1400x900x24" java -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$jar" --config "$2" \
       > /dev/null 2>&1 &
   else
     java -Xmx256m ${FULCRUM_JAVA_OPTS:-} -jar "$JAR" --headless --config "$2" > /dev/null 2>&1 &
