@@ -22,8 +22,8 @@ import java.util.function.LongSupplier;
  * collected five times a second. So after {@value #TIGHT_CHECKS} readings in a row of a nearly saturated machine and
  * {@value #TIGHT_COLLECTIONS} collections or more in each check's {@value #CHECK_SECONDS} s, the free ratios become
  * {@value #BUSY_MIN_FREE}% (at least), and the heap grows to about three times its live set at the next cycle's end. A
- * window animating 1,000 requests a second (the machine 45-85% busy, a burst of collections as the load starts) keeps
- * its small heap.
+ * window animating 1,000 requests a second (the machine 44-100% busy from one second to the next, a burst of
+ * collections as the load starts) keeps its small heap.
  *
  * <p>Once quiet: the launch's ratios come back, and a cycle is asked for so G1 gives back what it grew (at rest it may
  * never start one by itself: a window could keep 110 MB of heap committed for 40 MB of live objects). The same happens
@@ -107,8 +107,14 @@ public final class HeapSettle {
         if (vm == null || !DECIDED.compareAndSet(false, true)) {
             return;
         }
+        FreeRatios ratios = vmRatios(vm);
+        try {
+            ratios.min();
+        } catch (IllegalArgumentException noSuchFlag) { // the bean without HotSpot's flags
+            return;
+        }
         new HeapSettle(Scheduler.daemon("fulcrum-heap-settle"), FramePacer.machineLoad(), HeapSettle::collectionCount,
-                collector(), vmRatios(vm)).start();
+                collector(), ratios).start();
     }
 
     /** The collections this JVM has made so far, of every kind. */
