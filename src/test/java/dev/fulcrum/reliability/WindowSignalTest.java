@@ -73,7 +73,12 @@ class WindowSignalTest {
      * without job control ignores SIGINT: the JVMs it starts inherit that and never see the signal.
      */
     private static void assumeSignalReachesChildren(String signal) throws IOException {
-        long bit = 1L << ("INT".equals(signal) ? 1 : "TERM".equals(signal) ? 14 : 63); // signal number - 1
+        int number = switch (signal) {
+            case "INT" -> 2;
+            case "TERM" -> 15;
+            default -> throw new IllegalArgumentException("no number known for SIG" + signal);
+        };
+        long bit = 1L << (number - 1); // SigIgn's mask: bit n-1 for signal n
         String ignored = Files.readAllLines(Path.of("/proc/self/status")).stream()
                 .filter(l -> l.startsWith("SigIgn:")).map(l -> l.substring(7).strip()).findFirst().orElse("0");
         assumeTrue((Long.parseUnsignedLong(ignored, 16) & bit) == 0,
