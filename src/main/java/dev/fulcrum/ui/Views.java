@@ -71,4 +71,15 @@ public final class Views {
         }
         return node.getScene() != null;
     }
+
+    /**
+     * Gives {@code node} exactly {@code classes}, touching its list only when they differ: any change to a node's
+     * style classes, even to the same ones, has JavaFX look its CSS up again, which a view updated 4 times a second
+     * would pay on every sample.
+     */
+    public static void styleClasses(javafx.scene.Node node, String... classes) {
+        if (!node.getStyleClass().equals(java.util.Arrays.asList(classes))) {
+            node.getStyleClass().setAll(classes);
+        }
+    }
 }

@@ -5,6 +5,7 @@ import dev.fulcrum.i18n.Texts;
 import dev.fulcrum.time.Ticker;
 import dev.fulcrum.ui.BackendCommands;
 import dev.fulcrum.ui.Palette;
+import dev.fulcrum.ui.Views;
 import dev.fulcrum.ui.WeightSlider;
 import java.util.List;
 import java.util.Locale;
@@ -88,6 +89,14 @@ final class LiveCard extends VBox {
         queueMore.getStyleClass().add("muted");
         queueMore.setMinWidth(Region.USE_PREF_SIZE);
         queue.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        // made once and shown as many as are in flight: nodes made and dropped each sample would each be styled anew
+        for (int i = 0; i < QUEUE_SHOWN; i++) {
+            Rectangle r = new Rectangle(7, 7);
+            r.getStyleClass().add("live-queue-slot");
+            r.managedProperty().bind(r.visibleProperty());
+            r.setVisible(false);
+            queue.getChildren().add(r);
+        }
         details = new HBox(8, figures, queue, queueMore);
         details.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
         labels.setId("live-labels-" + id);
@@ -116,23 +125,18 @@ final class LiveCard extends VBox {
         weight.show(b, readsWeights);
         // "UP (unverified)" back from an ejection with nothing shown to work yet
         state.setText(dev.fulcrum.ui.StatusText.shownState(b));
-        state.getStyleClass().setAll("live-chip", "state-" + (b.unverified() ? "UP-unverified" : b.state()));
+        Views.styleClasses(state, "live-chip", "state-" + (b.unverified() ? "UP-unverified" : b.state()));
         String br = b.breaker() == null ? "CLOSED" : b.breaker().state();
         breaker.setText(breakerText(b));
-        breaker.getStyleClass().setAll("live-chip", "breaker-" + br);
+        Views.styleClasses(breaker, "live-chip", "breaker-" + br);
         breaker.setVisible(!"CLOSED".equals(br));
         figures.setText(scoreText(b) + Texts.t("live.card.figures", String.format(Locale.ROOT, "%.0f", b.rps()),
                 ms(b.latencyP99Ms()), Integer.toString(b.activeRequests())));
         queueMore.setText(b.activeRequests() > 0 ? "+" + b.activeRequests() : "");
         int shown = Math.min(Math.min(QUEUE_SHOWN, squaresThatFit()), b.activeRequests());
-        if (queue.getChildren().size() != shown) {
-            List<Rectangle> squares = new java.util.ArrayList<>();
-            for (int i = 0; i < shown; i++) {
-                Rectangle r = new Rectangle(7, 7);
-                r.getStyleClass().add("live-queue-slot");
-                squares.add(r);
-            }
-            queue.getChildren().setAll(squares);
+        List<Node> squares = queue.getChildren();
+        for (int i = 0; i < squares.size(); i++) {
+            squares.get(i).setVisible(i < shown);
         }
         queueMore.setText(b.activeRequests() > shown ? "+" + (b.activeRequests() - shown) : "");
         if (!labelsText.equals(b.labelsText())) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fulcrum.admin.EngineState.BackendInfo;
 import dev.fulcrum.ui.WindowHarness;
 import java.util.List;
+import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.shape.Rectangle;
 import javafx.scene.text.Text;
@@ -42,7 +43,8 @@ class LiveCardTest {
                 .filter(l -> l.getText().contains("in flight")).findFirst().orElseThrow());
         assertThat(fx.onFx(() -> ((Text) figures.lookup(".text")).getText()))
                 .isEqualTo("17992 req/s · p99 4.8 ms · 18 in flight");
-        long squares = fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").queryAll().size());
+        long squares = fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").match(Node::isVisible)
+                .queryAll().size());
         Label more = fx.onFx(() -> robot.from(card).lookup(".muted").<Label>queryAll().stream()
                 .filter(l -> l.getText().startsWith("+")).findFirst().orElseThrow());
         String moreText = fx.onFx(more::getText);
@@ -50,12 +52,38 @@ class LiveCardTest {
         assertThat(squares + Long.parseLong(moreText.substring(1))).isEqualTo(18);
         assertThat(fx.onFx(() -> ((Text) more.lookup(".text")).getText())).isEqualTo(moreText);
         // the right edge of each square, in the card
-        List<Double> rights = fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").<Rectangle>queryAll().stream()
+        List<Double> rights = fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").match(Node::isVisible)
+                .<Rectangle>queryAll().stream()
                 .map(n -> card.sceneToLocal(n.localToScene(n.getBoundsInLocal())).getMaxX()).toList());
         for (double right : rights) {
             assertThat(right).isLessThanOrEqualTo(400);
         }
         assertThat(fx.onFx(() -> card.sceneToLocal(more.localToScene(more.getBoundsInLocal())).getMaxX()))
                 .isLessThanOrEqualTo(400);
+    }
+
+    @Test
+    void aNewSampleRestylesNothingAndMakesNoNodes(FxRobot robot) {
+        robot.interact(() -> {
+            card.place(new StageLayout.Box(0, 0, 400, 108));
+            card.show(inFlight(3), false);
+            card.getParent().layout();
+        });
+        java.util.Set<Node> before = fx.onFx(() -> new java.util.HashSet<>(card.lookupAll("*")));
+        int[] restyled = {0};
+        robot.interact(() -> before.forEach(n -> n.getStyleClass().addListener(
+                (javafx.collections.ListChangeListener<String>) c -> restyled[0]++)));
+
+        robot.interact(() -> {
+            card.show(inFlight(5), false);
+            card.show(inFlight(1), false);
+            card.getParent().layout();
+        });
+
+        // each change to a style class list has JavaFX look the node's CSS up again; new nodes are styled from scratch
+        assertThat(restyled[0]).isZero();
+        assertThat(fx.onFx(() -> new java.util.HashSet<>(card.lookupAll("*")))).isEqualTo(before);
+        assertThat(fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").match(Node::isVisible).queryAll().size()))
+                .isEqualTo(1);
     }
 }
