@@ -46,6 +46,8 @@ public final class HeapSettle {
     /** After the window shows: its views are built and their first samples drawn. */
     static final long AFTER_START_SECONDS = 5;
     static final long CHECK_SECONDS = 5;
+    /** Periods after which a check counts as late. */
+    static final long LATE_CHECKS = 2;
     /**
      * The machine's CPU load below which it counts as quiet: the window at rest, drawing its gentle traffic at 60
      * frames a second, keeps a 2-core machine at 0.25-0.35.
@@ -82,6 +84,7 @@ public final class HeapSettle {
     private final int launchMin;
     private final int launchMax;
     private long lastCollections;
+    private long lastCheckNanos;
     private boolean busy;
     private int tightChecks;
     private boolean roomy;
@@ -170,21 +173,32 @@ public final class HeapSettle {
         scheduler.schedule(() -> {
             collect.run();
             lastCollections = collections.getAsLong(); // each check counts the collections of its own 5 s
+            lastCheckNanos = scheduler.ticker().nanos();
         }, AFTER_START_SECONDS, TimeUnit.SECONDS);
-        scheduler.scheduleAtFixedRate(this::check, AFTER_START_SECONDS + CHECK_SECONDS, CHECK_SECONDS,
+        // a fixed delay: a process stopped for a while (SIGSTOP, a debugger) gets one late check, not a burst of them
+        scheduler.scheduleWithFixedDelay(this::check, AFTER_START_SECONDS + CHECK_SECONDS, CHECK_SECONDS,
                 TimeUnit.SECONDS);
     }
 
     /**
      * One look at the machine's load and the collections since the last: the last of {@link #TIGHT_CHECKS} nearly
      * saturated ones with a tight heap makes the heap roomy; the last of {@link #QUIET_CHECKS} quiet ones after a busy
-     * one gives it back.
+     * one gives it back. A check that comes more than {@value #LATE_CHECKS} periods after the last only starts the
+     * next one's count: the process was stopped or starved meanwhile, and what it read covers a span its thresholds
+     * are not for (a window stopped while another process saturates the machine would read busy, then quiet, and give
+     * its heap back under load).
      */
     void check() {
         double load = cpuLoad.getAsDouble();
         long count = collections.getAsLong();
         long since = count - lastCollections;
         lastCollections = count;
+        long now = scheduler.ticker().nanos();
+        boolean late = now - lastCheckNanos > TimeUnit.SECONDS.toNanos(LATE_CHECKS * CHECK_SECONDS);
+        lastCheckNanos = now;
+        if (late) {
+            return;
+        }
         boolean tight = load >= FramePacer.NEARLY_SATURATED && since >= TIGHT_COLLECTIONS;
         tightChecks = tight ? tightChecks + 1 : 0;
         if (load >= FramePacer.BUSY) {

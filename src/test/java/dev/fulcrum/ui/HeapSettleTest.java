@@ -2,7 +2,10 @@ package dev.fulcrum.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fulcrum.time.Cancellable;
 import dev.fulcrum.time.ManualClock;
+import dev.fulcrum.time.Scheduler;
+import dev.fulcrum.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,8 +46,59 @@ class HeapSettleTest {
         }
     };
 
+    /** Nanoseconds the process spent stopped: its ticker runs on, its tasks wait. */
+    private long stopped;
+
+    /** The manual clock, its ticker ahead by the time stopped. */
+    private final Scheduler process = new Scheduler() {
+        @Override
+        public Ticker ticker() {
+            return new Ticker() {
+                @Override
+                public long nanos() {
+                    return clock.nanos() + stopped;
+                }
+
+                @Override
+                public long wallMillis() {
+                    return clock.wallMillis() + TimeUnit.NANOSECONDS.toMillis(stopped);
+                }
+            };
+        }
+
+        @Override
+        public Cancellable schedule(Runnable task, long delay, TimeUnit unit) {
+            return clock.schedule(task, delay, unit);
+        }
+
+        @Override
+        public Cancellable scheduleAtFixedRate(Runnable task, long initialDelay, long period, TimeUnit unit) {
+            return clock.scheduleAtFixedRate(task, initialDelay, period, unit);
+        }
+
+        @Override
+        public Cancellable scheduleWithFixedDelay(Runnable task, long initialDelay, long delay, TimeUnit unit) {
+            return clock.scheduleWithFixedDelay(task, initialDelay, delay, unit);
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            clock.execute(task);
+        }
+
+        @Override
+        public boolean onSchedulerThread() {
+            return clock.onSchedulerThread();
+        }
+
+        @Override
+        public void shutdown() {
+            clock.shutdown();
+        }
+    };
+
     private HeapSettle started() {
-        HeapSettle s = new HeapSettle(clock, () -> load, () -> gcs, () -> collections.add(seconds()), ratios);
+        HeapSettle s = new HeapSettle(process, () -> load, () -> gcs, () -> collections.add(seconds()), ratios);
         s.start();
         return s;
     }
@@ -110,6 +164,22 @@ class HeapSettleTest {
         load = 0.95;                  // a second load
         run(10, 2);
         assertThat(ratioChanges).containsExactly("at 35: 70/70", "at 75: 10/30", "at 85: 70/70");
+    }
+
+    @Test
+    void aCheckThatComesLateDoesNotCount() {
+        started();
+        run(10, 0);
+        load = 0.97;
+        run(10, 3);                   // widened at 20 s
+        assertThat(ratioChanges).containsExactly("at 20: 70/70");
+        stopped = TimeUnit.SECONDS.toNanos(13); // SIGSTOP for 13 s: the check due at 25 s runs at 38 s
+        load = 0.2;
+        run(5, 0);                    // late: what it read covers 18 s, not 5
+        run(5, 0);                    // quiet once
+        assertThat(ratioChanges).containsExactly("at 20: 70/70");
+        run(5, 0);                    // and twice: given back
+        assertThat(ratioChanges).containsExactly("at 20: 70/70", "at 35: 10/30");
     }
 
     @Test
