@@ -189,16 +189,20 @@ public final class HeapSettle {
      * its heap back under load).
      */
     void check() {
+        long lateAfter = TimeUnit.SECONDS.toNanos(LATE_CHECKS * CHECK_SECONDS);
+        boolean late = scheduler.ticker().nanos() - lastCheckNanos > lateAfter;
         double load = cpuLoad.getAsDouble();
         long count = collections.getAsLong();
         long since = count - lastCollections;
         lastCollections = count;
-        long now = scheduler.ticker().nanos();
-        boolean late = now - lastCheckNanos > TimeUnit.SECONDS.toNanos(LATE_CHECKS * CHECK_SECONDS);
-        lastCheckNanos = now;
-        if (late) {
-            return;
+        if (!late) {
+            look(load, since);
         }
+        // from the check's end: a cycle asked for blocks this thread, and the next check waits for it
+        lastCheckNanos = scheduler.ticker().nanos();
+    }
+
+    private void look(double load, long since) {
         boolean tight = load >= FramePacer.NEARLY_SATURATED && since >= TIGHT_COLLECTIONS;
         tightChecks = tight ? tightChecks + 1 : 0;
         if (load >= FramePacer.BUSY) {

@@ -48,6 +48,8 @@ class HeapSettleTest {
 
     /** Nanoseconds the process spent stopped: its ticker runs on, its tasks wait. */
     private long stopped;
+    /** Nanoseconds a cycle asked for holds up the checks' thread. */
+    private long cycle;
 
     /** The manual clock, its ticker ahead by the time stopped. */
     private final Scheduler process = new Scheduler() {
@@ -98,7 +100,10 @@ class HeapSettleTest {
     };
 
     private HeapSettle started() {
-        HeapSettle s = new HeapSettle(process, () -> load, () -> gcs, () -> collections.add(seconds()), ratios);
+        HeapSettle s = new HeapSettle(process, () -> load, () -> gcs, () -> {
+            collections.add(seconds());
+            stopped += cycle; // System.gc() returns when the cycle ends
+        }, ratios);
         s.start();
         return s;
     }
@@ -180,6 +185,18 @@ class HeapSettleTest {
         assertThat(ratioChanges).containsExactly("at 20: 70/70");
         run(5, 0);                    // and twice: given back
         assertThat(ratioChanges).containsExactly("at 20: 70/70", "at 35: 10/30");
+    }
+
+    @Test
+    void aLongCycleAskedForDoesNotMakeTheNextCheckLate() {
+        started();
+        run(10, 0);
+        cycle = TimeUnit.SECONDS.toNanos(7); // a concurrent cycle beside a saturating proxy
+        load = 0.97;
+        run(10, 3);                   // widened at 20 s, the checks' thread held 7 s
+        load = 0.2;
+        run(10, 0);                   // quiet twice: given back
+        assertThat(ratioChanges).containsExactly("at 20: 70/70", "at 30: 10/30");
     }
 
     @Test
