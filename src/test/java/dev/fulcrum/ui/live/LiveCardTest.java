@@ -31,20 +31,28 @@ class LiveCardTest {
                 0, 2.1, 4.8, false, null, 0, 0);
     }
 
-    @Test
-    void aLongQueueGivesWayToTheFiguresAndCountsWhatDoesNotFit(FxRobot robot) {
+    /** The card 400 px wide and full height, with {@code active} requests in flight. */
+    private void shownWith(FxRobot robot, int active) {
         robot.interact(() -> {
             card.place(new StageLayout.Box(0, 0, 400, 108));
-            card.show(inFlight(18), false);
+            card.show(inFlight(active), false);
             card.getParent().layout();
         });
+    }
+
+    private long shownSquares(FxRobot robot) {
+        return fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").match(Node::isVisible).queryAll().size());
+    }
+
+    @Test
+    void aLongQueueGivesWayToTheFiguresAndCountsWhatDoesNotFit(FxRobot robot) {
+        shownWith(robot, 18);
 
         Label figures = fx.onFx(() -> robot.from(card).lookup(".muted").<Label>queryAll().stream()
                 .filter(l -> l.getText().contains("in flight")).findFirst().orElseThrow());
         assertThat(fx.onFx(() -> ((Text) figures.lookup(".text")).getText()))
                 .isEqualTo("17992 req/s · p99 4.8 ms · 18 in flight");
-        long squares = fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").match(Node::isVisible)
-                .queryAll().size());
+        long squares = shownSquares(robot);
         Label more = fx.onFx(() -> robot.from(card).lookup(".muted").<Label>queryAll().stream()
                 .filter(l -> l.getText().startsWith("+")).findFirst().orElseThrow());
         String moreText = fx.onFx(more::getText);
@@ -64,11 +72,7 @@ class LiveCardTest {
 
     @Test
     void aNewSampleRestylesNothingAndMakesNoNodes(FxRobot robot) {
-        robot.interact(() -> {
-            card.place(new StageLayout.Box(0, 0, 400, 108));
-            card.show(inFlight(3), false);
-            card.getParent().layout();
-        });
+        shownWith(robot, 3);
         java.util.Set<Node> before = fx.onFx(() -> new java.util.HashSet<>(card.lookupAll("*")));
         int[] restyled = {0};
         robot.interact(() -> before.forEach(n -> n.getStyleClass().addListener(
@@ -83,7 +87,6 @@ class LiveCardTest {
         // each change to a style class list has JavaFX look the node's CSS up again; new nodes are styled from scratch
         assertThat(restyled[0]).isZero();
         assertThat(fx.onFx(() -> new java.util.HashSet<>(card.lookupAll("*")))).isEqualTo(before);
-        assertThat(fx.onFx(() -> robot.from(card).lookup(".live-queue-slot").match(Node::isVisible).queryAll().size()))
-                .isEqualTo(1);
+        assertThat(shownSquares(robot)).isEqualTo(1);
     }
 }
