@@ -77,6 +77,22 @@ public final class ManualClock implements Ticker, Scheduler {
         return this;
     }
 
+    /**
+     * Moves the clock forward by {@code d} and runs nothing: a process stopped for {@code d} (SIGSTOP, a debugger),
+     * or, called from a task, a task that takes {@code d}. What fell due meanwhile runs late, at the next
+     * {@link #runDue} or advance, as a system scheduler runs it: a fixed-rate task once for each period missed, back to
+     * back, a fixed-delay one once.
+     */
+    public ManualClock stall(Duration d) {
+        if (d.isNegative()) {
+            throw new IllegalArgumentException("d: a clock never goes back (got: " + d + ")");
+        }
+        synchronized (advancing) {
+            nanos += d.toNanos();
+        }
+        return this;
+    }
+
     /** Moves the clock to {@code elapsed} nanoseconds after its start, running what falls due on the way. */
     public ManualClock moveTo(long elapsed) {
         synchronized (advancing) {

@@ -48,6 +48,7 @@ public final class HeapSettle {
     static final long CHECK_SECONDS = 5;
     /** Periods after which a check counts as late. */
     static final long LATE_CHECKS = 2;
+    private static final long LATE_NANOS = TimeUnit.SECONDS.toNanos(LATE_CHECKS * CHECK_SECONDS);
     /**
      * The machine's CPU load below which it counts as quiet: the window at rest, drawing its gentle traffic at 60
      * frames a second, keeps a 2-core machine at 0.25-0.35.
@@ -189,8 +190,7 @@ public final class HeapSettle {
      * its heap back under load).
      */
     void check() {
-        long lateAfter = TimeUnit.SECONDS.toNanos(LATE_CHECKS * CHECK_SECONDS);
-        boolean late = scheduler.ticker().nanos() - lastCheckNanos > lateAfter;
+        boolean late = scheduler.ticker().nanos() - lastCheckNanos > LATE_NANOS;
         double load = cpuLoad.getAsDouble();
         long count = collections.getAsLong();
         long since = count - lastCollections;

@@ -42,6 +42,24 @@ class ManualClockTest {
     }
 
     @Test
+    void aStallRunsNothingThenWhatFellDueRunsLateAsASystemSchedulerRunsIt() {
+        clock.scheduleAtFixedRate(note("rate"), 100, 100, TimeUnit.MILLISECONDS);
+        clock.scheduleWithFixedDelay(note("delay"), 100, 100, TimeUnit.MILLISECONDS);
+        clock.advanceMillis(100);
+        ran.clear();
+
+        clock.stall(java.time.Duration.ofMillis(350)); // stopped from 100 to 450 ms
+        assertThat(ran).isEmpty();
+        clock.runDue();
+        // the fixed rate catches up on each period missed (200, 300, 400); the fixed delay runs once
+        assertThat(ran).containsExactly("rate@450", "delay@450", "rate@450", "rate@450");
+        clock.advanceMillis(100);
+        assertThat(ran).containsExactly("rate@450", "delay@450", "rate@450", "rate@450", "rate@500", "delay@550");
+        assertThatThrownBy(() -> clock.stall(java.time.Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("never goes back");
+    }
+
+    @Test
     void aCancelledPeriodicTaskStopsAndOneThatThrowsIsTheCallersProblem() {
         Cancellable c = clock.scheduleWithFixedDelay(note("tick"), 5, 5, TimeUnit.MILLISECONDS);
         clock.advanceMillis(10);

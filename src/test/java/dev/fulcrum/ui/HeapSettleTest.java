@@ -2,13 +2,11 @@ package dev.fulcrum.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fulcrum.time.Cancellable;
 import dev.fulcrum.time.ManualClock;
-import dev.fulcrum.time.Scheduler;
-import dev.fulcrum.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,63 +44,13 @@ class HeapSettleTest {
         }
     };
 
-    /** Nanoseconds the process spent stopped: its ticker runs on, its tasks wait. */
-    private long stopped;
-    /** Nanoseconds a cycle asked for holds up the checks' thread. */
-    private long cycle;
-
-    /** The manual clock, its ticker ahead by the time stopped. */
-    private final Scheduler process = new Scheduler() {
-        @Override
-        public Ticker ticker() {
-            return new Ticker() {
-                @Override
-                public long nanos() {
-                    return clock.nanos() + stopped;
-                }
-
-                @Override
-                public long wallMillis() {
-                    return clock.wallMillis() + TimeUnit.NANOSECONDS.toMillis(stopped);
-                }
-            };
-        }
-
-        @Override
-        public Cancellable schedule(Runnable task, long delay, TimeUnit unit) {
-            return clock.schedule(task, delay, unit);
-        }
-
-        @Override
-        public Cancellable scheduleAtFixedRate(Runnable task, long initialDelay, long period, TimeUnit unit) {
-            return clock.scheduleAtFixedRate(task, initialDelay, period, unit);
-        }
-
-        @Override
-        public Cancellable scheduleWithFixedDelay(Runnable task, long initialDelay, long delay, TimeUnit unit) {
-            return clock.scheduleWithFixedDelay(task, initialDelay, delay, unit);
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            clock.execute(task);
-        }
-
-        @Override
-        public boolean onSchedulerThread() {
-            return clock.onSchedulerThread();
-        }
-
-        @Override
-        public void shutdown() {
-            clock.shutdown();
-        }
-    };
+    /** How long a cycle asked for holds up the checks' thread. */
+    private Duration cycle = Duration.ZERO;
 
     private HeapSettle started() {
-        HeapSettle s = new HeapSettle(process, () -> load, () -> gcs, () -> {
+        HeapSettle s = new HeapSettle(clock, () -> load, () -> gcs, () -> {
             collections.add(seconds());
-            stopped += cycle; // System.gc() returns when the cycle ends
+            clock.stall(cycle); // System.gc() returns when the cycle ends
         }, ratios);
         s.start();
         return s;
@@ -178,25 +126,25 @@ class HeapSettleTest {
         load = 0.97;
         run(10, 3);                   // widened at 20 s
         assertThat(ratioChanges).containsExactly("at 20: 70/70");
-        stopped = TimeUnit.SECONDS.toNanos(13); // SIGSTOP for 13 s: the check due at 25 s runs at 38 s
+        clock.stall(Duration.ofSeconds(13)); // SIGSTOP from 20 to 33 s: the check due at 25 s runs at 33 s
         load = 0.2;
-        run(5, 0);                    // late: what it read covers 18 s, not 5
-        run(5, 0);                    // quiet once
+        clock.runDue();               // late: what it read covers 13 s, not 5
+        run(5, 0);                    // quiet once, at 38 s
         assertThat(ratioChanges).containsExactly("at 20: 70/70");
         run(5, 0);                    // and twice: given back
-        assertThat(ratioChanges).containsExactly("at 20: 70/70", "at 35: 10/30");
+        assertThat(ratioChanges).containsExactly("at 20: 70/70", "at 43: 10/30");
     }
 
     @Test
     void aLongCycleAskedForDoesNotMakeTheNextCheckLate() {
         started();
         run(10, 0);
-        cycle = TimeUnit.SECONDS.toNanos(7); // a concurrent cycle beside a saturating proxy
+        cycle = Duration.ofSeconds(7); // a concurrent cycle beside a saturating proxy
         load = 0.97;
-        run(10, 3);                   // widened at 20 s, the checks' thread held 7 s
+        run(10, 3);                   // widened at 20 s, the checks' thread held until 27 s
         load = 0.2;
-        run(10, 0);                   // quiet twice: given back
-        assertThat(ratioChanges).containsExactly("at 20: 70/70", "at 30: 10/30");
+        run(10, 0);                   // quiet at 32 and 37 s: given back
+        assertThat(ratioChanges).containsExactly("at 20: 70/70", "at 37: 10/30");
     }
 
     @Test
