@@ -82,4 +82,13 @@ public final class Views {
             node.getStyleClass().setAll(classes);
         }
     }
+
+    /** Adds or removes one style class, touching the list only when that changes it (see {@link #styleClasses}). */
+    public static void styleClass(javafx.scene.Node node, String name, boolean on) {
+        if (!on) {
+            node.getStyleClass().remove(name); // no change, and no CSS, where it is absent
+        } else if (!node.getStyleClass().contains(name)) {
+            node.getStyleClass().add(name);
+        }
+    }
 }

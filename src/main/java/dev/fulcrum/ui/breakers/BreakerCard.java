@@ -4,6 +4,7 @@ import dev.fulcrum.admin.EngineState;
 import dev.fulcrum.config.BreakerConfig;
 import dev.fulcrum.engine.EngineEvent;
 import dev.fulcrum.i18n.Texts;
+import dev.fulcrum.ui.Views;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -147,20 +148,15 @@ final class BreakerCard extends VBox {
         String st = stage.state();
         stateLabel.setText(Texts.word("breaker", st));
         stateNote.setText(stage.pastNote());
-        stateLabel.getStyleClass().remove("past");
-        if (stage.past()) {
-            stateLabel.getStyleClass().add("past");
-        }
+        Views.styleClass(stateLabel, "past", stage.past());
         if (!st.equals(lit)) {
             boolean first = lit == null;
             lit = st;
             for (int i = 0; i < 3; i++) {
-                states[i].getStyleClass().remove("lit");
-                if (STATES.get(i).equals(st)) {
-                    states[i].getStyleClass().add("lit");
-                    if (!first) {
-                        flash(states[i]);
-                    }
+                boolean on = STATES.get(i).equals(st);
+                Views.styleClass(states[i], "lit", on);
+                if (on && !first) {
+                    flash(states[i]);
                 }
             }
         }
@@ -173,17 +169,14 @@ final class BreakerCard extends VBox {
             Double f = stage.trippedFailureRate();
             if (f != null) {
                 failureBar.setProgress(Math.min(1, f / 100));
-                failureBar.getStyleClass().remove("over");
-                if (!Double.isNaN(failT) && f >= failT) {
-                    failureBar.getStyleClass().add("over");
-                }
+                Views.styleClass(failureBar, "over", !Double.isNaN(failT) && f >= failT);
                 failureText.setText(Texts.t("breakers.rate.tripped", BreakerStage.whole(f)));
             }
         }
         List<String> slots = stage.probeSlots(config == null ? 1 : config.halfOpenCalls());
         cells(probes, slots.size(), 14);
         for (int i = 0; i < slots.size(); i++) {
-            probes.getChildren().get(i).getStyleClass().setAll("probe-cell", "probe-" + slots.get(i));
+            Views.styleClasses(probes.getChildren().get(i), "probe-cell", "probe-" + slots.get(i));
         }
         probesLabel.setText(Texts.t(slots.isEmpty() ? "breakers.probes.none" : "breakers.probes"));
     }
@@ -265,12 +258,14 @@ final class BreakerCard extends VBox {
         cells(recent, shown.size(), 12);
         recentNote.setText(keptWindow ? Texts.t("breakers.recent.kept")
                 : calls.isEmpty() ? Texts.t(open ? "breakers.recent.open" : "breakers.recent.none") : "");
-        recentNote.getStyleClass().setAll("label", "muted");
+        Views.styleClasses(recentNote, "label", "muted");
         for (int i = 0; i < shown.size(); i++) {
             Region cell = (Region) recent.getChildren().get(i);
-            cell.getStyleClass().setAll("call-cell", "call-" + shown.get(i));
+            String call = "call-" + shown.get(i);
             if (keptWindow) {
-                cell.getStyleClass().add("kept");
+                Views.styleClasses(cell, "call-cell", call, "kept");
+            } else {
+                Views.styleClasses(cell, "call-cell", call);
             }
         }
         double failT = cfg == null ? Double.NaN : cfg.failureRateThreshold();
@@ -323,10 +318,7 @@ final class BreakerCard extends VBox {
         }
         bar.setProgress(Math.min(1, pct / 100));
         boolean over = !Double.isNaN(threshold) && pct >= threshold;
-        bar.getStyleClass().remove("over");
-        if (over) {
-            bar.getStyleClass().add("over");
-        }
+        Views.styleClass(bar, "over", over);
         text.setText(Double.isNaN(threshold) ? BreakerStage.whole(pct) + "%"
                 : Texts.t("breakers.rate", BreakerStage.whole(pct), BreakerStage.whole(threshold)));
     }

@@ -62,6 +62,17 @@ class BreakerCardKeptWindowTest {
         assertThat(card.shownCells().get(19)).contains("call-FAILURE");
         assertThat(card.recentNoteText()).startsWith("the last calls before it tripped");
 
+        // frames that change nothing (60 a second while the view shows) restyle nothing: each change to a style class
+        // list has JavaFX look the node's CSS up again
+        int[] restyled = {0};
+        robot.interact(() -> card.lookupAll("*").forEach(n -> n.getStyleClass().addListener(
+                (javafx.collections.ListChangeListener<String>) c -> restyled[0]++)));
+        robot.interact(() -> {
+            card.tick();
+            card.tick();
+        });
+        assertThat(restyled[0]).isZero();
+
         robot.interact(() -> {
             clock.advanceMillis(BreakerStage.HOLD_MS);
             card.update(backend(new BreakerInfo("HALF_OPEN", 0, 0, 0, List.of(), 0, 60.0, 0.0, 3, 1, 0)),
