@@ -100,6 +100,7 @@ public final class HeapSettle {
         this.ratios = ratios;
         this.launchMin = ratios.min();
         this.launchMax = ratios.max();
+        this.lastCheckNanos = scheduler.ticker().nanos();
     }
 
     /**
